@@ -1,0 +1,426 @@
+/*
+ * The LLVM XRay reader: FDR logs (versions 1-5) and basic-mode logs
+ * (versions 1-3), either byte order. This file probes, reads the 32-byte
+ * header, sets up the time conversion and the function names (through the
+ * binary's instrumentation map when there is one) and hands the records to
+ * xray_fdr.c or xray_basic.c. See ../shared/formats/xray-fdr.md.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "xalloc.h"
+#include "xray_instrmap.h"
+#include "xray_priv.h"
+
+static const char *const count_names[XC_COUNT] = {
+	[XC_ENTER] = "function-enter",
+	[XC_EXIT] = "function-exit",
+	[XC_TAIL_EXIT] = "function-tail-exit",
+	[XC_ENTER_ARGS] = "function-enter-args",
+	[XC_NEW_BUFFER] = "NewBuffer",
+	[XC_END_OF_BUFFER] = "EndOfBuffer",
+	[XC_NEW_CPU] = "NewCPUId",
+	[XC_TSC_WRAP] = "TSCWrap",
+	[XC_WALLTIME] = "WalltimeMarker",
+	[XC_CUSTOM] = "CustomEvent",
+	[XC_CALL_ARG] = "CallArgument",
+	[XC_EXTENTS] = "BufferExtents",
+	[XC_TYPED] = "TypedEvent",
+	[XC_PID] = "Pid",
+	[XC_ARG_PAYLOAD] = "arg-payload",
+	[XC_UNKNOWN] = "unknown",
+};
+
+/* ------------------------------------------------------------------ maps */
+
+static uint64_t
+map_hash(uint64_t k1, uint64_t k2)
+{
+	uint64_t h = k1 * 0x9e3779b97f4a7c15ULL ^ (k2 + 0x632be59bd9b4e019ULL);
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
+}
+
+uint32_t
+xray_map_get(const struct xray_map *m, uint64_t k1, uint64_t k2)
+{
+	if (m->nslots == 0)
+		return 0;
+	uint32_t mask = m->nslots - 1;
+	for (uint32_t i = map_hash(k1, k2) & mask;; i = (i + 1) & mask) {
+		if (m->v[i] == 0)
+			return 0;
+		if (m->k1[i] == k1 && m->k2[i] == k2)
+			return m->v[i];
+	}
+}
+
+void
+xray_map_put(struct xray_map *m, uint64_t k1, uint64_t k2, uint32_t v)
+{
+	if ((m->n + 1) * 2 > m->nslots) {
+		struct xray_map old = *m;
+		m->nslots = old.nslots ? old.nslots * 2 : 64;
+		m->k1 = xcalloc(m->nslots, sizeof *m->k1);
+		m->k2 = xcalloc(m->nslots, sizeof *m->k2);
+		m->v = xcalloc(m->nslots, sizeof *m->v);
+		m->n = 0;
+		for (uint32_t i = 0; i < old.nslots; i++)
+			if (old.v[i] != 0)
+				xray_map_put(m, old.k1[i], old.k2[i], old.v[i]);
+		xray_map_free(&old);
+	}
+	uint32_t mask = m->nslots - 1;
+	uint32_t i = map_hash(k1, k2) & mask;
+	while (m->v[i] != 0 && !(m->k1[i] == k1 && m->k2[i] == k2))
+		i = (i + 1) & mask;
+	if (m->v[i] == 0)
+		m->n++;
+	m->k1[i] = k1;
+	m->k2[i] = k2;
+	m->v[i] = v;
+}
+
+void
+xray_map_free(struct xray_map *m)
+{
+	free(m->k1);
+	free(m->k2);
+	free(m->v);
+	memset(m, 0, sizeof *m);
+}
+
+/* ------------------------------------------------------------ diagnostics */
+
+static bool
+msg_room(struct xray *x)
+{
+	if (x->nmsgs >= XRAY_MAX_MSGS) {
+		x->nmsgs_dropped++;
+		return false;
+	}
+	x->nmsgs++;
+	return true;
+}
+
+void
+xray_warn(struct xray *x, uint64_t off, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!msg_room(x))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	builder_warn(x->b, off, "%s", buf);
+}
+
+void
+xray_error(struct xray *x, uint64_t off, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (x->ctx->opts != NULL && x->ctx->opts->strict)
+		x->stop = true;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (!msg_room(x)) {
+		/* Errors must still be counted as errors: keep one. */
+		if (builder_has_errors(x->b))
+			return;
+	}
+	builder_error(x->b, off, "%s", buf);
+}
+
+/* ------------------------------------------------------- names, threads */
+
+func_id
+xray_func_slow(struct xray *x, int64_t id)
+{
+	uint32_t v;
+
+	if ((uint64_t)id >= XRAY_FCACHE_SIZE &&
+	    (v = xray_map_get(&x->bigids, (uint64_t)id, 0)) != 0)
+		return v - 1;
+
+	const char *name = NULL;
+	char buf[32];
+	if (x->map != NULL && id >= INT32_MIN && id <= INT32_MAX)
+		name = xray_instrmap_name(x->map, (int32_t)id);
+	if (name == NULL) {
+		snprintf(buf, sizeof buf, "#%" PRId64, id);
+		name = buf;
+	}
+	func_id f = builder_func(x->b, builder_intern_cstr(x->b, name), 0, id);
+	if ((uint64_t)id < XRAY_FCACHE_SIZE)
+		x->fcache[id] = f + 1;
+	else
+		xray_map_put(&x->bigids, (uint64_t)id, 0, f + 1);
+	return f;
+}
+
+struct xray_thread *
+xray_thread(struct xray *x, int64_t pid, int64_t tid)
+{
+	uint32_t v = xray_map_get(&x->thread_index, (uint64_t)pid,
+	    (uint64_t)tid);
+	if (v != 0)
+		return &x->threads[v - 1];
+	if (x->nthreads == x->capthreads) {
+		x->capthreads = x->capthreads ? x->capthreads * 2 : 8;
+		x->threads = xreallocarray(x->threads, x->capthreads,
+		    sizeof *x->threads);
+	}
+	struct xray_thread *th = &x->threads[x->nthreads++];
+	memset(th, 0, sizeof *th);
+	th->pid = pid;
+	th->tid = tid;
+	th->cpu = -1;
+	th->last_type = -1;
+	uint32_t proc = builder_process(x->b, pid);
+	th->track = builder_track(x->b, TRACK_THREAD, proc, tid);
+	xray_map_put(&x->thread_index, (uint64_t)pid, (uint64_t)tid,
+	    x->nthreads);
+	return th;
+}
+
+uint32_t
+xray_thread_index(const struct xray *x, const struct xray_thread *t)
+{
+	return (uint32_t)(t - x->threads);
+}
+
+str_id
+xray_argname(struct xray *x, uint32_t i)
+{
+	char buf[24];
+
+	if (i < 8 && x->argnames[i] != 0)
+		return x->argnames[i];
+	snprintf(buf, sizeof buf, "arg%" PRIu32, i);
+	str_id s = builder_intern_cstr(x->b, buf);
+	if (i < 8)
+		x->argnames[i] = s;
+	return s;
+}
+
+/*
+ * An exit (or tail exit) at time t. The innermost matching open slice is
+ * closed (frames opened after it are closed too: their exits were lost).
+ * An exit whose entry was never seen still counts: with nothing open it
+ * becomes the parent of what the track already has (the entry predates
+ * the log, e.g. a ring wrap); with other frames open it becomes a short
+ * slice from the thread's previous timestamp, so counts stay right.
+ */
+void
+xray_exit(struct xray *x, struct xray_thread *th, ttv_ns t, func_id f,
+    uint32_t flags)
+{
+	if (builder_pop_func(x->b, th->track, t, f, flags) != POP_NOT_FOUND)
+		return;
+	uint32_t depth = builder_stack_depth(x->b, th->track);
+	if (depth == 0) {
+		builder_pop_orphan(x->b, th->track, t, f,
+		    flags | SLICE_NO_ENTRY);
+		th->orphans++;
+	} else {
+		ttv_ns start = th->have_last ? th->last : t;
+		builder_slice(x->b, th->track, depth, start, t - start, f,
+		    flags | SLICE_NO_ENTRY, 0);
+	}
+}
+
+/* ---------------------------------------------------------------- header */
+
+static bool
+header_ok(uint16_t version, uint16_t type)
+{
+	return (type == 1 && version >= 1 && version <= 5) ||
+	    (type == 0 && version >= 1 && version <= 3);
+}
+
+/* Decides the byte order from version/type (there is no byte-order mark).
+ * Returns false when neither order gives a known header. */
+static bool
+header_order(const unsigned char *p, bool *be)
+{
+	uint16_t v = (uint16_t)(p[0] | p[1] << 8);
+	uint16_t t = (uint16_t)(p[2] | p[3] << 8);
+	if (header_ok(v, t)) {
+		*be = false;
+		return true;
+	}
+	v = (uint16_t)(p[0] << 8 | p[1]);
+	t = (uint16_t)(p[2] << 8 | p[3]);
+	if (header_ok(v, t)) {
+		*be = true;
+		return true;
+	}
+	return false;
+}
+
+static int
+xray_probe(const char *path, const unsigned char *head, size_t len,
+    bool is_dir)
+{
+	bool be;
+
+	if (is_dir || head == NULL || len < 4 || !header_order(head, &be))
+		return 0;
+	int score = 60;
+	if (len >= 32) {
+		uint32_t flags = be ? (uint32_t)head[4] << 24 | head[5] << 16 |
+		    head[6] << 8 | head[7] : (uint32_t)head[7] << 24 |
+		    head[6] << 16 | head[5] << 8 | head[4];
+		uint16_t type = be ? head[3] : head[2];
+		/* FDR writes exactly 0..3 in the flag word; basic leaves
+		 * garbage above bit 1, so it says nothing there. */
+		score = type == 1 && (flags & ~3u) == 0 ? 100 : 85;
+	}
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (strncmp(base, "xray-log.", 9) == 0 && score < 100)
+		score += 10;
+	return score;
+}
+
+static void
+setup_time(struct xray *x)
+{
+	uint64_t f = x->freq;
+
+	if (f == 0) {
+		builder_note(x->b, DIAG_WARNING, "cycle_frequency is 0 "
+		    "(unknown): times are raw ticks, shown as ns");
+		x->mul_int = 1;
+		x->mul_frac = 0;
+		builder_set_tick_rate(x->b, 0);
+		return;
+	}
+	x->mul_int = 1000000000ULL / f;
+	x->mul_frac = (uint64_t)((((unsigned __int128)(1000000000ULL % f)) <<
+	    64) / f);
+	builder_set_tick_rate(x->b, (double)f);
+}
+
+static void
+load_map(struct xray *x)
+{
+	const char *given = x->ctx->opts ? x->ctx->opts->instr_map : NULL;
+	char *found = NULL;
+	const char *path = given;
+	char *err = NULL;
+
+	if (path == NULL)
+		path = found = xray_instrmap_discover(x->ctx->path);
+	if (path == NULL)
+		return;
+	x->map = xray_instrmap_load(path, &err);
+	if (x->map == NULL) {
+		builder_note(x->b, DIAG_WARNING, "instrumentation map %s: %s; "
+		    "functions are shown by id", path, err ? err : "unreadable");
+	} else {
+		builder_meta(x->b, "instr_map", path);
+		size_t n = xray_instrmap_nwarnings(x->map);
+		for (size_t i = 0; i < n; i++)
+			builder_note(x->b, DIAG_WARNING, "instrumentation map "
+			    "%s: %s", path, xray_instrmap_warning(x->map, i));
+	}
+	free(err);
+	free(found);
+}
+
+static int
+xray_load(struct load_ctx *ctx)
+{
+	struct xray x;
+	char buf[64];
+	int rc;
+
+	memset(&x, 0, sizeof x);
+	x.ctx = ctx;
+	x.b = ctx->b;
+	if (ctx->file == NULL) {
+		builder_note(ctx->b, DIAG_ERROR, "not an XRay log (a directory)");
+		return -1;
+	}
+	x.data = ctx->file->data;
+	x.size = ctx->file->size;
+	if (x.size < 32 || x.data == NULL) {
+		builder_error(ctx->b, 0, "file of %zu bytes is shorter than the "
+		    "32-byte XRay header", x.size);
+		return -1;
+	}
+	if (!header_order(x.data, &x.be)) {
+		builder_error(ctx->b, 0, "not an XRay log: version %u, type %u",
+		    (unsigned)(x.data[0] | x.data[1] << 8),
+		    (unsigned)(x.data[2] | x.data[3] << 8));
+		return -1;
+	}
+	x.version = xr16(&x, x.data);
+	x.type = xr16(&x, x.data + 2);
+	x.flags = xr32(&x, x.data + 4) & 3;	/* other bits are garbage */
+	x.freq = xr64(&x, x.data + 8);
+	x.buffer_size = xr64(&x, x.data + 16);
+
+	snprintf(buf, sizeof buf, "%u", x.version);
+	builder_set_format(x.b, x.type == 1 ? "xray-fdr" : "xray-basic", buf,
+	    x.be ? "big-endian" : "little-endian");
+	snprintf(buf, sizeof buf, "%" PRIu64, x.freq);
+	builder_meta(x.b, "cycle_frequency", buf);
+	builder_meta(x.b, "constant_tsc", x.flags & 1 ? "yes" : "no");
+	builder_meta(x.b, "nonstop_tsc", x.flags & 2 ? "yes" : "no");
+	if (x.type == 1) {
+		snprintf(buf, sizeof buf, "%" PRIu64, x.buffer_size);
+		builder_meta(x.b, "buffer_size", buf);
+	}
+	setup_time(&x);
+	load_map(&x);
+	x.fcache = xcalloc(XRAY_FCACHE_SIZE, sizeof *x.fcache);
+
+	mapfile_sequential(ctx->file);
+	rc = x.type == 1 ? xray_load_fdr(&x) : xray_load_basic(&x);
+
+	uint64_t clamped = 0;
+	for (uint32_t i = 0; i < x.nthreads; i++) {
+		struct xray_thread *th = &x.threads[i];
+		clamped += th->clamped;
+		free(th->bufs);
+	}
+	if (clamped != 0)
+		builder_note(x.b, DIAG_WARNING, "%" PRIu64 " timestamps went "
+		    "backwards within their thread and were moved up to the "
+		    "previous one", clamped);
+	for (int i = 0; i < XC_COUNT; i++)
+		if (x.counts[i] != 0)
+			builder_count(x.b, count_names[i], x.counts[i]);
+	if (x.nmsgs_dropped != 0)
+		builder_note(x.b, DIAG_WARNING, "%" PRIu64 " more problems in "
+		    "the log were not listed", x.nmsgs_dropped);
+	/* Emulated TSC: ticks are CLOCK_REALTIME ns, so time 0 is the epoch. */
+	if (x.freq == 1000000000ULL && x.nthreads > 0 &&
+	    builder_track_first(x.b, x.threads[0].track) > 1000000000000000000LL)
+		builder_set_wall_origin(x.b, 0);
+
+	free(x.threads);
+	xray_map_free(&x.thread_index);
+	xray_map_free(&x.bigids);
+	free(x.fcache);
+	if (x.map != NULL)
+		xray_instrmap_free(x.map);
+	return rc;
+}
+
+const struct reader xray_reader = {
+	.name = "xray",
+	.description = "LLVM XRay logs (FDR v1-5, basic v1-3, either byte order)",
+	.probe = xray_probe,
+	.load = xray_load,
+};

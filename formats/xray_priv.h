@@ -1,0 +1,166 @@
+/*
+ * What the parts of the LLVM XRay reader share: the decoded file header,
+ * byte-order helpers, tick -> ns conversion, the function-id -> func_id
+ * cache, the per-thread state and the record counters. xray.c reads the
+ * header and owns this state; xray_fdr.c and xray_basic.c decode the two
+ * record formats into the builder.
+ */
+#ifndef TTV_XRAY_PRIV_H
+#define TTV_XRAY_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "reader.h"
+
+struct xray_instrmap;
+
+/* Record kinds counted for --info; xray.c has their names. */
+enum xray_count {
+	XC_ENTER, XC_EXIT, XC_TAIL_EXIT, XC_ENTER_ARGS,
+	XC_NEW_BUFFER, XC_END_OF_BUFFER, XC_NEW_CPU, XC_TSC_WRAP,
+	XC_WALLTIME, XC_CUSTOM, XC_CALL_ARG, XC_EXTENTS, XC_TYPED, XC_PID,
+	XC_ARG_PAYLOAD, XC_UNKNOWN,
+	XC_COUNT
+};
+
+/* One thread: (pid, tid) -> track, and what replay carries across its
+ * buffers. */
+struct xray_thread {
+	int64_t pid, tid;
+	uint32_t track;
+	int32_t cpu;		/* last cpu seen, -1 before the first */
+	bool have_last;
+	bool arg_open;		/* the last function record opened a slice */
+	uint32_t nargs;		/* args attached to that slice so far */
+	ttv_ns last;		/* time of the last timestamped record */
+	uint64_t orphans;	/* exits whose entry was never seen */
+	uint64_t clamped;	/* timestamps that went backwards */
+	/* FDR: this thread's buffers in replay (time) order. */
+	uint32_t *bufs;
+	uint32_t nbufs, capbufs, next;
+	/* basic: the last function record, for its argument payloads. */
+	int32_t last_fid;
+	int last_type;
+};
+
+/* A small open-addressing map from a 64-bit key pair to an index. */
+struct xray_map {
+	uint64_t *k1, *k2;
+	uint32_t *v;		/* value + 1; 0 = empty */
+	uint32_t nslots, n;
+};
+
+struct xray {
+	struct load_ctx *ctx;
+	struct builder *b;
+	const unsigned char *data;
+	size_t size;
+	bool be;		/* big-endian file */
+	uint16_t version, type;
+	uint32_t flags;
+	uint64_t freq;		/* cycle_frequency, 0 = unknown */
+	uint64_t buffer_size;	/* FDR header field */
+
+	/* ns = ticks * mul_int + (ticks * mul_frac) >> 64 */
+	uint64_t mul_int, mul_frac;
+
+	struct xray_instrmap *map;
+	uint32_t *fcache;	/* small ids: func_id + 1, 0 = not yet */
+	struct xray_map bigids;	/* other ids */
+	str_id argnames[8];
+
+	struct xray_thread *threads;
+	uint32_t nthreads, capthreads;
+	struct xray_map thread_index;
+
+	uint64_t counts[XC_COUNT];
+	unsigned nmsgs;		/* diagnostics emitted by the reader */
+	uint64_t nmsgs_dropped;
+	bool stop;		/* --strict and an error was seen */
+};
+
+#define XRAY_FCACHE_SIZE 65536u
+#define XRAY_MAX_MSGS 200u
+
+static inline uint16_t
+xr16(const struct xray *x, const unsigned char *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return x->be ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t
+xr32(const struct xray *x, const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return x->be ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t
+xr64(const struct xray *x, const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return x->be ? __builtin_bswap64(v) : v;
+}
+
+/* Ticks to ns with the precomputed multiplier, saturating. */
+static inline ttv_ns
+xray_ns(const struct xray *x, uint64_t ticks)
+{
+	unsigned __int128 r = (unsigned __int128)ticks * x->mul_int +
+	    (((unsigned __int128)ticks * x->mul_frac) >> 64);
+	return r > (unsigned __int128)INT64_MAX ? INT64_MAX : (ttv_ns)r;
+}
+
+func_id xray_func_slow(struct xray *x, int64_t id);
+
+static inline func_id
+xray_func(struct xray *x, int64_t id)
+{
+	if ((uint64_t)id < XRAY_FCACHE_SIZE && x->fcache[id] != 0)
+		return x->fcache[id] - 1;
+	return xray_func_slow(x, id);
+}
+
+struct xray_thread *xray_thread(struct xray *x, int64_t pid, int64_t tid);
+uint32_t xray_thread_index(const struct xray *x, const struct xray_thread *t);
+str_id xray_argname(struct xray *x, uint32_t i);
+
+/* Diagnostics with a cap, so a damaged 1 GB file does not print millions
+ * of lines; the count of the ones left out is reported at the end. */
+void xray_warn(struct xray *x, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void xray_error(struct xray *x, uint64_t off, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* The time of a thread's record: never before its previous one, because
+ * the builder wants each track in time order (TSCs of different CPUs need
+ * not agree exactly). */
+static inline ttv_ns
+xray_thread_time(struct xray_thread *th, ttv_ns t)
+{
+	if (th->have_last && t < th->last) {
+		th->clamped++;
+		return th->last;
+	}
+	return t;
+}
+
+/* Exit handling shared by both modes (see xray.c). */
+void xray_exit(struct xray *x, struct xray_thread *th, ttv_ns t,
+    func_id f, uint32_t flags);
+
+int xray_load_fdr(struct xray *x);
+int xray_load_basic(struct xray *x);
+
+uint32_t xray_map_get(const struct xray_map *m, uint64_t k1, uint64_t k2);
+void xray_map_put(struct xray_map *m, uint64_t k1, uint64_t k2, uint32_t v);
+void xray_map_free(struct xray_map *m);
+
+#endif
