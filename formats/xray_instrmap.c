@@ -541,9 +541,8 @@ read_sleds(struct loader *L, Elf_Scn *scn, const GElf_Shdr *shdr, char **err)
 		version = p[2 * word + 2];
 		kinds[kind]++;
 		if (version >= 2) {
-			/* Relative to the field itself, sign-extended. */
-			if (L->is32)
-				fnfield = (uint64_t)(int64_t)(int32_t)fnfield;
+			/* Relative to the field itself: a signed offset, so
+			 * the sum wraps at the word size. */
 			fn = (pos + word + fnfield) & mask;
 			if (version > 2)
 				newer++;
