@@ -1,0 +1,25 @@
+#!/bin/sh
+# Installs what ttv needs to build and test (Debian/Ubuntu), then
+# configures and builds it. Safe to run again: it only does what is missing.
+set -e
+cd "$(dirname "$0")/.."
+
+PKGS="autoconf automake pkg-config make gcc libncurses-dev libpcre2-dev
+libelf-dev libcmocka-dev libvterm-dev libiberty-dev python3 tmux clang llvm"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	SUDO=""
+	[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+	echo "ttv: installing:$missing"
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+
+[ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
+[ -f Makefile ] || ./configure --enable-werror
+make -j"$(nproc)"

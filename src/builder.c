@@ -1,0 +1,965 @@
+/*
+ * The builder (see builder.h): collects what readers decode and turns it
+ * into an immutable struct trace.
+ *
+ * Slices are appended to one growable array per (track, depth). A stack of
+ * open frames per track pairs begins with ends; because slices at one
+ * depth close in start order, appending keeps each depth sorted without a
+ * sort at the end. Whole slices given out of order mark their depth for a
+ * sort in builder_finish, which then also remaps the references (args,
+ * flows) into that depth.
+ */
+#include "builder.h"
+#include "hashmap.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DIAGS 1000
+
+struct open_frame {
+	ttv_ns start;
+	func_id func;
+	args_id args;
+};
+
+struct blevel {
+	struct slice *s;
+	size_t len, cap;
+	uint32_t *w;		/* weights, parallel to s, or NULL */
+	ttv_ns last_start;
+	bool unsorted;
+};
+
+struct btrack {
+	enum track_kind kind;
+	uint32_t process;
+	int64_t tid;
+	str_id name;
+	ttv_ns first, last;
+
+	struct blevel *levels;
+	uint32_t nlevels;
+
+	VEC(struct open_frame) stack;
+	VEC(struct instant) instants;
+	bool instants_unsorted;
+	VEC(struct counter_sample) samples;
+	bool samples_unsorted;
+	VEC(struct slice_args) sargs;
+
+	bool has_last;
+	struct slice_ref last_ref;
+};
+
+struct builder {
+	struct strtab *strings;
+	struct hashmap func_map, process_map, track_map, count_map;
+
+	VEC(struct func) funcs;
+	VEC(struct process) processes;
+	struct btrack *tracks;
+	uint32_t ntracks, captracks;
+
+	VEC(struct marker) markers;
+	VEC(struct flow) flows;
+	VEC(struct log_entry) logs;
+	VEC(struct arg) args;
+	size_t args_start;	/* header of the run being built */
+	VEC(struct record_count) records;
+	VEC(char *) meta_keys;
+	VEC(char *) meta_values;
+	VEC(struct diag_msg) diags;
+	uint64_t ndiags_dropped;
+	bool has_errors;
+
+	char *path, *format, *version, *byte_order;
+	double ticks_per_second;
+	ttv_ns wall_origin;
+};
+
+struct builder *
+builder_new(const char *path)
+{
+	struct builder *b = xcalloc(1, sizeof *b);
+	b->strings = strtab_new();
+	b->path = xstrdup(path ? path : "");
+	b->wall_origin = TTV_NS_MIN;
+	/* args_id 0 means "none": keep an empty run at offset 0. */
+	VEC_PUSH(&b->args, ((struct arg){ .type = ARG_NULL }));
+	return b;
+}
+
+static void
+btrack_free(struct btrack *bt)
+{
+	for (uint32_t d = 0; d < bt->nlevels; d++) {
+		free(bt->levels[d].s);
+		free(bt->levels[d].w);
+	}
+	free(bt->levels);
+	VEC_FREE(&bt->stack);
+	VEC_FREE(&bt->instants);
+	VEC_FREE(&bt->samples);
+	VEC_FREE(&bt->sargs);
+}
+
+void
+builder_free(struct builder *b)
+{
+	if (b == NULL)
+		return;
+	strtab_free(b->strings);
+	hashmap_free(&b->func_map);
+	hashmap_free(&b->process_map);
+	hashmap_free(&b->track_map);
+	hashmap_free(&b->count_map);
+	VEC_FREE(&b->funcs);
+	VEC_FREE(&b->processes);
+	for (uint32_t i = 0; i < b->ntracks; i++)
+		btrack_free(&b->tracks[i]);
+	free(b->tracks);
+	VEC_FREE(&b->markers);
+	VEC_FREE(&b->flows);
+	VEC_FREE(&b->logs);
+	VEC_FREE(&b->args);
+	for (size_t i = 0; i < b->records.len; i++)
+		free(b->records.items[i].kind);
+	VEC_FREE(&b->records);
+	for (size_t i = 0; i < b->meta_keys.len; i++) {
+		free(b->meta_keys.items[i]);
+		free(b->meta_values.items[i]);
+	}
+	VEC_FREE(&b->meta_keys);
+	VEC_FREE(&b->meta_values);
+	for (size_t i = 0; i < b->diags.len; i++)
+		free(b->diags.items[i].text);
+	VEC_FREE(&b->diags);
+	free(b->path);
+	free(b->format);
+	free(b->version);
+	free(b->byte_order);
+	free(b);
+}
+
+/* ------------------------------------------------------------ metadata */
+
+static void
+replace(char **dst, const char *s)
+{
+	free(*dst);
+	*dst = s ? xstrdup(s) : NULL;
+}
+
+void
+builder_set_format(struct builder *b, const char *format, const char *version,
+    const char *byte_order)
+{
+	replace(&b->format, format);
+	replace(&b->version, version);
+	replace(&b->byte_order, byte_order);
+}
+
+void
+builder_set_tick_rate(struct builder *b, double ticks_per_second)
+{
+	b->ticks_per_second = ticks_per_second;
+}
+
+void
+builder_set_wall_origin(struct builder *b, ttv_ns ns_since_epoch)
+{
+	b->wall_origin = ns_since_epoch;
+}
+
+void
+builder_meta(struct builder *b, const char *key, const char *value)
+{
+	VEC_PUSH(&b->meta_keys, xstrdup(key));
+	VEC_PUSH(&b->meta_values, xstrdup(value ? value : ""));
+}
+
+void
+builder_count(struct builder *b, const char *kind, uint64_t n)
+{
+	size_t len = strlen(kind);
+	uint64_t h = hash_bytes(kind, len);
+	uint32_t idx;
+	/* Collisions of the 64-bit hash are checked by name. */
+	for (uint64_t k2 = 0;; k2++) {
+		if (!hashmap_get(&b->count_map, h, k2, &idx))
+			break;
+		if (strcmp(b->records.items[idx].kind, kind) == 0) {
+			b->records.items[idx].count += n;
+			return;
+		}
+	}
+	uint64_t k2 = 0;
+	while (hashmap_get(&b->count_map, h, k2, &idx))
+		k2++;
+	hashmap_put(&b->count_map, h, k2, (uint32_t)b->records.len);
+	VEC_PUSH(&b->records, ((struct record_count){ xstrdup(kind), n }));
+}
+
+/* --------------------------------------------------------- diagnostics */
+
+static void
+diag(struct builder *b, enum diag_level level, const char *where,
+    uint64_t pos, const char *fmt, va_list ap)
+{
+	if (level == DIAG_ERROR)
+		b->has_errors = true;
+	if (b->diags.len >= MAX_DIAGS) {
+		b->ndiags_dropped++;
+		return;
+	}
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	char *text = where ? xasprintf("%s %llu: %s", where,
+	    (unsigned long long)pos, msg) : xstrdup(msg);
+	VEC_PUSH(&b->diags, ((struct diag_msg){ level, text }));
+}
+
+#define DIAG_FN(fn, level, where)                                         \
+void                                                                      \
+fn(struct builder *b, uint64_t pos, const char *fmt, ...)                 \
+{                                                                         \
+	va_list ap;                                                           \
+	va_start(ap, fmt);                                                    \
+	diag(b, level, where, pos, fmt, ap);                                  \
+	va_end(ap);                                                           \
+}
+
+DIAG_FN(builder_warn, DIAG_WARNING, "offset")
+DIAG_FN(builder_error, DIAG_ERROR, "offset")
+DIAG_FN(builder_line_warn, DIAG_WARNING, "line")
+DIAG_FN(builder_line_error, DIAG_ERROR, "line")
+
+void
+builder_note(struct builder *b, enum diag_level level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag(b, level, NULL, 0, fmt, ap);
+	va_end(ap);
+}
+
+bool
+builder_has_errors(const struct builder *b)
+{
+	return b->has_errors;
+}
+
+/* --------------------------------------------------------------- names */
+
+str_id
+builder_intern(struct builder *b, const char *s, size_t len)
+{
+	return strtab_intern(b->strings, s, len);
+}
+
+str_id
+builder_intern_cstr(struct builder *b, const char *s)
+{
+	return strtab_intern(b->strings, s, strlen(s));
+}
+
+func_id
+builder_func(struct builder *b, str_id name, str_id category,
+    int64_t source_id)
+{
+	uint32_t f;
+	if (hashmap_get(&b->func_map, name, category, &f))
+		return f;
+	f = (uint32_t)b->funcs.len;
+	VEC_PUSH(&b->funcs, ((struct func){ name, category, source_id }));
+	hashmap_put(&b->func_map, name, category, f);
+	return f;
+}
+
+void
+builder_func_rename(struct builder *b, func_id f, str_id name)
+{
+	if (f < b->funcs.len)
+		b->funcs.items[f].name = name;
+}
+
+/* ---------------------------------------------------- processes, tracks */
+
+uint32_t
+builder_process(struct builder *b, int64_t pid)
+{
+	uint32_t p;
+	if (hashmap_get(&b->process_map, (uint64_t)pid, 0, &p))
+		return p;
+	p = (uint32_t)b->processes.len;
+	VEC_PUSH(&b->processes, ((struct process){ pid, 0 }));
+	hashmap_put(&b->process_map, (uint64_t)pid, 0, p);
+	return p;
+}
+
+void
+builder_process_name(struct builder *b, uint32_t process, str_id name)
+{
+	if (process < b->processes.len)
+		b->processes.items[process].name = name;
+}
+
+static uint64_t
+track_key(enum track_kind kind, uint32_t process)
+{
+	return (uint64_t)kind << 32 | process;
+}
+
+uint32_t
+builder_track_new(struct builder *b, enum track_kind kind, uint32_t process,
+    int64_t tid)
+{
+	if (b->ntracks == b->captracks) {
+		b->captracks = b->captracks ? b->captracks * 2 : 16;
+		b->tracks = xreallocarray(b->tracks, b->captracks,
+		    sizeof *b->tracks);
+	}
+	uint32_t t = b->ntracks++;
+	struct btrack *bt = &b->tracks[t];
+	memset(bt, 0, sizeof *bt);
+	bt->kind = kind;
+	bt->process = process;
+	bt->tid = tid;
+	bt->first = TTV_NS_MAX;
+	bt->last = TTV_NS_MIN;
+	/* The newest track of an id is the one later events go to. */
+	hashmap_put(&b->track_map, (uint64_t)tid, track_key(kind, process), t);
+	return t;
+}
+
+uint32_t
+builder_track(struct builder *b, enum track_kind kind, uint32_t process,
+    int64_t tid)
+{
+	uint32_t t;
+	if (hashmap_get(&b->track_map, (uint64_t)tid, track_key(kind, process),
+	    &t))
+		return t;
+	return builder_track_new(b, kind, process, tid);
+}
+
+void
+builder_track_name(struct builder *b, uint32_t track, str_id name)
+{
+	b->tracks[track].name = name;
+}
+
+static inline void
+touch(struct btrack *bt, ttv_ns t)
+{
+	if (t < bt->first)
+		bt->first = t;
+	if (t > bt->last)
+		bt->last = t;
+}
+
+void
+builder_track_touch(struct builder *b, uint32_t track, ttv_ns t)
+{
+	touch(&b->tracks[track], t);
+}
+
+ttv_ns
+builder_track_first(const struct builder *b, uint32_t track)
+{
+	return b->tracks[track].first;
+}
+
+ttv_ns
+builder_track_last(const struct builder *b, uint32_t track)
+{
+	return b->tracks[track].last;
+}
+
+/* ---------------------------------------------------------------- args */
+
+void
+builder_args_begin(struct builder *b)
+{
+	b->args_start = b->args.len;
+	VEC_PUSH(&b->args, ((struct arg){ .type = ARG_NULL }));
+}
+
+void
+builder_arg(struct builder *b, str_id name, enum arg_type type, uint64_t bits)
+{
+	struct arg a = { .name = name, .type = type };
+	a.v.u = bits;
+	VEC_PUSH(&b->args, a);
+}
+
+void
+builder_arg_i64(struct builder *b, str_id name, int64_t v)
+{
+	builder_arg(b, name, ARG_I64, (uint64_t)v);
+}
+
+void
+builder_arg_u64(struct builder *b, str_id name, uint64_t v)
+{
+	builder_arg(b, name, ARG_U64, v);
+}
+
+void
+builder_arg_f64(struct builder *b, str_id name, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	builder_arg(b, name, ARG_F64, bits);
+}
+
+void
+builder_arg_str(struct builder *b, str_id name, str_id v)
+{
+	builder_arg(b, name, ARG_STR, v);
+}
+
+args_id
+builder_args_end(struct builder *b)
+{
+	size_t n = b->args.len - b->args_start - 1;
+	if (n == 0) {
+		b->args.len = b->args_start;
+		return 0;
+	}
+	if (b->args_start > UINT32_MAX) {
+		/* The arena is full: drop the run rather than alias. */
+		b->args.len = b->args_start;
+		return 0;
+	}
+	b->args.items[b->args_start].v.u = n;
+	return (args_id)b->args_start;
+}
+
+/* A new run holding the args of a then those of c. */
+static args_id
+args_merge(struct builder *b, args_id a, args_id c)
+{
+	if (a == 0)
+		return c;
+	if (c == 0)
+		return a;
+	size_t na = b->args.items[a].v.u, nc = b->args.items[c].v.u;
+	builder_args_begin(b);
+	VEC_RESERVE(&b->args, na + nc);
+	for (size_t i = 0; i < na; i++)
+		b->args.items[b->args.len++] = b->args.items[a + 1 + i];
+	for (size_t i = 0; i < nc; i++)
+		b->args.items[b->args.len++] = b->args.items[c + 1 + i];
+	return builder_args_end(b);
+}
+
+/* -------------------------------------------------------------- slices */
+
+static struct blevel *
+level(struct btrack *bt, uint32_t depth)
+{
+	if (depth >= bt->nlevels) {
+		bt->levels = xreallocarray(bt->levels, depth + 1,
+		    sizeof *bt->levels);
+		memset(bt->levels + bt->nlevels, 0,
+		    (depth + 1 - bt->nlevels) * sizeof *bt->levels);
+		for (uint32_t d = bt->nlevels; d <= depth; d++)
+			bt->levels[d].last_start = TTV_NS_MIN;
+		bt->nlevels = depth + 1;
+	}
+	return &bt->levels[depth];
+}
+
+static void
+level_grow(struct blevel *l)
+{
+	size_t nc = l->cap ? l->cap + l->cap / 2 : 64;
+	l->s = xreallocarray(l->s, nc, sizeof *l->s);
+	if (l->w != NULL)
+		l->w = xreallocarray(l->w, nc, sizeof *l->w);
+	l->cap = nc;
+}
+
+/* Appends a slice; returns its index. */
+static size_t
+append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
+    func_id f, uint32_t flags)
+{
+	struct blevel *l = level(bt, depth);
+	if (l->len == l->cap)
+		level_grow(l);
+	if (start < l->last_start)
+		l->unsorted = true;
+	l->last_start = start;
+	size_t i = l->len++;
+	l->s[i] = (struct slice){ start, dur, f, flags };
+	if (l->w != NULL)
+		l->w[i] = 1;
+	touch(bt, start);
+	touch(bt, start + dur);
+	return i;
+}
+
+static void
+close_frame(struct builder *b, uint32_t track, ttv_ns t, uint32_t flags)
+{
+	struct btrack *bt = &b->tracks[track];
+	struct open_frame fr = bt->stack.items[--bt->stack.len];
+	uint32_t depth = (uint32_t)bt->stack.len;
+	if (t < fr.start)
+		t = fr.start;	/* time went backwards: keep it a point */
+	if (fr.args != 0)
+		flags |= SLICE_HAS_ARGS;
+	size_t i = append(bt, depth, fr.start, t - fr.start, fr.func, flags);
+	if (fr.args != 0)
+		VEC_PUSH(&bt->sargs, ((struct slice_args){ depth, (uint32_t)i,
+		    fr.args }));
+	bt->has_last = true;
+	bt->last_ref = (struct slice_ref){ track, depth, (uint32_t)i };
+}
+
+void
+builder_push(struct builder *b, uint32_t track, ttv_ns t, func_id f)
+{
+	struct btrack *bt = &b->tracks[track];
+	VEC_PUSH(&bt->stack, ((struct open_frame){ t, f, 0 }));
+	touch(bt, t);
+}
+
+void
+builder_push_args(struct builder *b, uint32_t track, args_id a)
+{
+	struct btrack *bt = &b->tracks[track];
+	if (bt->stack.len == 0 || a == 0)
+		return;
+	struct open_frame *fr = &bt->stack.items[bt->stack.len - 1];
+	fr->args = args_merge(b, fr->args, a);
+}
+
+bool
+builder_pop(struct builder *b, uint32_t track, ttv_ns t, uint32_t flags)
+{
+	struct btrack *bt = &b->tracks[track];
+	if (bt->stack.len == 0)
+		return false;
+	close_frame(b, track, t, flags);
+	touch(bt, t);
+	return true;
+}
+
+enum pop_result
+builder_pop_func(struct builder *b, uint32_t track, ttv_ns t, func_id f,
+    uint32_t flags)
+{
+	struct btrack *bt = &b->tracks[track];
+	size_t n = bt->stack.len;
+	if (n > 0 && bt->stack.items[n - 1].func == f) {
+		close_frame(b, track, t, flags);
+		touch(bt, t);
+		return POP_MATCHED;
+	}
+	size_t i = n;
+	while (i > 0 && bt->stack.items[i - 1].func != f)
+		i--;
+	if (i == 0)
+		return POP_NOT_FOUND;
+	while (bt->stack.len > i)
+		close_frame(b, track, t, SLICE_UNWOUND);
+	close_frame(b, track, t, flags);
+	touch(bt, t);
+	return POP_UNWOUND;
+}
+
+void
+builder_pop_orphan(struct builder *b, uint32_t track, ttv_ns t, func_id f,
+    uint32_t flags)
+{
+	struct btrack *bt = &b->tracks[track];
+	if (bt->stack.len != 0)
+		return;
+	touch(bt, t);
+	/* Everything so far happened inside this frame: it becomes depth 0
+	 * and every existing depth moves one down. */
+	if (bt->nlevels > 0) {
+		level(bt, bt->nlevels);
+		memmove(bt->levels + 1, bt->levels,
+		    (bt->nlevels - 1) * sizeof *bt->levels);
+		memset(&bt->levels[0], 0, sizeof bt->levels[0]);
+		bt->levels[0].last_start = TTV_NS_MIN;
+		for (size_t i = 0; i < bt->sargs.len; i++)
+			bt->sargs.items[i].depth++;
+		if (bt->has_last)
+			bt->last_ref.depth++;
+		for (size_t i = 0; i < b->flows.len; i++) {
+			struct flow *fl = &b->flows.items[i];
+			if (fl->from.track == track)
+				fl->from.depth++;
+			if (fl->to.track == track)
+				fl->to.depth++;
+		}
+	}
+	size_t i = append(bt, 0, bt->first, t - bt->first, f,
+	    flags | SLICE_NO_ENTRY);
+	bt->has_last = true;
+	bt->last_ref = (struct slice_ref){ track, 0, (uint32_t)i };
+}
+
+uint32_t
+builder_stack_depth(const struct builder *b, uint32_t track)
+{
+	return (uint32_t)b->tracks[track].stack.len;
+}
+
+func_id
+builder_stack_func(const struct builder *b, uint32_t track, uint32_t d)
+{
+	const struct btrack *bt = &b->tracks[track];
+	return d < bt->stack.len ? bt->stack.items[d].func : 0;
+}
+
+void
+builder_slice(struct builder *b, uint32_t track, uint32_t depth,
+    ttv_ns start, ttv_ns dur, func_id f, uint32_t flags, args_id a)
+{
+	struct btrack *bt = &b->tracks[track];
+	if (dur < 0)
+		dur = 0;
+	if (a != 0)
+		flags |= SLICE_HAS_ARGS;
+	size_t i = append(bt, depth, start, dur, f, flags);
+	if (a != 0)
+		VEC_PUSH(&bt->sargs, ((struct slice_args){ depth, (uint32_t)i,
+		    a }));
+	bt->has_last = true;
+	bt->last_ref = (struct slice_ref){ track, depth, (uint32_t)i };
+}
+
+void
+builder_slice_weighted(struct builder *b, uint32_t track, uint32_t depth,
+    ttv_ns start, ttv_ns dur, func_id f, uint32_t flags, uint32_t weight)
+{
+	struct btrack *bt = &b->tracks[track];
+	struct blevel *l = level(bt, depth);
+	if (l->w == NULL) {
+		l->w = xreallocarray(NULL, l->cap ? l->cap : 1, sizeof *l->w);
+		for (size_t i = 0; i < l->len; i++)
+			l->w[i] = 1;
+	}
+	builder_slice(b, track, depth, start, dur, f, flags | SLICE_SAMPLED, 0);
+	l = &bt->levels[depth];
+	l->w[l->len - 1] = weight;
+}
+
+void
+builder_instant(struct builder *b, uint32_t track, ttv_ns t, func_id f,
+    args_id a)
+{
+	struct btrack *bt = &b->tracks[track];
+	if (bt->instants.len > 0 &&
+	    t < bt->instants.items[bt->instants.len - 1].t)
+		bt->instants_unsorted = true;
+	VEC_PUSH(&bt->instants, ((struct instant){ t, f, a }));
+	touch(bt, t);
+}
+
+void
+builder_counter(struct builder *b, uint32_t track, ttv_ns t, double v)
+{
+	struct btrack *bt = &b->tracks[track];
+	if (bt->samples.len > 0 &&
+	    t < bt->samples.items[bt->samples.len - 1].t)
+		bt->samples_unsorted = true;
+	VEC_PUSH(&bt->samples, ((struct counter_sample){ t, v }));
+	touch(bt, t);
+}
+
+void
+builder_marker(struct builder *b, enum marker_kind kind, uint32_t track,
+    ttv_ns t, int64_t value, str_id text)
+{
+	struct marker m = { .t = t, .track = track, .kind = (uint16_t)kind,
+	    .value = value, .text = text };
+	VEC_PUSH(&b->markers, m);
+	if (track < b->ntracks)
+		touch(&b->tracks[track], t);
+}
+
+void
+builder_flow(struct builder *b, uint64_t id, struct slice_ref from,
+    struct slice_ref to)
+{
+	VEC_PUSH(&b->flows, ((struct flow){ id, from, to }));
+}
+
+void
+builder_log(struct builder *b, uint32_t track, ttv_ns t, str_id text)
+{
+	VEC_PUSH(&b->logs, ((struct log_entry){ t, track, text }));
+	if (track < b->ntracks)
+		touch(&b->tracks[track], t);
+}
+
+bool
+builder_last_slice(const struct builder *b, uint32_t track,
+    struct slice_ref *out)
+{
+	const struct btrack *bt = &b->tracks[track];
+	if (!bt->has_last)
+		return false;
+	*out = bt->last_ref;
+	return true;
+}
+
+bool
+builder_open_slice(struct builder *b, uint32_t track, struct slice_ref *out)
+{
+	struct btrack *bt = &b->tracks[track];
+	if (bt->stack.len == 0)
+		return false;
+	uint32_t depth = (uint32_t)bt->stack.len - 1;
+	struct blevel *l = level(bt, depth);
+	*out = (struct slice_ref){ track, depth, (uint32_t)l->len };
+	return true;
+}
+
+/* -------------------------------------------------------------- finish */
+
+static const struct slice *sort_base;
+
+static int
+cmp_index_by_start(const void *a, const void *c)
+{
+	const struct slice *x = &sort_base[*(const uint32_t *)a];
+	const struct slice *y = &sort_base[*(const uint32_t *)c];
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)c;
+	return i < j ? -1 : i > j;
+}
+
+/* Sorts a depth given out of order and remaps references into it. */
+static void
+sort_level(struct builder *b, uint32_t track, uint32_t depth)
+{
+	struct blevel *l = &b->tracks[track].levels[depth];
+	uint32_t *order = xreallocarray(NULL, l->len, sizeof *order);
+	for (size_t i = 0; i < l->len; i++)
+		order[i] = (uint32_t)i;
+	sort_base = l->s;
+	qsort(order, l->len, sizeof *order, cmp_index_by_start);
+	struct slice *s = xreallocarray(NULL, l->len, sizeof *s);
+	uint32_t *w = l->w ? xreallocarray(NULL, l->len, sizeof *w) : NULL;
+	uint32_t *where = xreallocarray(NULL, l->len, sizeof *where);
+	for (size_t i = 0; i < l->len; i++) {
+		s[i] = l->s[order[i]];
+		if (w)
+			w[i] = l->w[order[i]];
+		where[order[i]] = (uint32_t)i;
+	}
+	free(l->s);
+	free(l->w);
+	l->s = s;
+	l->w = w;
+	l->cap = l->len;
+	struct btrack *bt = &b->tracks[track];
+	for (size_t i = 0; i < bt->sargs.len; i++)
+		if (bt->sargs.items[i].depth == depth)
+			bt->sargs.items[i].index = where[bt->sargs.items[i].index];
+	for (size_t i = 0; i < b->flows.len; i++) {
+		struct flow *fl = &b->flows.items[i];
+		if (fl->from.track == track && fl->from.depth == depth &&
+		    fl->from.index < l->len)
+			fl->from.index = where[fl->from.index];
+		if (fl->to.track == track && fl->to.depth == depth &&
+		    fl->to.index < l->len)
+			fl->to.index = where[fl->to.index];
+	}
+	free(order);
+	free(where);
+}
+
+static int
+cmp_sargs(const void *a, const void *c)
+{
+	const struct slice_args *x = a, *y = c;
+	if (x->depth != y->depth)
+		return x->depth < y->depth ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static int
+cmp_instant(const void *a, const void *c)
+{
+	const struct instant *x = a, *y = c;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+static int
+cmp_sample(const void *a, const void *c)
+{
+	const struct counter_sample *x = a, *y = c;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+static int
+cmp_marker(const void *a, const void *c)
+{
+	const struct marker *x = a, *y = c;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->pad2 < y->pad2 ? -1 : x->pad2 > y->pad2;	/* keep order */
+}
+
+static int
+cmp_log(const void *a, const void *c)
+{
+	const struct log_entry *x = a, *y = c;
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->track < y->track ? -1 : x->track > y->track;
+}
+
+static void
+finish_track(struct builder *b, uint32_t t, struct track *out)
+{
+	struct btrack *bt = &b->tracks[t];
+	/* Whatever is still open ends where the track's data ends. */
+	while (bt->stack.len > 0)
+		close_frame(b, t, bt->last, SLICE_UNTERMINATED);
+	for (uint32_t d = 0; d < bt->nlevels; d++)
+		if (bt->levels[d].unsorted)
+			sort_level(b, t, d);
+	if (bt->instants_unsorted)
+		qsort(bt->instants.items, bt->instants.len,
+		    sizeof *bt->instants.items, cmp_instant);
+	if (bt->samples_unsorted)
+		qsort(bt->samples.items, bt->samples.len,
+		    sizeof *bt->samples.items, cmp_sample);
+	qsort(bt->sargs.items, bt->sargs.len, sizeof *bt->sargs.items,
+	    cmp_sargs);
+
+	memset(out, 0, sizeof *out);
+	out->kind = bt->kind;
+	out->process = bt->process;
+	out->tid = bt->tid;
+	out->name = bt->name;
+	out->first = bt->first;
+	out->last = bt->last;
+	if (out->first > out->last)
+		out->first = out->last = 0;
+	/* Depths left empty by an orphan shift are trimmed from the end. */
+	uint32_t nd = bt->nlevels;
+	while (nd > 0 && bt->levels[nd - 1].len == 0)
+		nd--;
+	out->ndepth = nd;
+	out->depth = nd ? xcalloc(nd, sizeof *out->depth) : NULL;
+	for (uint32_t d = 0; d < nd; d++) {
+		struct blevel *l = &bt->levels[d];
+		/* Shrinking a large block returns its tail to the system. */
+		if (l->len < l->cap && l->len > 0) {
+			l->s = xreallocarray(l->s, l->len, sizeof *l->s);
+			if (l->w)
+				l->w = xreallocarray(l->w, l->len, sizeof *l->w);
+		}
+		out->depth[d].slices = l->s;
+		out->depth[d].len = l->len;
+		out->depth[d].weights = l->w;
+		out->nslices += l->len;
+		l->s = NULL;
+		l->w = NULL;
+	}
+	VEC_SHRINK(&bt->instants);
+	out->instants = bt->instants.items;
+	out->ninstants = bt->instants.len;
+	bt->instants.items = NULL;
+	VEC_SHRINK(&bt->samples);
+	out->samples = bt->samples.items;
+	out->nsamples = bt->samples.len;
+	bt->samples.items = NULL;
+	VEC_SHRINK(&bt->sargs);
+	out->slice_args = bt->sargs.items;
+	out->nslice_args = bt->sargs.len;
+	bt->sargs.items = NULL;
+}
+
+struct trace *
+builder_finish(struct builder *b)
+{
+	struct trace *t = xcalloc(1, sizeof *t);
+	t->path = b->path;
+	b->path = NULL;
+	t->format = b->format ? b->format : xstrdup("unknown");
+	b->format = NULL;
+	t->version = b->version;
+	b->version = NULL;
+	t->byte_order = b->byte_order;
+	b->byte_order = NULL;
+	t->ticks_per_second = b->ticks_per_second;
+	t->wall_origin = b->wall_origin;
+
+	t->ntracks = b->ntracks;
+	t->tracks = b->ntracks ? xcalloc(b->ntracks, sizeof *t->tracks) : NULL;
+	for (uint32_t i = 0; i < b->ntracks; i++)
+		finish_track(b, i, &t->tracks[i]);
+
+	for (size_t i = 0; i < b->markers.len; i++)
+		b->markers.items[i].pad2 = (uint32_t)i;
+	qsort(b->markers.items, b->markers.len, sizeof *b->markers.items,
+	    cmp_marker);
+	for (size_t i = 0; i < b->markers.len; i++)
+		b->markers.items[i].pad2 = 0;
+	qsort(b->logs.items, b->logs.len, sizeof *b->logs.items, cmp_log);
+
+#define MOVE(dst, ndst, vec) do {                                         \
+	VEC_SHRINK(&(vec));                                                   \
+	(dst) = (vec).items;                                                  \
+	(ndst) = (vec).len;                                                   \
+	(vec).items = NULL;                                                   \
+	(vec).len = (vec).cap = 0;                                            \
+} while (0)
+	MOVE(t->funcs, t->nfuncs, b->funcs);
+	MOVE(t->processes, t->nprocesses, b->processes);
+	MOVE(t->markers, t->nmarkers, b->markers);
+	MOVE(t->flows, t->nflows, b->flows);
+	MOVE(t->logs, t->nlogs, b->logs);
+	MOVE(t->args, t->nargs, b->args);
+	MOVE(t->records, t->nrecords, b->records);
+	MOVE(t->meta_keys, t->nmeta, b->meta_keys);
+	MOVE(t->meta_values, t->nmeta, b->meta_values);
+	MOVE(t->diags, t->ndiags, b->diags);
+#undef MOVE
+	t->ndiags_dropped = b->ndiags_dropped;
+	t->has_errors = b->has_errors;
+
+	strtab_release(b->strings, &t->strings, &t->nstrings, &t->str_chunks,
+	    &t->nstr_chunks);
+	b->strings = NULL;
+
+	t->first = TTV_NS_MAX;
+	t->last = TTV_NS_MIN;
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+		if (tr->nslices == 0 && tr->ninstants == 0 &&
+		    tr->nsamples == 0 && tr->first == tr->last && tr->first == 0)
+			continue;
+		if (tr->first < t->first)
+			t->first = tr->first;
+		if (tr->last > t->last)
+			t->last = tr->last;
+	}
+	if (t->nmarkers > 0) {
+		if (t->markers[0].t < t->first)
+			t->first = t->markers[0].t;
+		if (t->markers[t->nmarkers - 1].t > t->last)
+			t->last = t->markers[t->nmarkers - 1].t;
+	}
+	if (t->first > t->last)
+		t->first = t->last = 0;
+	builder_free(b);
+	return t;
+}

@@ -1,0 +1,27 @@
+/*
+ * Exports of a trace to other tools' formats.
+ */
+#ifndef TTV_EXPORT_H
+#define TTV_EXPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model.h"
+#include "query.h"
+
+/* Chrome trace-event JSON (Perfetto and chrome://tracing load it):
+ * slices as "X", instants "i", async "b"/"e", flows "s"/"t"/"f",
+ * counters "C", markers as global instants; ts and dur in µs. */
+int export_chrome_json(const struct trace *t, const struct filter *f,
+    FILE *out);
+
+/* Folded stacks, one line "a;b;c WEIGHT" per call path, for flamegraph
+ * tools: self time in ns, or self samples when the trace is sampled. */
+int export_collapsed(const struct trace *t, const struct filter *f,
+    bool per_thread, FILE *out);
+
+/* True when any slice of the trace carries sample weights. */
+bool trace_is_sampled(const struct trace *t);
+
+#endif

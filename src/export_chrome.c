@@ -1,0 +1,363 @@
+/*
+ * Chrome trace-event JSON export (see export.h). Slices are written in
+ * pre-order per track (a parent before its children, siblings by time),
+ * which is the order trace viewers need to nest "X" events that start at
+ * the same microsecond.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "export.h"
+#include "xalloc.h"
+
+#define CPU_PID (-1)
+
+struct out {
+	FILE *fp;
+	bool first;
+};
+
+static void
+sep(struct out *o)
+{
+	fputs(o->first ? "\n" : ",\n", o->fp);
+	o->first = false;
+}
+
+/* ns as µs with three decimals, exactly. */
+static void
+put_us(FILE *fp, ttv_ns ns)
+{
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	fprintf(fp, "%s%" PRIu64 ".%03u", ns < 0 ? "-" : "", a / 1000,
+	    (unsigned)(a % 1000));
+}
+
+static void
+put_str(FILE *fp, const char *s)
+{
+	putc('"', fp);
+	escape_json(s, fp);
+	putc('"', fp);
+}
+
+static void
+put_value(const struct trace *t, const struct arg *a, FILE *fp)
+{
+	switch (a->type) {
+	case ARG_NULL: fputs("null", fp); break;
+	case ARG_BOOL: fputs(a->v.u ? "true" : "false", fp); break;
+	case ARG_I64: fprintf(fp, "%" PRId64, a->v.i); break;
+	case ARG_U64:
+	case ARG_KOID: fprintf(fp, "%" PRIu64, a->v.u); break;
+	case ARG_F64:
+		if (isfinite(a->v.f))
+			fprintf(fp, "%.17g", a->v.f);
+		else
+			fprintf(fp, "\"%f\"", a->v.f);
+		break;
+	case ARG_STR: put_str(fp, trace_str(t, a->v.s)); break;
+	case ARG_PTR: fprintf(fp, "\"0x%" PRIx64 "\"", a->v.u); break;
+	default: fputs("null", fp); break;
+	}
+}
+
+/* The members of an args object; *comma says whether one came before. */
+static void
+put_members(const struct trace *t, const struct arg *a, size_t n, FILE *fp,
+    bool *comma)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (*comma)
+			putc(',', fp);
+		*comma = true;
+		put_str(fp, trace_str(t, a[i].name));
+		putc(':', fp);
+		put_value(t, &a[i], fp);
+	}
+}
+
+static void
+put_args(const struct trace *t, const struct arg *a, size_t n, FILE *fp)
+{
+	bool comma = false;
+	fputs(",\"args\":{", fp);
+	put_members(t, a, n, fp, &comma);
+	putc('}', fp);
+}
+
+static int64_t
+track_pid(const struct trace *t, const struct track *tr)
+{
+	return tr->kind == TRACK_CPU ? CPU_PID : t->processes[tr->process].pid;
+}
+
+static void
+put_head(struct out *o, const char *ph, const char *name, const char *cat,
+    ttv_ns ts, int64_t pid, int64_t tid)
+{
+	sep(o);
+	fprintf(o->fp, "{\"ph\":\"%s\",\"name\":", ph);
+	put_str(o->fp, name);
+	if (cat && *cat) {
+		fputs(",\"cat\":", o->fp);
+		put_str(o->fp, cat);
+	}
+	fputs(",\"ts\":", o->fp);
+	put_us(o->fp, ts);
+	fprintf(o->fp, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, pid, tid);
+}
+
+static void
+put_slice(struct out *o, const struct trace *t, struct slice_ref r)
+{
+	const struct track *tr = &t->tracks[r.track];
+	const struct slice *s = trace_slice(t, r);
+	const struct func *fn = &t->funcs[s->func];
+	int64_t pid = track_pid(t, tr);
+	if (tr->kind == TRACK_ASYNC) {
+		put_head(o, "b", trace_str(t, fn->name), trace_str(t,
+		    fn->category), s->start, pid, tr->tid);
+		fprintf(o->fp, ",\"id\":\"0x%" PRIx64 "\"", (uint64_t)tr->tid);
+		size_t n;
+		const struct arg *a = trace_slice_args(t, r, &n);
+		if (n)
+			put_args(t, a, n, o->fp);
+		fputs("}", o->fp);
+		put_head(o, "e", trace_str(t, fn->name), trace_str(t,
+		    fn->category), s->start + s->dur, pid, tr->tid);
+		fprintf(o->fp, ",\"id\":\"0x%" PRIx64 "\"}", (uint64_t)tr->tid);
+		return;
+	}
+	put_head(o, "X", trace_str(t, fn->name), trace_str(t, fn->category),
+	    s->start, pid, tr->tid);
+	fputs(",\"dur\":", o->fp);
+	put_us(o->fp, s->dur);
+	size_t n;
+	const struct arg *a = trace_slice_args(t, r, &n);
+	if (n || s->flags & (SLICE_INEXACT | SLICE_TAIL_EXIT)) {
+		fputs(",\"args\":{", o->fp);
+		bool comma = false;
+		if (s->flags & SLICE_UNTERMINATED) {
+			fputs("\"ttv.unterminated\":true", o->fp);
+			comma = true;
+		}
+		if (s->flags & SLICE_NO_ENTRY) {
+			fputs(comma ? "," : "", o->fp);
+			fputs("\"ttv.no_entry\":true", o->fp);
+			comma = true;
+		}
+		if (s->flags & SLICE_TAIL_EXIT) {
+			fputs(comma ? "," : "", o->fp);
+			fputs("\"ttv.tail_exit\":true", o->fp);
+			comma = true;
+		}
+		put_members(t, a, n, o->fp, &comma);
+		putc('}', o->fp);
+	}
+	putc('}', o->fp);
+}
+
+static size_t
+first_start_ge(const struct depth_level *l, ttv_ns t)
+{
+	size_t lo = 0, hi = l->len;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->slices[mid].start >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Pre-order walk of one track's slices. */
+static void
+put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
+    uint32_t ti)
+{
+	const struct track *tr = &t->tracks[ti];
+	if (tr->ndepth == 0)
+		return;
+	size_t *cur = xcalloc(tr->ndepth, sizeof *cur);
+	ttv_ns *end = xcalloc(tr->ndepth, sizeof *end);
+	/* Iterative DFS: stack[d] is the open slice at depth d. */
+	uint32_t top = 0;	/* number of open levels */
+	size_t i0 = 0;
+	while (i0 < tr->depth[0].len || top > 0) {
+		if (top == 0) {
+			struct slice_ref r = { ti, 0, (uint32_t)i0++ };
+			const struct slice *s = trace_slice(t, r);
+			if (filter_func(f, s->func))
+				put_slice(o, t, r);
+			end[0] = s->start + s->dur;
+			if (tr->ndepth > 1)
+				cur[1] = first_start_ge(&tr->depth[1], s->start);
+			top = 1;
+			continue;
+		}
+		uint32_t d = top;	/* child depth */
+		if (d < tr->ndepth && cur[d] < tr->depth[d].len &&
+		    tr->depth[d].slices[cur[d]].start < end[d - 1]) {
+			struct slice_ref r = { ti, d, (uint32_t)cur[d]++ };
+			const struct slice *s = trace_slice(t, r);
+			if (filter_func(f, s->func))
+				put_slice(o, t, r);
+			end[d] = s->start + s->dur;
+			if (d + 1 < tr->ndepth)
+				cur[d + 1] = first_start_ge(&tr->depth[d + 1],
+				    s->start);
+			top = d + 1;
+			continue;
+		}
+		top--;
+	}
+	free(cur);
+	free(end);
+}
+
+static int
+cmp_flow(const void *a, const void *b)
+{
+	const struct flow *x = *(const struct flow *const *)a;
+	const struct flow *y = *(const struct flow *const *)b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x < y ? -1 : x > y;	/* keep insertion order */
+}
+
+static void
+put_flow_end(struct out *o, const struct trace *t, const char *ph,
+    uint64_t id, struct slice_ref r)
+{
+	const struct track *tr = &t->tracks[r.track];
+	const struct slice *s = trace_slice(t, r);
+	put_head(o, ph, "flow", "flow", s->start, track_pid(t, tr), tr->tid);
+	fprintf(o->fp, ",\"id\":\"0x%" PRIx64 "\"%s}", id,
+	    ph[0] == 'f' ? ",\"bp\":\"e\"" : "");
+}
+
+static bool
+ref_ok(const struct trace *t, struct slice_ref r)
+{
+	return r.track < t->ntracks && r.depth < t->tracks[r.track].ndepth &&
+	    r.index < t->tracks[r.track].depth[r.depth].len;
+}
+
+static void
+put_flows(struct out *o, const struct trace *t, const struct filter *f)
+{
+	const struct flow **v = xmalloc((t->nflows ? t->nflows : 1) *
+	    sizeof *v);
+	for (size_t i = 0; i < t->nflows; i++)
+		v[i] = &t->flows[i];
+	qsort(v, t->nflows, sizeof *v, cmp_flow);
+	for (size_t i = 0; i < t->nflows; i++) {
+		const struct flow *fl = v[i];
+		if (!ref_ok(t, fl->from) || !ref_ok(t, fl->to) ||
+		    !filter_track(f, fl->from.track) ||
+		    !filter_track(f, fl->to.track))
+			continue;
+		bool first = i == 0 || v[i - 1]->id != fl->id;
+		bool last = i + 1 == t->nflows || v[i + 1]->id != fl->id;
+		if (first)
+			put_flow_end(o, t, "s", fl->id, fl->from);
+		put_flow_end(o, t, last ? "f" : "t", fl->id, fl->to);
+	}
+	free(v);
+}
+
+int
+export_chrome_json(const struct trace *t, const struct filter *f, FILE *fp)
+{
+	struct out o = { fp, true };
+	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"format\":", fp);
+	put_str(fp, t->format);
+	fputs("},\"traceEvents\":[", fp);
+	for (uint32_t p = 0; p < t->nprocesses; p++) {
+		if (t->processes[p].name == 0)
+			continue;
+		sep(&o);
+		fprintf(fp, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%"
+		    PRId64 ",\"tid\":0,\"args\":{\"name\":",
+		    t->processes[p].pid);
+		put_str(fp, trace_str(t, t->processes[p].name));
+		fputs("}}", fp);
+	}
+	bool cpus = false;
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+		if (!filter_track(f, i))
+			continue;
+		cpus |= tr->kind == TRACK_CPU;
+		if (tr->kind == TRACK_COUNTER || tr->kind == TRACK_ASYNC)
+			continue;
+		char buf[64];
+		sep(&o);
+		fprintf(fp, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%"
+		    PRId64 ",\"tid\":%" PRId64 ",\"args\":{\"name\":",
+		    track_pid(t, tr), tr->tid);
+		put_str(fp, track_label(t, tr, buf, sizeof buf));
+		fputs("}}", fp);
+	}
+	if (cpus) {
+		sep(&o);
+		fprintf(fp, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,"
+		    "\"tid\":0,\"args\":{\"name\":\"CPUs\"}}", CPU_PID);
+	}
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+		if (!filter_track(f, i))
+			continue;
+		put_track_slices(&o, t, f, i);
+		int64_t pid = track_pid(t, tr);
+		for (size_t k = 0; k < tr->ninstants; k++) {
+			const struct instant *in = &tr->instants[k];
+			if (!filter_func(f, in->func))
+				continue;
+			const struct func *fn = &t->funcs[in->func];
+			put_head(&o, "i", trace_str(t, fn->name),
+			    trace_str(t, fn->category), in->t, pid, tr->tid);
+			fputs(",\"s\":\"t\"", fp);
+			size_t n;
+			const struct arg *a = trace_args(t, in->args, &n);
+			if (n)
+				put_args(t, a, n, fp);
+			putc('}', fp);
+		}
+		char buf[64];
+		const char *label = track_label(t, tr, buf, sizeof buf);
+		for (size_t k = 0; k < tr->nsamples; k++) {
+			put_head(&o, "C", label, NULL, tr->samples[k].t, pid,
+			    0);
+			double v = tr->samples[k].value;
+			if (isfinite(v))
+				fprintf(fp, ",\"args\":{\"value\":%.17g}}", v);
+			else
+				fputs(",\"args\":{\"value\":null}}", fp);
+		}
+	}
+	put_flows(&o, t, f);
+	for (size_t i = 0; i < t->nmarkers; i++) {
+		const struct marker *m = &t->markers[i];
+		bool on_track = m->track < t->ntracks;
+		if (on_track && !filter_track(f, m->track))
+			continue;
+		const struct track *tr = on_track ? &t->tracks[m->track] : NULL;
+		put_head(&o, "i", marker_kind_name(m->kind), "ttv.marker", m->t,
+		    tr ? track_pid(t, tr) : 0, tr ? tr->tid : 0);
+		fprintf(fp, ",\"s\":\"%s\",\"args\":{\"value\":%" PRId64,
+		    tr ? "t" : "g", m->value);
+		if (m->text) {
+			fputs(",\"text\":", fp);
+			put_str(fp, trace_str(t, m->text));
+		}
+		fputs("}}", fp);
+	}
+	fputs("\n]}\n", fp);
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,79 @@
+/* Folded stacks for flamegraph tools (see export.h), from the call tree. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "escape.h"
+#include "export.h"
+#include "xalloc.h"
+
+bool
+trace_is_sampled(const struct trace *t)
+{
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		for (uint32_t d = 0; d < t->tracks[i].ndepth; d++)
+			if (t->tracks[i].depth[d].weights != NULL)
+				return true;
+	return false;
+}
+
+static void
+put_path(const struct trace *t, const struct call_tree *ct, uint32_t n,
+    FILE *fp)
+{
+	/* Frames from the root: collect then print in reverse. */
+	uint32_t path[64], len = 0, *big = NULL;
+	uint32_t *p = path;
+	for (uint32_t k = n; k != 0 && k != CALL_NONE; k = ct->nodes[k].parent) {
+		if (len == 64 && big == NULL) {
+			big = xmalloc((ct->nodes[n].depth + 1) * sizeof *big);
+			memcpy(big, path, sizeof path);
+			p = big;
+		}
+		p[len++] = k;
+	}
+	for (uint32_t i = len; i-- > 0;) {
+		const struct call_node *c = &ct->nodes[p[i]];
+		if (c->func == CALL_NONE) {
+			char buf[64];
+			escape_fputs(track_label(t, &t->tracks[c->track], buf,
+			    sizeof buf), fp);
+		} else {
+			escape_fputs(trace_func_name(t, c->func), fp);
+		}
+		if (i > 0)
+			putc(';', fp);
+	}
+	free(big);
+}
+
+int
+export_collapsed(const struct trace *t, const struct filter *f,
+    bool per_thread, FILE *fp)
+{
+	struct call_tree ct;
+	bool sampled = trace_is_sampled(t);
+	query_call_tree(t, f, TTV_NS_MIN, TTV_NS_MAX, per_thread, &ct);
+	/* Depth-first, children in the tree's order (largest first). */
+	VEC(uint32_t) stack = { 0 };
+	if (ct.n > 0 && ct.nodes[0].first_child != CALL_NONE)
+		VEC_PUSH(&stack, ct.nodes[0].first_child);
+	while (stack.len > 0) {
+		uint32_t n = stack.items[--stack.len];
+		const struct call_node *c = &ct.nodes[n];
+		if (c->next_sibling != CALL_NONE)
+			VEC_PUSH(&stack, c->next_sibling);
+		if (c->first_child != CALL_NONE)
+			VEC_PUSH(&stack, c->first_child);
+		if (c->func == CALL_NONE)
+			continue;
+		uint64_t w = sampled ? c->self_weight : (uint64_t)c->self;
+		if (w == 0)
+			continue;
+		put_path(t, &ct, n, fp);
+		fprintf(fp, " %" PRIu64 "\n", w);
+	}
+	VEC_FREE(&stack);
+	call_tree_free(&ct);
+	return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * A small open-addressing map from a pair of 64-bit keys to a 32-bit
+ * value, used by the builder to find tracks, functions and processes.
+ */
+#ifndef TTV_HASHMAP_H
+#define TTV_HASHMAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hashmap_slot {
+	uint64_t k1, k2;
+	uint32_t value;
+	uint32_t used;
+};
+
+struct hashmap {
+	struct hashmap_slot *slots;
+	uint32_t nslots, n;
+};
+
+bool hashmap_get(const struct hashmap *m, uint64_t k1, uint64_t k2,
+    uint32_t *value);
+void hashmap_put(struct hashmap *m, uint64_t k1, uint64_t k2, uint32_t value);
+void hashmap_free(struct hashmap *m);
+
+#endif

@@ -1,0 +1,114 @@
+/* Opening a trace: probe, map, read, build (see load.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "load.h"
+#include "xalloc.h"
+
+#define PROBE_BYTES 4096
+
+static const struct reader *
+probe(const char *path, const struct mapped_file *m, bool is_dir)
+{
+	const struct reader *best = NULL;
+	int best_score = 0;
+	size_t n = m ? (m->size < PROBE_BYTES ? m->size : PROBE_BYTES) : 0;
+	for (size_t i = 0; ttv_readers[i] != NULL; i++) {
+		int score = ttv_readers[i]->probe(path, m ? m->data : NULL, n,
+		    is_dir);
+		if (score > best_score) {
+			best_score = score;
+			best = ttv_readers[i];
+		}
+	}
+	return best;
+}
+
+static const struct reader *
+by_name(const char *name)
+{
+	for (size_t i = 0; ttv_readers[i] != NULL; i++)
+		if (strcmp(ttv_readers[i]->name, name) == 0)
+			return ttv_readers[i];
+	return NULL;
+}
+
+const struct reader *
+load_probe(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return NULL;
+	if (S_ISDIR(st.st_mode))
+		return probe(path, NULL, true);
+	struct mapped_file m;
+	char *err = NULL;
+	if (mapfile_open(path, &m, &err) != 0) {
+		free(err);
+		return NULL;
+	}
+	const struct reader *r = probe(path, &m, false);
+	mapfile_close(&m);
+	return r;
+}
+
+struct trace *
+load_trace(const char *path, const char *force_format,
+    const struct load_options *opts, char **err)
+{
+	static const struct load_options no_opts;
+	if (opts == NULL)
+		opts = &no_opts;
+	*err = NULL;
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		*err = xstrdup(strerror(errno));
+		return NULL;
+	}
+	bool is_dir = S_ISDIR(st.st_mode);
+	struct mapped_file m = { 0 };
+	if (!is_dir && mapfile_open(path, &m, err) != 0)
+		return NULL;
+
+	const struct reader *r;
+	if (force_format != NULL) {
+		r = by_name(force_format);
+		if (r == NULL) {
+			*err = xasprintf("unknown format '%s'", force_format);
+			mapfile_close(&m);
+			return NULL;
+		}
+	} else {
+		r = probe(path, is_dir ? NULL : &m, is_dir);
+		if (r == NULL) {
+			*err = xstrdup(is_dir ? "no trace found in this "
+			    "directory" : m.size == 0 ? "empty file" :
+			    "not a trace format ttv knows");
+			mapfile_close(&m);
+			return NULL;
+		}
+	}
+
+	struct builder *b = builder_new(path);
+	struct load_ctx ctx = {
+		.path = path, .file = is_dir ? NULL : &m, .b = b, .opts = opts,
+	};
+	int rc = r->load(&ctx);
+	mapfile_close(&m);
+	struct trace *t = builder_finish(b);
+	if (rc != 0) {
+		/* Nothing usable: hand back the first error as the reason. */
+		for (size_t i = 0; i < t->ndiags; i++)
+			if (t->diags[i].level == DIAG_ERROR) {
+				*err = xstrdup(t->diags[i].text);
+				break;
+			}
+		if (*err == NULL)
+			*err = xasprintf("cannot read this %s trace", r->name);
+		trace_free(t);
+		return NULL;
+	}
+	return t;
+}

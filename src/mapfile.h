@@ -1,0 +1,26 @@
+/*
+ * Read-only file mappings. Readers decode straight from the mapping; once a
+ * range has been decoded, mapfile_release() drops its pages so that a trace
+ * much larger than memory does not count twice in peak RSS.
+ */
+#ifndef TTV_MAPFILE_H
+#define TTV_MAPFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct mapped_file {
+	const unsigned char *data;	/* NULL when size == 0 */
+	size_t size;
+	char *path;
+};
+
+/* Returns 0, or -1 with a message (strerror-style) in *err (caller frees). */
+int mapfile_open(const char *path, struct mapped_file *out, char **err);
+void mapfile_close(struct mapped_file *m);
+/* Hints that [off, off+len) will be read in order. */
+void mapfile_sequential(const struct mapped_file *m);
+/* Drops the pages of [0, upto) from memory; they are read again if touched. */
+void mapfile_release(const struct mapped_file *m, size_t upto);
+
+#endif

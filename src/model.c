@@ -1,0 +1,138 @@
+/* The trace model: freeing it and small lookups (see model.h). */
+#include "model.h"
+#include "xalloc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+trace_free(struct trace *t)
+{
+	if (t == NULL)
+		return;
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		struct track *tr = &t->tracks[i];
+		for (uint32_t d = 0; d < tr->ndepth; d++) {
+			free(tr->depth[d].slices);
+			free(tr->depth[d].weights);
+		}
+		free(tr->depth);
+		free(tr->instants);
+		free(tr->samples);
+		free(tr->slice_args);
+	}
+	free(t->tracks);
+	for (size_t i = 0; i < t->nstr_chunks; i++)
+		free(t->str_chunks[i]);
+	free(t->str_chunks);
+	free(t->strings);
+	free(t->funcs);
+	free(t->processes);
+	free(t->markers);
+	free(t->flows);
+	free(t->logs);
+	free(t->args);
+	for (size_t i = 0; i < t->nrecords; i++)
+		free(t->records[i].kind);
+	free(t->records);
+	for (size_t i = 0; i < t->nmeta; i++) {
+		free(t->meta_keys[i]);
+		free(t->meta_values[i]);
+	}
+	free(t->meta_keys);
+	free(t->meta_values);
+	for (size_t i = 0; i < t->ndiags; i++)
+		free(t->diags[i].text);
+	free(t->diags);
+	free(t->path);
+	free(t->format);
+	free(t->version);
+	free(t->byte_order);
+	free(t);
+}
+
+const struct arg *
+trace_args(const struct trace *t, args_id a, size_t *n)
+{
+	if (a == 0 || a >= t->nargs) {
+		*n = 0;
+		return NULL;
+	}
+	*n = (size_t)t->args[a].v.u;
+	if (*n > t->nargs - a - 1)
+		*n = t->nargs - a - 1;
+	return &t->args[a + 1];
+}
+
+const struct arg *
+trace_slice_args(const struct trace *t, struct slice_ref r, size_t *n)
+{
+	const struct track *tr = &t->tracks[r.track];
+	size_t lo = 0, hi = tr->nslice_args;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct slice_args *sa = &tr->slice_args[mid];
+		if (sa->depth < r.depth ||
+		    (sa->depth == r.depth && sa->index < r.index))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < tr->nslice_args && tr->slice_args[lo].depth == r.depth &&
+	    tr->slice_args[lo].index == r.index)
+		return trace_args(t, tr->slice_args[lo].args, n);
+	*n = 0;
+	return NULL;
+}
+
+static const char *const marker_names[MARKER_KIND_COUNT] = {
+	[MARKER_BUFFER_START] = "buffer-start",
+	[MARKER_BUFFER_END] = "buffer-end",
+	[MARKER_TSC_WRAP] = "tsc-wrap",
+	[MARKER_CPU_CHANGE] = "cpu-change",
+	[MARKER_CUSTOM_EVENT] = "custom-event",
+	[MARKER_TYPED_EVENT] = "typed-event",
+	[MARKER_DROPPED] = "dropped",
+	[MARKER_PAUSE] = "pause",
+	[MARKER_RESUME] = "resume",
+	[MARKER_PACKET] = "packet",
+};
+
+const char *
+marker_kind_name(enum marker_kind k)
+{
+	return (unsigned)k < MARKER_KIND_COUNT ? marker_names[k] : "unknown";
+}
+
+int
+marker_kind_parse(const char *name)
+{
+	for (int k = 0; k < MARKER_KIND_COUNT; k++)
+		if (strcmp(name, marker_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+const char *
+track_label(const struct trace *t, const struct track *tr, char *buf,
+    size_t size)
+{
+	if (tr->name != 0)
+		return trace_str(t, tr->name);
+	static const char *const what[] = {
+		[TRACK_THREAD] = "tid", [TRACK_ASYNC] = "async",
+		[TRACK_CPU] = "cpu", [TRACK_COUNTER] = "counter",
+	};
+	snprintf(buf, size, "%s %lld", what[tr->kind], (long long)tr->tid);
+	return buf;
+}
+
+size_t
+trace_nslices(const struct trace *t)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		n += t->tracks[i].nslices;
+	return n;
+}

@@ -1,0 +1,289 @@
+/*
+ * The trace model: what every reader produces and every query and pane
+ * reads. One model for all formats (XRay, FXT, CoreProfiler, CTF).
+ *
+ * A model is built once by a builder (builder.h) and is immutable after
+ * builder_finish(); every pointer in it is owned by the struct trace and
+ * freed by trace_free().
+ *
+ * Time is int64 nanoseconds on the source's own time base (the reader
+ * converts ticks with the source tick rate, which is kept in
+ * trace->ticks_per_second for display).
+ *
+ * Slices live on tracks. A track keeps one array per stack depth, each
+ * sorted by start time; slices at one depth never overlap, so their end
+ * times are sorted too and a time window maps to a contiguous index range
+ * found by binary search (query.h). A slice is 24 bytes: its depth and its
+ * track are implied by where it is stored, its args live in a side table.
+ */
+#ifndef TTV_MODEL_H
+#define TTV_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef int64_t ttv_ns;
+#define TTV_NS_MAX INT64_MAX
+#define TTV_NS_MIN INT64_MIN
+
+/* Index into trace->strings; 0 is always the empty string. */
+typedef uint32_t str_id;
+/* Index into trace->funcs; a function is a (name, category) pair. */
+typedef uint32_t func_id;
+/* Offset into trace->args; 0 means "no args". */
+typedef uint32_t args_id;
+
+enum slice_flag {
+	SLICE_UNTERMINATED = 1 << 0,	/* no end seen: ended at the track's last time */
+	SLICE_TAIL_EXIT = 1 << 1,	/* closed by a tail-call exit */
+	SLICE_NO_ENTRY = 1 << 2,	/* end seen without its begin: start is a guess */
+	SLICE_UNWOUND = 1 << 3,	/* closed because an outer frame ended */
+	SLICE_HAS_ARGS = 1 << 4,	/* look up args with trace_slice_args() */
+	SLICE_SAMPLED = 1 << 5,	/* from stack samples, weight in track->weights */
+	SLICE_ASYNC = 1 << 6,	/* async slice (on an async track) */
+	SLICE_INSTANT = 1 << 7,	/* zero-length event shown as a slice */
+	SLICE_TRUNCATED = 1 << 8,	/* overlapped a sibling and was cut */
+};
+/* Slices whose duration is not a measured one; statistics leave them out. */
+#define SLICE_INEXACT (SLICE_UNTERMINATED | SLICE_NO_ENTRY)
+
+struct slice {
+	ttv_ns start;
+	ttv_ns dur;
+	func_id func;
+	uint32_t flags;
+};
+_Static_assert(sizeof(struct slice) == 24, "a slice must stay 24 bytes");
+
+/* A slice named by its place: track, depth, index in that depth's array. */
+struct slice_ref {
+	uint32_t track;
+	uint32_t depth;
+	uint32_t index;
+};
+
+struct depth_level {
+	struct slice *slices;	/* sorted by start, non-overlapping */
+	size_t len;
+	/* Sample weights, parallel to slices, or NULL (weight = 1 each). */
+	uint32_t *weights;
+};
+
+struct instant {
+	ttv_ns t;
+	func_id func;
+	args_id args;
+};
+
+struct counter_sample {
+	ttv_ns t;
+	double value;
+};
+
+/* Slices of a track that carry args: sorted by (depth, index). */
+struct slice_args {
+	uint32_t depth;
+	uint32_t index;
+	args_id args;
+};
+
+enum track_kind {
+	TRACK_THREAD,	/* a thread: call stacks, instants */
+	TRACK_ASYNC,	/* async slices of one id, under a process */
+	TRACK_CPU,	/* what ran on a CPU: slices named after threads */
+	TRACK_COUNTER,	/* a time series */
+};
+
+struct track {
+	enum track_kind kind;
+	uint32_t process;	/* index into trace->processes */
+	int64_t tid;		/* thread id, async id, cpu number or counter id */
+	str_id name;		/* may be 0: panes then show the id */
+	ttv_ns first, last;	/* time range of everything on the track */
+
+	struct depth_level *depth;
+	uint32_t ndepth;
+	size_t nslices;		/* over all depths */
+
+	struct instant *instants;	/* sorted by t */
+	size_t ninstants;
+
+	struct counter_sample *samples;	/* sorted by t (counter tracks) */
+	size_t nsamples;
+
+	struct slice_args *slice_args;
+	size_t nslice_args;
+};
+
+struct process {
+	int64_t pid;
+	str_id name;
+};
+
+struct func {
+	str_id name;
+	str_id category;
+	/* The reader's own id (XRay function id, CLR function id...), or -1. */
+	int64_t source_id;
+};
+
+enum marker_kind {
+	MARKER_BUFFER_START,
+	MARKER_BUFFER_END,
+	MARKER_TSC_WRAP,
+	MARKER_CPU_CHANGE,
+	MARKER_CUSTOM_EVENT,
+	MARKER_TYPED_EVENT,
+	MARKER_DROPPED,	/* data lost: discarded events, buffer full, overwritten */
+	MARKER_PAUSE,
+	MARKER_RESUME,
+	MARKER_PACKET,	/* CTF packet boundary */
+	MARKER_KIND_COUNT
+};
+
+struct marker {
+	ttv_ns t;
+	uint32_t track;		/* UINT32_MAX: not tied to a track */
+	uint16_t kind;		/* enum marker_kind */
+	uint16_t pad;
+	int64_t value;		/* kind-specific: cpu, event type, count lost */
+	str_id text;		/* payload or description, may be 0 */
+	uint32_t pad2;
+};
+
+struct flow {
+	uint64_t id;
+	struct slice_ref from, to;
+};
+
+struct log_entry {
+	ttv_ns t;
+	uint32_t track;
+	str_id text;
+};
+
+/* Argument values, stored in trace->args as runs of {count} then entries. */
+enum arg_type {
+	ARG_NULL, ARG_BOOL, ARG_I64, ARG_U64, ARG_F64, ARG_STR, ARG_PTR, ARG_KOID,
+};
+
+struct arg {
+	str_id name;
+	uint32_t type;		/* enum arg_type */
+	union {
+		int64_t i;
+		uint64_t u;
+		double f;
+		str_id s;
+	} v;
+};
+
+/* Counts of the records a reader saw, by its own kind names (--info). */
+struct record_count {
+	char *kind;		/* the reader's name for the kind */
+	uint64_t count;
+};
+
+enum diag_level { DIAG_WARNING, DIAG_ERROR };
+
+struct diag_msg {
+	enum diag_level level;
+	char *text;		/* "offset N: what" or "line N: what" */
+};
+
+struct trace {
+	/* What the file was: set by the reader. */
+	char *path;
+	char *format;		/* "xray-fdr", "xray-basic", "fxt", ... */
+	char *version;		/* e.g. "5" */
+	char *byte_order;	/* "little-endian", "big-endian", or NULL (text) */
+	double ticks_per_second;	/* 0: unknown, times are raw ticks */
+	ttv_ns wall_origin;	/* ns since the Unix epoch of time 0, or TTV_NS_MIN */
+	ttv_ns first, last;	/* time range of the whole trace */
+
+	char **strings;		/* interned; strings[0] == "" */
+	uint32_t nstrings;
+	char **str_chunks;	/* the storage strings[] points into */
+	size_t nstr_chunks;
+
+	struct func *funcs;
+	uint32_t nfuncs;
+
+	struct process *processes;
+	uint32_t nprocesses;
+
+	struct track *tracks;
+	uint32_t ntracks;
+
+	struct marker *markers;	/* sorted by t */
+	size_t nmarkers;
+
+	struct flow *flows;
+	size_t nflows;
+
+	struct log_entry *logs;	/* sorted by t */
+	size_t nlogs;
+
+	struct arg *args;	/* args[a].v.u is the count of the run at a */
+	size_t nargs;
+
+	struct record_count *records;
+	size_t nrecords;
+
+	/* Key/value metadata for --info (modules, clocks, env...). */
+	char **meta_keys, **meta_values;
+	size_t nmeta;
+
+	struct diag_msg *diags;
+	size_t ndiags;
+	uint64_t ndiags_dropped;	/* beyond the stored limit */
+	bool has_errors;		/* at least one DIAG_ERROR */
+};
+
+void trace_free(struct trace *t);
+
+static inline const char *
+trace_str(const struct trace *t, str_id s)
+{
+	return s < t->nstrings ? t->strings[s] : "";
+}
+
+static inline const char *
+trace_func_name(const struct trace *t, func_id f)
+{
+	return f < t->nfuncs ? trace_str(t, t->funcs[f].name) : "";
+}
+
+static inline const struct slice *
+trace_slice(const struct trace *t, struct slice_ref r)
+{
+	return &t->tracks[r.track].depth[r.depth].slices[r.index];
+}
+
+/* Args of a slice (NULL and *n = 0 when it has none). */
+const struct arg *trace_slice_args(const struct trace *t, struct slice_ref r,
+    size_t *n);
+/* Args of a run (instants, markers). */
+const struct arg *trace_args(const struct trace *t, args_id a, size_t *n);
+
+/* The sample weight of a slice (1 unless the track is sampled). */
+static inline uint32_t
+trace_slice_weight(const struct trace *t, struct slice_ref r)
+{
+	const struct depth_level *l = &t->tracks[r.track].depth[r.depth];
+	return l->weights ? l->weights[r.index] : 1;
+}
+
+const char *marker_kind_name(enum marker_kind k);
+/* Parses a marker kind name (as printed by marker_kind_name); -1 if unknown. */
+int marker_kind_parse(const char *name);
+
+/* A label for a track: its name, else "tid N" / "cpu N" / ... into buf. */
+const char *track_label(const struct trace *t, const struct track *tr,
+    char *buf, size_t size);
+
+/* Total slices in the trace. */
+size_t trace_nslices(const struct trace *t);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * Queries over an immutable trace model: what the panes and the batch
+ * modes ask. None of them changes the trace; results are owned by the
+ * caller and freed with the matching *_free().
+ */
+#ifndef TTV_QUERY_H
+#define TTV_QUERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "model.h"
+
+/* ---------------------------------------------------------------- regex */
+
+struct regex;
+/* Compiles a pcre2 pattern (UTF-8 when valid). On error returns NULL and
+ * sets *err to "MESSAGE at column N" (caller frees). */
+struct regex *regex_compile(const char *pattern, char **err);
+bool regex_match(const struct regex *re, const char *s, size_t len);
+void regex_free(struct regex *re);
+/* One byte per function: 1 where the function's name matches. */
+uint8_t *regex_match_funcs(const struct trace *t, const struct regex *re);
+
+/* --------------------------------------------------------------- filter */
+
+/* What every pane and batch mode shows: tracks and functions. A NULL mask
+ * lets everything through. */
+struct filter {
+	uint8_t *track_on;	/* ntracks bytes */
+	uint8_t *func_on;	/* nfuncs bytes */
+	/* How func_on applies to call stacks: false keeps the stacks that
+	 * pass through a function that is on (focus); true drops the frames
+	 * that are off, their time going to their caller. */
+	bool hide_functions;
+};
+
+void filter_init(struct filter *f);
+void filter_clear(struct filter *f);
+/* Keeps the thread tracks whose tid is in the list (or not, with invert);
+ * other tracks of the same processes follow their threads' fate only when
+ * invert is false and none of their process's threads is kept. */
+void filter_set_threads(struct filter *f, const struct trace *t,
+    const int64_t *tids, size_t n, bool invert);
+/* Keeps only functions matching re, or hides them (hide = true). */
+void filter_set_functions(struct filter *f, const struct trace *t,
+    const struct regex *re, bool hide);
+/* Parses "TID[,TID...]" into a new array; -1 with *err on a bad list. */
+int filter_parse_tids(const char *list, int64_t **tids, size_t *n, char **err);
+
+static inline bool
+filter_track(const struct filter *f, uint32_t track)
+{
+	return f == NULL || f->track_on == NULL || f->track_on[track];
+}
+
+static inline bool
+filter_func(const struct filter *f, func_id fn)
+{
+	return f == NULL || f->func_on == NULL || f->func_on[fn];
+}
+
+/* --------------------------------------------------------------- window */
+
+/* The index range [*lo, *hi) of slices at one depth overlapping [t0, t1).
+ * A zero-length slice at t0 counts as overlapping. O(log n). */
+void query_window(const struct track *tr, uint32_t depth, ttv_ns t0,
+    ttv_ns t1, size_t *lo, size_t *hi);
+/* The slice at one depth that contains time t (start <= t < end, or a
+ * zero-length slice at t). */
+bool query_slice_at(const struct trace *t, uint32_t track, uint32_t depth,
+    ttv_ns when, struct slice_ref *out);
+bool query_parent(const struct trace *t, struct slice_ref r,
+    struct slice_ref *out);
+bool query_first_child(const struct trace *t, struct slice_ref r,
+    struct slice_ref *out);
+/* Next/previous slice in time on the same track and depth. */
+bool query_next_sibling(const struct trace *t, struct slice_ref r,
+    struct slice_ref *out);
+bool query_prev_sibling(const struct trace *t, struct slice_ref r,
+    struct slice_ref *out);
+/* Duration minus the durations of direct children. */
+ttv_ns query_self_time(const struct trace *t, struct slice_ref r);
+/* Functions from the outermost frame down to r (caller frees *path). */
+size_t query_call_path(const struct trace *t, struct slice_ref r,
+    struct slice_ref **path);
+
+/* ---------------------------------------------------------------- stats */
+
+struct func_stats {
+	func_id func;
+	uint64_t count;		/* measured calls (inexact slices excluded) */
+	uint64_t weight;	/* samples (sampled tracks), else = count */
+	ttv_ns total, self, min, median, p90, p99, max;
+	struct slice_ref longest;
+};
+
+struct stats_table {
+	struct func_stats *rows;
+	size_t n;
+};
+
+enum stats_key {
+	STATS_NAME, STATS_COUNT, STATS_TOTAL, STATS_SELF, STATS_MIN,
+	STATS_MEDIAN, STATS_P90, STATS_P99, STATS_MAX, STATS_KEY_COUNT
+};
+
+/* One row per function with at least one slice overlapping [t0, t1) on the
+ * tracks and functions the filter lets through. Percentiles follow
+ * llvm-xray account: the value at index floor(q * n) of the sorted list. */
+void query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
+    ttv_ns t1, struct stats_table *out);
+void stats_sort(const struct trace *t, struct stats_table *st,
+    enum stats_key key, bool descending);
+const char *stats_key_name(enum stats_key k);
+int stats_key_parse(const char *name);
+void stats_free(struct stats_table *st);
+
+/* ------------------------------------------------------------ call tree */
+
+#define CALL_NONE UINT32_MAX
+
+struct call_node {
+	func_id func;		/* CALL_NONE for the root and thread nodes */
+	uint32_t track;		/* thread nodes (per-thread trees), else CALL_NONE */
+	uint32_t parent, first_child, next_sibling;	/* CALL_NONE if none */
+	uint32_t depth;
+	uint64_t count;
+	uint64_t weight;	/* samples, or count where not sampled */
+	uint64_t self_weight;	/* weight not in children */
+	ttv_ns total;		/* time inside [t0, t1) */
+	ttv_ns self;
+};
+
+struct call_tree {
+	struct call_node *nodes;	/* nodes[0] is the root */
+	size_t n;
+};
+
+/* The call tree of the slices overlapping [t0, t1), times clipped to the
+ * window. With a function filter, the stacks that pass through a kept
+ * function (focus), or that avoid hidden ones. Children are sorted by
+ * total time, largest first. */
+void query_call_tree(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, bool per_thread, struct call_tree *out);
+void call_tree_free(struct call_tree *ct);
+
+/* -------------------------------------------------------------- markers */
+
+/* Index of the first marker after `when` (strictly), of `kind` (-1: any),
+ * on a track the filter lets through (or on no track); -1 if none. */
+ssize_t query_marker_next(const struct trace *t, const struct filter *f,
+    ttv_ns when, int kind);
+/* The last marker strictly before `when`. */
+ssize_t query_marker_prev(const struct trace *t, const struct filter *f,
+    ttv_ns when, int kind);
+
+/* --------------------------------------------------------------- search */
+
+#define SEARCH_INSTANT UINT32_MAX	/* ref.depth of an instant hit */
+
+struct search_hit {
+	ttv_ns t;
+	struct slice_ref ref;	/* an instant: depth = SEARCH_INSTANT */
+};
+
+/* Every slice and instant whose function is in `match` (one byte per
+ * function) on tracks the filter lets through, in time order. */
+void query_search(const struct trace *t, const struct filter *f,
+    const uint8_t *match, struct search_hit **hits, size_t *n);
+
+#endif

@@ -1,0 +1,156 @@
+/* Time-window and navigation queries on one track (see query.h). Slices at
+ * one depth are sorted and never overlap, so both their starts and their
+ * ends are sorted and every lookup is a binary search. */
+#include <stdlib.h>
+
+#include "query.h"
+#include "xalloc.h"
+
+/* First index whose end is > t0 (or a zero-length slice at t0). */
+static size_t
+first_ending_after(const struct slice *s, size_t n, ttv_ns t0)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		ttv_ns end = s[mid].start + s[mid].dur;
+		if (end > t0 || (s[mid].dur == 0 && s[mid].start >= t0))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* First index whose start is >= t. */
+static size_t
+first_starting_at(const struct slice *s, size_t n, ttv_ns t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].start >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+void
+query_window(const struct track *tr, uint32_t depth, ttv_ns t0, ttv_ns t1,
+    size_t *lo, size_t *hi)
+{
+	*lo = *hi = 0;
+	if (depth >= tr->ndepth)
+		return;
+	const struct depth_level *l = &tr->depth[depth];
+	*lo = first_ending_after(l->slices, l->len, t0);
+	*hi = first_starting_at(l->slices, l->len, t1);
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
+bool
+query_slice_at(const struct trace *t, uint32_t track, uint32_t depth,
+    ttv_ns when, struct slice_ref *out)
+{
+	const struct track *tr = &t->tracks[track];
+	if (depth >= tr->ndepth)
+		return false;
+	const struct depth_level *l = &tr->depth[depth];
+	/* The last slice starting at or before `when`. */
+	size_t i = first_starting_at(l->slices, l->len, when + 1);
+	if (i == 0)
+		return false;
+	const struct slice *s = &l->slices[i - 1];
+	if (when < s->start + s->dur || (s->dur == 0 && s->start == when)) {
+		*out = (struct slice_ref){ track, depth, (uint32_t)(i - 1) };
+		return true;
+	}
+	return false;
+}
+
+bool
+query_parent(const struct trace *t, struct slice_ref r, struct slice_ref *out)
+{
+	if (r.depth == 0)
+		return false;
+	return query_slice_at(t, r.track, r.depth - 1, trace_slice(t, r)->start,
+	    out);
+}
+
+bool
+query_first_child(const struct trace *t, struct slice_ref r,
+    struct slice_ref *out)
+{
+	const struct track *tr = &t->tracks[r.track];
+	if (r.depth + 1 >= tr->ndepth)
+		return false;
+	const struct slice *s = trace_slice(t, r);
+	const struct depth_level *l = &tr->depth[r.depth + 1];
+	size_t i = first_starting_at(l->slices, l->len, s->start);
+	if (i < l->len && l->slices[i].start <= s->start + s->dur &&
+	    (l->slices[i].start < s->start + s->dur || s->dur == 0)) {
+		*out = (struct slice_ref){ r.track, r.depth + 1, (uint32_t)i };
+		return true;
+	}
+	return false;
+}
+
+bool
+query_next_sibling(const struct trace *t, struct slice_ref r,
+    struct slice_ref *out)
+{
+	const struct depth_level *l = &t->tracks[r.track].depth[r.depth];
+	if ((size_t)r.index + 1 >= l->len)
+		return false;
+	*out = r;
+	out->index++;
+	return true;
+}
+
+bool
+query_prev_sibling(const struct trace *t, struct slice_ref r,
+    struct slice_ref *out)
+{
+	if (r.index == 0)
+		return false;
+	*out = r;
+	out->index--;
+	return true;
+}
+
+ttv_ns
+query_self_time(const struct trace *t, struct slice_ref r)
+{
+	const struct track *tr = &t->tracks[r.track];
+	const struct slice *s = trace_slice(t, r);
+	if (r.depth + 1 >= tr->ndepth)
+		return s->dur;
+	const struct depth_level *l = &tr->depth[r.depth + 1];
+	ttv_ns end = s->start + s->dur, child = 0;
+	for (size_t i = first_starting_at(l->slices, l->len, s->start);
+	    i < l->len && l->slices[i].start < end; i++)
+		child += l->slices[i].dur;
+	return child > s->dur ? 0 : s->dur - child;
+}
+
+size_t
+query_call_path(const struct trace *t, struct slice_ref r,
+    struct slice_ref **path)
+{
+	size_t n = (size_t)r.depth + 1, k = n;
+	*path = xreallocarray(NULL, n, sizeof **path);
+	struct slice_ref cur = r;
+	(*path)[--k] = cur;
+	while (k > 0 && query_parent(t, cur, &cur))
+		(*path)[--k] = cur;
+	if (k > 0) {
+		/* A hole in the stack (should not happen): compact. */
+		for (size_t i = 0; i < n - k; i++)
+			(*path)[i] = (*path)[k + i];
+		n -= k;
+	}
+	return n;
+}

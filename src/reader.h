@@ -1,0 +1,57 @@
+/*
+ * The reader interface: one per format, in formats/. A reader knows its
+ * file format and the builder API, nothing about output or terminals.
+ *
+ * probe() looks at the first bytes of a file (or at a directory) and says
+ * how sure it is that the input is its format; load() decodes the input
+ * into the builder. load() reports damage through builder_warn/error with
+ * the offset (or line) where it was found, keeps everything readable
+ * before it, and returns -1 only when nothing useful could be read.
+ */
+#ifndef TTV_READER_H
+#define TTV_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "builder.h"
+#include "mapfile.h"
+
+struct load_options {
+	const char *instr_map;	/* --instr-map BINARY, or NULL */
+	const char *sysroot;	/* --sysroot DIR, or NULL */
+	bool strict;		/* stop at the first error */
+	/* Called now and then with bytes done out of total; may be NULL. */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+};
+
+struct load_ctx {
+	const char *path;
+	const struct mapped_file *file;	/* NULL when path is a directory */
+	struct builder *b;
+	const struct load_options *opts;
+};
+
+struct reader {
+	const char *name;		/* "xray", "fxt", "coreprofiler", "ctf" */
+	const char *description;	/* one line for --help */
+	/* 0 = not mine, 100 = certainly mine. head is NULL for a directory. */
+	int (*probe)(const char *path, const unsigned char *head, size_t len,
+	    bool is_dir);
+	int (*load)(struct load_ctx *ctx);
+};
+
+/* All readers, NULL-terminated (formats/readers.c). */
+extern const struct reader *const ttv_readers[];
+
+/* Reports progress if the caller asked for it (cheap when it did not). */
+static inline void
+load_progress(const struct load_ctx *ctx, uint64_t done, uint64_t total)
+{
+	if (ctx->opts != NULL && ctx->opts->progress != NULL)
+		ctx->opts->progress(ctx->opts->progress_arg, done, total);
+}
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * Allocation that cannot fail: ttv has nothing sensible to do when memory
+ * runs out, so these abort with a message instead of returning NULL.
+ * Growable arrays (VEC_*) are plain structs of {items, len, cap}; the owner
+ * of the struct owns the items.
+ */
+#ifndef TTV_XALLOC_H
+#define TTV_XALLOC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+void *xreallocarray(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#define VEC(type) struct { type *items; size_t len, cap; }
+
+/* Make room for at least `extra` more items. */
+#define VEC_RESERVE(v, extra) do {                                        \
+	if ((v)->len + (extra) > (v)->cap) {                                  \
+		size_t vec_nc_ = (v)->cap ? (v)->cap * 2 : 16;                    \
+		while (vec_nc_ < (v)->len + (extra))                              \
+			vec_nc_ *= 2;                                                 \
+		(v)->items = xreallocarray((v)->items, vec_nc_,                   \
+		    sizeof *(v)->items);                                          \
+		(v)->cap = vec_nc_;                                               \
+	}                                                                     \
+} while (0)
+
+#define VEC_PUSH(v, item) do {                                            \
+	VEC_RESERVE(v, 1);                                                    \
+	(v)->items[(v)->len++] = (item);                                      \
+} while (0)
+
+/* Give back the slack at the end of building. */
+#define VEC_SHRINK(v) do {                                                \
+	if ((v)->len < (v)->cap) {                                            \
+		(v)->items = (v)->len ? xreallocarray((v)->items, (v)->len,       \
+		    sizeof *(v)->items) : (free((v)->items), NULL);               \
+		(v)->cap = (v)->len;                                              \
+	}                                                                     \
+} while (0)
+
+#define VEC_FREE(v) do { free((v)->items); (v)->items = NULL;             \
+	(v)->len = (v)->cap = 0; } while (0)
+
+#endif

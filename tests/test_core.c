@@ -1,0 +1,589 @@
+/*
+ * Unit tests of the trace model, the builder and the queries. Random
+ * traces are built through the builder while the test keeps its own plain
+ * list of the calls; every query is then checked against a brute-force
+ * answer computed from that list.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "builder.h"
+#include "escape.h"
+#include "export.h"
+#include "query.h"
+#include "timefmt.h"
+#include "xalloc.h"
+
+/* ------------------------------------------------------------ helpers */
+
+struct ref_call {
+	uint32_t track, depth;
+	ttv_ns start, end;
+	func_id func;
+	ttv_ns child;		/* sum of direct children's durations */
+};
+
+struct ref_trace {
+	struct ref_call *calls;
+	size_t n, cap;
+};
+
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+/* Builds a random nested trace on ntracks threads with nfuncs functions,
+ * recording every call in ref. */
+static struct trace *
+random_trace(struct ref_trace *ref, uint32_t ntracks, uint32_t nfuncs,
+    int events)
+{
+	struct builder *b = builder_new("random");
+	builder_set_format(b, "test", "1", NULL);
+	func_id funcs[16];
+	for (uint32_t i = 0; i < nfuncs; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "fn%u", i);
+		funcs[i] = builder_func(b, builder_intern_cstr(b, name), 0, i);
+	}
+	uint32_t proc = builder_process(b, 100);
+	memset(ref, 0, sizeof *ref);
+	for (uint32_t tr = 0; tr < ntracks; tr++) {
+		uint32_t track = builder_track(b, TRACK_THREAD, proc, 1000 + tr);
+		size_t open[64], nopen = 0;
+		ttv_ns now = 1000 * (tr + 1);
+		for (int e = 0; e < events || nopen > 0; e++) {
+			now += (ttv_ns)(rng() % 50);
+			bool push = e < events && nopen < 64 &&
+			    (nopen == 0 || rng() % 2 == 0);
+			if (push) {
+				func_id f = funcs[rng() % nfuncs];
+				builder_push(b, track, now, f);
+				if (ref->n == ref->cap) {
+					ref->cap = ref->cap ? ref->cap * 2 : 256;
+					ref->calls = xreallocarray(ref->calls,
+					    ref->cap, sizeof *ref->calls);
+				}
+				ref->calls[ref->n] = (struct ref_call){ tr,
+				    (uint32_t)nopen, now, 0, f, 0 };
+				open[nopen++] = ref->n++;
+			} else {
+				struct ref_call *c = &ref->calls[open[--nopen]];
+				c->end = now;
+				if (nopen > 0)
+					ref->calls[open[nopen - 1]].child +=
+					    c->end - c->start;
+				assert_true(builder_pop(b, track, now, 0));
+			}
+		}
+	}
+	return builder_finish(b);
+}
+
+/* --------------------------------------------------------------- tests */
+
+static void
+test_builder_nesting(void **state)
+{
+	struct builder *b = builder_new("t");
+	func_id a = builder_func(b, builder_intern_cstr(b, "a"), 0, 1);
+	func_id c = builder_func(b, builder_intern_cstr(b, "c"), 0, 2);
+	assert_int_equal(a, builder_func(b, builder_intern_cstr(b, "a"), 0, 9));
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 7);
+	builder_push(b, tr, 10, a);
+	builder_push(b, tr, 20, c);
+	builder_args_begin(b);
+	builder_arg_u64(b, builder_intern_cstr(b, "arg0"), 42);
+	builder_push_args(b, tr, builder_args_end(b));
+	assert_int_equal(builder_pop_func(b, tr, 30, c, SLICE_TAIL_EXIT),
+	    POP_MATCHED);
+	builder_push(b, tr, 40, c);
+	builder_push(b, tr, 45, c);
+	builder_push(b, tr, 46, a);
+	/* An exit closes the nearest frame of its function and the ones
+	 * opened after it. */
+	builder_push(b, tr, 47, c);
+	assert_int_equal(builder_pop_func(b, tr, 50, a, 0), POP_UNWOUND);
+	assert_int_equal(builder_pop_func(b, tr, 51, a, 0), POP_UNWOUND);
+	assert_int_equal(builder_pop_func(b, tr, 52, a, 0), POP_NOT_FOUND);
+	builder_push(b, tr, 60, c);
+	builder_track_touch(b, tr, 99);
+	struct trace *t = builder_finish(b);
+
+	const struct track *k = &t->tracks[tr];
+	assert_int_equal(k->ndepth, 5);
+	assert_int_equal(k->nslices, 7);
+	assert_int_equal(k->depth[0].len, 2);
+	const struct slice *s0 = &k->depth[0].slices[0];
+	assert_int_equal(s0->start, 10);
+	assert_int_equal(s0->dur, 41);
+	assert_int_equal(s0->flags, 0);
+	assert_int_equal(k->depth[3].slices[0].func, a);
+	assert_int_equal(k->depth[3].slices[0].dur, 4);
+	assert_int_equal(k->depth[3].slices[0].flags, 0);
+	/* the c opened at 60 never ended: it ends at the track's end */
+	assert_int_equal(k->depth[0].slices[1].start, 60);
+	assert_int_equal(k->depth[0].slices[1].dur, 39);
+	assert_true(k->depth[0].slices[1].flags & SLICE_UNTERMINATED);
+	const struct slice *s1 = &k->depth[1].slices[0];
+	assert_int_equal(s1->dur, 10);
+	assert_true(s1->flags & SLICE_TAIL_EXIT);
+	assert_true(s1->flags & SLICE_HAS_ARGS);
+	assert_true(k->depth[1].slices[1].flags & SLICE_UNWOUND);
+	assert_true(k->depth[2].slices[0].flags & SLICE_UNWOUND);
+	assert_true(k->depth[4].slices[0].flags & SLICE_UNWOUND);
+
+	size_t n;
+	const struct arg *args = trace_slice_args(t,
+	    (struct slice_ref){ tr, 1, 0 }, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(trace_str(t, args[0].name), "arg0");
+	assert_int_equal(args[0].v.u, 42);
+	trace_slice_args(t, (struct slice_ref){ tr, 1, 1 }, &n);
+	assert_int_equal(n, 0);
+	assert_int_equal(t->first, 10);
+	assert_int_equal(t->last, 99);
+	trace_free(t);
+}
+
+static void
+test_builder_orphans(void **state)
+{
+	/* A log that starts inside two frames: exits with no entry. */
+	struct builder *b = builder_new("t");
+	func_id f[3];
+	for (int i = 0; i < 3; i++) {
+		char nm[2] = { (char)('x' + i), 0 };
+		f[i] = builder_func(b, builder_intern_cstr(b, nm), 0, i);
+	}
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	builder_push(b, tr, 100, f[0]);
+	builder_pop(b, tr, 110, 0);
+	assert_int_equal(builder_pop_func(b, tr, 120, f[1], 0), POP_NOT_FOUND);
+	builder_pop_orphan(b, tr, 120, f[1], 0);
+	builder_push(b, tr, 125, f[0]);
+	builder_pop(b, tr, 126, 0);
+	builder_pop_orphan(b, tr, 130, f[2], 0);
+	struct trace *t = builder_finish(b);
+	const struct track *k = &t->tracks[tr];
+	assert_int_equal(k->ndepth, 3);
+	/* z encloses everything, y the first call, x is at the bottom */
+	assert_int_equal(k->depth[0].slices[0].func, f[2]);
+	assert_int_equal(k->depth[0].slices[0].start, 100);
+	assert_int_equal(k->depth[0].slices[0].dur, 30);
+	assert_true(k->depth[0].slices[0].flags & SLICE_NO_ENTRY);
+	assert_int_equal(k->depth[1].len, 2);
+	assert_int_equal(k->depth[1].slices[0].func, f[1]);
+	assert_int_equal(k->depth[1].slices[1].func, f[0]);
+	assert_int_equal(k->depth[2].slices[0].func, f[0]);
+	/* inexact slices stay out of the statistics */
+	struct stats_table st;
+	query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+	assert_int_equal(st.n, 1);
+	assert_int_equal(st.rows[0].func, f[0]);
+	assert_int_equal(st.rows[0].count, 2);
+	stats_free(&st);
+	trace_free(t);
+}
+
+static void
+test_unsorted_whole_slices(void **state)
+{
+	struct builder *b = builder_new("t");
+	func_id f = builder_func(b, builder_intern_cstr(b, "f"), 0, -1);
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	builder_args_begin(b);
+	builder_arg_i64(b, builder_intern_cstr(b, "k"), -5);
+	args_id a = builder_args_end(b);
+	builder_slice(b, tr, 0, 300, 10, f, 0, a);
+	builder_slice(b, tr, 0, 100, 10, f, 0, 0);
+	builder_slice(b, tr, 0, 200, 10, f, 0, 0);
+	struct slice_ref r300;
+	assert_true(builder_last_slice(b, tr, &r300));
+	struct trace *t = builder_finish(b);
+	const struct depth_level *l = &t->tracks[tr].depth[0];
+	assert_int_equal(l->slices[0].start, 100);
+	assert_int_equal(l->slices[1].start, 200);
+	assert_int_equal(l->slices[2].start, 300);
+	size_t n;
+	const struct arg *args = trace_slice_args(t,
+	    (struct slice_ref){ tr, 0, 2 }, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(args[0].v.i, -5);
+	trace_free(t);
+}
+
+static void
+test_window_random(void **state)
+{
+	struct ref_trace ref;
+	struct trace *t = random_trace(&ref, 3, 5, 3000);
+	size_t total = 0;
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		total += t->tracks[i].nslices;
+	assert_int_equal(total, ref.n);
+	for (int q = 0; q < 200; q++) {
+		ttv_ns t0 = (ttv_ns)(rng() % 80000), t1 = t0 + (ttv_ns)(rng() % 5000);
+		for (uint32_t tr = 0; tr < t->ntracks; tr++)
+			for (uint32_t d = 0; d < t->tracks[tr].ndepth; d++) {
+				size_t lo, hi, want = 0;
+				query_window(&t->tracks[tr], d, t0, t1, &lo, &hi);
+				for (size_t i = 0; i < ref.n; i++) {
+					struct ref_call *c = &ref.calls[i];
+					if (c->track == tr && c->depth == d &&
+					    c->start < t1 && (c->end > t0 ||
+					    (c->end == c->start && c->start >= t0)))
+						want++;
+				}
+				assert_int_equal(hi - lo, want);
+				const struct depth_level *l = &t->tracks[tr].depth[d];
+				for (size_t i = lo; i < hi; i++)
+					assert_true(l->slices[i].start < t1);
+			}
+	}
+	free(ref.calls);
+	trace_free(t);
+}
+
+static void
+test_navigation(void **state)
+{
+	struct ref_trace ref;
+	struct trace *t = random_trace(&ref, 1, 4, 2000);
+	const struct track *k = &t->tracks[0];
+	for (uint32_t d = 1; d < k->ndepth; d++)
+		for (size_t i = 0; i < k->depth[d].len; i += 7) {
+			struct slice_ref r = { 0, d, (uint32_t)i }, p, c;
+			assert_true(query_parent(t, r, &p));
+			const struct slice *s = trace_slice(t, r);
+			const struct slice *ps = trace_slice(t, p);
+			assert_true(ps->start <= s->start);
+			assert_true(ps->start + ps->dur >= s->start + s->dur);
+			assert_true(query_first_child(t, p, &c));
+			assert_true(trace_slice(t, c)->start <= s->start);
+			struct slice_ref *path;
+			size_t n = query_call_path(t, r, &path);
+			assert_int_equal(n, d + 1);
+			assert_int_equal(path[d].index, i);
+			free(path);
+		}
+	/* self time = duration minus children, as recorded */
+	for (size_t i = 0; i < ref.n; i += 11) {
+		struct ref_call *c = &ref.calls[i];
+		struct slice_ref r;
+		assert_true(query_slice_at(t, 0, c->depth, c->start, &r));
+		if (trace_slice(t, r)->start != c->start)
+			continue;	/* a zero-length neighbour */
+		assert_int_equal(query_self_time(t, r),
+		    (c->end - c->start) - c->child);
+	}
+	free(ref.calls);
+	trace_free(t);
+}
+
+static int
+cmp_ns(const void *a, const void *b)
+{
+	ttv_ns x = *(const ttv_ns *)a, y = *(const ttv_ns *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void
+test_stats_random(void **state)
+{
+	struct ref_trace ref;
+	struct trace *t = random_trace(&ref, 3, 6, 4000);
+	struct stats_table st;
+	query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+	for (size_t r = 0; r < st.n; r++) {
+		const struct func_stats *s = &st.rows[r];
+		ttv_ns *d = NULL, total = 0, self = 0;
+		size_t n = 0;
+		for (size_t i = 0; i < ref.n; i++) {
+			if (ref.calls[i].func != s->func)
+				continue;
+			d = xreallocarray(d, n + 1, sizeof *d);
+			d[n++] = ref.calls[i].end - ref.calls[i].start;
+			total += d[n - 1];
+			self += d[n - 1] - ref.calls[i].child;
+		}
+		qsort(d, n, sizeof *d, cmp_ns);
+		assert_int_equal(s->count, n);
+		assert_int_equal(s->total, total);
+		assert_int_equal(s->self, self);
+		assert_int_equal(s->min, d[0]);
+		assert_int_equal(s->max, d[n - 1]);
+		assert_int_equal(s->median, d[n / 2]);
+		assert_int_equal(s->p90, d[(size_t)(0.9 * (double)n)]);
+		assert_int_equal(s->p99, d[(size_t)(0.99 * (double)n)]);
+		assert_int_equal(trace_slice(t, s->longest)->dur, s->max);
+		free(d);
+	}
+	stats_sort(t, &st, STATS_TOTAL, true);
+	for (size_t r = 1; r < st.n; r++)
+		assert_true(st.rows[r - 1].total >= st.rows[r].total);
+	stats_free(&st);
+
+	/* thread and function filters */
+	struct filter f;
+	filter_init(&f);
+	int64_t tid = 1001;
+	filter_set_threads(&f, t, &tid, 1, false);
+	char *err = NULL;
+	struct regex *re = regex_compile("^fn[12]$", &err);
+	assert_non_null(re);
+	filter_set_functions(&f, t, re, false);
+	query_stats(t, &f, TTV_NS_MIN, TTV_NS_MAX, &st);
+	assert_true(st.n <= 2);
+	for (size_t r = 0; r < st.n; r++) {
+		size_t n = 0;
+		for (size_t i = 0; i < ref.n; i++)
+			n += ref.calls[i].func == st.rows[r].func &&
+			    ref.calls[i].track == 1;
+		assert_int_equal(st.rows[r].count, n);
+	}
+	stats_free(&st);
+	regex_free(re);
+	filter_clear(&f);
+	free(ref.calls);
+	trace_free(t);
+}
+
+static void
+test_call_tree(void **state)
+{
+	struct ref_trace ref;
+	struct trace *t = random_trace(&ref, 2, 4, 3000);
+	struct call_tree ct;
+	query_call_tree(t, NULL, TTV_NS_MIN, TTV_NS_MAX, false, &ct);
+	/* the root holds the time of all depth-0 calls */
+	ttv_ns top = 0, all_self = 0;
+	for (size_t i = 0; i < ref.n; i++) {
+		if (ref.calls[i].depth == 0)
+			top += ref.calls[i].end - ref.calls[i].start;
+		all_self += ref.calls[i].end - ref.calls[i].start -
+		    ref.calls[i].child;
+	}
+	assert_int_equal(ct.nodes[0].total, top);
+	ttv_ns self = 0;
+	uint64_t count = 0;
+	for (size_t i = 1; i < ct.n; i++) {
+		self += ct.nodes[i].self;
+		count += ct.nodes[i].count;
+		/* children are sorted by total, largest first */
+		uint32_t c = ct.nodes[i].first_child;
+		while (c != CALL_NONE && ct.nodes[c].next_sibling != CALL_NONE) {
+			assert_true(ct.nodes[c].total >=
+			    ct.nodes[ct.nodes[c].next_sibling].total);
+			c = ct.nodes[c].next_sibling;
+		}
+	}
+	assert_int_equal(self, all_self);
+	assert_int_equal(count, ref.n);
+	call_tree_free(&ct);
+
+	/* per thread: one node per thread under the root */
+	query_call_tree(t, NULL, TTV_NS_MIN, TTV_NS_MAX, true, &ct);
+	int threads = 0;
+	for (uint32_t c = ct.nodes[0].first_child; c != CALL_NONE;
+	    c = ct.nodes[c].next_sibling) {
+		assert_int_equal(ct.nodes[c].func, CALL_NONE);
+		threads++;
+	}
+	assert_int_equal(threads, 2);
+	assert_int_equal(ct.nodes[0].total, top);
+	call_tree_free(&ct);
+
+	/* a window clips times */
+	ttv_ns t0 = t->first + (t->last - t->first) / 3;
+	ttv_ns t1 = t0 + (t->last - t->first) / 5;
+	query_call_tree(t, NULL, t0, t1, false, &ct);
+	ttv_ns want = 0;
+	for (size_t i = 0; i < ref.n; i++) {
+		if (ref.calls[i].depth != 0)
+			continue;
+		ttv_ns a = ref.calls[i].start > t0 ? ref.calls[i].start : t0;
+		ttv_ns e = ref.calls[i].end < t1 ? ref.calls[i].end : t1;
+		if (e > a)
+			want += e - a;
+	}
+	assert_int_equal(ct.nodes[0].total, want);
+	call_tree_free(&ct);
+
+	/* focus: only stacks through fn2; the root gets fn2's outermost time */
+	struct filter f;
+	filter_init(&f);
+	char *err;
+	struct regex *re = regex_compile("^fn2$", &err);
+	filter_set_functions(&f, t, re, false);
+	query_call_tree(t, &f, TTV_NS_MIN, TTV_NS_MAX, false, &ct);
+	want = 0;
+	for (size_t i = 0; i < ref.n; i++) {
+		if (ref.calls[i].func != ct.nodes[0].func &&
+		    strcmp(trace_func_name(t, ref.calls[i].func), "fn2") == 0) {
+			/* count only outermost fn2 frames */
+			bool inner = false;
+			for (size_t j = 0; j < ref.n; j++)
+				if (j != i && ref.calls[j].track ==
+				    ref.calls[i].track && ref.calls[j].depth <
+				    ref.calls[i].depth && ref.calls[j].start <=
+				    ref.calls[i].start && ref.calls[j].end >=
+				    ref.calls[i].end && strcmp(trace_func_name(t,
+				    ref.calls[j].func), "fn2") == 0)
+					inner = true;
+			if (!inner)
+				want += ref.calls[i].end - ref.calls[i].start;
+		}
+	}
+	assert_int_equal(ct.nodes[0].total, want);
+	call_tree_free(&ct);
+	regex_free(re);
+	filter_clear(&f);
+	free(ref.calls);
+	trace_free(t);
+}
+
+static void
+test_markers(void **state)
+{
+	struct builder *b = builder_new("t");
+	uint32_t p = builder_process(b, 1);
+	uint32_t t1 = builder_track(b, TRACK_THREAD, p, 1);
+	uint32_t t2 = builder_track(b, TRACK_THREAD, p, 2);
+	builder_marker(b, MARKER_TSC_WRAP, t1, 50, 0, 0);
+	builder_marker(b, MARKER_BUFFER_START, t1, 10, 0, 0);
+	builder_marker(b, MARKER_BUFFER_START, t2, 30, 0, 0);
+	builder_marker(b, MARKER_CPU_CHANGE, t2, 30, 3, 0);
+	struct trace *t = builder_finish(b);
+	assert_int_equal(t->markers[0].t, 10);
+	assert_int_equal(query_marker_next(t, NULL, 10, -1), 1);
+	assert_int_equal(t->markers[query_marker_next(t, NULL, 0,
+	    MARKER_TSC_WRAP)].t, 50);
+	assert_int_equal(query_marker_next(t, NULL, 50, -1), -1);
+	assert_int_equal(query_marker_prev(t, NULL, 30, -1), 0);
+	assert_int_equal(t->markers[query_marker_prev(t, NULL, 100,
+	    MARKER_BUFFER_START)].t, 30);
+	struct filter f;
+	filter_init(&f);
+	int64_t tid = 1;
+	filter_set_threads(&f, t, &tid, 1, false);
+	assert_int_equal(t->markers[query_marker_prev(t, &f, 100,
+	    MARKER_BUFFER_START)].t, 10);
+	filter_set_threads(&f, t, &tid, 1, true);
+	assert_int_equal(query_marker_next(t, &f, 30, -1), -1);
+	filter_clear(&f);
+	assert_string_equal(marker_kind_name(MARKER_TSC_WRAP), "tsc-wrap");
+	assert_int_equal(marker_kind_parse("cpu-change"), MARKER_CPU_CHANGE);
+	trace_free(t);
+}
+
+static void
+test_search_and_regex(void **state)
+{
+	struct ref_trace ref;
+	struct trace *t = random_trace(&ref, 2, 5, 1000);
+	char *err = NULL;
+	assert_null(regex_compile("fn(", &err));
+	assert_non_null(strstr(err, "column 4"));
+	free(err);
+	struct regex *re = regex_compile("fn[03]", &err);
+	uint8_t *m = regex_match_funcs(t, re);
+	struct search_hit *hits;
+	size_t n, want = 0;
+	query_search(t, NULL, m, &hits, &n);
+	for (size_t i = 0; i < ref.n; i++) {
+		const char *name = trace_func_name(t, ref.calls[i].func);
+		want += strcmp(name, "fn0") == 0 || strcmp(name, "fn3") == 0;
+	}
+	assert_int_equal(n, want);
+	for (size_t i = 1; i < n; i++)
+		assert_true(hits[i - 1].t <= hits[i].t);
+	free(hits);
+	free(m);
+	regex_free(re);
+	free(ref.calls);
+	trace_free(t);
+}
+
+static void
+test_escape_and_time(void **state)
+{
+	char out[64];
+	escape_text("a\x1b[31mb\n\x7f\xc2\x9b", 11, out, sizeof out);
+	assert_string_equal(out, "a\\e[31mb\\n\\x7f\\xc2\\x9b");
+	escape_text("caf\xc3\xa9", 5, out, sizeof out);
+	assert_string_equal(out, "caf\xc3\xa9");
+	escape_text("abcdef", 6, out, 4);
+	assert_string_equal(out, "abc");
+
+	char buf[32];
+	timefmt_set_ascii(true);
+	assert_string_equal(timefmt_duration(830, buf, sizeof buf), "830 ns");
+	assert_string_equal(timefmt_duration(12345, buf, sizeof buf), "12.3 us");
+	assert_string_equal(timefmt_duration(1250000, buf, sizeof buf), "1.25 ms");
+	assert_string_equal(timefmt_duration(2000000000, buf, sizeof buf),
+	    "2.000 s");
+	ttv_ns v;
+	bool rel;
+	assert_int_equal(timefmt_parse("1.5ms", &v, &rel), 0);
+	assert_int_equal(v, 1500000);
+	assert_false(rel);
+	assert_int_equal(timefmt_parse("+200 us", &v, &rel), 0);
+	assert_int_equal(v, 200000);
+	assert_true(rel);
+	assert_int_equal(timefmt_parse("3parsecs", &v, &rel), -1);
+}
+
+static void
+test_collapsed_export(void **state)
+{
+	struct builder *b = builder_new("t");
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	func_id a = builder_func(b, builder_intern_cstr(b, "a"), 0, -1);
+	func_id c = builder_func(b, builder_intern_cstr(b, "c"), 0, -1);
+	builder_push(b, tr, 0, a);
+	builder_push(b, tr, 10, c);
+	builder_pop(b, tr, 40, 0);
+	builder_pop(b, tr, 100, 0);
+	struct trace *t = builder_finish(b);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	export_collapsed(t, NULL, false, fp);
+	fclose(fp);
+	assert_string_equal(buf, "a 70\na;c 30\n");
+	free(buf);
+	trace_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builder_nesting),
+		cmocka_unit_test(test_builder_orphans),
+		cmocka_unit_test(test_unsorted_whole_slices),
+		cmocka_unit_test(test_window_random),
+		cmocka_unit_test(test_navigation),
+		cmocka_unit_test(test_stats_random),
+		cmocka_unit_test(test_call_tree),
+		cmocka_unit_test(test_markers),
+		cmocka_unit_test(test_search_and_regex),
+		cmocka_unit_test(test_escape_and_time),
+		cmocka_unit_test(test_collapsed_export),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
