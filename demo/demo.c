@@ -161,7 +161,7 @@ quadtree(const struct tile *t, int x, int y, int size)
 {
 	int h = size / 2;
 
-	if (size <= 4 || is_uniform(t, x, y, size))
+	if (size <= 2 || is_uniform(t, x, y, size))
 		return 1;
 	return quadtree(t, x, y, h) + quadtree(t, x + h, y, h) +
 	    quadtree(t, x, y + h, h) + quadtree(t, x + h, y + h, h);
