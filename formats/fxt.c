@@ -1,0 +1,1023 @@
+/*
+ * The Fuchsia trace format (FXT) reader: record framing, byte order,
+ * providers with their string and thread tables, kernel objects, logs,
+ * scheduling records, and the two passes described in fxt_int.h. What
+ * events mean (slices, flows, async, counters, CPU lanes) is fxt_event.c.
+ *
+ * Format notes: ../shared/formats/fxt.md and the Fuchsia trace-format
+ * reference. Words are in the writer's byte order, told by the magic
+ * number record; streams (strings, blobs) are bytes and never swapped.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt_int.h"
+
+#define RELEASE_STEP (64u << 20)	/* drop decoded pages every 64 MB */
+#define PROGRESS_STEP (16u << 20)
+#define MALFORMED_REPORTS 20	/* then only counted */
+
+const char *const fxt_kind_names[K_COUNT] = {
+	[K_MAGIC] = "magic number",
+	[K_PROVIDER_INFO] = "provider info",
+	[K_PROVIDER_SECTION] = "provider section",
+	[K_PROVIDER_EVENT] = "provider event",
+	[K_TRACE_INFO_UNKNOWN] = "trace info (unknown type)",
+	[K_METADATA_UNKNOWN] = "metadata (unknown type)",
+	[K_INIT] = "initialization",
+	[K_STRING] = "string",
+	[K_STRING_IGNORED] = "string (index 0, ignored)",
+	[K_THREAD] = "thread",
+	[K_THREAD_IGNORED] = "thread (index 0, ignored)",
+	[K_EV_INSTANT] = "instant event",
+	[K_EV_COUNTER] = "counter event",
+	[K_EV_BEGIN] = "duration begin",
+	[K_EV_END] = "duration end",
+	[K_EV_COMPLETE] = "duration complete",
+	[K_EV_ASYNC_BEGIN] = "async begin",
+	[K_EV_ASYNC_INSTANT] = "async instant",
+	[K_EV_ASYNC_END] = "async end",
+	[K_EV_FLOW_BEGIN] = "flow begin",
+	[K_EV_FLOW_STEP] = "flow step",
+	[K_EV_FLOW_END] = "flow end",
+	[K_EV_UNKNOWN] = "event (unknown type)",
+	[K_BLOB] = "blob",
+	[K_USEROBJ] = "userspace object",
+	[K_KOBJ] = "kernel object",
+	[K_CSWITCH_LEGACY] = "context switch (legacy)",
+	[K_CSWITCH] = "context switch",
+	[K_WAKEUP] = "thread wakeup",
+	[K_SCHED_UNKNOWN] = "scheduling (unknown type)",
+	[K_LOG] = "log",
+	[K_LARGE_BLOB] = "large blob",
+	[K_LARGE_UNKNOWN] = "large record (unknown type)",
+	[K_UNKNOWN10] = "unknown record type 10",
+	[K_UNKNOWN11] = "unknown record type 11",
+	[K_UNKNOWN12] = "unknown record type 12",
+	[K_UNKNOWN13] = "unknown record type 13",
+	[K_UNKNOWN14] = "unknown record type 14",
+	[K_ARG_UNKNOWN] = "argument of unknown type (skipped)",
+	[K_COUNTER_NON_NUMERIC] = "non-numeric counter argument (dropped)",
+	[K_MALFORMED] = "malformed record (dropped)",
+	[K_BAD_STRING_REF] = "undefined string reference",
+	[K_BAD_THREAD_REF] = "undefined thread reference (dropped)",
+	[K_BAD_TIMESTAMP] = "invalid timestamp (dropped)",
+	[K_END_WITHOUT_BEGIN] = "duration end without begin (dropped)",
+	[K_TOO_DEEP] = "duration nested too deep (dropped)",
+	[K_COMPLETE_TRUNCATED] = "overlapping slice truncated",
+	[K_FLOW_NO_SLICE] = "flow without enclosing slice (dropped)",
+	[K_FLOW_DUPLICATE] = "flow begin with a live id (dropped)",
+	[K_FLOW_UNMATCHED] = "flow step/end without begin (dropped)",
+	[K_ASYNC_UNMATCHED] = "async end without begin (dropped)",
+};
+
+bool
+fxt_ticks_to_ns(uint64_t tps, uint64_t ticks, int64_t *ns)
+{
+	unsigned __int128 v;
+
+	if (tps == 1000000000u) {
+		if (ticks > INT64_MAX)
+			return false;
+		*ns = (int64_t)ticks;
+		return true;
+	}
+	if (tps == 0)
+		return false;
+	v = (unsigned __int128)ticks * 1000000000u / tps;
+	if (v > INT64_MAX)
+		return false;
+	*ns = (int64_t)v;
+	return true;
+}
+
+void
+fxt_malformed(struct fxt *x, uint64_t off, const char *what)
+{
+	x->kinds[K_MALFORMED]++;
+	if (x->malformed_reported++ < MALFORMED_REPORTS)
+		builder_warn(x->b, off, "malformed record dropped: %s", what);
+	else if (x->malformed_reported == MALFORMED_REPORTS + 1)
+		builder_warn(x->b, off, "more malformed records: counted only");
+}
+
+/* ---------------------------------------------------------------- names */
+
+uint32_t
+fxt_process(struct fxt *x, int64_t pid)
+{
+	return builder_process(x->b, pid);
+}
+
+uint32_t
+fxt_thread_get(struct fxt *x, int64_t pid, int64_t tid)
+{
+	uint32_t v;
+	struct fxt_thread th;
+
+	if (fxt_map_get(&x->thread_map, (uint64_t)pid, (uint64_t)tid, &v))
+		return v;
+	memset(&th, 0, sizeof th);
+	th.pid = pid;
+	th.tid = tid;
+	th.track = FXT_NONE;
+	th.process = FXT_NONE;
+	th.last_t = INT64_MIN;
+	v = (uint32_t)x->threads.len;
+	VEC_PUSH(&x->threads, th);
+	fxt_map_put(&x->thread_map, (uint64_t)pid, (uint64_t)tid, v);
+	return v;
+}
+
+uint32_t
+fxt_thread_track(struct fxt *x, uint32_t thread)
+{
+	struct fxt_thread *th = &x->threads.items[thread];
+
+	if (th->track == FXT_NONE) {
+		if (th->process == FXT_NONE)
+			th->process = fxt_process(x, th->pid);
+		th->track = builder_track(x->b, TRACK_THREAD, th->process,
+		    th->tid);
+	}
+	return th->track;
+}
+
+func_id
+fxt_func(struct fxt *x, str_id name, str_id cat)
+{
+	uint32_t v;
+
+	/* A cache in front of the builder: events name few functions. */
+	if (fxt_map_get(&x->funcs, name, cat, &v))
+		return v;
+	v = builder_func(x->b, name, cat, -1);
+	fxt_map_put(&x->funcs, name, cat, v);
+	return v;
+}
+
+/* ------------------------------------------------------------ providers */
+
+static struct fxt_provider *
+provider_find(struct fxt *x, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < x->providers.len; i++)
+		if (x->providers.items[i]->id == id)
+			return x->providers.items[i];
+	return NULL;
+}
+
+/* Creates the provider, or resets it (a provider info record starts it
+ * afresh: new tables, 1 tick = 1 ns until its initialization record). */
+static struct fxt_provider *
+provider_reset(struct fxt *x, uint32_t id)
+{
+	struct fxt_provider *p = provider_find(x, id);
+
+	if (p == NULL) {
+		p = xcalloc(1, sizeof *p);
+		p->strings = xmalloc(0x8000 * sizeof *p->strings);
+		p->text = xmalloc(0x8000 * sizeof *p->text);
+		VEC_PUSH(&x->providers, p);
+	}
+	p->id = id;
+	p->name = 0;
+	free(p->cname);
+	p->cname = xstrdup("");
+	p->tps = 1000000000u;
+	memset(p->strings, 0xff, 0x8000 * sizeof *p->strings);
+	p->strings[0] = 0;
+	memset(p->text, 0, 0x8000 * sizeof *p->text);
+	memset(p->threads, 0xff, sizeof p->threads);
+	return p;
+}
+
+/* Records other than metadata before any provider belong to provider 0
+ * (as in the reference importer). */
+static inline struct fxt_provider *
+cur(struct fxt *x)
+{
+	if (x->cur == NULL)
+		x->cur = provider_reset(x, 0);
+	return x->cur;
+}
+
+static void
+providers_free(struct fxt *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->providers.len; i++) {
+		free(x->providers.items[i]->strings);
+		free(x->providers.items[i]->text);
+		free(x->providers.items[i]->cname);
+		free(x->providers.items[i]);
+	}
+	VEC_FREE(&x->providers);
+	x->cur = NULL;
+}
+
+/* --------------------------------------------------------- references */
+
+bool
+fxt_sref(struct fxt *x, unsigned ref, const unsigned char **p,
+    const unsigned char *end, str_id *out)
+{
+	str_id s;
+	uint64_t tx;
+
+	if (ref == 0) {
+		if (out != NULL)
+			*out = 0;
+		x->sref_text = "";
+		x->sref_len = 0;
+		return true;
+	}
+	if (ref & 0x8000) {
+		size_t n = ref & 0x7fff, padded = (n + 7) & ~(size_t)7;
+		if ((size_t)(end - *p) < padded)
+			return false;
+		if (out != NULL)
+			*out = builder_intern(x->b, (const char *)*p, n);
+		x->sref_text = (const char *)*p;
+		x->sref_len = n;
+		*p += padded;
+		return true;
+	}
+	if (out == NULL)
+		return true;
+	tx = cur(x)->text[ref];
+	x->sref_text = (const char *)x->data + (tx >> 16);
+	x->sref_len = tx & 0xffff;
+	s = cur(x)->strings[ref];
+	if (s == FXT_STR_UNSET) {
+		if (!x->scan)
+			x->kinds[K_BAD_STRING_REF]++;
+		s = 0;
+	}
+	*out = s;
+	return true;
+}
+
+/* A thread ref: inline pid and tid words, or a thread table slot. Sets
+ * *thread to FXT_NONE for an undefined slot. */
+static bool
+tref(struct fxt *x, unsigned ref, const unsigned char **p,
+    const unsigned char *end, uint32_t *thread)
+{
+	if (ref == 0) {
+		if (end - *p < 16)
+			return false;
+		*thread = fxt_thread_get(x, (int64_t)fxt_word(x, *p),
+		    (int64_t)fxt_word(x, *p + 8));
+		*p += 16;
+		return true;
+	}
+	*thread = cur(x)->threads[ref];
+	if (*thread == FXT_NONE && !x->scan)
+		x->kinds[K_BAD_THREAD_REF]++;
+	return true;
+}
+
+bool
+fxt_arg_next(struct fxt *x, const unsigned char **pp, const unsigned char *end,
+    struct fxt_arg *a)
+{
+	const unsigned char *p = *pp, *q, *qend;
+	uint64_t h, words;
+
+	if (end - p < 8)
+		return false;
+	h = fxt_word(x, p);
+	words = (h >> 4) & 0xfff;
+	if (words == 0 || words > (uint64_t)(end - p) / 8)
+		return false;
+	q = p + 8;
+	qend = p + words * 8;
+	a->type = h & 15;
+	a->bits = 0;
+	a->s = 0;
+	if (!fxt_sref(x, (h >> 16) & 0xffff, &q, qend, &a->name))
+		return false;
+	a->name_text = x->sref_text;
+	a->name_len = x->sref_len;
+	switch (a->type) {
+	case 0:		/* null */
+		break;
+	case 1:		/* int32 */
+		a->bits = (uint64_t)(int64_t)(int32_t)(uint32_t)(h >> 32);
+		break;
+	case 2:		/* uint32 */
+	case 9:		/* bool: the value sits in the header */
+		a->bits = h >> 32;
+		if (a->type == 9)
+			a->bits &= 1;
+		break;
+	case 3: case 4: case 5: case 7: case 8:	/* one value word */
+		if (qend - q < 8)
+			return false;
+		a->bits = fxt_word(x, q);
+		break;
+	case 6:		/* string */
+		if (!fxt_sref(x, (h >> 32) & 0xffff, &q, qend, &a->s))
+			return false;
+		break;
+	case 10:	/* blob: size in the header, bytes follow the name */
+		a->bloblen = (size_t)(h >> 32);
+		if ((size_t)(qend - q) < a->bloblen)
+			return false;
+		a->blob = q;
+		break;
+	default:	/* unknown: skipped by its size */
+		break;
+	}
+	*pp = qend;
+	return true;
+}
+
+/* A blob argument shown as text: its size and first bytes in hex. */
+static str_id
+blob_text(struct fxt *x, const unsigned char *p, size_t n)
+{
+	char buf[128];
+	size_t i, len;
+
+	len = (size_t)snprintf(buf, sizeof buf, "<blob %zu bytes:", n);
+	for (i = 0; i < n && i < 24; i++)
+		len += (size_t)snprintf(buf + len, sizeof buf - len, " %02x",
+		    p[i]);
+	len += (size_t)snprintf(buf + len, sizeof buf - len, "%s>",
+	    n > 24 ? " ..." : "");
+	return builder_intern(x->b, buf, len);
+}
+
+bool
+fxt_args(struct fxt *x, const unsigned char *p, const unsigned char *end,
+    unsigned n, uint64_t off)
+{
+	struct fxt_arg a;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (!fxt_arg_next(x, &p, end, &a))
+			return false;
+		switch (a.type) {
+		case 0: builder_arg(x->b, a.name, ARG_NULL, 0); break;
+		case 1: case 3: builder_arg(x->b, a.name, ARG_I64, a.bits); break;
+		case 2: case 4: builder_arg(x->b, a.name, ARG_U64, a.bits); break;
+		case 5: builder_arg(x->b, a.name, ARG_F64, a.bits); break;
+		case 6: builder_arg(x->b, a.name, ARG_STR, a.s); break;
+		case 7: builder_arg(x->b, a.name, ARG_PTR, a.bits); break;
+		case 8: builder_arg(x->b, a.name, ARG_KOID, a.bits); break;
+		case 9: builder_arg(x->b, a.name, ARG_BOOL, a.bits); break;
+		case 10:
+			builder_arg(x->b, a.name, ARG_STR,
+			    blob_text(x, a.blob, a.bloblen));
+			break;
+		default:
+			x->kinds[K_ARG_UNKNOWN]++;
+			break;
+		}
+	}
+	return true;
+}
+
+/* Skips n args, checking only their sizes. */
+static bool
+args_skip(struct fxt *x, const unsigned char **pp, const unsigned char *end,
+    unsigned n)
+{
+	const unsigned char *p = *pp;
+	unsigned i;
+	uint64_t words;
+
+	for (i = 0; i < n; i++) {
+		if (end - p < 8)
+			return false;
+		words = (fxt_word(x, p) >> 4) & 0xfff;
+		if (words == 0 || words > (uint64_t)(end - p) / 8)
+			return false;
+		p += words * 8;
+	}
+	*pp = p;
+	return true;
+}
+
+/* ------------------------------------------------------------- records */
+
+static void
+metadata(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
+    const unsigned char *end)
+{
+	unsigned mt = (h >> 16) & 15;
+	uint32_t id = (uint32_t)(h >> 20);
+	struct fxt_provider *p;
+	size_t n;
+
+	switch (mt) {
+	case 1:		/* provider info */
+		n = (h >> 52) & 0xff;
+		if ((size_t)(end - r - 8) < n) {
+			if (x->scan)
+				fxt_malformed(x, off, "provider name past the record");
+			return;
+		}
+		p = provider_reset(x, id);
+		p->name = builder_intern(x->b, (const char *)r + 8, n);
+		free(p->cname);
+		p->cname = xstrndup((const char *)r + 8, n);
+		x->cur = p;
+		if (x->scan)
+			x->kinds[K_PROVIDER_INFO]++;
+		return;
+	case 2:		/* provider section */
+		p = provider_find(x, id);
+		if (p == NULL) {
+			if (x->scan)
+				builder_warn(x->b, off, "section of provider %"
+				    PRIu32 " that was never announced", id);
+			p = provider_reset(x, id);
+		}
+		x->cur = p;
+		if (x->scan)
+			x->kinds[K_PROVIDER_SECTION]++;
+		return;
+	case 3:		/* provider event */
+		if (x->scan) {
+			x->kinds[K_PROVIDER_EVENT]++;
+			return;
+		}
+		if (((h >> 52) & 15) == 0) {
+			char buf[160];
+			p = provider_find(x, id);
+			snprintf(buf, sizeof buf, "buffer full, records were "
+			    "likely dropped (provider %" PRIu32 "%s%s)", id,
+			    p != NULL && p->cname[0] ? " " : "",
+			    p != NULL ? p->cname : "");
+			builder_marker(x->b, MARKER_DROPPED, UINT32_MAX,
+			    x->last_t == INT64_MIN ? 0 : x->last_t, id,
+			    builder_intern_cstr(x->b, buf));
+		}
+		return;
+	case 4:		/* trace info */
+		if (!x->scan)
+			return;
+		if (((h >> 20) & 15) == 0) {
+			if (h != FXT_MAGIC)
+				fxt_malformed(x, off, "bad magic number record");
+			else
+				x->kinds[K_MAGIC]++;
+		} else
+			x->kinds[K_TRACE_INFO_UNKNOWN]++;
+		return;
+	default:
+		if (x->scan)
+			x->kinds[K_METADATA_UNKNOWN]++;
+		return;
+	}
+}
+
+static void
+initialization(struct fxt *x, uint64_t off, const unsigned char *r,
+    const unsigned char *end)
+{
+	uint64_t tps;
+
+	if (end - r < 16) {
+		if (x->scan)
+			fxt_malformed(x, off, "initialization record too short");
+		return;
+	}
+	tps = fxt_word(x, r + 8);
+	if (tps == 0) {
+		if (x->scan)
+			builder_warn(x->b, off, "0 ticks per second: ignored");
+		return;
+	}
+	cur(x)->tps = tps;
+	if (x->scan) {
+		x->kinds[K_INIT]++;
+		if (x->first_tps == 0)
+			x->first_tps = tps;
+	}
+}
+
+static void
+string_record(struct fxt *x, uint64_t off, uint64_t h,
+    const unsigned char *r, const unsigned char *end)
+{
+	unsigned idx = (h >> 16) & 0x7fff;
+	size_t n = (h >> 32) & 0x7fff;
+
+	if ((size_t)(end - r - 8) < n) {
+		if (x->scan)
+			fxt_malformed(x, off, "string past the record");
+		return;
+	}
+	if (idx == 0) {
+		if (x->scan)
+			x->kinds[K_STRING_IGNORED]++;
+		return;
+	}
+	cur(x)->strings[idx] = builder_intern(x->b, (const char *)r + 8, n);
+	cur(x)->text[idx] = (uint64_t)(r + 8 - x->data) << 16 | n;
+	if (x->scan)
+		x->kinds[K_STRING]++;
+}
+
+static void
+thread_record(struct fxt *x, uint64_t off, uint64_t h,
+    const unsigned char *r, const unsigned char *end)
+{
+	unsigned idx = (h >> 16) & 0xff;
+
+	if (end - r < 24) {
+		if (x->scan)
+			fxt_malformed(x, off, "thread record too short");
+		return;
+	}
+	if (idx == 0) {
+		if (x->scan)
+			x->kinds[K_THREAD_IGNORED]++;
+		return;
+	}
+	cur(x)->threads[idx] = fxt_thread_get(x, (int64_t)fxt_word(x, r + 8),
+	    (int64_t)fxt_word(x, r + 16));
+	if (x->scan)
+		x->kinds[K_THREAD]++;
+}
+
+static void
+event_record(struct fxt *x, uint64_t off, uint64_t h,
+    const unsigned char *r, const unsigned char *end)
+{
+	struct fxt_event ev;
+	const unsigned char *p = r + 8;
+	uint64_t ticks;
+
+	ev.type = (h >> 16) & 15;
+	if (x->scan)
+		x->kinds[ev.type <= FXT_EV_FLOW_END ? K_EV_INSTANT + ev.type :
+		    K_EV_UNKNOWN]++;
+	if (ev.type > FXT_EV_FLOW_END)
+		return;		/* unknown event types are skipped by size */
+	if (end - p < 8)
+		goto bad;
+	ticks = fxt_word(x, p);
+	p += 8;
+	if (!tref(x, (h >> 24) & 0xff, &p, end, &ev.thread))
+		goto bad;
+	if (ev.thread == FXT_NONE)
+		return;
+	if (!fxt_ticks_to_ns(cur(x)->tps, ticks, &ev.t)) {
+		if (!x->scan)
+			x->kinds[K_BAD_TIMESTAMP]++;
+		return;
+	}
+	if (x->scan) {
+		/* Only the order of events bound to a thread's stack matters:
+		 * counters and async events are not. */
+		if (ev.type != FXT_EV_COUNTER && (ev.type < FXT_EV_ASYNC_BEGIN ||
+		    ev.type > FXT_EV_ASYNC_END)) {
+			struct fxt_thread *th = &x->threads.items[ev.thread];
+			if (ev.t < th->last_t)
+				th->defer = true;
+			else
+				th->last_t = ev.t;
+		}
+		return;
+	}
+	ev.off = off;
+	ev.nargs = (h >> 20) & 15;
+	if (!fxt_sref(x, (h >> 32) & 0xffff, &p, end, &ev.cat) ||
+	    !fxt_sref(x, (h >> 48) & 0xffff, &p, end, &ev.name))
+		goto bad;
+	ev.name_text = x->sref_text;
+	ev.name_len = x->sref_len;
+	ev.args = p;
+	if (!args_skip(x, &p, end, ev.nargs))
+		goto bad;
+	ev.args_end = p;
+	ev.x = 0;
+	if (ev.type != FXT_EV_INSTANT && ev.type != FXT_EV_BEGIN &&
+	    ev.type != FXT_EV_END) {
+		if (end - p < 8)
+			goto bad;
+		ev.x = fxt_word(x, p);
+	}
+	if (ev.t > x->last_t)
+		x->last_t = ev.t;
+	fxt_event(x, &ev);
+	return;
+bad:
+	if (!x->scan)
+		fxt_malformed(x, off, "event fields run past the record");
+}
+
+static void
+kernel_object(struct fxt *x, uint64_t off, uint64_t h,
+    const unsigned char *r, const unsigned char *end)
+{
+	const unsigned char *p = r + 8;
+	unsigned otype = (h >> 16) & 0xff, nargs = (h >> 40) & 15, i;
+	uint64_t koid;
+	str_id name, s_process;
+	struct fxt_arg a;
+	struct fxt_kname kn;
+
+	if (!x->scan)
+		return;
+	if (end - p < 8)
+		goto bad;
+	koid = fxt_word(x, p);
+	p += 8;
+	if (!fxt_sref(x, (h >> 24) & 0xffff, &p, end, &name))
+		goto bad;
+	kn.sid = name;
+	kn.text = xstrndup(x->sref_text, x->sref_len);
+	s_process = builder_intern_cstr(x->b, "process");
+	for (i = 0; i < nargs; i++) {
+		if (!fxt_arg_next(x, &p, end, &a)) {
+			free(kn.text);
+			goto bad;
+		}
+		/* Threads name their process with a koid argument. */
+		if (otype == 2 && a.type == 8 && a.name == s_process)
+			fxt_map_put(&x->thread_pid, koid, 0, (uint32_t)a.bits);
+	}
+	x->kinds[K_KOBJ]++;
+	if (name != 0) {
+		fxt_map_put(&x->koid_names, koid, 0, (uint32_t)x->knames.len);
+		VEC_PUSH(&x->knames, kn);
+	} else
+		free(kn.text);
+	fxt_map_put(&x->koid_type, koid, 0, otype);
+	return;
+bad:
+	fxt_malformed(x, off, "kernel object fields run past the record");
+}
+
+static void
+log_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
+    const unsigned char *end)
+{
+	const unsigned char *p = r + 8;
+	size_t n = (h >> 16) & 0x7fff;
+	uint32_t thread;
+	uint64_t ticks;
+	int64_t t;
+
+	if (x->scan) {
+		x->kinds[K_LOG]++;
+		return;
+	}
+	if (end - p < 8)
+		goto bad;
+	ticks = fxt_word(x, p);
+	p += 8;
+	if (!tref(x, (h >> 32) & 0xff, &p, end, &thread))
+		goto bad;
+	if ((size_t)(end - p) < n)
+		goto bad;
+	if (thread == FXT_NONE)
+		return;
+	if (!fxt_ticks_to_ns(cur(x)->tps, ticks, &t)) {
+		x->kinds[K_BAD_TIMESTAMP]++;
+		return;
+	}
+	if (t > x->max_t)
+		x->max_t = t;
+	builder_log(x->b, fxt_thread_track(x, thread), t,
+	    builder_intern(x->b, (const char *)p, n));
+	return;
+bad:
+	fxt_malformed(x, off, "log fields run past the record");
+}
+
+/* Reads a named int32 weight from a scheduling record's args. */
+static bool
+sched_args(struct fxt *x, const unsigned char *p, const unsigned char *end,
+    unsigned n, struct fxt_sched *s, bool build)
+{
+	str_id in_w = builder_intern_cstr(x->b, "incoming_weight");
+	str_id out_w = builder_intern_cstr(x->b, "outgoing_weight");
+	str_id w = builder_intern_cstr(x->b, "weight");
+	struct fxt_arg a;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (!fxt_arg_next(x, &p, end, &a))
+			return false;
+		if (a.type != 1)
+			continue;
+		if (a.name == in_w || a.name == w)
+			s->in_prio = (int32_t)a.bits;
+		else if (a.name == out_w)
+			s->out_prio = (int32_t)a.bits;
+	}
+	(void)build;
+	return true;
+}
+
+static void
+sched_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
+    const unsigned char *end)
+{
+	const unsigned char *p = r + 8;
+	unsigned sub = (unsigned)(h >> 60), nargs;
+	struct fxt_sched s;
+	uint32_t out_th, in_th;
+	uint64_t ticks;
+
+	if (x->scan) {
+		x->kinds[sub == 0 ? K_CSWITCH_LEGACY : sub == 1 ? K_CSWITCH :
+		    sub == 2 ? K_WAKEUP : K_SCHED_UNKNOWN]++;
+		return;
+	}
+	if (sub > 2)
+		return;
+	memset(&s, 0, sizeof s);
+	s.kind = (uint8_t)sub;
+	if (end - p < 8)
+		goto bad;
+	ticks = fxt_word(x, p);
+	p += 8;
+	if (sub == 0) {
+		s.cpu = (h >> 16) & 0xff;
+		s.out_state = (h >> 24) & 15;
+		s.out_prio = (h >> 44) & 0xff;
+		s.in_prio = (h >> 52) & 0xff;
+		if (!tref(x, (h >> 28) & 0xff, &p, end, &out_th) ||
+		    !tref(x, (h >> 36) & 0xff, &p, end, &in_th))
+			goto bad;
+		if (out_th == FXT_NONE || in_th == FXT_NONE)
+			return;
+		s.out_tid = x->threads.items[out_th].tid;
+		s.in_tid = x->threads.items[in_th].tid;
+		/* Legacy records mark the idle thread with pid 0, priority 0. */
+		s.out_idle = x->threads.items[out_th].pid == 0 &&
+		    s.out_prio == 0;
+		s.in_idle = x->threads.items[in_th].pid == 0 && s.in_prio == 0;
+	} else {
+		nargs = (h >> 16) & 15;
+		s.cpu = (h >> 20) & 0xffff;
+		s.out_state = (h >> 36) & 15;
+		if (end - p < (sub == 1 ? 16 : 8))
+			goto bad;
+		if (sub == 1) {
+			s.out_tid = (int64_t)fxt_word(x, p);
+			s.in_tid = (int64_t)fxt_word(x, p + 8);
+			p += 16;
+		} else {
+			s.in_tid = (int64_t)fxt_word(x, p);
+			p += 8;
+		}
+		if (!sched_args(x, p, end, nargs, &s, false))
+			goto bad;
+		if (sub == 2 && nargs > 0) {
+			builder_args_begin(x->b);
+			fxt_args(x, p, end, nargs, off);
+			s.args = builder_args_end(x->b);
+		}
+		/* New records mark idle with the weight INT32_MIN. */
+		s.out_idle = s.out_tid == 0 || s.out_prio == INT32_MIN;
+		s.in_idle = s.in_tid == 0 || s.in_prio == INT32_MIN;
+	}
+	if (!fxt_ticks_to_ns(cur(x)->tps, ticks, &s.t)) {
+		x->kinds[K_BAD_TIMESTAMP]++;
+		return;
+	}
+	if (s.t > x->max_t)
+		x->max_t = s.t;
+	VEC_PUSH(&x->sched, s);
+	return;
+bad:
+	fxt_malformed(x, off, "scheduling record fields run past the record");
+}
+
+static void
+large_record(struct fxt *x, uint64_t h)
+{
+	if (x->scan)
+		x->kinds[((h >> 36) & 15) == 0 ? K_LARGE_BLOB :
+		    K_LARGE_UNKNOWN]++;
+}
+
+static void
+record(struct fxt *x, uint64_t off, uint64_t h, unsigned type,
+    const unsigned char *r, size_t len)
+{
+	const unsigned char *end = r + len;
+
+	switch (type) {
+	case 0: metadata(x, off, h, r, end); break;
+	case 1: initialization(x, off, r, end); break;
+	case 2: string_record(x, off, h, r, end); break;
+	case 3: thread_record(x, off, h, r, end); break;
+	case 4: event_record(x, off, h, r, end); break;
+	case 5: if (x->scan) x->kinds[K_BLOB]++; break;
+	case 6: if (x->scan) x->kinds[K_USEROBJ]++; break;
+	case 7: kernel_object(x, off, h, r, end); break;
+	case 8: sched_record(x, off, h, r, end); break;
+	case 9: log_record(x, off, h, r, end); break;
+	case 15: large_record(x, h); break;
+	default:
+		if (x->scan)
+			x->kinds[K_UNKNOWN10 + (type - 10)]++;
+		break;
+	}
+}
+
+/*
+ * One pass over the records in file order. The scan pass finds where the
+ * well-formed records end (x->size) and reports framing damage; the event
+ * pass stops there without reporting it again.
+ */
+static void
+walk(struct fxt *x)
+{
+	const struct mapped_file *f = x->ctx->file;
+	const unsigned char *d = x->data;
+	size_t size = x->scan ? f->size : x->size, off = 0;
+	size_t next_progress = PROGRESS_STEP, next_release = RELEASE_STEP;
+	uint64_t total = (uint64_t)f->size * 2;
+
+	while (size - off >= 8) {
+		uint64_t h = fxt_word(x, d + off), words;
+		unsigned type = h & 15;
+
+		/* Large records (type 15) have a 32-bit size in words. */
+		words = type == 15 ? (h >> 4) & 0xffffffffu : (h >> 4) & 0xfff;
+		if (words == 0) {
+			if (x->scan)
+				builder_error(x->b, off, "record of size 0 "
+				    "(type %u): cannot go on", type);
+			break;
+		}
+		if (words > (size - off) / 8) {
+			if (x->scan)
+				builder_warn(x->b, off, "truncated record "
+				    "(declares %" PRIu64 " bytes, %zu present)",
+				    words * 8, size - off);
+			break;
+		}
+		record(x, off, h, type, d + off, (size_t)words * 8);
+		off += (size_t)words * 8;
+		if (off >= next_progress) {
+			load_progress(x->ctx, (x->scan ? 0 : f->size) + off,
+			    total);
+			next_progress = off + PROGRESS_STEP;
+		}
+		if (off >= next_release) {
+			mapfile_release(f, off & ~(size_t)(RELEASE_STEP - 1));
+			next_release = off + RELEASE_STEP;
+		}
+	}
+	if (x->scan) {
+		if (off < size && size - off < 8)
+			builder_warn(x->b, off, "truncated record (%zu bytes, "
+			    "less than a record header)", size - off);
+		x->size = off;
+	}
+}
+
+/* ------------------------------------------------------------ the load */
+
+static int
+fxt_probe(const char *path, const unsigned char *head, size_t len,
+    bool is_dir)
+{
+	uint64_t le = 0, be = 0, h;
+	size_t i;
+
+	if (is_dir || head == NULL || len < 8)
+		return 0;
+	for (i = 0; i < 8; i++) {
+		le |= (uint64_t)head[i] << (8 * i);
+		be = be << 8 | head[i];
+	}
+	if (le == FXT_MAGIC || be == FXT_MAGIC)
+		return 100;
+	/* Older traces start with a provider info record. */
+	h = le;
+	if ((h & 15) == 0 && ((h >> 16) & 15) == 1 && ((h >> 4) & 0xfff) >= 1 &&
+	    ((h >> 4) & 0xfff) <= 33 && (h >> 60) == 0 &&
+	    ((((h >> 52) & 0xff) + 7) / 8 + 1 == ((h >> 4) & 0xfff)))
+		return 60;
+	return 0;
+}
+
+static void
+name_things(struct fxt *x)
+{
+	size_t i;
+	uint32_t type, name;
+
+	/* Process objects name processes, even those without events. */
+	for (i = 0; i < x->koid_type.cap; i++) {
+		const struct fxt_map_slot *s = &x->koid_type.slots[i];
+		if (!s->used || s->v != 1)
+			continue;
+		if (fxt_map_get(&x->koid_names, s->a, 0, &name))
+			builder_process_name(x->b,
+			    fxt_process(x, (int64_t)s->a),
+			    x->knames.items[name].sid);
+	}
+	/* Thread objects name the tracks of the threads that have one. */
+	for (i = 0; i < x->threads.len; i++) {
+		struct fxt_thread *th = &x->threads.items[i];
+		if (th->track == FXT_NONE)
+			continue;
+		if (fxt_map_get(&x->koid_type, (uint64_t)th->tid, 0, &type) &&
+		    type == 2 && fxt_map_get(&x->koid_names,
+		    (uint64_t)th->tid, 0, &name))
+			builder_track_name(x->b, th->track,
+			    x->knames.items[name].sid);
+	}
+}
+
+static void
+report(struct fxt *x)
+{
+	char key[48], val[160];
+	size_t i;
+
+	for (i = 0; i < K_COUNT; i++)
+		if (x->kinds[i] != 0)
+			builder_count(x->b, fxt_kind_names[i], x->kinds[i]);
+	for (i = 0; i < x->providers.len; i++) {
+		const struct fxt_provider *p = x->providers.items[i];
+		snprintf(key, sizeof key, "provider %" PRIu32, p->id);
+		snprintf(val, sizeof val, "%s, %" PRIu64 " ticks/s",
+		    p->cname[0] ? p->cname : "(unnamed)", p->tps);
+		builder_meta(x->b, key, val);
+	}
+	builder_set_tick_rate(x->b, x->first_tps ? (double)x->first_tps :
+	    1e9);
+}
+
+static int
+fxt_load(struct load_ctx *ctx)
+{
+	const struct mapped_file *f = ctx->file;
+	struct fxt x;
+	uint64_t le = 0, be = 0;
+	size_t i;
+
+	if (f == NULL || f->size < 8) {
+		builder_error(ctx->b, 0, "not an FXT trace: %zu bytes",
+		    f ? f->size : 0);
+		return -1;
+	}
+	memset(&x, 0, sizeof x);
+	x.ctx = ctx;
+	x.b = ctx->b;
+	x.data = f->data;
+	x.last_t = INT64_MIN;
+	x.max_t = INT64_MIN;
+	for (i = 0; i < 8; i++) {
+		le |= (uint64_t)f->data[i] << (8 * i);
+		be = be << 8 | f->data[i];
+	}
+	/* The magic number tells the byte order; without it, little-endian
+	 * (every writer so far). */
+	{
+		uint64_t native;
+		memcpy(&native, f->data, 8);
+		bool big = be == FXT_MAGIC && le != FXT_MAGIC;
+		x.swap = big ? native != be : native != le;
+		builder_set_format(x.b, "fxt", NULL,
+		    big ? "big-endian" : "little-endian");
+	}
+	mapfile_sequential(f);
+
+	x.scan = true;
+	walk(&x);
+	if (x.size == 0) {
+		fxt_state_free(&x);
+		return -1;
+	}
+	providers_free(&x);
+	x.scan = false;
+	x.kernel_process = FXT_NONE;
+	walk(&x);
+	fxt_events_finish(&x);
+	fxt_sched_finish(&x);
+	name_things(&x);
+	report(&x);
+	providers_free(&x);
+	fxt_state_free(&x);
+	load_progress(ctx, (uint64_t)f->size * 2, (uint64_t)f->size * 2);
+	return 0;
+}
+
+const struct reader fxt_reader = {
+	.name = "fxt",
+	.description = "Fuchsia trace format (FXT), either byte order",
+	.probe = fxt_probe,
+	.load = fxt_load,
+};

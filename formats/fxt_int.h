@@ -1,0 +1,270 @@
+/*
+ * Internals of the Fuchsia trace format (FXT) reader, shared by its files:
+ * fxt.c walks the records (framing, providers, string and thread tables,
+ * kernel objects), fxt_event.c turns events into slices, flows, async
+ * slices, counters and CPU lanes, fxt_util.c has the small hash and sort
+ * helpers both need.
+ *
+ * The reader makes two passes over the mapping, both in file order:
+ *  - the scan pass keeps the tables, counts records, reports framing damage,
+ *    collects names, and checks per thread whether events arrive in
+ *    timestamp order;
+ *  - the event pass replays the tables (so every reference resolves against
+ *    the table state at that point of the file, as the format requires) and
+ *    feeds the builder. Threads whose events are in order go straight to the
+ *    builder; the others keep a compact decoded copy (fxt_dev, 32 bytes per
+ *    event) that is sorted by time (stable) at the end. Async, flow and
+ *    scheduling events, which tie several threads together, are kept in
+ *    small side arrays and sorted the same way.
+ */
+#ifndef TTV_FXT_INT_H
+#define TTV_FXT_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "builder.h"
+#include "reader.h"
+#include "xalloc.h"
+
+#define FXT_MAGIC 0x0016547846040010ULL
+#define FXT_NONE UINT32_MAX
+#define FXT_STR_UNSET UINT32_MAX	/* string slot never defined */
+#define FXT_MAX_DEPTH 512	/* deeper duration begins are dropped */
+
+enum fxt_event_type {
+	FXT_EV_INSTANT, FXT_EV_COUNTER, FXT_EV_BEGIN, FXT_EV_END,
+	FXT_EV_COMPLETE, FXT_EV_ASYNC_BEGIN, FXT_EV_ASYNC_INSTANT,
+	FXT_EV_ASYNC_END, FXT_EV_FLOW_BEGIN, FXT_EV_FLOW_STEP, FXT_EV_FLOW_END,
+	FXT_EV_COUNT
+};
+
+/* Record kinds counted for --info (index into fxt_kind_names). */
+enum fxt_kind {
+	K_MAGIC, K_PROVIDER_INFO, K_PROVIDER_SECTION, K_PROVIDER_EVENT,
+	K_TRACE_INFO_UNKNOWN, K_METADATA_UNKNOWN,
+	K_INIT, K_STRING, K_STRING_IGNORED, K_THREAD, K_THREAD_IGNORED,
+	K_EV_INSTANT, K_EV_COUNTER, K_EV_BEGIN, K_EV_END, K_EV_COMPLETE,
+	K_EV_ASYNC_BEGIN, K_EV_ASYNC_INSTANT, K_EV_ASYNC_END,
+	K_EV_FLOW_BEGIN, K_EV_FLOW_STEP, K_EV_FLOW_END, K_EV_UNKNOWN,
+	K_BLOB, K_USEROBJ, K_KOBJ,
+	K_CSWITCH_LEGACY, K_CSWITCH, K_WAKEUP, K_SCHED_UNKNOWN,
+	K_LOG, K_LARGE_BLOB, K_LARGE_UNKNOWN,
+	K_UNKNOWN10, K_UNKNOWN11, K_UNKNOWN12, K_UNKNOWN13, K_UNKNOWN14,
+	/* Things inside records that were dropped or skipped. */
+	K_ARG_UNKNOWN, K_COUNTER_NON_NUMERIC, K_MALFORMED,
+	K_BAD_STRING_REF, K_BAD_THREAD_REF, K_BAD_TIMESTAMP,
+	K_END_WITHOUT_BEGIN, K_TOO_DEEP, K_COMPLETE_TRUNCATED,
+	K_FLOW_NO_SLICE, K_FLOW_DUPLICATE, K_FLOW_UNMATCHED,
+	K_ASYNC_UNMATCHED,
+	K_COUNT
+};
+extern const char *const fxt_kind_names[K_COUNT];
+
+/* ------------------------------------------------------------ helpers */
+
+/* Open-addressing map from a 128-bit key to a 32-bit value. */
+struct fxt_map {
+	struct fxt_map_slot { uint64_t a, b; uint32_t v; bool used; } *slots;
+	size_t cap, len;
+};
+bool fxt_map_get(const struct fxt_map *m, uint64_t a, uint64_t b,
+    uint32_t *v);
+void fxt_map_put(struct fxt_map *m, uint64_t a, uint64_t b, uint32_t v);
+void fxt_map_free(struct fxt_map *m);
+
+/* Stable sort by the int64 time that must be the first member of each
+ * element. */
+void fxt_sort_by_time(void *base, size_t n, size_t size);
+
+/* ------------------------------------------------------------- state */
+
+struct fxt_provider {
+	uint32_t id;
+	str_id name;
+	char *cname;			/* the name, for messages */
+	uint64_t tps;			/* ticks per second */
+	str_id *strings;		/* 0x8000 slots, FXT_STR_UNSET if undefined */
+	uint64_t *text;			/* per slot: offset << 16 | length */
+	uint32_t threads[256];		/* thread index, FXT_NONE if undefined */
+};
+
+/* An open slice on a thread, mirroring the builder's stack. */
+struct fxt_frame {
+	int64_t start;
+	int64_t end;		/* complete events: their end; else INT64_MIN */
+};
+
+/* A thread event kept for sorting (threads whose events arrive out of
+ * order). x is the end time, or the flow id. */
+struct fxt_dev {
+	int64_t t;
+	int64_t x;
+	func_id func;
+	args_id args;
+	uint8_t type;
+};
+
+struct fxt_thread {
+	int64_t pid, tid;
+	uint32_t track;		/* FXT_NONE until first used */
+	uint32_t process;	/* builder process index, FXT_NONE until used */
+	int64_t last_t;		/* scan pass: last event time seen */
+	bool defer;		/* events out of order: sort before feeding */
+	struct fxt_frame *stack;
+	uint32_t depth, stack_cap;
+	VEC(struct fxt_dev) dev;
+};
+
+/* Async event, processed after sorting by time. */
+struct fxt_async {
+	int64_t t;
+	uint64_t id;
+	func_id func;
+	args_id args;
+	str_id name;
+	uint32_t process;
+	uint8_t type;
+};
+
+/* An async track: the tracks of one id are found through async_tracks. */
+struct fxt_atrack {
+	uint32_t track, process;
+};
+
+/* A counter series; series of the same key in other processes chain. */
+struct fxt_series {
+	uint32_t process, track, next;
+};
+
+/* A kernel object's name. */
+struct fxt_kname {
+	str_id sid;
+	char *text;
+};
+
+/* A flow event bound to its enclosing slice (bound = false: none). */
+struct fxt_flowev {
+	int64_t t;
+	uint64_t id;
+	int64_t pid;
+	int64_t slice_start;
+	struct slice_ref ref;
+	uint8_t type;
+	bool bound;
+};
+
+/* A scheduling record, processed after sorting by time. */
+struct fxt_sched {
+	int64_t t;
+	int64_t out_tid, in_tid;	/* wakeup: in_tid is the woken thread */
+	args_id args;			/* wakeup args */
+	uint32_t cpu;
+	int32_t in_prio, out_prio;	/* priority or weight */
+	uint8_t kind;			/* 0 legacy, 1 switch, 2 wakeup */
+	uint8_t out_state;
+	bool out_idle, in_idle;
+};
+
+/* What the event pass needs of a decoded event record. */
+struct fxt_event {
+	uint64_t off;
+	unsigned type, nargs;
+	uint32_t thread;
+	str_id cat, name;
+	const char *name_text;	/* the name's bytes (counters name series) */
+	size_t name_len;
+	int64_t t;
+	uint64_t x;
+	const unsigned char *args, *args_end;
+};
+
+struct fxt {
+	struct load_ctx *ctx;
+	struct builder *b;
+	const unsigned char *data;
+	size_t size;		/* bytes up to the end of the last whole record */
+	bool swap;		/* words are in the other byte order */
+	bool scan;		/* true in the scan pass, false in the event pass */
+
+	VEC(struct fxt_provider *) providers;
+	struct fxt_provider *cur;
+	uint64_t first_tps;	/* for builder_set_tick_rate */
+
+	VEC(struct fxt_thread) threads;
+	struct fxt_map thread_map;	/* (pid, tid) -> thread index */
+	struct fxt_map koid_names;	/* (koid, 0) -> index in knames */
+	VEC(struct fxt_kname) knames;
+	struct fxt_map koid_type;	/* (koid, 0) -> kernel object type */
+	struct fxt_map thread_pid;	/* (tid, 0) -> pid from thread objects */
+	struct fxt_map counters;	/* (name<<32|arg, id) -> first series */
+	VEC(struct fxt_series) series;
+	struct fxt_map async_tracks;	/* (id, k) -> k-th async_tr of id,
+					 * (id, ~0) -> how many */
+	VEC(struct fxt_atrack) async_tr;
+	struct fxt_map cpu_tracks;	/* (cpu, 0) -> track */
+	struct fxt_map funcs;		/* (name, cat) -> func, a cache */
+	uint32_t kernel_process;	/* process holding the CPU lanes */
+
+	VEC(struct fxt_async) async;
+	VEC(struct fxt_flowev) flows;
+	VEC(struct fxt_sched) sched;
+
+	int64_t last_t;		/* latest event time in file order */
+	int64_t max_t;		/* latest time of anything */
+	uint64_t kinds[K_COUNT];
+	uint64_t malformed_reported;
+	str_id s_sched;		/* "sched" category */
+	/* The bytes of the string last resolved by fxt_sref(). */
+	const char *sref_text;
+	size_t sref_len;
+};
+
+/* One word in the trace's byte order (records are 8-aligned in the
+ * mapping, so this is a plain load plus, for foreign traces, a swap). */
+static inline uint64_t
+fxt_word(const struct fxt *x, const unsigned char *p)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, p, sizeof w);
+	return x->swap ? __builtin_bswap64(w) : w;
+}
+
+/* A decoded argument. */
+struct fxt_arg {
+	unsigned type;		/* FXT argument type 0..10, or more if unknown */
+	str_id name;
+	uint64_t bits;		/* integer, pointer, koid, bool or double bits */
+	str_id s;		/* string value (type 6) */
+	const unsigned char *blob;	/* type 10 */
+	size_t bloblen;
+	const char *name_text;	/* the name's bytes */
+	size_t name_len;
+};
+
+/* fxt.c */
+/* Decodes the argument at *p (advancing it); false if it runs past end. */
+bool fxt_arg_next(struct fxt *x, const unsigned char **p,
+    const unsigned char *end, struct fxt_arg *a);
+bool fxt_ticks_to_ns(uint64_t tps, uint64_t ticks, int64_t *ns);
+void fxt_malformed(struct fxt *x, uint64_t off, const char *what);
+bool fxt_sref(struct fxt *x, unsigned ref, const unsigned char **p,
+    const unsigned char *end, str_id *out);
+uint32_t fxt_thread_get(struct fxt *x, int64_t pid, int64_t tid);
+uint32_t fxt_thread_track(struct fxt *x, uint32_t thread);
+uint32_t fxt_process(struct fxt *x, int64_t pid);
+func_id fxt_func(struct fxt *x, str_id name, str_id cat);
+/* Adds the args of an event to the builder's current run; false if one
+ * runs past the record. */
+bool fxt_args(struct fxt *x, const unsigned char *p, const unsigned char *end,
+    unsigned n, uint64_t off);
+
+/* fxt_event.c */
+void fxt_event(struct fxt *x, const struct fxt_event *ev);
+void fxt_events_finish(struct fxt *x);
+void fxt_sched_finish(struct fxt *x);
+void fxt_state_free(struct fxt *x);
+
+#endif
