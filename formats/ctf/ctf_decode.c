@@ -1,0 +1,286 @@
+/*
+ * The CTF field decoder: integers of any size at any bit, in either byte
+ * order, floats, enums, strings, structs, variants, arrays and sequences,
+ * driven only by a resolved layout (ctf_meta.h). Alignment is relative to
+ * the packet start (d->buf). Values go into a flat pre-order tree
+ * (struct ctf_val) that the model builder and the text printer both walk.
+ *
+ * Byte-aligned 8/16/32/64-bit integers take a fast path; everything else
+ * goes through a 128-bit accumulator of at most 9 bytes.
+ */
+#include <string.h>
+
+#include "ctf_decode.h"
+
+static int
+fail(struct ctf_dec *d, uint64_t pos, const char *why)
+{
+	d->err = why;
+	d->err_pos = pos;
+	return -1;
+}
+
+static inline uint64_t
+align_up(uint64_t pos, uint32_t a)
+{
+	return a <= 1 ? pos : (pos + a - 1) & ~(uint64_t)(a - 1);
+}
+
+static inline int
+read_bits(struct ctf_dec *d, const struct ctf_type *t, uint64_t *out)
+{
+	uint64_t pos = align_up(d->pos, t->align);
+	uint32_t size = t->size;
+	if (pos > d->end || size > d->end - pos)
+		return fail(d, pos, "field past the end of the packet content");
+	const uint8_t *p = d->buf + (pos >> 3);
+	unsigned sh = (unsigned)(pos & 7);
+	uint64_t v;
+	bool be = t->byte_order == CTF_BO_BE;
+	if (sh == 0 && (size & 7) == 0 && ((size - 1) & size) == 0) {
+		switch (size) {
+		case 8:
+			v = p[0];
+			break;
+		case 16: {
+			uint16_t x;
+			memcpy(&x, p, 2);
+			v = be ? __builtin_bswap16(x) : x;
+			break;
+		}
+		case 32: {
+			uint32_t x;
+			memcpy(&x, p, 4);
+			v = be ? __builtin_bswap32(x) : x;
+			break;
+		}
+		default: {
+			uint64_t x;
+			memcpy(&x, p, 8);
+			v = be ? __builtin_bswap64(x) : x;
+			break;
+		}
+		}
+	} else {
+		unsigned nbytes = (sh + size + 7) / 8;
+		unsigned __int128 acc = 0;
+		if (be) {
+			for (unsigned i = 0; i < nbytes; i++)
+				acc = (acc << 8) | p[i];
+			acc >>= nbytes * 8 - sh - size;
+		} else {
+			for (unsigned i = nbytes; i-- > 0;)
+				acc = (acc << 8) | p[i];
+			acc >>= sh;
+		}
+		v = (uint64_t)acc;
+		if (size < 64)
+			v &= ((uint64_t)1 << size) - 1;
+	}
+	if (t->is_signed && size < 64 && (v >> (size - 1)) & 1)
+		v |= ~(uint64_t)0 << size;
+	d->pos = pos + size;
+	*out = v;
+	return 0;
+}
+
+static inline struct ctf_val *
+push(struct ctf_dec *d, const struct ctf_type *t, const struct ctf_field *f,
+    uint32_t index)
+{
+	if (d->out == NULL)
+		return NULL;
+	VEC_RESERVE(d->out, 1);
+	struct ctf_val *v = &d->out->items[d->out->len++];
+	v->field = f;
+	v->type = t;
+	v->index = index;
+	v->end = (uint32_t)d->out->len;
+	v->str = NULL;
+	v->len = 0;
+	v->is_text = false;
+	v->v.u = 0;
+	return v;
+}
+
+/* Applies the clock-update rule (CTF 1.8 section 8): an N-bit value
+ * replaces the low N bits of the clock and counts one wrap if it went
+ * backwards. */
+static inline void
+update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
+{
+	if (size >= 64 || !d->clock_set) {
+		d->clock = v;
+		d->clock_set = true;
+		return;
+	}
+	uint64_t mask = ((uint64_t)1 << size) - 1;
+	uint64_t prev = d->clock;
+	uint64_t nv = (prev & ~mask) | v;
+	if (v < (prev & mask))
+		nv += mask + 1;
+	d->clock = nv;
+}
+
+static int
+decode_int(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index)
+{
+	uint64_t v;
+	if (read_bits(d, t, &v) < 0)
+		return -1;
+	if (f != NULL) {
+		if (f->slot >= 0)
+			d->slots[f->slot] = v;
+		if (f->role != ROLE_NONE) {
+			d->roles[f->role] = v;
+			d->roles_set |= 1u << f->role;
+			if (f->role == ROLE_EVENT_ID) {
+				d->event_id = v;
+				d->has_event_id = true;
+			}
+		}
+		if (t->clock >= 0 && f->role != ROLE_TS_END)
+			update_clock(d, v, t->size);
+	}
+	struct ctf_val *o = push(d, t, f, index);
+	if (o != NULL)
+		o->v.u = v;
+	return 0;
+}
+
+static int
+decode_float(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index)
+{
+	uint64_t v;
+	if (read_bits(d, t, &v) < 0)
+		return -1;
+	struct ctf_val *o = push(d, t, f, index);
+	if (o != NULL) {
+		if (t->size == 32) {
+			uint32_t x = (uint32_t)v;
+			float fl;
+			memcpy(&fl, &x, 4);
+			o->v.f = fl;
+		} else
+			memcpy(&o->v.f, &v, 8);
+	}
+	return 0;
+}
+
+static int
+decode_string(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index)
+{
+	uint64_t pos = align_up(d->pos, 8);
+	if (pos >= d->end)
+		return fail(d, pos, "string past the end of the packet content");
+	const char *s = (const char *)d->buf + (pos >> 3);
+	size_t avail = (size_t)((d->end - pos) >> 3);
+	const char *nul = memchr(s, '\0', avail);
+	if (nul == NULL)
+		return fail(d, pos, "unterminated string");
+	size_t len = (size_t)(nul - s);
+	d->pos = pos + (uint64_t)(len + 1) * 8;
+	struct ctf_val *o = push(d, t, f, index);
+	if (o != NULL) {
+		o->str = s;
+		o->len = len;
+		o->is_text = true;
+	}
+	return 0;
+}
+
+static int
+decode_array(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index, uint64_t n)
+{
+	uint64_t pos = align_up(d->pos, t->align);
+	if (pos > d->end)
+		return fail(d, pos, "array past the end of the packet content");
+	/* every element takes at least a bit, except empty structs: bound
+	 * the loop by what is left either way */
+	if (n > d->end - pos + 4096)
+		return fail(d, pos, "array length past the end of the packet");
+	const struct ctf_type *e = t->elem;
+	if (t->is_text && (pos & 7) == 0) {
+		if (n * 8 > d->end - pos)
+			return fail(d, pos, "text array past the end of the "
+			    "packet content");
+		const char *s = (const char *)d->buf + (pos >> 3);
+		const char *nul = memchr(s, '\0', (size_t)n);
+		d->pos = pos + n * 8;
+		struct ctf_val *o = push(d, t, f, index);
+		if (o != NULL) {
+			o->str = s;
+			o->len = nul ? (size_t)(nul - s) : (size_t)n;
+			o->is_text = true;
+			o->v.u = n;
+		}
+		return 0;
+	}
+	d->pos = pos;
+	size_t at = d->out ? d->out->len : 0;
+	struct ctf_val *o = push(d, t, f, index);
+	if (o != NULL)
+		o->v.u = n;
+	for (uint64_t i = 0; i < n; i++)
+		if (ctf_decode(d, e, NULL, (uint32_t)i) < 0)
+			return -1;
+	if (d->out != NULL)
+		d->out->items[at].end = (uint32_t)d->out->len;
+	return 0;
+}
+
+int
+ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index)
+{
+	switch (t->kind) {
+	case CTF_INT:
+	case CTF_ENUM:
+		return decode_int(d, t, f, index);
+	case CTF_FLOAT:
+		return decode_float(d, t, f, index);
+	case CTF_STRING:
+		return decode_string(d, t, f, index);
+	case CTF_STRUCT: {
+		uint64_t pos = align_up(d->pos, t->align);
+		if (pos > d->end)
+			return fail(d, pos, "struct past the end of the packet "
+			    "content");
+		d->pos = pos;
+		size_t at = d->out ? d->out->len : 0;
+		push(d, t, f, index);
+		for (size_t i = 0; i < t->nfields; i++)
+			if (ctf_decode(d, t->fields[i].type, &t->fields[i], 0) < 0)
+				return -1;
+		if (d->out != NULL)
+			d->out->items[at].end = (uint32_t)d->out->len;
+		return 0;
+	}
+	case CTF_VARIANT: {
+		uint64_t tag = d->slots[t->tag_slot];
+		int mi;
+		ctf_enum_label(t->tag_type, tag, &mi);
+		int opt = mi >= 0 && (size_t)mi < t->nopt_of_map ?
+		    t->opt_of_map[mi] : -1;
+		if (opt < 0)
+			return fail(d, d->pos, "variant tag value selects no "
+			    "option");
+		size_t at = d->out ? d->out->len : 0;
+		push(d, t, f, index);
+		if (ctf_decode(d, t->fields[opt].type, &t->fields[opt], 0) < 0)
+			return -1;
+		if (d->out != NULL)
+			d->out->items[at].end = (uint32_t)d->out->len;
+		return 0;
+	}
+	case CTF_ARRAY:
+		return decode_array(d, t, f, index, t->length);
+	case CTF_SEQUENCE:
+		return decode_array(d, t, f, index, d->slots[t->length_slot]);
+	}
+	return fail(d, d->pos, "unknown type");
+}

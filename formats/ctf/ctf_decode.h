@@ -1,0 +1,160 @@
+/*
+ * Decoding CTF binary data from a resolved layout (ctf_meta.h): the bit
+ * reader, the value tree of one event, packets walked from their headers
+ * in one stream file, and several traces' streams merged in time order.
+ */
+#ifndef TTV_CTF_DECODE_H
+#define TTV_CTF_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xalloc.h"
+#include "ctf_meta.h"
+
+/* One decoded value. A tree in pre-order: a compound value is followed by
+ * its children, up to index `end`. Strings and text arrays point into the
+ * mapped file (len bytes, no NUL needed). */
+struct ctf_val {
+	const struct ctf_field *field;	/* NULL for array elements */
+	const struct ctf_type *type;
+	uint32_t end;
+	uint32_t index;		/* position in its array */
+	union {
+		uint64_t u;
+		int64_t i;
+		double f;
+	} v;
+	const char *str;
+	size_t len;
+	bool is_text;		/* a string (or text array) value */
+};
+
+typedef VEC(struct ctf_val) ctf_vals;
+
+struct ctf_dec {
+	const uint8_t *buf;	/* packet start: alignment is relative to it */
+	uint64_t pos, end;	/* bits */
+	uint64_t base_off;	/* file offset of buf, for messages */
+	uint64_t *slots;	/* lengths and tags */
+	ctf_vals *out;		/* NULL: decode without keeping values */
+	const struct ctf_meta *m;
+	uint64_t clock;		/* the stream clock, in cycles */
+	bool clock_set;
+	uint64_t event_id;
+	bool has_event_id;
+	uint64_t roles[ROLE_TIMESTAMP + 1];
+	uint32_t roles_set;
+	const uint8_t *uuid;
+	const char *err;
+	uint64_t err_pos;	/* bits from buf */
+};
+
+/* Decodes one value of type t (named by f, may be NULL). -1 on error with
+ * d->err and d->err_pos set. */
+int ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index);
+
+/* --- metadata files --- */
+
+/* Gets the TSDL text of a metadata file, plain or packetized (*text is
+ * malloc'd). Returns 0, or -1 with a message and *erroff = the offset. */
+int ctf_metadata_text(const unsigned char *data, size_t size, char **text,
+    size_t *len, uint8_t uuid[16], bool *packetized, char *err,
+    size_t errsize, uint64_t *erroff);
+/* Does this look like a metadata file? */
+bool ctf_metadata_probe(const unsigned char *head, size_t len);
+
+/* --- packets of one stream file --- */
+
+struct ctf_trace;
+
+struct ctf_stream {
+	struct ctf_trace *trace;
+	char *path;		/* relative to the directory opened */
+	const uint8_t *data;
+	size_t size;
+	int index;		/* in the reader, for tie-breaking */
+
+	/* the current packet */
+	uint64_t pkt_off;	/* bytes */
+	uint64_t pkt_size;	/* bytes */
+	uint64_t content_end;	/* bits from the packet start */
+	const struct ctf_stream_class *sc;
+	ctf_vals pvals;		/* packet context values */
+	int pctx_root;		/* index in pvals, or -1 */
+	bool has_ts_begin, has_ts_end;
+	uint64_t ts_begin, ts_end;	/* cycles */
+	uint64_t cpu_id;
+	bool has_cpu_id;
+	uint64_t packets;	/* packets seen */
+	bool has_disc;
+	uint64_t disc, disc_prev;	/* events_discarded snapshots */
+	uint32_t disc_bits;
+	bool has_seq;
+	uint64_t seq, seq_prev;
+
+	/* the current event */
+	struct ctf_dec d;
+	ctf_vals evals;
+	int scope_root[4];	/* header, stream ctx, event ctx, fields */
+	const struct ctf_event_class *ev;
+	uint64_t ts;		/* cycles */
+	int64_t ns;		/* from the clock's origin */
+	bool has_ts;
+	uint64_t ev_off;	/* file offset of the event */
+	bool done;
+};
+
+enum ctf_item_kind { CTF_ITEM_PACKET, CTF_ITEM_EVENT };
+
+/* Opens the packet at s->pkt_off. 1: ready, 0: end of file, -1: error
+ * (message in err, offset in *erroff). */
+int ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
+    uint64_t *erroff);
+/* Decodes the next event of the packet. 1: an event, 0: end of the
+ * packet, -1: error. */
+int ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
+    uint64_t *erroff);
+
+/* --- traces under a directory, merged --- */
+
+struct ctf_trace {
+	char *dir;		/* relative to the path opened ("" for itself) */
+	char *metadata_path;
+	struct ctf_meta *m;
+	const char *hostname;
+	int index;
+};
+
+struct ctf_item {
+	enum ctf_item_kind kind;
+	struct ctf_stream *s;
+	int64_t ns;
+	bool has_ts;
+	/* packets: losses found when the packet opened */
+	uint64_t discarded;	/* events discarded since the last packet */
+	uint64_t lost_packets;
+};
+
+struct ctf_reader;
+
+typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
+    int64_t offset, const char *msg);
+
+/* Opens a directory (every trace below it) or a metadata file. Metadata
+ * problems are reported through diag; returns NULL if no trace could be
+ * opened (and says why through diag). */
+struct ctf_reader *ctf_reader_open(const char *path, ctf_diag_fn diag,
+    void *arg);
+void ctf_reader_free(struct ctf_reader *r);
+/* The next item in time order; false at the end. Errors in a stream are
+ * reported through diag and end that stream. */
+bool ctf_reader_next(struct ctf_reader *r, struct ctf_item *it);
+size_t ctf_reader_ntraces(const struct ctf_reader *r);
+struct ctf_trace *ctf_reader_trace(const struct ctf_reader *r, size_t i);
+uint64_t ctf_reader_bytes_total(const struct ctf_reader *r);
+uint64_t ctf_reader_bytes_done(const struct ctf_reader *r);
+
+#endif

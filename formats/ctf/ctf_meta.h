@@ -1,0 +1,195 @@
+/*
+ * The resolved description of a CTF trace: field types with their sizes,
+ * alignments and byte orders, the clock, stream and event classes, and
+ * sequence lengths and variant tags resolved to value slots.
+ *
+ * This is the layer between metadata front ends and the decoder: the TSDL
+ * parser (tsdl_parse.c) builds it from CTF 1.8 text, a CTF 2 (JSON) front
+ * end could build the same thing, and ctf_decode.c only ever reads it.
+ *
+ * Everything in a ctf_meta is allocated in its arena and freed at once by
+ * ctf_meta_free().
+ */
+#ifndef TTV_CTF_META_H
+#define TTV_CTF_META_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ctf_kind {
+	CTF_INT, CTF_FLOAT, CTF_ENUM, CTF_STRING, CTF_STRUCT, CTF_VARIANT,
+	CTF_ARRAY, CTF_SEQUENCE,
+};
+
+enum ctf_byte_order { CTF_BO_NATIVE, CTF_BO_LE, CTF_BO_BE };
+
+/* What a field means to the reader, found by its name and scope. */
+enum ctf_role {
+	ROLE_NONE,
+	ROLE_MAGIC, ROLE_UUID, ROLE_STREAM_ID, ROLE_STREAM_INSTANCE_ID,
+	ROLE_CONTENT_SIZE, ROLE_PACKET_SIZE, ROLE_TS_BEGIN, ROLE_TS_END,
+	ROLE_EVENTS_DISCARDED, ROLE_PACKET_SEQ_NUM,
+	ROLE_EVENT_ID, ROLE_TIMESTAMP,
+};
+
+struct ctf_type;
+
+struct ctf_enum_map {
+	const char *label;
+	int64_t lo, hi;		/* compared as unsigned when the container is */
+};
+
+struct ctf_field {
+	const char *name;	/* as in the metadata (leading '_' kept) */
+	const char *display;	/* one leading '_' removed */
+	struct ctf_type *type;
+	int slot;		/* >= 0: its value is stored for a length/tag */
+	enum ctf_role role;
+};
+
+struct ctf_type {
+	enum ctf_kind kind;
+	uint32_t align;		/* bits */
+	int line;		/* where it was declared, for messages */
+
+	/* integers, enum containers, floats */
+	uint32_t size;		/* bits */
+	uint8_t byte_order;	/* enum ctf_byte_order, resolved at the end */
+	bool is_signed;
+	uint8_t base;		/* 2, 8, 10, 16 */
+	uint8_t encoding;	/* 0 none, 1 UTF8/ASCII */
+	int clock;		/* index in meta->clocks, or -1 */
+	const char *clock_name;	/* map = clock.NAME.value, until resolved */
+	uint32_t exp_dig, mant_dig;
+
+	/* enums */
+	struct ctf_enum_map *maps;
+	size_t nmaps;
+
+	/* structs and variants */
+	struct ctf_field *fields;
+	size_t nfields;
+	const char *tag;	/* variant: tag path as written, NULL if untagged */
+	int tag_slot;		/* resolved */
+	/* variant: option index for each of the tag enum's maps (-1: none) */
+	int *opt_of_map;
+	size_t nopt_of_map;
+	const struct ctf_type *tag_type;
+
+	/* arrays and sequences */
+	struct ctf_type *elem;
+	uint64_t length;	/* arrays */
+	const char *length_path;	/* sequences */
+	int length_slot;
+	bool is_text;		/* 8-bit encoded integer elements: a string */
+};
+
+enum ctf_scope {
+	SCOPE_PACKET_HEADER, SCOPE_PACKET_CONTEXT, SCOPE_EVENT_HEADER,
+	SCOPE_STREAM_EVENT_CONTEXT, SCOPE_EVENT_CONTEXT, SCOPE_EVENT_FIELDS,
+	SCOPE_COUNT
+};
+
+struct ctf_clock {
+	const char *name;
+	uint64_t freq;
+	int64_t offset_s;
+	int64_t offset;		/* cycles */
+	const char *description;
+	const char *uuid;
+};
+
+struct ctf_event_class {
+	const char *name;
+	uint64_t id;
+	uint64_t stream_id;
+	bool has_id, has_stream_id;
+	int64_t loglevel;
+	struct ctf_type *context;	/* may be NULL */
+	struct ctf_type *fields;	/* may be NULL */
+	int line;
+	/* filled by the reader: its own per-class data */
+	void *user;
+};
+
+/* A resolved root scope instance: types are deep-copied per scope so a
+ * shared alias can resolve its paths differently in each place. */
+struct ctf_stream_class {
+	uint64_t id;
+	bool has_id;
+	struct ctf_type *packet_context;
+	struct ctf_type *event_header;
+	struct ctf_type *event_context;
+	struct ctf_event_class **events;	/* by index */
+	size_t nevents;
+	/* id -> event, for small dense ids; sparse ids use a sorted list */
+	struct ctf_event_class **by_id;
+	size_t nby_id;
+	int clock;		/* the clock of its timestamps, or -1 */
+	int line;
+};
+
+struct ctf_env {
+	const char *key;
+	const char *str;	/* NULL: integer */
+	int64_t i;
+};
+
+struct ctf_meta {
+	int major, minor;
+	bool has_major, has_minor;
+	uint8_t uuid[16];
+	bool has_uuid;
+	uint8_t byte_order;	/* CTF_BO_LE or CTF_BO_BE */
+	struct ctf_type *packet_header;
+
+	struct ctf_clock *clocks;
+	size_t nclocks;
+	struct ctf_env *env;
+	size_t nenv;
+	struct ctf_stream_class **streams;
+	size_t nstreams;
+	int nslots;
+	/* warnings about the metadata ("line L, column C: ..."), kept going */
+	const char **warns;
+	size_t nwarns, capwarns;
+
+	/* every type, so resolution can walk them all */
+	struct ctf_type **types;
+	size_t ntypes, captypes;
+	/* the arena */
+	void **allocs;
+	size_t nallocs, capallocs;
+};
+
+struct ctf_meta *ctf_meta_new(void);
+void ctf_meta_free(struct ctf_meta *m);
+void *ctf_alloc(struct ctf_meta *m, size_t size);
+char *ctf_strdup(struct ctf_meta *m, const char *s, size_t len);
+struct ctf_type *ctf_type_new(struct ctf_meta *m, enum ctf_kind kind);
+struct ctf_type *ctf_type_copy(struct ctf_meta *m, const struct ctf_type *t);
+void ctf_meta_warn(struct ctf_meta *m, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Checks and resolves what the parser built: byte orders, alignments,
+ * paths of lengths and tags, roles, event ids. Writes a message into err
+ * and returns -1 on a metadata error. */
+int ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize);
+
+const char *ctf_env_str(const struct ctf_meta *m, const char *key);
+struct ctf_stream_class *ctf_stream_by_id(const struct ctf_meta *m,
+    uint64_t id);
+struct ctf_event_class *ctf_event_by_id(const struct ctf_stream_class *s,
+    uint64_t id);
+/* The label of an enum value, or NULL. */
+const char *ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index);
+/* Nanoseconds from the Unix epoch (or the clock's origin) of a value. */
+int64_t ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles);
+
+/* Parses TSDL text into m. Returns 0, or -1 with "line L, column C: what"
+ * in err. */
+int tsdl_parse(struct ctf_meta *m, const char *text, size_t len,
+    char *err, size_t errsize);
+
+#endif

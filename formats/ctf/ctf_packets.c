@@ -1,0 +1,325 @@
+/*
+ * Packets of CTF files: the metadata file (plain TSDL text or packets of
+ * text behind 37-byte headers) and data stream files, walked packet by
+ * packet from what each packet header and context say (LTTng's index/
+ * files are not needed and not trusted), then event by event within a
+ * packet's content.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+#include "ctf_decode.h"
+
+#define TSDL_MAGIC 0x75D11D57u
+#define PACKET_MAGIC 0xC1FC1FC1u
+#define META_HEADER 37
+
+static uint32_t
+rd32(const unsigned char *p, bool be)
+{
+	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3] :
+	    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[1] << 8 | p[0];
+}
+
+bool
+ctf_metadata_probe(const unsigned char *head, size_t len)
+{
+	if (len >= 4 && (rd32(head, false) == TSDL_MAGIC ||
+	    rd32(head, true) == TSDL_MAGIC))
+		return true;
+	return len >= 6 && memcmp(head, "/* CTF", 6) == 0;
+}
+
+int
+ctf_metadata_text(const unsigned char *data, size_t size, char **text,
+    size_t *len, uint8_t uuid[16], bool *packetized, char *err,
+    size_t errsize, uint64_t *erroff)
+{
+	*text = NULL;
+	*len = 0;
+	*packetized = false;
+	*erroff = 0;
+	if (size < 4 || (rd32(data, false) != TSDL_MAGIC &&
+	    rd32(data, true) != TSDL_MAGIC)) {
+		*text = xmalloc(size + 1);
+		if (size)
+			memcpy(*text, data, size);
+		(*text)[size] = '\0';
+		*len = size;
+		return 0;
+	}
+	*packetized = true;
+	bool be = rd32(data, true) == TSDL_MAGIC;
+	size_t cap = size, n = 0;
+	char *out = xmalloc(cap + 1);
+	uint64_t off = 0;
+	while (off < size) {
+		const unsigned char *p = data + off;
+		*erroff = off;
+		if (size - off < META_HEADER) {
+			snprintf(err, errsize, "truncated metadata packet header");
+			goto bad;
+		}
+		if (rd32(p, be) != TSDL_MAGIC) {
+			snprintf(err, errsize, "invalid metadata packet magic "
+			    "0x%08x", rd32(p, be));
+			goto bad;
+		}
+		if (off == 0)
+			memcpy(uuid, p + 4, 16);
+		else if (memcmp(uuid, p + 4, 16) != 0) {
+			snprintf(err, errsize, "metadata packet with another "
+			    "trace's uuid");
+			goto bad;
+		}
+		uint32_t content = rd32(p + 24, be), psize = rd32(p + 28, be);
+		if (p[32] != 0 || p[33] != 0 || p[34] != 0) {
+			snprintf(err, errsize, "unsupported metadata packet "
+			    "compression, encryption or checksum scheme "
+			    "(%u, %u, %u)", p[32], p[33], p[34]);
+			goto bad;
+		}
+		if (p[35] != 1 || p[36] != 8) {
+			snprintf(err, errsize, "invalid metadata packet version "
+			    "%u.%u (expecting 1.8)", p[35], p[36]);
+			goto bad;
+		}
+		if (psize % 8 != 0 || content % 8 != 0 ||
+		    content < META_HEADER * 8 || content > psize) {
+			snprintf(err, errsize, "invalid metadata packet sizes "
+			    "(content %u bits, packet %u bits)", content, psize);
+			goto bad;
+		}
+		if (psize / 8 > size - off) {
+			snprintf(err, errsize, "metadata packet of %u bytes past "
+			    "the end of the file", psize / 8);
+			goto bad;
+		}
+		size_t tl = content / 8 - META_HEADER;
+		memcpy(out + n, p + META_HEADER, tl);
+		n += tl;
+		off += psize / 8;
+	}
+	out[n] = '\0';
+	*text = out;
+	*len = n;
+	return 0;
+bad:
+	free(out);
+	return -1;
+}
+
+static int
+serr(struct ctf_stream *s, char *err, size_t errsize, uint64_t *erroff,
+    uint64_t off, const char *msg)
+{
+	snprintf(err, errsize, "%s", msg);
+	*erroff = off;
+	s->done = true;
+	return -1;
+}
+
+static int
+derr(struct ctf_stream *s, char *err, size_t errsize, uint64_t *erroff)
+{
+	return serr(s, err, errsize, erroff,
+	    s->pkt_off + s->d.err_pos / 8, s->d.err);
+}
+
+static int
+find_cpu_id(struct ctf_stream *s)
+{
+	s->has_cpu_id = false;
+	if (s->pctx_root < 0)
+		return 0;
+	const struct ctf_val *root = &s->pvals.items[s->pctx_root];
+	for (uint32_t i = (uint32_t)s->pctx_root + 1; i < root->end;) {
+		const struct ctf_val *v = &s->pvals.items[i];
+		if (v->field && !strcmp(v->field->name, "cpu_id") &&
+		    v->type->kind == CTF_INT) {
+			s->cpu_id = v->v.u;
+			s->has_cpu_id = true;
+		}
+		i = v->end > i ? v->end : i + 1;
+	}
+	return 0;
+}
+
+int
+ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
+    uint64_t *erroff)
+{
+	const struct ctf_meta *m = s->trace->m;
+	if (s->done || s->pkt_off >= s->size)
+		return 0;
+	struct ctf_dec *d = &s->d;
+	d->buf = s->data + s->pkt_off;
+	d->pos = 0;
+	d->end = (uint64_t)(s->size - s->pkt_off) * 8;
+	d->base_off = s->pkt_off;
+	d->out = NULL;
+	d->roles_set = 0;
+	d->m = m;
+	if (m->packet_header != NULL &&
+	    ctf_decode(d, m->packet_header, NULL, 0) < 0)
+		return derr(s, err, errsize, erroff);
+	if ((d->roles_set & (1u << ROLE_MAGIC)) &&
+	    d->roles[ROLE_MAGIC] != PACKET_MAGIC) {
+		char msg[80];
+		snprintf(msg, sizeof msg, "invalid packet magic 0x%llx",
+		    (unsigned long long)d->roles[ROLE_MAGIC]);
+		return serr(s, err, errsize, erroff, s->pkt_off, msg);
+	}
+	const struct ctf_stream_class *sc;
+	if (d->roles_set & (1u << ROLE_STREAM_ID)) {
+		sc = ctf_stream_by_id(m, d->roles[ROLE_STREAM_ID]);
+		if (sc == NULL) {
+			char msg[80];
+			snprintf(msg, sizeof msg, "unknown stream id %llu",
+			    (unsigned long long)d->roles[ROLE_STREAM_ID]);
+			return serr(s, err, errsize, erroff, s->pkt_off, msg);
+		}
+	} else if (m->nstreams == 1)
+		sc = m->streams[0];
+	else
+		return serr(s, err, errsize, erroff, s->pkt_off,
+		    "packet without stream_id in a trace with several "
+		    "stream classes");
+	if (s->sc != NULL && s->sc != sc)
+		return serr(s, err, errsize, erroff, s->pkt_off,
+		    "packet of another stream class in the same stream");
+	s->sc = sc;
+	s->pvals.len = 0;
+	s->pctx_root = -1;
+	if (sc->packet_context != NULL) {
+		d->out = &s->pvals;
+		s->pctx_root = 0;
+		if (ctf_decode(d, sc->packet_context, NULL, 0) < 0)
+			return derr(s, err, errsize, erroff);
+		d->out = NULL;
+	}
+	uint64_t avail = (uint64_t)(s->size - s->pkt_off) * 8;
+	uint64_t psize = avail, csize = avail;
+	if (d->roles_set & (1u << ROLE_PACKET_SIZE)) {
+		psize = d->roles[ROLE_PACKET_SIZE];
+		if (psize > avail) {
+			char msg[120];
+			snprintf(msg, sizeof msg, "packet size of %llu bits goes "
+			    "past the end of the file (%llu bits left)",
+			    (unsigned long long)psize,
+			    (unsigned long long)avail);
+			return serr(s, err, errsize, erroff, s->pkt_off, msg);
+		}
+		csize = psize;
+	}
+	if (d->roles_set & (1u << ROLE_CONTENT_SIZE))
+		csize = d->roles[ROLE_CONTENT_SIZE];
+	if (!(d->roles_set & (1u << ROLE_PACKET_SIZE)) &&
+	    (d->roles_set & (1u << ROLE_CONTENT_SIZE)))
+		psize = (csize + 7) & ~(uint64_t)7;
+	if (csize > psize || psize > avail)
+		return serr(s, err, errsize, erroff, s->pkt_off,
+		    "packet content size larger than the packet");
+	if (psize % 8 != 0)
+		return serr(s, err, errsize, erroff, s->pkt_off,
+		    "packet size is not a whole number of bytes");
+	if (d->pos > csize)
+		return serr(s, err, errsize, erroff, s->pkt_off,
+		    "packet header and context larger than the packet content");
+	if (psize == 0)
+		return serr(s, err, errsize, erroff, s->pkt_off,
+		    "empty packet");
+	s->pkt_size = psize / 8;
+	s->content_end = csize;
+	d->end = csize;
+	s->has_ts_begin = (d->roles_set & (1u << ROLE_TS_BEGIN)) != 0;
+	s->has_ts_end = (d->roles_set & (1u << ROLE_TS_END)) != 0;
+	s->ts_begin = d->roles[ROLE_TS_BEGIN];
+	s->ts_end = d->roles[ROLE_TS_END];
+	if (d->roles_set & (1u << ROLE_EVENTS_DISCARDED)) {
+		s->disc_prev = s->has_disc ? s->disc : 0;
+		s->disc = d->roles[ROLE_EVENTS_DISCARDED];
+		s->has_disc = true;
+	}
+	if (d->roles_set & (1u << ROLE_PACKET_SEQ_NUM)) {
+		s->seq_prev = s->seq;
+		s->seq = d->roles[ROLE_PACKET_SEQ_NUM];
+		s->has_seq = true;
+	}
+	find_cpu_id(s);
+	s->packets++;
+	return 1;
+}
+
+int
+ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
+    uint64_t *erroff)
+{
+	struct ctf_dec *d = &s->d;
+	const struct ctf_stream_class *sc = s->sc;
+	if (s->done)
+		return 0;
+	if (d->pos >= s->content_end) {
+		s->pkt_off += s->pkt_size;
+		return 0;
+	}
+	uint64_t start = d->pos;
+	s->ev_off = s->pkt_off + start / 8;
+	s->evals.len = 0;
+	d->out = &s->evals;
+	d->has_event_id = false;
+	d->roles_set = 0;
+	for (int i = 0; i < 4; i++)
+		s->scope_root[i] = -1;
+	if (sc->event_header != NULL) {
+		s->scope_root[0] = (int)s->evals.len;
+		if (ctf_decode(d, sc->event_header, NULL, 0) < 0)
+			return derr(s, err, errsize, erroff);
+	}
+	const struct ctf_event_class *ev;
+	if (d->has_event_id) {
+		ev = ctf_event_by_id(sc, d->event_id);
+		if (ev == NULL) {
+			char msg[80];
+			snprintf(msg, sizeof msg, "unknown event id %llu",
+			    (unsigned long long)d->event_id);
+			return serr(s, err, errsize, erroff, s->ev_off, msg);
+		}
+	} else if (sc->nevents == 1)
+		ev = sc->events[0];
+	else if (sc->nevents == 0)
+		return serr(s, err, errsize, erroff, s->ev_off,
+		    "event in a stream class without event classes");
+	else
+		return serr(s, err, errsize, erroff, s->ev_off,
+		    "event header without an id in a stream class with "
+		    "several event classes");
+	s->ev = ev;
+	if (sc->event_context != NULL) {
+		s->scope_root[1] = (int)s->evals.len;
+		if (ctf_decode(d, sc->event_context, NULL, 0) < 0)
+			return derr(s, err, errsize, erroff);
+	}
+	if (ev->context != NULL) {
+		s->scope_root[2] = (int)s->evals.len;
+		if (ctf_decode(d, ev->context, NULL, 0) < 0)
+			return derr(s, err, errsize, erroff);
+	}
+	if (ev->fields != NULL) {
+		s->scope_root[3] = (int)s->evals.len;
+		if (ctf_decode(d, ev->fields, NULL, 0) < 0)
+			return derr(s, err, errsize, erroff);
+	}
+	if (d->pos == start)
+		return serr(s, err, errsize, erroff, s->ev_off,
+		    "event of size zero");
+	s->has_ts = sc->clock >= 0 && d->clock_set;
+	s->ts = d->clock;
+	if (s->has_ts)
+		s->ns = ctf_clock_ns(&s->trace->m->clocks[sc->clock], d->clock);
+	return 1;
+}

@@ -1,0 +1,658 @@
+/*
+ * Resolved field layouts: the arena that owns a trace description, and
+ * the pass that turns what a metadata front end declared into what the
+ * decoder needs -- native byte orders made explicit, clocks bound, every
+ * root scope deep-copied and its sequence lengths and variant tags
+ * resolved to value slots, the fields the reader cares about (packet
+ * sizes, timestamps, event ids...) given their roles, event classes
+ * indexed by id.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+#include "ctf_meta.h"
+
+struct ctf_meta *
+ctf_meta_new(void)
+{
+	struct ctf_meta *m = xcalloc(1, sizeof *m);
+	m->byte_order = CTF_BO_NATIVE;
+	return m;
+}
+
+void
+ctf_meta_free(struct ctf_meta *m)
+{
+	if (m == NULL)
+		return;
+	for (size_t i = 0; i < m->nallocs; i++)
+		free(m->allocs[i]);
+	free(m->allocs);
+	free(m->types);
+	free(m->warns);
+	free(m);
+}
+
+void *
+ctf_alloc(struct ctf_meta *m, size_t size)
+{
+	void *p = xcalloc(1, size ? size : 1);
+	if (m->nallocs == m->capallocs) {
+		m->capallocs = m->capallocs ? m->capallocs * 2 : 256;
+		m->allocs = xreallocarray(m->allocs, m->capallocs,
+		    sizeof *m->allocs);
+	}
+	m->allocs[m->nallocs++] = p;
+	return p;
+}
+
+char *
+ctf_strdup(struct ctf_meta *m, const char *s, size_t len)
+{
+	char *d = ctf_alloc(m, len + 1);
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
+static void
+track_type(struct ctf_meta *m, struct ctf_type *t)
+{
+	if (m->ntypes == m->captypes) {
+		m->captypes = m->captypes ? m->captypes * 2 : 256;
+		m->types = xreallocarray(m->types, m->captypes, sizeof *m->types);
+	}
+	m->types[m->ntypes++] = t;
+}
+
+struct ctf_type *
+ctf_type_new(struct ctf_meta *m, enum ctf_kind kind)
+{
+	struct ctf_type *t = ctf_alloc(m, sizeof *t);
+	t->kind = kind;
+	t->clock = -1;
+	t->tag_slot = -1;
+	t->length_slot = -1;
+	t->align = 1;
+	t->base = 10;
+	track_type(m, t);
+	return t;
+}
+
+struct ctf_type *
+ctf_type_copy(struct ctf_meta *m, const struct ctf_type *t)
+{
+	struct ctf_type *c = ctf_alloc(m, sizeof *c);
+	*c = *t;
+	track_type(m, c);
+	return c;
+}
+
+void
+ctf_meta_warn(struct ctf_meta *m, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (m->nwarns == m->capwarns) {
+		m->capwarns = m->capwarns ? m->capwarns * 2 : 8;
+		m->warns = xreallocarray(m->warns, m->capwarns, sizeof *m->warns);
+	}
+	m->warns[m->nwarns++] = ctf_strdup(m, buf, strlen(buf));
+}
+
+const char *
+ctf_env_str(const struct ctf_meta *m, const char *key)
+{
+	for (size_t i = 0; i < m->nenv; i++)
+		if (!strcmp(m->env[i].key, key))
+			return m->env[i].str;
+	return NULL;
+}
+
+struct ctf_stream_class *
+ctf_stream_by_id(const struct ctf_meta *m, uint64_t id)
+{
+	if (m->nstreams == 1 && !m->streams[0]->has_id)
+		return m->streams[0];
+	for (size_t i = 0; i < m->nstreams; i++)
+		if (m->streams[i]->id == id)
+			return m->streams[i];
+	return NULL;
+}
+
+struct ctf_event_class *
+ctf_event_by_id(const struct ctf_stream_class *s, uint64_t id)
+{
+	if (id < s->nby_id)
+		return s->by_id[id];
+	if (s->nby_id != 0)
+		return NULL;
+	for (size_t i = 0; i < s->nevents; i++)
+		if (s->events[i]->id == id)
+			return s->events[i];
+	return NULL;
+}
+
+const char *
+ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index)
+{
+	for (size_t i = 0; i < t->nmaps; i++) {
+		const struct ctf_enum_map *mp = &t->maps[i];
+		bool in = t->is_signed ?
+		    (int64_t)raw >= mp->lo && (int64_t)raw <= mp->hi :
+		    raw >= (uint64_t)mp->lo && raw <= (uint64_t)mp->hi;
+		if (in) {
+			if (index)
+				*index = (int)i;
+			return mp->label;
+		}
+	}
+	if (index)
+		*index = -1;
+	return NULL;
+}
+
+int64_t
+ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
+{
+	/* as babeltrace2 does: offset normalised to whole seconds plus
+	 * cycles below one second, each part converted on its own */
+	uint64_t f = c->freq ? c->freq : 1000000000;
+	int64_t off_s = c->offset_s;
+	int64_t off_c = c->offset;
+	off_s += off_c / (int64_t)f;
+	off_c %= (int64_t)f;
+	if (off_c < 0) {
+		off_c += (int64_t)f;
+		off_s--;
+	}
+	int64_t base = off_s * 1000000000 +
+	    (int64_t)((unsigned __int128)off_c * 1000000000u / f);
+	uint64_t v = (cycles / f) * 1000000000u +
+	    (uint64_t)((unsigned __int128)(cycles % f) * 1000000000u / f);
+	return base + (int64_t)v;
+}
+
+/* --- resolution --- */
+
+static struct ctf_type *
+deep_copy(struct ctf_meta *m, const struct ctf_type *t, int depth)
+{
+	if (depth > 100)
+		return NULL;
+	switch (t->kind) {
+	case CTF_STRUCT:
+	case CTF_VARIANT: {
+		struct ctf_type *c = ctf_type_copy(m, t);
+		c->fields = ctf_alloc(m, (t->nfields ? t->nfields : 1) *
+		    sizeof *c->fields);
+		for (size_t i = 0; i < t->nfields; i++) {
+			c->fields[i] = t->fields[i];
+			c->fields[i].slot = -1;
+			c->fields[i].role = ROLE_NONE;
+			c->fields[i].type = deep_copy(m, t->fields[i].type,
+			    depth + 1);
+			if (c->fields[i].type == NULL)
+				return NULL;
+		}
+		return c;
+	}
+	case CTF_ARRAY:
+	case CTF_SEQUENCE: {
+		struct ctf_type *c = ctf_type_copy(m, t);
+		c->elem = deep_copy(m, t->elem, depth + 1);
+		return c->elem ? c : NULL;
+	}
+	default:
+		return (struct ctf_type *)t;
+	}
+}
+
+struct frame {
+	struct ctf_type *t;	/* a struct or variant */
+	size_t upto;		/* fields before this one are visible */
+};
+
+struct rctx {
+	struct ctf_meta *m;
+	struct ctf_type *roots[SCOPE_COUNT];
+	int scope;
+	struct frame stack[128];
+	int nstack;
+	char *err;
+	size_t errsize;
+	const char *where;
+};
+
+static bool
+name_eq(const char *a, const char *b)
+{
+	if (!strcmp(a, b))
+		return true;
+	if (a[0] == '_' && !strcmp(a + 1, b))
+		return true;
+	if (b[0] == '_' && !strcmp(a, b + 1))
+		return true;
+	return false;
+}
+
+static struct ctf_field *
+find_field(struct ctf_type *st, size_t upto, const char *name, size_t len)
+{
+	char buf[256];
+	if (len >= sizeof buf)
+		return NULL;
+	memcpy(buf, name, len);
+	buf[len] = '\0';
+	/* exact names first, then with one underscore dropped */
+	for (size_t i = upto; i-- > 0;)
+		if (!strcmp(st->fields[i].name, buf))
+			return &st->fields[i];
+	for (size_t i = upto; i-- > 0;)
+		if (name_eq(st->fields[i].name, buf))
+			return &st->fields[i];
+	return NULL;
+}
+
+/* Follows the rest of a dotted path from a field into nested structs. */
+static struct ctf_field *
+follow(struct ctf_field *f, const char *rest)
+{
+	while (f != NULL && *rest == '.') {
+		rest++;
+		const char *dot = strchr(rest, '.');
+		size_t len = dot ? (size_t)(dot - rest) : strlen(rest);
+		if (f->type->kind != CTF_STRUCT)
+			return NULL;
+		f = find_field(f->type, f->type->nfields, rest, len);
+		rest += len;
+	}
+	return f;
+}
+
+static const struct {
+	const char *prefix;
+	int scope;
+} abs_prefixes[] = {
+	{ "trace.packet.header.", SCOPE_PACKET_HEADER },
+	{ "stream.packet.context.", SCOPE_PACKET_CONTEXT },
+	{ "stream.event.header.", SCOPE_EVENT_HEADER },
+	{ "stream.event.context.", SCOPE_STREAM_EVENT_CONTEXT },
+	{ "event.context.", SCOPE_EVENT_CONTEXT },
+	{ "event.fields.", SCOPE_EVENT_FIELDS },
+};
+
+static struct ctf_field *
+resolve_path(struct rctx *c, const char *path)
+{
+	for (size_t i = 0; i < sizeof abs_prefixes / sizeof abs_prefixes[0];
+	    i++) {
+		size_t n = strlen(abs_prefixes[i].prefix);
+		if (strncmp(path, abs_prefixes[i].prefix, n) != 0)
+			continue;
+		int sc = abs_prefixes[i].scope;
+		if (sc > c->scope || c->roots[sc] == NULL)
+			return NULL;
+		struct ctf_type *root = c->roots[sc];
+		const char *rest = path + n;
+		const char *dot = strchr(rest, '.');
+		size_t len = dot ? (size_t)(dot - rest) : strlen(rest);
+		size_t upto = root->nfields;
+		if (sc == c->scope && c->nstack > 0 && c->stack[0].t == root)
+			upto = c->stack[0].upto;
+		return follow(find_field(root, upto, rest, len), rest + len);
+	}
+	const char *dot = strchr(path, '.');
+	size_t len = dot ? (size_t)(dot - path) : strlen(path);
+	for (int i = c->nstack - 1; i >= 0; i--) {
+		if (c->stack[i].t->kind != CTF_STRUCT)
+			continue;
+		struct ctf_field *f = find_field(c->stack[i].t,
+		    c->stack[i].upto, path, len);
+		if (f != NULL)
+			return follow(f, path + len);
+	}
+	/* as babeltrace2 does: then the earlier root scopes */
+	for (int sc = c->scope - 1; sc >= 0; sc--) {
+		if (c->roots[sc] == NULL)
+			continue;
+		struct ctf_field *f = find_field(c->roots[sc],
+		    c->roots[sc]->nfields, path, len);
+		if (f != NULL)
+			return follow(f, path + len);
+	}
+	return NULL;
+}
+
+static int rerr(struct rctx *c, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int
+rerr(struct rctx *c, int line, const char *fmt, ...)
+{
+	int n = 0;
+	if (line > 0)
+		n = snprintf(c->err, c->errsize, "line %d: ", line);
+	if (n < 0 || (size_t)n >= c->errsize)
+		n = 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errsize - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static bool
+option_matches(const char *opt, const char *label)
+{
+	return name_eq(opt, label);
+}
+
+static int
+resolve_type(struct rctx *c, struct ctf_type *t)
+{
+	switch (t->kind) {
+	case CTF_STRUCT:
+	case CTF_VARIANT:
+		if (t->kind == CTF_VARIANT) {
+			if (t->tag == NULL)
+				return rerr(c, t->line, "variant without a tag "
+				    "in %s", c->where);
+			struct ctf_field *f = resolve_path(c, t->tag);
+			if (f == NULL)
+				return rerr(c, t->line, "cannot find the tag "
+				    "`%s` of a variant in %s", t->tag, c->where);
+			if (f->type->kind != CTF_ENUM)
+				return rerr(c, t->line, "the tag `%s` of a "
+				    "variant is not an enum", t->tag);
+			if (f->slot < 0)
+				f->slot = c->m->nslots++;
+			t->tag_slot = f->slot;
+			t->tag_type = f->type;
+			t->nopt_of_map = f->type->nmaps;
+			t->opt_of_map = ctf_alloc(c->m, (t->nopt_of_map + 1) *
+			    sizeof *t->opt_of_map);
+			for (size_t i = 0; i < f->type->nmaps; i++) {
+				t->opt_of_map[i] = -1;
+				const char *lab = f->type->maps[i].label;
+				for (size_t o = 0; o < t->nfields; o++)
+					if (!strcmp(t->fields[o].name, lab)) {
+						t->opt_of_map[i] = (int)o;
+						break;
+					}
+				if (t->opt_of_map[i] >= 0)
+					continue;
+				for (size_t o = 0; o < t->nfields; o++)
+					if (option_matches(t->fields[o].name,
+					    lab)) {
+						t->opt_of_map[i] = (int)o;
+						break;
+					}
+			}
+		}
+		if (c->nstack == (int)(sizeof c->stack / sizeof c->stack[0]))
+			return rerr(c, t->line, "types nested too deeply");
+		c->stack[c->nstack].t = t;
+		c->stack[c->nstack].upto = 0;
+		c->nstack++;
+		for (size_t i = 0; i < t->nfields; i++) {
+			c->stack[c->nstack - 1].upto = i;
+			if (resolve_type(c, t->fields[i].type) < 0)
+				return -1;
+		}
+		c->nstack--;
+		if (t->kind == CTF_STRUCT) {
+			uint32_t al = t->align;
+			for (size_t i = 0; i < t->nfields; i++)
+				if (t->fields[i].type->align > al)
+					al = t->fields[i].type->align;
+			t->align = al;
+		}
+		return 0;
+	case CTF_SEQUENCE: {
+		struct ctf_field *f = resolve_path(c, t->length_path);
+		if (f == NULL)
+			return rerr(c, t->line, "cannot find the length `%s` of "
+			    "a sequence in %s", t->length_path, c->where);
+		if ((f->type->kind != CTF_INT && f->type->kind != CTF_ENUM) ||
+		    f->type->is_signed)
+			return rerr(c, t->line, "the length `%s` of a sequence "
+			    "is not an unsigned integer", t->length_path);
+		if (f->slot < 0)
+			f->slot = c->m->nslots++;
+		t->length_slot = f->slot;
+	}
+		/* fall through */
+	case CTF_ARRAY:
+		if (resolve_type(c, t->elem) < 0)
+			return -1;
+		t->align = t->elem->align;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct {
+	const char *name;
+	int scope;
+	enum ctf_role role;
+} role_names[] = {
+	{ "magic", SCOPE_PACKET_HEADER, ROLE_MAGIC },
+	{ "uuid", SCOPE_PACKET_HEADER, ROLE_UUID },
+	{ "stream_id", SCOPE_PACKET_HEADER, ROLE_STREAM_ID },
+	{ "stream_instance_id", SCOPE_PACKET_HEADER, ROLE_STREAM_INSTANCE_ID },
+	{ "content_size", SCOPE_PACKET_CONTEXT, ROLE_CONTENT_SIZE },
+	{ "packet_size", SCOPE_PACKET_CONTEXT, ROLE_PACKET_SIZE },
+	{ "timestamp_begin", SCOPE_PACKET_CONTEXT, ROLE_TS_BEGIN },
+	{ "timestamp_end", SCOPE_PACKET_CONTEXT, ROLE_TS_END },
+	{ "events_discarded", SCOPE_PACKET_CONTEXT, ROLE_EVENTS_DISCARDED },
+	{ "packet_seq_num", SCOPE_PACKET_CONTEXT, ROLE_PACKET_SEQ_NUM },
+};
+
+/* The only clock, bound to a timestamp field that does not name one. */
+static void
+bind_default_clock(struct ctf_meta *m, struct ctf_field *f)
+{
+	if (f->type->clock < 0 && m->nclocks == 1) {
+		f->type = ctf_type_copy(m, f->type);
+		f->type->clock = 0;
+	}
+}
+
+static void
+assign_header_roles(struct ctf_meta *m, struct ctf_type *t, int depth)
+{
+	if (depth > 16)
+		return;
+	for (size_t i = 0; i < t->nfields; i++) {
+		struct ctf_field *f = &t->fields[i];
+		struct ctf_type *ft = f->type;
+		if ((ft->kind == CTF_INT || ft->kind == CTF_ENUM) &&
+		    !strcmp(f->name, "id"))
+			f->role = ROLE_EVENT_ID;
+		else if (ft->kind == CTF_INT && !strcmp(f->name, "timestamp")) {
+			f->role = ROLE_TIMESTAMP;
+			bind_default_clock(m, f);
+		} else if (ft->kind == CTF_STRUCT || ft->kind == CTF_VARIANT)
+			assign_header_roles(m, ft, depth + 1);
+	}
+}
+
+static void
+assign_roles(struct ctf_meta *m, struct ctf_type *t, int scope)
+{
+	if (t == NULL)
+		return;
+	if (scope == SCOPE_EVENT_HEADER) {
+		assign_header_roles(m, t, 0);
+		return;
+	}
+	for (size_t i = 0; i < t->nfields; i++) {
+		struct ctf_field *f = &t->fields[i];
+		for (size_t r = 0; r < sizeof role_names / sizeof role_names[0];
+		    r++) {
+			if (role_names[r].scope != scope ||
+			    strcmp(f->name, role_names[r].name) != 0)
+				continue;
+			enum ctf_role role = role_names[r].role;
+			if (role == ROLE_UUID) {
+				if (f->type->kind == CTF_ARRAY &&
+				    f->type->length == 16 &&
+				    f->type->elem->kind == CTF_INT &&
+				    f->type->elem->size == 8)
+					f->role = role;
+			} else if (f->type->kind == CTF_INT &&
+			    !f->type->is_signed)
+				f->role = role;
+			if (f->role == ROLE_TS_BEGIN || f->role == ROLE_TS_END)
+				bind_default_clock(m, f);
+		}
+	}
+}
+
+static int
+clock_of(const struct ctf_type *t, int depth)
+{
+	if (t == NULL || depth > 16)
+		return -1;
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct ctf_type *ft = t->fields[i].type;
+		if ((ft->kind == CTF_INT || ft->kind == CTF_ENUM) &&
+		    ft->clock >= 0)
+			return ft->clock;
+		if (ft->kind == CTF_STRUCT || ft->kind == CTF_VARIANT) {
+			int r = clock_of(ft, depth + 1);
+			if (r >= 0)
+				return r;
+		}
+	}
+	return -1;
+}
+
+static int
+resolve_root(struct rctx *c, struct ctf_type **slot, int scope,
+    const char *where)
+{
+	c->scope = scope;
+	c->where = where;
+	c->nstack = 0;
+	if (*slot == NULL) {
+		c->roots[scope] = NULL;
+		return 0;
+	}
+	struct ctf_type *t = deep_copy(c->m, *slot, 0);
+	if (t == NULL)
+		return rerr(c, (*slot)->line, "types nested too deeply");
+	*slot = t;
+	c->roots[scope] = t;
+	assign_roles(c->m, t, scope);
+	return resolve_type(c, t);
+}
+
+int
+ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
+{
+	struct rctx c = { .m = m, .err = err, .errsize = errsize };
+	if (!m->has_major)
+		return rerr(&c, 0, "metadata without a trace block");
+	if (m->byte_order == CTF_BO_NATIVE)
+		m->byte_order = CTF_BO_LE;
+	for (size_t i = 0; i < m->ntypes; i++) {
+		struct ctf_type *t = m->types[i];
+		if (t->byte_order == CTF_BO_NATIVE)
+			t->byte_order = m->byte_order;
+		if (t->clock_name != NULL && t->clock < 0) {
+			for (size_t k = 0; k < m->nclocks; k++)
+				if (!strcmp(m->clocks[k].name, t->clock_name))
+					t->clock = (int)k;
+			if (t->clock < 0)
+				return rerr(&c, t->line, "unknown clock `%s`",
+				    t->clock_name);
+		}
+		if (t->kind == CTF_FLOAT && t->size != 32 && t->size != 64)
+			return rerr(&c, t->line, "unsupported float size");
+	}
+	if (m->nstreams == 0) {
+		struct ctf_stream_class *s = ctf_alloc(m, sizeof *s);
+		s->clock = -1;
+		m->streams = ctf_alloc(m, sizeof *m->streams);
+		m->streams[0] = s;
+		m->nstreams = 1;
+	}
+	if (resolve_root(&c, &m->packet_header, SCOPE_PACKET_HEADER,
+	    "the packet header") < 0)
+		return -1;
+	struct ctf_type *ph = c.roots[SCOPE_PACKET_HEADER];
+	for (size_t si = 0; si < m->nstreams; si++) {
+		struct ctf_stream_class *s = m->streams[si];
+		c.roots[SCOPE_PACKET_HEADER] = ph;
+		if (s->line == 0 && s->has_id && s->nevents > 0)
+			return rerr(&c, s->events[0]->line, "event `%s` refers "
+			    "to stream class %llu, which is not declared",
+			    s->events[0]->name, (unsigned long long)s->id);
+		if (resolve_root(&c, &s->packet_context, SCOPE_PACKET_CONTEXT,
+		    "the packet context") < 0 ||
+		    resolve_root(&c, &s->event_header, SCOPE_EVENT_HEADER,
+		    "the event header") < 0 ||
+		    resolve_root(&c, &s->event_context,
+		    SCOPE_STREAM_EVENT_CONTEXT, "the stream event context") < 0)
+			return -1;
+		struct ctf_type *pc = c.roots[SCOPE_PACKET_CONTEXT];
+		struct ctf_type *eh = c.roots[SCOPE_EVENT_HEADER];
+		struct ctf_type *sec = c.roots[SCOPE_STREAM_EVENT_CONTEXT];
+		s->clock = clock_of(s->event_header, 0);
+		if (s->clock < 0)
+			s->clock = clock_of(s->packet_context, 0);
+		uint64_t maxid = 0;
+		for (size_t ei = 0; ei < s->nevents; ei++) {
+			struct ctf_event_class *e = s->events[ei];
+			char where[300];
+			c.roots[SCOPE_PACKET_CONTEXT] = pc;
+			c.roots[SCOPE_EVENT_HEADER] = eh;
+			c.roots[SCOPE_STREAM_EVENT_CONTEXT] = sec;
+			snprintf(where, sizeof where, "the context of event `%s`",
+			    e->name);
+			if (resolve_root(&c, &e->context, SCOPE_EVENT_CONTEXT,
+			    where) < 0)
+				return -1;
+			snprintf(where, sizeof where, "the fields of event `%s`",
+			    e->name);
+			if (resolve_root(&c, &e->fields, SCOPE_EVENT_FIELDS,
+			    where) < 0)
+				return -1;
+			if (!e->has_id) {
+				if (s->nevents > 1)
+					return rerr(&c, e->line, "event `%s` "
+					    "without an id", e->name);
+				e->id = 0;
+			}
+			if (e->id > maxid)
+				maxid = e->id;
+		}
+		for (size_t a = 0; a < s->nevents; a++)
+			for (size_t b = a + 1; b < s->nevents && b < a + 64; b++)
+				if (s->events[a]->id == s->events[b]->id)
+					return rerr(&c, s->events[b]->line,
+					    "duplicate event id %llu",
+					    (unsigned long long)s->events[b]->id);
+		if (s->nevents > 0 && maxid < (1u << 20)) {
+			s->nby_id = maxid + 1;
+			s->by_id = ctf_alloc(m, s->nby_id * sizeof *s->by_id);
+			for (size_t ei = 0; ei < s->nevents; ei++) {
+				if (s->by_id[s->events[ei]->id] != NULL)
+					return rerr(&c, s->events[ei]->line,
+					    "duplicate event id %llu",
+					    (unsigned long long)s->events[ei]->id);
+				s->by_id[s->events[ei]->id] = s->events[ei];
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,1203 @@
+/*
+ * The TSDL parser: recursive descent over tsdl_lex tokens, building the
+ * resolved description of ctf_meta.h (types, clocks, streams, events).
+ *
+ * Type names live in lexical scopes (a typealias inside a struct is seen
+ * only there); "struct X", "variant X" and "enum X" are kept in the same
+ * tables under their prefixed names. Multi-word alias names ("unsigned
+ * long", "void *") are matched greedily against the names in scope.
+ *
+ * Errors unwind with longjmp to tsdl_parse(), which returns them as
+ * "line L, column C: what"; everything allocated is in the meta's arena or
+ * the lexer, so nothing leaks on the way out.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+#include "ctf_meta.h"
+#include "tsdl_lex.h"
+
+struct alias {
+	const char *name;
+	struct ctf_type *type;
+};
+
+struct scope {
+	struct scope *up;
+	struct alias *items;
+	size_t n, cap;
+};
+
+#define LOOKAHEAD 8
+
+struct parser {
+	struct tsdl_lexer lx;
+	struct tsdl_token toks[LOOKAHEAD];	/* ring of lexed tokens */
+	unsigned head, count;
+	struct ctf_meta *m;
+	struct scope *sc;
+	jmp_buf jb;
+	char *err;
+	size_t errsize;
+	int depth;
+};
+
+static void perr(struct parser *p, const struct tsdl_token *t,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
+
+static void
+perr(struct parser *p, const struct tsdl_token *t, const char *fmt, ...)
+{
+	int n = snprintf(p->err, p->errsize, "line %d, column %d: ", t->line,
+	    t->col);
+	if (n < 0 || (size_t)n >= p->errsize)
+		n = 0;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errsize - (size_t)n, fmt, ap);
+	va_end(ap);
+	longjmp(p->jb, 1);
+}
+
+static const struct tsdl_token *
+peek(struct parser *p, unsigned k)
+{
+	while (p->count <= k) {
+		struct tsdl_token *t = &p->toks[(p->head + p->count) % LOOKAHEAD];
+		tsdl_lex_next(&p->lx, t);
+		p->count++;
+		if (t->kind == TOK_ERROR)
+			perr(p, t, "%s", t->err);
+	}
+	return &p->toks[(p->head + k) % LOOKAHEAD];
+}
+
+static struct tsdl_token
+next(struct parser *p)
+{
+	struct tsdl_token t = *peek(p, 0);
+	p->head = (p->head + 1) % LOOKAHEAD;
+	p->count--;
+	return t;
+}
+
+static bool
+is_tok(struct parser *p, enum tsdl_tok k)
+{
+	return peek(p, 0)->kind == k;
+}
+
+static bool
+is_word(struct parser *p, unsigned k, const char *w)
+{
+	const struct tsdl_token *t = peek(p, k);
+	return t->kind == TOK_IDENT && strcmp(t->sval, w) == 0;
+}
+
+static bool
+accept(struct parser *p, enum tsdl_tok k)
+{
+	if (!is_tok(p, k))
+		return false;
+	next(p);
+	return true;
+}
+
+static struct tsdl_token
+expect(struct parser *p, enum tsdl_tok k)
+{
+	const struct tsdl_token *t = peek(p, 0);
+	if (t->kind != k) {
+		if (t->kind == TOK_IDENT)
+			perr(p, t, "expected %s, found '%s'", tsdl_tok_name(k),
+			    t->sval);
+		perr(p, t, "expected %s, found %s", tsdl_tok_name(k),
+		    tsdl_tok_name(t->kind));
+	}
+	return next(p);
+}
+
+/* --- scopes --- */
+
+static void
+scope_push(struct parser *p)
+{
+	struct scope *s = ctf_alloc(p->m, sizeof *s);
+	s->up = p->sc;
+	p->sc = s;
+}
+
+static void
+scope_pop(struct parser *p)
+{
+	p->sc = p->sc->up;
+}
+
+static void
+scope_add(struct parser *p, const char *name, struct ctf_type *t)
+{
+	struct scope *s = p->sc;
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->items[i].name, name) == 0) {
+			s->items[i].type = t;
+			return;
+		}
+	if (s->n == s->cap) {
+		size_t nc = s->cap ? s->cap * 2 : 16;
+		struct alias *a = ctf_alloc(p->m, nc * sizeof *a);
+		if (s->n)
+			memcpy(a, s->items, s->n * sizeof *a);
+		s->items = a;
+		s->cap = nc;
+	}
+	s->items[s->n].name = ctf_strdup(p->m, name, strlen(name));
+	s->items[s->n].type = t;
+	s->n++;
+}
+
+static struct ctf_type *
+scope_find(struct parser *p, const char *name)
+{
+	for (struct scope *s = p->sc; s != NULL; s = s->up)
+		for (size_t i = s->n; i-- > 0;)
+			if (strcmp(s->items[i].name, name) == 0)
+				return s->items[i].type;
+	return NULL;
+}
+
+/* Is `prefix` followed by a space the start of some alias name? */
+static bool
+scope_has_prefix(struct parser *p, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	for (struct scope *s = p->sc; s != NULL; s = s->up)
+		for (size_t i = 0; i < s->n; i++)
+			if (strncmp(s->items[i].name, prefix, n) == 0 &&
+			    s->items[i].name[n] == ' ')
+				return true;
+	return false;
+}
+
+/* --- values --- */
+
+enum val_kind { VAL_INT, VAL_STR, VAL_IDENT, VAL_TYPE };
+
+struct value {
+	enum val_kind kind;
+	int64_t i;		/* VAL_INT: the value as written (two's complement) */
+	bool negative;
+	const char *s;		/* VAL_STR, VAL_IDENT (dotted path) */
+	struct ctf_type *type;
+	struct tsdl_token tok;
+};
+
+static struct ctf_type *parse_type_spec(struct parser *p);
+static struct ctf_type *parse_declarator(struct parser *p,
+    struct ctf_type *base, const char **name);
+
+static const char *
+parse_path(struct parser *p)
+{
+	char buf[512];
+	size_t n = 0;
+	for (;;) {
+		struct tsdl_token t = expect(p, TOK_IDENT);
+		size_t l = strlen(t.sval);
+		if (n + l + 2 > sizeof buf)
+			perr(p, &t, "path too long");
+		memcpy(buf + n, t.sval, l);
+		n += l;
+		if (is_tok(p, TOK_DOT) || is_tok(p, TOK_ARROW)) {
+			next(p);
+			buf[n++] = '.';
+			continue;
+		}
+		break;
+	}
+	return ctf_strdup(p->m, buf, n);
+}
+
+static void
+parse_int_value(struct parser *p, struct value *v)
+{
+	bool neg = false;
+	if (accept(p, TOK_MINUS))
+		neg = true;
+	else
+		accept(p, TOK_PLUS);
+	struct tsdl_token t = next(p);
+	if (t.kind != TOK_INT && t.kind != TOK_CHAR)
+		perr(p, &t, "expected an integer, found %s",
+		    tsdl_tok_name(t.kind));
+	if (neg && t.ival > (uint64_t)INT64_MAX + 1)
+		perr(p, &t, "integer literal out of range");
+	v->kind = VAL_INT;
+	v->negative = neg;
+	v->i = neg ? (int64_t)(0 - t.ival) : (int64_t)t.ival;
+}
+
+/* `lhs = value ;` or `lhs := type ;` -- the part after the lhs. */
+static void
+parse_value(struct parser *p, bool type_assign, struct value *v)
+{
+	memset(v, 0, sizeof *v);
+	v->tok = *peek(p, 0);
+	if (type_assign) {
+		v->kind = VAL_TYPE;
+		struct ctf_type *t = parse_type_spec(p);
+		/* an abstract declarator may follow, e.g. `:= uint8_t [16]` */
+		if (is_tok(p, TOK_LBRACKET))
+			t = parse_declarator(p, t, NULL);
+		v->type = t;
+		return;
+	}
+	switch (v->tok.kind) {
+	case TOK_STRING:
+		v->kind = VAL_STR;
+		v->s = ctf_strdup(p->m, v->tok.sval, strlen(v->tok.sval));
+		next(p);
+		break;
+	case TOK_INT: case TOK_CHAR: case TOK_MINUS: case TOK_PLUS:
+		parse_int_value(p, v);
+		break;
+	case TOK_IDENT:
+		v->kind = VAL_IDENT;
+		v->s = parse_path(p);
+		break;
+	default:
+		perr(p, &v->tok, "unexpected %s in a value",
+		    tsdl_tok_name(v->tok.kind));
+	}
+}
+
+static int64_t
+want_int(struct parser *p, const struct value *v, const char *what)
+{
+	if (v->kind != VAL_INT)
+		perr(p, &v->tok, "`%s` expects an integer", what);
+	return v->i;
+}
+
+static uint64_t
+want_uint(struct parser *p, const struct value *v, const char *what)
+{
+	int64_t i = want_int(p, v, what);
+	if (v->negative)
+		perr(p, &v->tok, "`%s` cannot be negative", what);
+	return (uint64_t)i;
+}
+
+static const char *
+want_str(struct parser *p, const struct value *v, const char *what)
+{
+	if (v->kind != VAL_STR && v->kind != VAL_IDENT)
+		perr(p, &v->tok, "`%s` expects a string", what);
+	return v->s;
+}
+
+static bool
+want_bool(struct parser *p, const struct value *v, const char *what)
+{
+	if (v->kind == VAL_INT)
+		return v->i != 0;
+	if (v->kind == VAL_IDENT) {
+		if (!strcmp(v->s, "true") || !strcmp(v->s, "TRUE"))
+			return true;
+		if (!strcmp(v->s, "false") || !strcmp(v->s, "FALSE"))
+			return false;
+	}
+	perr(p, &v->tok, "`%s` expects true or false", what);
+}
+
+static uint8_t
+want_byte_order(struct parser *p, const struct value *v, bool allow_native)
+{
+	const char *s = v->kind == VAL_IDENT ? v->s : "";
+	if (!strcmp(s, "le") || !strcmp(s, "little_endian") ||
+	    !strcmp(s, "little-endian"))
+		return CTF_BO_LE;
+	if (!strcmp(s, "be") || !strcmp(s, "network") ||
+	    !strcmp(s, "big_endian") || !strcmp(s, "big-endian"))
+		return CTF_BO_BE;
+	if (allow_native && !strcmp(s, "native"))
+		return CTF_BO_NATIVE;
+	perr(p, &v->tok, "invalid byte order");
+}
+
+/* One attribute: `a.b.c = value;` or `a.b := type;`. Returns the dotted
+ * name (arena) and fills v. */
+static const char *
+parse_attr(struct parser *p, struct value *v)
+{
+	const char *name = parse_path(p);
+	struct tsdl_token t = next(p);
+	if (t.kind == TOK_EQUAL)
+		parse_value(p, false, v);
+	else if (t.kind == TOK_ASSIGN_TYPE)
+		parse_value(p, true, v);
+	else
+		perr(p, &t, "expected '=' or ':=' after `%s`", name);
+	expect(p, TOK_SEMI);
+	return name;
+}
+
+static void
+unknown_attr(struct parser *p, const struct value *v, const char *what,
+    const char *name)
+{
+	ctf_meta_warn(p->m, "line %d, column %d: unknown %s attribute `%s`",
+	    v->tok.line, v->tok.col, what, name);
+}
+
+/* --- types --- */
+
+static struct ctf_type *
+parse_integer(struct parser *p, bool floating)
+{
+	struct tsdl_token start = next(p);
+	struct ctf_type *t = ctf_type_new(p->m, floating ? CTF_FLOAT : CTF_INT);
+	t->line = start.line;
+	t->base = 10;
+	t->byte_order = CTF_BO_NATIVE;
+	bool has_size = false, has_align = false;
+	expect(p, TOK_LBRACE);
+	while (!accept(p, TOK_RBRACE)) {
+		struct value v;
+		const char *a = parse_attr(p, &v);
+		if (!floating && !strcmp(a, "size")) {
+			uint64_t s = want_uint(p, &v, a);
+			if (s < 1 || s > 64)
+				perr(p, &v.tok, "integer size %llu not in 1..64",
+				    (unsigned long long)s);
+			t->size = (uint32_t)s;
+			has_size = true;
+		} else if (!strcmp(a, "align")) {
+			uint64_t al = want_uint(p, &v, a);
+			if (al == 0 || (al & (al - 1)) != 0 || al > 1024)
+				perr(p, &v.tok, "alignment must be a power of two");
+			t->align = (uint32_t)al;
+			has_align = true;
+		} else if (!floating && !strcmp(a, "signed")) {
+			t->is_signed = want_bool(p, &v, a);
+		} else if (!strcmp(a, "byte_order")) {
+			t->byte_order = want_byte_order(p, &v, true);
+		} else if (!floating && !strcmp(a, "base")) {
+			if (v.kind == VAL_INT) {
+				if (v.i != 2 && v.i != 8 && v.i != 10 && v.i != 16)
+					perr(p, &v.tok, "invalid integer base");
+				t->base = (uint8_t)v.i;
+			} else {
+				const char *s = want_str(p, &v, a);
+				if (!strcmp(s, "decimal") || !strcmp(s, "dec") ||
+				    !strcmp(s, "d") || !strcmp(s, "i") ||
+				    !strcmp(s, "u"))
+					t->base = 10;
+				else if (!strcmp(s, "hexadecimal") ||
+				    !strcmp(s, "hex") || !strcmp(s, "x") ||
+				    !strcmp(s, "X") || !strcmp(s, "p"))
+					t->base = 16;
+				else if (!strcmp(s, "octal") || !strcmp(s, "oct") ||
+				    !strcmp(s, "o"))
+					t->base = 8;
+				else if (!strcmp(s, "binary") || !strcmp(s, "b"))
+					t->base = 2;
+				else
+					perr(p, &v.tok, "invalid integer base `%s`", s);
+			}
+		} else if (!floating && !strcmp(a, "encoding")) {
+			const char *s = want_str(p, &v, a);
+			if (!strcmp(s, "UTF8") || !strcmp(s, "utf8") ||
+			    !strcmp(s, "ASCII") || !strcmp(s, "ascii"))
+				t->encoding = 1;
+			else if (!strcmp(s, "none"))
+				t->encoding = 0;
+			else
+				perr(p, &v.tok, "invalid encoding `%s`", s);
+		} else if (!floating && !strcmp(a, "map")) {
+			const char *s = want_str(p, &v, a);
+			size_t n = strlen(s);
+			if (strncmp(s, "clock.", 6) != 0 || n < 13 ||
+			    strcmp(s + n - 6, ".value") != 0)
+				perr(p, &v.tok, "invalid mapping `%s`", s);
+			/* the clock may be declared later: keep its name and
+			 * resolve it at the end, through the arena string */
+			t->clock_name = ctf_strdup(p->m, s + 6, n - 12);
+		} else if (floating && !strcmp(a, "exp_dig")) {
+			t->exp_dig = (uint32_t)want_uint(p, &v, a);
+		} else if (floating && !strcmp(a, "mant_dig")) {
+			t->mant_dig = (uint32_t)want_uint(p, &v, a);
+		} else
+			unknown_attr(p, &v, floating ? "floating point" :
+			    "integer", a);
+	}
+	if (floating) {
+		uint64_t s = (uint64_t)t->exp_dig + t->mant_dig;
+		if (s != 32 && s != 64)
+			perr(p, &start, "unsupported floating point size %llu "
+			    "(exp_dig + mant_dig must be 32 or 64)",
+			    (unsigned long long)s);
+		t->size = (uint32_t)s;
+	} else if (!has_size)
+		perr(p, &start, "integer without a size");
+	if (!has_align)
+		t->align = t->size % 8 == 0 ? 8 : 1;
+	return t;
+}
+
+static struct ctf_type *
+parse_string(struct parser *p)
+{
+	struct tsdl_token start = next(p);
+	struct ctf_type *t = ctf_type_new(p->m, CTF_STRING);
+	t->line = start.line;
+	t->align = 8;
+	if (accept(p, TOK_LBRACE)) {
+		while (!accept(p, TOK_RBRACE)) {
+			struct value v;
+			const char *a = parse_attr(p, &v);
+			if (strcmp(a, "encoding") != 0)
+				unknown_attr(p, &v, "string", a);
+		}
+	}
+	return t;
+}
+
+static void parse_struct_body(struct parser *p, struct ctf_type *t);
+
+static struct ctf_type *
+parse_struct(struct parser *p)
+{
+	struct tsdl_token start = next(p);
+	const char *name = NULL;
+	if (is_tok(p, TOK_IDENT))
+		name = next(p).sval;
+	struct ctf_type *t;
+	if (is_tok(p, TOK_LBRACE)) {
+		t = ctf_type_new(p->m, CTF_STRUCT);
+		t->line = start.line;
+		t->align = 1;
+		next(p);
+		scope_push(p);
+		parse_struct_body(p, t);
+		scope_pop(p);
+		if (is_word(p, 0, "align")) {
+			next(p);
+			expect(p, TOK_LPAREN);
+			struct tsdl_token a = expect(p, TOK_INT);
+			if (a.ival == 0 || (a.ival & (a.ival - 1)) != 0 ||
+			    a.ival > 1024)
+				perr(p, &a, "alignment must be a power of two");
+			expect(p, TOK_RPAREN);
+			if (a.ival > t->align)
+				t->align = (uint32_t)a.ival;
+		}
+		for (size_t i = 0; i < t->nfields; i++)
+			if (t->fields[i].type->align > t->align)
+				t->align = t->fields[i].type->align;
+		if (name != NULL) {
+			char buf[300];
+			snprintf(buf, sizeof buf, "struct %s", name);
+			scope_add(p, buf, t);
+		}
+	} else {
+		if (name == NULL)
+			perr(p, &start, "struct without a name or a body");
+		char buf[300];
+		snprintf(buf, sizeof buf, "struct %s", name);
+		t = scope_find(p, buf);
+		if (t == NULL)
+			perr(p, &start, "unknown type `struct %s`", name);
+		if (is_word(p, 0, "align")) {
+			/* `struct x align(N)` on a reference: a copy */
+			next(p);
+			expect(p, TOK_LPAREN);
+			struct tsdl_token a = expect(p, TOK_INT);
+			expect(p, TOK_RPAREN);
+			if (a.ival == 0 || (a.ival & (a.ival - 1)) != 0 ||
+			    a.ival > 1024)
+				perr(p, &a, "alignment must be a power of two");
+			if (a.ival > t->align) {
+				t = ctf_type_copy(p->m, t);
+				t->align = (uint32_t)a.ival;
+			}
+		}
+	}
+	return t;
+}
+
+static struct ctf_type *
+parse_variant(struct parser *p)
+{
+	struct tsdl_token start = next(p);
+	const char *name = NULL, *tag = NULL;
+	if (is_tok(p, TOK_IDENT))
+		name = next(p).sval;
+	if (accept(p, TOK_LT)) {
+		tag = parse_path(p);
+		expect(p, TOK_GT);
+	}
+	struct ctf_type *t;
+	char buf[300];
+	if (is_tok(p, TOK_LBRACE)) {
+		next(p);
+		t = ctf_type_new(p->m, CTF_VARIANT);
+		t->line = start.line;
+		t->align = 1;
+		t->tag = tag;
+		scope_push(p);
+		parse_struct_body(p, t);
+		scope_pop(p);
+		if (t->nfields == 0)
+			perr(p, &start, "variant without options");
+		if (name != NULL) {
+			snprintf(buf, sizeof buf, "variant %s", name);
+			scope_add(p, buf, t);
+		}
+	} else {
+		if (name == NULL)
+			perr(p, &start, "variant without a name or a body");
+		snprintf(buf, sizeof buf, "variant %s", name);
+		t = scope_find(p, buf);
+		if (t == NULL)
+			perr(p, &start, "unknown type `variant %s`", name);
+		if (tag != NULL) {
+			if (t->tag != NULL)
+				perr(p, &start, "variant `%s` already has a tag",
+				    name);
+			t = ctf_type_copy(p->m, t);
+			t->tag = tag;
+		}
+	}
+	return t;
+}
+
+static struct ctf_type *
+parse_enum(struct parser *p)
+{
+	struct tsdl_token start = next(p);
+	const char *name = NULL;
+	char buf[300];
+	if (is_tok(p, TOK_IDENT))
+		name = next(p).sval;
+	struct ctf_type *container = NULL;
+	if (accept(p, TOK_COLON))
+		container = parse_type_spec(p);
+	if (!is_tok(p, TOK_LBRACE)) {
+		if (name == NULL)
+			perr(p, &start, "enum without a name or a body");
+		snprintf(buf, sizeof buf, "enum %s", name);
+		struct ctf_type *t = scope_find(p, buf);
+		if (t == NULL)
+			perr(p, &start, "unknown type `enum %s`", name);
+		return t;
+	}
+	next(p);
+	if (container == NULL) {
+		container = scope_find(p, "int");
+		if (container == NULL)
+			perr(p, &start, "enum without a container type and no "
+			    "`int` type declared");
+	}
+	if (container->kind != CTF_INT)
+		perr(p, &start, "enum container must be an integer type");
+	struct ctf_type *t = ctf_type_copy(p->m, container);
+	t->kind = CTF_ENUM;
+	t->line = start.line;
+	size_t cap = 0;
+	int64_t nextv = 0;
+	while (!accept(p, TOK_RBRACE)) {
+		struct tsdl_token lt = next(p);
+		if (lt.kind != TOK_IDENT && lt.kind != TOK_STRING)
+			perr(p, &lt, "expected an enum label, found %s",
+			    tsdl_tok_name(lt.kind));
+		struct ctf_enum_map mp;
+		mp.label = ctf_strdup(p->m, lt.sval, strlen(lt.sval));
+		mp.lo = mp.hi = nextv;
+		if (accept(p, TOK_EQUAL)) {
+			struct value v;
+			v.tok = *peek(p, 0);
+			parse_int_value(p, &v);
+			mp.lo = mp.hi = v.i;
+			if (accept(p, TOK_ELLIPSIS)) {
+				v.tok = *peek(p, 0);
+				parse_int_value(p, &v);
+				mp.hi = v.i;
+			}
+		}
+		bool bad = t->is_signed ? mp.hi < mp.lo :
+		    (uint64_t)mp.hi < (uint64_t)mp.lo;
+		if (bad)
+			perr(p, &lt, "enum range of `%s` is reversed", mp.label);
+		nextv = mp.hi + 1;
+		if (t->nmaps == cap) {
+			size_t nc = cap ? cap * 2 : 8;
+			struct ctf_enum_map *a = ctf_alloc(p->m, nc * sizeof *a);
+			if (t->nmaps)
+				memcpy(a, t->maps, t->nmaps * sizeof *a);
+			t->maps = a;
+			cap = nc;
+		}
+		t->maps[t->nmaps++] = mp;
+		if (!accept(p, TOK_COMMA)) {
+			expect(p, TOK_RBRACE);
+			break;
+		}
+	}
+	if (name != NULL) {
+		snprintf(buf, sizeof buf, "enum %s", name);
+		scope_add(p, buf, t);
+	}
+	return t;
+}
+
+static bool
+is_type_keyword(const char *s)
+{
+	return !strcmp(s, "integer") || !strcmp(s, "floating_point") ||
+	    !strcmp(s, "string") || !strcmp(s, "struct") ||
+	    !strcmp(s, "variant") || !strcmp(s, "enum");
+}
+
+/* A type name made of words in scope: the longest one that exists. */
+static struct ctf_type *
+parse_alias_ref(struct parser *p)
+{
+	char buf[512], best_buf[512];
+	size_t n = 0;
+	unsigned k = 0, best_k = 0;
+	struct ctf_type *best = NULL;
+	for (;;) {
+		const struct tsdl_token *t = peek(p, k);
+		const char *w;
+		if (t->kind == TOK_IDENT)
+			w = t->sval;
+		else if (t->kind == TOK_STAR)
+			w = "*";
+		else
+			break;
+		size_t l = strlen(w);
+		if (n + l + 2 > sizeof buf)
+			break;
+		size_t save = n;
+		if (n)
+			buf[n++] = ' ';
+		memcpy(buf + n, w, l);
+		n += l;
+		buf[n] = '\0';
+		struct ctf_type *ty = scope_find(p, buf);
+		bool prefix = scope_has_prefix(p, buf);
+		if (ty == NULL && !prefix) {
+			n = save;
+			break;
+		}
+		k++;
+		if (ty != NULL) {
+			best = ty;
+			best_k = k;
+			memcpy(best_buf, buf, n + 1);
+		}
+		if (!prefix || k + 1 >= LOOKAHEAD)
+			break;
+	}
+	if (best == NULL) {
+		const struct tsdl_token *t = peek(p, 0);
+		if (t->kind == TOK_IDENT)
+			perr(p, t, "unknown type `%s`", t->sval);
+		perr(p, t, "expected a type, found %s", tsdl_tok_name(t->kind));
+	}
+	(void)best_buf;
+	for (unsigned i = 0; i < best_k; i++)
+		next(p);
+	return best;
+}
+
+static struct ctf_type *
+parse_type_spec(struct parser *p)
+{
+	if (++p->depth > 200)
+		perr(p, peek(p, 0), "types nested too deeply");
+	const struct tsdl_token *t = peek(p, 0);
+	struct ctf_type *r;
+	/* C qualifiers mean nothing here */
+	while (is_word(p, 0, "const") || is_word(p, 0, "volatile"))
+		next(p);
+	t = peek(p, 0);
+	if (t->kind != TOK_IDENT)
+		perr(p, t, "expected a type, found %s", tsdl_tok_name(t->kind));
+	if (!strcmp(t->sval, "integer"))
+		r = parse_integer(p, false);
+	else if (!strcmp(t->sval, "floating_point"))
+		r = parse_integer(p, true);
+	else if (!strcmp(t->sval, "string"))
+		r = parse_string(p);
+	else if (!strcmp(t->sval, "struct"))
+		r = parse_struct(p);
+	else if (!strcmp(t->sval, "variant"))
+		r = parse_variant(p);
+	else if (!strcmp(t->sval, "enum"))
+		r = parse_enum(p);
+	else
+		r = parse_alias_ref(p);
+	p->depth--;
+	return r;
+}
+
+/* `name[10][len]`: wraps base in arrays/sequences. name may be NULL for
+ * an abstract declarator. */
+static struct ctf_type *
+parse_declarator(struct parser *p, struct ctf_type *base, const char **name)
+{
+	while (accept(p, TOK_STAR))
+		;
+	if (name != NULL) {
+		struct tsdl_token t = expect(p, TOK_IDENT);
+		*name = t.sval;
+	}
+	/* dimensions apply right to left: a[2][3] is 2 arrays of 3 */
+	struct ctf_type *dims[16];
+	int nd = 0;
+	while (is_tok(p, TOK_LBRACKET)) {
+		struct tsdl_token lb = next(p);
+		if (nd == 16)
+			perr(p, &lb, "too many array dimensions");
+		struct ctf_type *a;
+		if (is_tok(p, TOK_INT)) {
+			struct tsdl_token n = next(p);
+			a = ctf_type_new(p->m, CTF_ARRAY);
+			a->length = n.ival;
+		} else if (is_tok(p, TOK_IDENT)) {
+			a = ctf_type_new(p->m, CTF_SEQUENCE);
+			a->length_path = parse_path(p);
+		} else
+			perr(p, peek(p, 0), "expected an array length, found %s",
+			    tsdl_tok_name(peek(p, 0)->kind));
+		a->line = lb.line;
+		expect(p, TOK_RBRACKET);
+		dims[nd++] = a;
+	}
+	struct ctf_type *t = base;
+	for (int i = nd - 1; i >= 0; i--) {
+		dims[i]->elem = t;
+		dims[i]->align = t->align;
+		dims[i]->is_text = t->kind == CTF_INT && t->size == 8 &&
+		    t->encoding != 0 && t->align <= 8;
+		if (dims[i]->kind == CTF_ARRAY && t->kind != CTF_STRING &&
+		    dims[i]->length > ((uint64_t)1 << 32))
+			perr(p, peek(p, 0), "array too long");
+		t = dims[i];
+	}
+	return t;
+}
+
+static void
+add_field(struct parser *p, struct ctf_type *st, const char *name,
+    struct ctf_type *t, const struct tsdl_token *at)
+{
+	for (size_t i = 0; i < st->nfields; i++)
+		if (!strcmp(st->fields[i].name, name))
+			perr(p, at, "duplicate field `%s`", name);
+	if ((st->nfields & (st->nfields - 1)) == 0) {
+		size_t nc = st->nfields ? st->nfields * 2 : 4;
+		struct ctf_field *a = ctf_alloc(p->m, nc * sizeof *a);
+		if (st->nfields)
+			memcpy(a, st->fields, st->nfields * sizeof *a);
+		st->fields = a;
+	}
+	struct ctf_field *f = &st->fields[st->nfields++];
+	memset(f, 0, sizeof *f);
+	f->name = ctf_strdup(p->m, name, strlen(name));
+	f->display = f->name[0] == '_' ? f->name + 1 : f->name;
+	f->type = t;
+	f->slot = -1;
+}
+
+static void
+parse_typealias(struct parser *p)
+{
+	next(p);
+	struct ctf_type *t = parse_type_spec(p);
+	if (is_tok(p, TOK_LBRACKET) || is_tok(p, TOK_STAR))
+		t = parse_declarator(p, t, NULL);
+	expect(p, TOK_ASSIGN_TYPE);
+	char buf[512];
+	size_t n = 0;
+	const struct tsdl_token *first = peek(p, 0);
+	int line = first->line, col = first->col;
+	while (is_tok(p, TOK_IDENT) || is_tok(p, TOK_STAR)) {
+		struct tsdl_token w = next(p);
+		const char *s = w.kind == TOK_STAR ? "*" : w.sval;
+		size_t l = strlen(s);
+		if (n + l + 2 > sizeof buf)
+			perr(p, &w, "type name too long");
+		if (n)
+			buf[n++] = ' ';
+		memcpy(buf + n, s, l);
+		n += l;
+	}
+	if (n == 0) {
+		struct tsdl_token at = { .line = line, .col = col };
+		perr(p, &at, "typealias without a name");
+	}
+	buf[n] = '\0';
+	expect(p, TOK_SEMI);
+	scope_add(p, buf, t);
+}
+
+static void
+parse_typedef(struct parser *p)
+{
+	next(p);
+	struct ctf_type *base = parse_type_spec(p);
+	for (;;) {
+		const char *name;
+		struct ctf_type *t = parse_declarator(p, base, &name);
+		scope_add(p, name, t);
+		if (!accept(p, TOK_COMMA))
+			break;
+	}
+	expect(p, TOK_SEMI);
+}
+
+/* Declarations of a struct or variant body, up to and with the '}'. */
+static void
+parse_struct_body(struct parser *p, struct ctf_type *st)
+{
+	while (!accept(p, TOK_RBRACE)) {
+		if (is_tok(p, TOK_EOF))
+			perr(p, peek(p, 0), "unterminated struct or variant");
+		if (is_word(p, 0, "typealias")) {
+			parse_typealias(p);
+			continue;
+		}
+		if (is_word(p, 0, "typedef")) {
+			parse_typedef(p);
+			continue;
+		}
+		struct ctf_type *base = parse_type_spec(p);
+		if (accept(p, TOK_SEMI))
+			continue;	/* a declaration of a named type */
+		for (;;) {
+			struct tsdl_token at = *peek(p, 0);
+			const char *name;
+			struct ctf_type *t = parse_declarator(p, base, &name);
+			add_field(p, st, name, t, &at);
+			if (!accept(p, TOK_COMMA))
+				break;
+		}
+		expect(p, TOK_SEMI);
+	}
+}
+
+/* --- top-level blocks --- */
+
+static int
+parse_uuid(const char *s, uint8_t out[16])
+{
+	int n = 0;
+	for (const char *c = s; *c; c++) {
+		if (*c == '-')
+			continue;
+		int hi = -1, lo = -1;
+		if (c[0] >= '0' && c[0] <= '9') hi = c[0] - '0';
+		else if (c[0] >= 'a' && c[0] <= 'f') hi = c[0] - 'a' + 10;
+		else if (c[0] >= 'A' && c[0] <= 'F') hi = c[0] - 'A' + 10;
+		if (c[1] >= '0' && c[1] <= '9') lo = c[1] - '0';
+		else if (c[1] >= 'a' && c[1] <= 'f') lo = c[1] - 'a' + 10;
+		else if (c[1] >= 'A' && c[1] <= 'F') lo = c[1] - 'A' + 10;
+		if (hi < 0 || lo < 0 || n == 16)
+			return -1;
+		out[n++] = (uint8_t)(hi * 16 + lo);
+		c++;
+	}
+	return n == 16 ? 0 : -1;
+}
+
+/* Runs f for each attribute of a `{ ... };` block; typealias and typedef
+ * are allowed inside and scoped to the block. */
+#define BLOCK_BEGIN(p) do { \
+	expect(p, TOK_LBRACE); \
+	scope_push(p); \
+	while (!accept(p, TOK_RBRACE)) { \
+		if (is_tok(p, TOK_EOF)) \
+			perr(p, peek(p, 0), "unterminated block"); \
+		if (is_word(p, 0, "typealias")) { parse_typealias(p); continue; } \
+		if (is_word(p, 0, "typedef")) { parse_typedef(p); continue; } \
+		struct value v; \
+		const char *a = parse_attr(p, &v);
+#define BLOCK_END(p) \
+	} \
+	scope_pop(p); \
+	expect(p, TOK_SEMI); \
+} while (0)
+
+static struct ctf_type *
+want_struct(struct parser *p, const struct value *v, const char *what)
+{
+	if (v->kind != VAL_TYPE || v->type->kind != CTF_STRUCT)
+		perr(p, &v->tok, "`%s` must be a struct", what);
+	return v->type;
+}
+
+static void
+parse_trace(struct parser *p)
+{
+	struct tsdl_token start = next(p);
+	struct ctf_meta *m = p->m;
+	BLOCK_BEGIN(p)
+		if (!strcmp(a, "major")) {
+			m->major = (int)want_int(p, &v, a);
+			m->has_major = true;
+			if (m->major != 1)
+				perr(p, &v.tok, "unsupported CTF major version "
+				    "%lld (expecting 1)", (long long)v.i);
+		} else if (!strcmp(a, "minor")) {
+			m->minor = (int)want_int(p, &v, a);
+			m->has_minor = true;
+			if (m->minor != 8)
+				perr(p, &v.tok, "unsupported CTF minor version "
+				    "%lld (expecting 8)", (long long)v.i);
+		} else if (!strcmp(a, "uuid")) {
+			if (parse_uuid(want_str(p, &v, a), m->uuid) < 0)
+				perr(p, &v.tok, "invalid uuid");
+			m->has_uuid = true;
+		} else if (!strcmp(a, "byte_order")) {
+			m->byte_order = want_byte_order(p, &v, false);
+		} else if (!strcmp(a, "packet.header")) {
+			m->packet_header = want_struct(p, &v, a);
+		} else
+			unknown_attr(p, &v, "trace", a);
+	BLOCK_END(p);
+	if (!m->has_major)
+		perr(p, &start, "trace block without `major`");
+	if (!m->has_minor)
+		perr(p, &start, "trace block without `minor`");
+}
+
+static void
+parse_env(struct parser *p)
+{
+	next(p);
+	struct ctf_meta *m = p->m;
+	BLOCK_BEGIN(p)
+		struct ctf_env e = { .key = a };
+		if (v.kind == VAL_INT)
+			e.i = v.i;
+		else if (v.kind == VAL_STR || v.kind == VAL_IDENT)
+			e.str = v.s;
+		else
+			perr(p, &v.tok, "env values are strings or integers");
+		struct ctf_env *n = ctf_alloc(m, (m->nenv + 1) * sizeof *n);
+		if (m->nenv)
+			memcpy(n, m->env, m->nenv * sizeof *n);
+		n[m->nenv++] = e;
+		m->env = n;
+	BLOCK_END(p);
+}
+
+static void
+parse_clock(struct parser *p)
+{
+	struct tsdl_token start = next(p);
+	struct ctf_meta *m = p->m;
+	struct ctf_clock c = { .freq = 1000000000 };
+	BLOCK_BEGIN(p)
+		if (!strcmp(a, "name"))
+			c.name = want_str(p, &v, a);
+		else if (!strcmp(a, "freq")) {
+			c.freq = want_uint(p, &v, a);
+			if (c.freq == 0)
+				perr(p, &v.tok, "clock frequency is 0");
+		} else if (!strcmp(a, "offset_s"))
+			c.offset_s = want_int(p, &v, a);
+		else if (!strcmp(a, "offset"))
+			c.offset = want_int(p, &v, a);
+		else if (!strcmp(a, "description"))
+			c.description = want_str(p, &v, a);
+		else if (!strcmp(a, "uuid"))
+			c.uuid = want_str(p, &v, a);
+		else if (!strcmp(a, "precision") || !strcmp(a, "absolute"))
+			;
+		else
+			unknown_attr(p, &v, "clock", a);
+	BLOCK_END(p);
+	if (c.name == NULL)
+		perr(p, &start, "clock without a name");
+	struct ctf_clock *n = ctf_alloc(m, (m->nclocks + 1) * sizeof *n);
+	if (m->nclocks)
+		memcpy(n, m->clocks, m->nclocks * sizeof *n);
+	n[m->nclocks++] = c;
+	m->clocks = n;
+}
+
+static struct ctf_stream_class *
+stream_find_or_add(struct ctf_meta *m, bool has_id, uint64_t id)
+{
+	for (size_t i = 0; i < m->nstreams; i++)
+		if (m->streams[i]->has_id == has_id &&
+		    (!has_id || m->streams[i]->id == id))
+			return m->streams[i];
+	struct ctf_stream_class *s = ctf_alloc(m, sizeof *s);
+	s->has_id = has_id;
+	s->id = id;
+	s->clock = -1;
+	struct ctf_stream_class **n = ctf_alloc(m,
+	    (m->nstreams + 1) * sizeof *n);
+	if (m->nstreams)
+		memcpy(n, m->streams, m->nstreams * sizeof *n);
+	n[m->nstreams++] = s;
+	m->streams = n;
+	return s;
+}
+
+static void
+parse_stream(struct parser *p)
+{
+	struct tsdl_token start = next(p);
+	struct ctf_meta *m = p->m;
+	struct ctf_stream_class tmp = { .clock = -1 };
+	BLOCK_BEGIN(p)
+		if (!strcmp(a, "id")) {
+			tmp.id = want_uint(p, &v, a);
+			tmp.has_id = true;
+		} else if (!strcmp(a, "packet.context"))
+			tmp.packet_context = want_struct(p, &v, a);
+		else if (!strcmp(a, "event.header"))
+			tmp.event_header = want_struct(p, &v, a);
+		else if (!strcmp(a, "event.context"))
+			tmp.event_context = want_struct(p, &v, a);
+		else
+			unknown_attr(p, &v, "stream", a);
+	BLOCK_END(p);
+	for (size_t i = 0; i < m->nstreams; i++)
+		if (m->streams[i]->has_id == tmp.has_id &&
+		    m->streams[i]->id == tmp.id && m->streams[i]->line != 0)
+			perr(p, &start, "duplicate stream class %llu",
+			    (unsigned long long)tmp.id);
+	struct ctf_stream_class *s = stream_find_or_add(m, tmp.has_id, tmp.id);
+	s->packet_context = tmp.packet_context;
+	s->event_header = tmp.event_header;
+	s->event_context = tmp.event_context;
+	s->line = start.line;
+}
+
+static void
+parse_event(struct parser *p)
+{
+	struct tsdl_token start = next(p);
+	struct ctf_meta *m = p->m;
+	struct ctf_event_class *e = ctf_alloc(m, sizeof *e);
+	e->line = start.line;
+	e->loglevel = -1;
+	BLOCK_BEGIN(p)
+		if (!strcmp(a, "name"))
+			e->name = want_str(p, &v, a);
+		else if (!strcmp(a, "id")) {
+			e->id = want_uint(p, &v, a);
+			e->has_id = true;
+		} else if (!strcmp(a, "stream_id")) {
+			e->stream_id = want_uint(p, &v, a);
+			e->has_stream_id = true;
+		} else if (!strcmp(a, "loglevel"))
+			e->loglevel = want_int(p, &v, a);
+		else if (!strcmp(a, "context"))
+			e->context = want_struct(p, &v, a);
+		else if (!strcmp(a, "fields"))
+			e->fields = want_struct(p, &v, a);
+		else if (!strcmp(a, "model.emf.uri"))
+			;
+		else
+			unknown_attr(p, &v, "event", a);
+	BLOCK_END(p);
+	if (e->name == NULL)
+		perr(p, &start, "event without a name");
+	/* attach to its stream class; a stream declared later with the same
+	 * id fills in the same class */
+	struct ctf_stream_class *s;
+	if (e->has_stream_id)
+		s = stream_find_or_add(m, true, e->stream_id);
+	else if (m->nstreams == 1)
+		s = m->streams[0];
+	else if (m->nstreams == 0)
+		s = stream_find_or_add(m, false, 0);
+	else
+		perr(p, &start, "event `%s` without stream_id in a trace with "
+		    "several stream classes", e->name);
+	struct ctf_event_class **n = ctf_alloc(m, (s->nevents + 1) * sizeof *n);
+	if (s->nevents)
+		memcpy(n, s->events, s->nevents * sizeof *n);
+	n[s->nevents++] = e;
+	s->events = n;
+}
+
+static void
+parse_callsite(struct parser *p)
+{
+	next(p);
+	BLOCK_BEGIN(p)
+		(void)a;
+	BLOCK_END(p);
+}
+
+static void
+parse_top(struct parser *p)
+{
+	for (;;) {
+		const struct tsdl_token *t = peek(p, 0);
+		if (t->kind == TOK_EOF)
+			return;
+		if (t->kind == TOK_SEMI) {
+			next(p);
+			continue;
+		}
+		if (t->kind != TOK_IDENT)
+			perr(p, t, "unexpected %s at top level",
+			    tsdl_tok_name(t->kind));
+		const char *w = t->sval;
+		bool block = peek(p, 1)->kind == TOK_LBRACE;
+		if (!strcmp(w, "typealias"))
+			parse_typealias(p);
+		else if (!strcmp(w, "typedef"))
+			parse_typedef(p);
+		else if (block && !strcmp(w, "trace"))
+			parse_trace(p);
+		else if (block && !strcmp(w, "env"))
+			parse_env(p);
+		else if (block && !strcmp(w, "clock"))
+			parse_clock(p);
+		else if (block && !strcmp(w, "stream"))
+			parse_stream(p);
+		else if (block && !strcmp(w, "event"))
+			parse_event(p);
+		else if (block && !strcmp(w, "callsite"))
+			parse_callsite(p);
+		else if (is_type_keyword(w)) {
+			parse_type_spec(p);
+			expect(p, TOK_SEMI);
+		} else
+			perr(p, t, "unexpected `%s` at top level", w);
+	}
+}
+
+int
+tsdl_parse(struct ctf_meta *m, const char *text, size_t len, char *err,
+    size_t errsize)
+{
+	struct parser *p = xcalloc(1, sizeof *p);
+	int rc = 0;
+	p->m = m;
+	p->err = err;
+	p->errsize = errsize;
+	tsdl_lex_init(&p->lx, text, len);
+	scope_push(p);
+	if (setjmp(p->jb) == 0)
+		parse_top(p);
+	else
+		rc = -1;
+	tsdl_lex_free(&p->lx);
+	free(p);
+	return rc;
+}

@@ -1,0 +1,47 @@
+/*
+ * ctf_text_dump TRACE: prints every event of a CTF trace (a directory of
+ * traces or a metadata file) in babeltrace2's text layout, through ttv's
+ * own CTF decoder, and the reader's diagnostics on stderr. The conformance
+ * test (ctf_conformance.sh) diffs this output with babeltrace2's.
+ * Exit status: 0, or 1 if any error was reported.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ctf/ctf_decode.h"
+#include "ctf/ctf_text.h"
+
+static int errors;
+
+static void
+on_diag(void *arg, bool error, const char *file, int64_t off, const char *msg)
+{
+	(void)arg;
+	if (error)
+		errors++;
+	if (off >= 0)
+		fprintf(stderr, "%s: %s: offset %lld: %s\n",
+		    error ? "error" : "warning", file, (long long)off, msg);
+	else
+		fprintf(stderr, "%s: %s: %s\n", error ? "error" : "warning",
+		    file, msg);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: ctf_text_dump TRACE\n");
+		return 2;
+	}
+	struct ctf_reader *r = ctf_reader_open(argv[1], on_diag, NULL);
+	if (r == NULL)
+		return 1;
+	struct ctf_item it;
+	struct ctf_text_state st = { 0 };
+	while (ctf_reader_next(r, &it))
+		if (it.kind == CTF_ITEM_EVENT)
+			ctf_text_event(stdout, &it, &st);
+	ctf_reader_free(r);
+	return errors ? 1 : 0;
+}
