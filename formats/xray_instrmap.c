@@ -84,7 +84,6 @@ struct fsym {
 
 /* Everything the loader needs while the ELF is open. */
 struct loader {
-	const char *path;
 	Elf *elf;
 	bool is32;
 	bool big_endian;
@@ -135,26 +134,26 @@ elf_open_file(const char *path, int *fd, Elf **elf, char **err)
 	struct stat st;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		*err = xasprintf("%s: libelf is out of date", path);
+		*err = xstrdup("libelf is out of date");
 		return -1;
 	}
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0) {
-		*err = xasprintf("%s: %s", path, strerror(errno));
+		*err = xstrdup(strerror(errno));
 		return -1;
 	}
 	if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		*err = xasprintf("%s: not a regular file", path);
+		*err = xstrdup("not a regular file");
 		close(*fd);
 		return -1;
 	}
 	/*
-	 * ELF_C_READ copies the file instead of mapping it, so a file that
-	 * shrinks under us cannot fault; binaries are small.
+	 * Mapped, not read: only the map and the symbol tables are touched,
+	 * and a binary with debug info can be hundreds of megabytes.
 	 */
-	*elf = elf_begin(*fd, ELF_C_READ, NULL);
+	*elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
 	if (*elf == NULL || elf_kind(*elf) != ELF_K_ELF) {
-		*err = xasprintf("%s: not an ELF file%s%s", path,
+		*err = xasprintf("not an ELF file%s%s",
 		    *elf == NULL ? ": " : "",
 		    *elf == NULL ? elf_errmsg(-1) : "");
 		if (*elf != NULL)
@@ -406,8 +405,8 @@ load_symbols(struct loader *L)
 	if (L->syms.len == 0 && dynsym != NULL)
 		load_symtab(L, dynsym, &dynshdr);
 	if (L->syms.len == 0)
-		add_warning(L->m, "%s: no function symbols (%s): functions "
-		    "are named by address", L->path,
+		add_warning(L->m, "no function symbols (%s): functions "
+		    "are named by address",
 		    have_symtab ? "empty .symtab" : "stripped binary");
 	if (L->syms.len > 1)
 		qsort(L->syms.items, L->syms.len, sizeof(struct fsym),
@@ -485,8 +484,8 @@ name_functions(struct loader *L)
 		free(dem);
 	}
 	if (missing > 0 && L->syms.len > 0)
-		add_warning(m, "%s: no symbol for %zu function(s), e.g. id %zu "
-		    "at 0x%" PRIx64, L->path, missing,
+		add_warning(m, "no symbol for %zu function(s), e.g. id %zu "
+		    "at 0x%" PRIx64, missing,
 		    first_missing_id, first_missing);
 }
 
@@ -508,27 +507,26 @@ read_sleds(struct loader *L, Elf_Scn *scn, const GElf_Shdr *shdr, char **err)
 	VEC(uint64_t) addrs = { 0 };
 
 	if (shdr->sh_type == SHT_NOBITS) {
-		*err = xasprintf("%s: section " SECTION_NAME " has no data",
-		    L->path);
+		*err = xstrdup("section " SECTION_NAME " has no data");
 		return -1;
 	}
 	data = elf_getdata(scn, NULL);
 	if (data == NULL || (data->d_buf == NULL && data->d_size > 0)) {
-		*err = xasprintf("%s: offset %" PRIu64 ": section "
-		    SECTION_NAME " cannot be read: %s", L->path,
+		*err = xasprintf("offset %" PRIu64 ": section "
+		    SECTION_NAME " cannot be read: %s",
 		    (uint64_t)shdr->sh_offset, elf_errmsg(-1));
 		return -1;
 	}
 	n = data->d_size / entsize;
 	if (n == 0) {
-		*err = xasprintf("%s: section " SECTION_NAME " holds no "
-		    "sled entry (%zu bytes)", L->path, data->d_size);
+		*err = xasprintf("section " SECTION_NAME " holds no "
+		    "sled entry (%zu bytes)", data->d_size);
 		return -1;
 	}
 	if (data->d_size % entsize != 0)
-		add_warning(m, "%s: offset %" PRIu64 ": section " SECTION_NAME
+		add_warning(m, "offset %" PRIu64 ": section " SECTION_NAME
 		    " is %zu bytes, not a multiple of %zu: the last %zu "
-		    "bytes are ignored", L->path,
+		    "bytes are ignored",
 		    (uint64_t)shdr->sh_offset + n * entsize, data->d_size,
 		    entsize, data->d_size % entsize);
 
@@ -557,11 +555,11 @@ read_sleds(struct loader *L, Elf_Scn *scn, const GElf_Shdr *shdr, char **err)
 	}
 	for (kind = NKINDS; kind < 256; kind++)
 		if (kinds[kind] > 0)
-			add_warning(m, "%s: %zu sled(s) of unknown kind %u "
-			    "ignored", L->path, kinds[kind], kind);
+			add_warning(m, "%zu sled(s) of unknown kind %u "
+			    "ignored", kinds[kind], kind);
 	if (newer > 0)
-		add_warning(m, "%s: %zu sled(s) with an entry version above 2 "
-		    "read as version 2", L->path, newer);
+		add_warning(m, "%zu sled(s) with an entry version above 2 "
+		    "read as version 2", newer);
 	m->nfuncs = addrs.len;
 	m->addrs = addrs.items;
 	m->name_offs = xcalloc(m->nfuncs, sizeof *m->name_offs);
@@ -571,7 +569,7 @@ read_sleds(struct loader *L, Elf_Scn *scn, const GElf_Shdr *shdr, char **err)
 struct xray_instrmap *
 xray_instrmap_load(const char *path, char **err)
 {
-	struct loader L = { .path = path };
+	struct loader L = { 0 };
 	struct xray_instrmap *m;
 	Elf_Scn *scn;
 	GElf_Shdr shdr;
@@ -583,16 +581,15 @@ xray_instrmap_load(const char *path, char **err)
 	m = L.m = xcalloc(1, sizeof *m);
 	if (gelf_getehdr(L.elf, &L.ehdr) == NULL ||
 	    elf_getshdrstrndx(L.elf, &L.shstrndx) != 0) {
-		*err = xasprintf("%s: bad ELF header: %s", path,
-		    elf_errmsg(-1));
+		*err = xasprintf("bad ELF header: %s", elf_errmsg(-1));
 		goto fail;
 	}
 	L.is32 = L.ehdr.e_ident[EI_CLASS] == ELFCLASS32;
 	L.big_endian = L.ehdr.e_ident[EI_DATA] == ELFDATA2MSB;
 	scn = find_section(L.elf, L.shstrndx, SECTION_NAME, &shdr);
 	if (scn == NULL) {
-		*err = xasprintf("%s: no " SECTION_NAME " section (not built "
-		    "with -fxray-instrument?)", path);
+		*err = xstrdup("no " SECTION_NAME " section (not built "
+		    "with -fxray-instrument?)");
 		goto fail;
 	}
 	if (read_sleds(&L, scn, &shdr, err) != 0)

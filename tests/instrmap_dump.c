@@ -41,7 +41,7 @@ main(int argc, char **argv)
 	}
 	m = xray_instrmap_load(argv[1], &err);
 	if (m == NULL) {
-		fprintf(stderr, "instrmap_dump: %s\n", err);
+		fprintf(stderr, "instrmap_dump: %s: %s\n", argv[1], err);
 		free(err);
 		return 1;
 	}
@@ -55,7 +55,8 @@ main(int argc, char **argv)
 			printf("%zu\t%s\n", i, xray_instrmap_name(m, (int32_t)i));
 	}
 	for (i = 0; i < xray_instrmap_nwarnings(m); i++)
-		fprintf(stderr, "warning: %s\n", xray_instrmap_warning(m, i));
+		fprintf(stderr, "instrmap_dump: %s: warning: %s\n", argv[1],
+		    xray_instrmap_warning(m, i));
 	xray_instrmap_free(m);
 	return 0;
 }

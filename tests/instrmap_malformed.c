@@ -177,9 +177,13 @@ setup(void **state)
 	FILE *f = fopen(path, "rb");
 	long size;
 
-	free(path);
-	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) <= 0)
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) <= 0) {
+		fprintf(stderr, "%s: cannot read the fixture (TTV_SRCDIR?)\n",
+		    path);
+		free(path);
 		return -1;
+	}
+	free(path);
 	rewind(f);
 	orig_size = (size_t)size;
 	orig = xmalloc(orig_size);

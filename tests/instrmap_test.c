@@ -525,8 +525,7 @@ test_errors(void **state)
 	memset(map, 0, sizeof map);
 	path = write_elf("short.elf", &s);
 	err = load_err(path);
-	assert_non_null(strstr(err, "no sled entry"));
-	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, "no sled entry (5 bytes)"));
 	free(err);
 	free(path);
 
@@ -563,9 +562,10 @@ test_errors(void **state)
 	free(path);
 
 	err = load_err("/nonexistent/instrmap/binary");
-	assert_non_null(strstr(err, "/nonexistent/instrmap/binary"));
+	assert_non_null(strstr(err, "No such file"));
 	free(err);
 	err = load_err(tmpdir);	/* a directory */
+	assert_non_null(strstr(err, "not a regular file"));
 	free(err);
 
 	/* the accessors take NULL */
