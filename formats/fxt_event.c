@@ -582,6 +582,13 @@ fxt_sched_finish(struct fxt *x)
 			fxt_map_put(&running, s->cpu, 0, 1);
 		}
 	}
+	/* Threads still on a CPU run until the trace ends. */
+	for (i = 0; i < running.cap; i++) {
+		if (!running.slots[i].used || !running.slots[i].v)
+			continue;
+		track = cpu_track(x, (uint32_t)running.slots[i].a);
+		builder_pop(x->b, track, x->max_t, SLICE_UNTERMINATED);
+	}
 	fxt_map_free(&running);
 }
 
