@@ -149,6 +149,8 @@ typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
 struct ctf_reader *ctf_reader_open(const char *path, ctf_diag_fn diag,
     void *arg);
 void ctf_reader_free(struct ctf_reader *r);
+/* Is there a trace (a `metadata` file) in this directory or below? */
+bool ctf_dir_has_trace(const char *path);
 /* The next item in time order; false at the end. Errors in a stream are
  * reported through diag and end that stream. */
 bool ctf_reader_next(struct ctf_reader *r, struct ctf_item *it);

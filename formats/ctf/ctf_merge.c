@@ -360,6 +360,36 @@ advance(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	}
 }
 
+static bool
+has_trace(const char *path, int depth)
+{
+	if (depth > 12)
+		return false;
+	size_t n;
+	char **names = list_dir(path, &n);
+	bool found = false;
+	for (size_t i = 0; i < n; i++) {
+		char *p = join(path, names[i]);
+		struct stat st;
+		if (!found && stat(p, &st) == 0) {
+			if (S_ISREG(st.st_mode) && !strcmp(names[i], "metadata"))
+				found = true;
+			else if (S_ISDIR(st.st_mode))
+				found = has_trace(p, depth + 1);
+		}
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+	return found;
+}
+
+bool
+ctf_dir_has_trace(const char *path)
+{
+	return has_trace(path, 0);
+}
+
 struct ctf_reader *
 ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg)
 {

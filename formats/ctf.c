@@ -1,0 +1,555 @@
+/*
+ * The CTF 1.8 reader: LTTng (user space and kernel) and barectf traces,
+ * from a directory holding one or many traces, or a metadata file.
+ *
+ * formats/ctf/ does the format (TSDL, layouts, decoding, packets, merging);
+ * this file turns the merged events into the model:
+ * - lttng_ust_cyg_profile(_fast) func_entry/func_exit become slices on the
+ *   thread (vtid) track, named from the traced binary (ctf_lttng.c);
+ * - sched_switch becomes slices on CPU tracks, named after the thread;
+ * - every other event is an instant on its thread (vtid), else its CPU
+ *   (packet context cpu_id), else its stream, with all its fields as args
+ *   ("a.b" for struct members, "a[0]" for elements);
+ * - packet starts are MARKER_PACKET, discarded events and lost packets
+ *   MARKER_DROPPED at the packet where the loss was counted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+#include "reader.h"
+#include "ctf/ctf_decode.h"
+#include "ctf/ctf_lttng.h"
+
+static int
+ctf_probe(const char *path, const unsigned char *head, size_t len,
+    bool is_dir)
+{
+	if (is_dir)
+		/* a trace directory, or any directory with traces below */
+		return ctf_dir_has_trace(path) ? 90 : 0;
+	if (head == NULL)
+		return 0;
+	return ctf_metadata_probe(head, len) ? 90 : 0;
+}
+
+/* What a stream class's events mean to the model, found once per class. */
+enum ev_kind { EV_PLAIN, EV_ENTRY, EV_EXIT, EV_SCHED_SWITCH, EV_BIN_INFO };
+
+struct ev_info {
+	func_id func;
+	enum ev_kind kind;
+	uint64_t count;
+	const char *name;
+};
+
+struct cpu_state {
+	bool running;
+	ttv_ns since;
+	func_id func;
+};
+
+struct loader {
+	struct load_ctx *ctx;
+	struct builder *b;
+	struct ctf_reader *r;
+	struct ctf_lttng *lt;
+	char name[1024];	/* arg name being built */
+	VEC(struct ev_info *) infos;
+	VEC(struct cpu_state) cpus;
+	uint32_t kernel_proc;
+	bool has_kernel_proc;
+	VEC(uint8_t) named;	/* per track: name given */
+	VEC(uint32_t) stream_track;	/* per stream index + 1 */
+	VEC(str_id) stream_text;
+	ttv_ns origin;
+	bool have_origin;
+	uint64_t seq;		/* time of events without a clock */
+	uint64_t nevents, npackets, ndiscarded, nlost;
+	str_id s_cpu;
+};
+
+static void
+on_diag(void *arg, bool error, const char *file, int64_t off, const char *msg)
+{
+	struct loader *L = arg;
+	enum diag_level lv = error ? DIAG_ERROR : DIAG_WARNING;
+	if (off >= 0)
+		builder_note(L->b, lv, "%s: offset %lld: %s", file,
+		    (long long)off, msg);
+	else
+		builder_note(L->b, lv, "%s: %s", file, msg);
+}
+
+static struct ev_info *
+info_of(struct loader *L, const struct ctf_event_class *ec)
+{
+	struct ev_info *in = ec->user;
+	if (in != NULL)
+		return in;
+	in = xcalloc(1, sizeof *in);
+	in->name = ec->name;
+	in->func = builder_func(L->b, builder_intern_cstr(L->b, ec->name), 0,
+	    (int64_t)ec->id);
+	const char *n = ec->name;
+	if (!strcmp(n, "lttng_ust_cyg_profile:func_entry") ||
+	    !strcmp(n, "lttng_ust_cyg_profile_fast:func_entry"))
+		in->kind = EV_ENTRY;
+	else if (!strcmp(n, "lttng_ust_cyg_profile:func_exit") ||
+	    !strcmp(n, "lttng_ust_cyg_profile_fast:func_exit"))
+		in->kind = EV_EXIT;
+	else if (!strcmp(n, "sched_switch"))
+		in->kind = EV_SCHED_SWITCH;
+	else if (!strcmp(n, "lttng_ust_statedump:bin_info") ||
+	    !strcmp(n, "lttng_ust_dl:dlopen") ||
+	    !strcmp(n, "lttng_ust_dl:dlmopen") ||
+	    !strcmp(n, "lttng_ust_lib:load"))
+		in->kind = EV_BIN_INFO;
+	((struct ctf_event_class *)ec)->user = in;
+	VEC_PUSH(&L->infos, in);
+	return in;
+}
+
+/* A top-level field of a scope by its displayed name. */
+static const struct ctf_val *
+field(const struct ctf_stream *s, int scope, const char *name)
+{
+	int r = s->scope_root[scope];
+	if (r < 0)
+		return NULL;
+	const ctf_vals *vals = &s->evals;
+	uint32_t end = vals->items[r].end;
+	for (uint32_t i = (uint32_t)r + 1; i < end;) {
+		const struct ctf_val *v = &vals->items[i];
+		if (v->field != NULL && !strcmp(v->field->display, name))
+			return v;
+		i = v->end > i ? v->end : i + 1;
+	}
+	return NULL;
+}
+
+static const struct ctf_val *
+ctx_field(const struct ctf_stream *s, const char *name)
+{
+	const struct ctf_val *v = field(s, 1, name);
+	return v ? v : field(s, 2, name);
+}
+
+static bool
+int_of(const struct ctf_val *v, uint64_t *out)
+{
+	if (v == NULL || (v->type->kind != CTF_INT &&
+	    v->type->kind != CTF_ENUM) || v->is_text)
+		return false;
+	*out = v->v.u;
+	return true;
+}
+
+static void
+name_track(struct loader *L, uint32_t track, const struct ctf_stream *s,
+    uint32_t proc, bool is_main)
+{
+	while (L->named.len <= track)
+		VEC_PUSH(&L->named, 0);
+	if (L->named.items[track])
+		return;
+	L->named.items[track] = 1;
+	const struct ctf_val *pn = ctx_field(s, "procname");
+	if (pn == NULL || !pn->is_text)
+		return;
+	str_id n = builder_intern(L->b, pn->str, pn->len);
+	builder_track_name(L->b, track, n);
+	if (is_main)
+		builder_process_name(L->b, proc, n);
+}
+
+static uint32_t
+kernel_proc(struct loader *L)
+{
+	if (!L->has_kernel_proc) {
+		L->kernel_proc = builder_process(L->b, -1);
+		builder_process_name(L->b, L->kernel_proc,
+		    builder_intern_cstr(L->b, "kernel"));
+		L->has_kernel_proc = true;
+	}
+	return L->kernel_proc;
+}
+
+/* The track of an event: its thread, else its CPU, else its stream. */
+static uint32_t
+track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
+{
+	uint64_t vtid, vpid;
+	const struct ctf_val *tv = ctx_field(s, "vtid");
+	if (tv == NULL)
+		tv = ctx_field(s, "tid");
+	*vpid_out = -1;
+	if (int_of(tv, &vtid)) {
+		const struct ctf_val *pv = ctx_field(s, "vpid");
+		if (pv == NULL)
+			pv = ctx_field(s, "pid");
+		if (!int_of(pv, &vpid)) {
+			/* per-process buffers say it in the env */
+			vpid = vtid;
+			const struct ctf_meta *m = s->trace->m;
+			for (size_t i = 0; i < m->nenv; i++)
+				if (!strcmp(m->env[i].key, "vpid") &&
+				    m->env[i].str == NULL)
+					vpid = (uint64_t)m->env[i].i;
+		}
+		*vpid_out = (int64_t)vpid;
+		uint32_t proc = builder_process(L->b, (int64_t)vpid);
+		uint32_t t = builder_track(L->b, TRACK_THREAD, proc,
+		    (int64_t)vtid);
+		name_track(L, t, s, proc, vtid == vpid);
+		return t;
+	}
+	if (s->has_cpu_id)
+		return builder_track(L->b, TRACK_CPU, kernel_proc(L),
+		    (int64_t)s->cpu_id);
+	size_t i = (size_t)s->index;
+	while (L->stream_track.len <= i)
+		VEC_PUSH(&L->stream_track, 0);
+	if (L->stream_track.items[i] == 0) {
+		uint32_t t = builder_track(L->b, TRACK_THREAD, kernel_proc(L),
+		    (int64_t)i);
+		builder_track_name(L->b, t, builder_intern_cstr(L->b, s->path));
+		L->stream_track.items[i] = t + 1;
+	}
+	return L->stream_track.items[i] - 1;
+}
+
+/* --- args --- */
+
+static void add_args(struct loader *L, const ctf_vals *vals, uint32_t i,
+    size_t nlen);
+
+static void
+add_leaf(struct loader *L, const struct ctf_val *v)
+{
+	struct builder *b = L->b;
+	str_id name = builder_intern(b, L->name, strlen(L->name));
+	if (v->is_text) {
+		builder_arg_str(b, name, builder_intern(b, v->str, v->len));
+		return;
+	}
+	const struct ctf_type *t = v->type;
+	switch (t->kind) {
+	case CTF_INT:
+		if (t->base == 16)
+			builder_arg(b, name, ARG_PTR, v->v.u);
+		else if (t->is_signed)
+			builder_arg_i64(b, name, v->v.i);
+		else
+			builder_arg_u64(b, name, v->v.u);
+		break;
+	case CTF_ENUM: {
+		const char *lab = ctf_enum_label(t, v->v.u, NULL);
+		if (lab != NULL)
+			builder_arg_str(b, name, builder_intern_cstr(b, lab));
+		else if (t->is_signed)
+			builder_arg_i64(b, name, v->v.i);
+		else
+			builder_arg_u64(b, name, v->v.u);
+		break;
+	}
+	case CTF_FLOAT:
+		builder_arg_f64(b, name, v->v.f);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Adds the value at i under the name in L->name[0..nlen). */
+static void
+add_args(struct loader *L, const ctf_vals *vals, uint32_t i, size_t nlen)
+{
+	const struct ctf_val *v = &vals->items[i];
+	if (v->is_text || v->type->kind == CTF_INT ||
+	    v->type->kind == CTF_ENUM || v->type->kind == CTF_FLOAT ||
+	    v->type->kind == CTF_STRING) {
+		add_leaf(L, v);
+		return;
+	}
+	for (uint32_t j = i + 1; j < v->end;) {
+		const struct ctf_val *c = &vals->items[j];
+		int n;
+		if (v->type->kind == CTF_STRUCT)
+			n = snprintf(L->name + nlen, sizeof L->name - nlen, "%s%s",
+			    nlen ? "." : "", c->field->display);
+		else if (v->type->kind == CTF_VARIANT)
+			n = 0;
+		else
+			n = snprintf(L->name + nlen, sizeof L->name - nlen,
+			    "[%u]", c->index);
+		if (n < 0 || (size_t)n >= sizeof L->name - nlen)
+			n = 0;
+		add_args(L, vals, j, nlen + (size_t)n);
+		L->name[nlen] = '\0';
+		j = c->end > j ? c->end : j + 1;
+	}
+}
+
+static args_id
+event_args(struct loader *L, const struct ctf_stream *s)
+{
+	builder_args_begin(L->b);
+	if (s->scope_root[3] >= 0) {
+		L->name[0] = '\0';
+		add_args(L, &s->evals, (uint32_t)s->scope_root[3], 0);
+	}
+	for (int k = 1; k <= 2; k++)
+		if (s->scope_root[k] >= 0) {
+			strcpy(L->name, "context");
+			add_args(L, &s->evals, (uint32_t)s->scope_root[k], 7);
+		}
+	if (s->has_cpu_id)
+		builder_arg_u64(L->b, L->s_cpu, s->cpu_id);
+	return builder_args_end(L->b);
+}
+
+/* --- events --- */
+
+static void
+sched_switch(struct loader *L, const struct ctf_stream *s, ttv_ns t)
+{
+	if (!s->has_cpu_id || s->cpu_id > 65536)
+		return;
+	while (L->cpus.len <= s->cpu_id)
+		VEC_PUSH(&L->cpus, ((struct cpu_state){ 0 }));
+	struct cpu_state *c = &L->cpus.items[s->cpu_id];
+	uint32_t track = builder_track(L->b, TRACK_CPU, kernel_proc(L),
+	    (int64_t)s->cpu_id);
+	if (c->running && t >= c->since)
+		builder_slice(L->b, track, 0, c->since, t - c->since, c->func,
+		    0, 0);
+	c->running = false;
+	uint64_t tid;
+	const struct ctf_val *comm = field(s, 3, "next_comm");
+	if (!int_of(field(s, 3, "next_tid"), &tid) || tid == 0)
+		return;
+	char buf[64];
+	str_id n = comm && comm->is_text ? builder_intern(L->b, comm->str,
+	    comm->len) : (snprintf(buf, sizeof buf, "tid %llu",
+	    (unsigned long long)tid), builder_intern_cstr(L->b, buf));
+	c->func = builder_func(L->b, n, builder_intern_cstr(L->b, "thread"),
+	    (int64_t)tid);
+	c->running = true;
+	c->since = t;
+}
+
+static void
+bin_info(struct loader *L, const struct ctf_stream *s, int64_t vpid)
+{
+	uint64_t baddr, memsz = 0, pic = 1;
+	const struct ctf_val *path = field(s, 3, "path");
+	if (!int_of(field(s, 3, "baddr"), &baddr) || path == NULL ||
+	    !path->is_text)
+		return;
+	int_of(field(s, 3, "memsz"), &memsz);
+	int_of(field(s, 3, "is_pic"), &pic);
+	if (memsz == 0)
+		return;
+	ctf_lttng_bin(L->lt, vpid, baddr, memsz, path->str, path->len,
+	    pic != 0);
+}
+
+static void
+on_event(struct loader *L, const struct ctf_item *it)
+{
+	const struct ctf_stream *s = it->s;
+	struct ev_info *in = info_of(L, s->ev);
+	in->count++;
+	L->nevents++;
+	ttv_ns t;
+	if (it->has_ts) {
+		if (!L->have_origin) {
+			L->origin = it->ns;
+			L->have_origin = true;
+		}
+		t = it->ns - L->origin;
+	} else
+		t = (ttv_ns)L->seq++;
+	int64_t vpid;
+	uint32_t track = track_of(L, s, &vpid);
+	uint64_t addr;
+	switch (in->kind) {
+	case EV_ENTRY:
+		if (!int_of(field(s, 3, "addr"), &addr))
+			break;
+		builder_push(L->b, track, t,
+		    ctf_lttng_func(L->lt, L->b, vpid, addr));
+		return;
+	case EV_EXIT:
+		if (int_of(field(s, 3, "addr"), &addr)) {
+			func_id f = ctf_lttng_func(L->lt, L->b, vpid, addr);
+			if (builder_pop_func(L->b, track, t, f, 0) ==
+			    POP_NOT_FOUND && builder_stack_depth(L->b, track) == 0)
+				builder_pop_orphan(L->b, track, t, f, 0);
+		} else
+			builder_pop(L->b, track, t, 0);
+		return;
+	case EV_SCHED_SWITCH:
+		sched_switch(L, s, t);
+		break;
+	case EV_BIN_INFO:
+		bin_info(L, s, vpid);
+		break;
+	case EV_PLAIN:
+		break;
+	}
+	builder_instant(L->b, track, t, in->func, event_args(L, s));
+}
+
+static void
+on_packet(struct loader *L, const struct ctf_item *it)
+{
+	const struct ctf_stream *s = it->s;
+	L->npackets++;
+	ttv_ns t;
+	if (it->has_ts) {
+		if (!L->have_origin) {
+			L->origin = it->ns;
+			L->have_origin = true;
+		}
+		t = it->ns - L->origin;
+	} else
+		t = (ttv_ns)L->seq;
+	size_t i = (size_t)s->index;
+	while (L->stream_text.len <= i)
+		VEC_PUSH(&L->stream_text, 0);
+	if (L->stream_text.items[i] == 0)
+		L->stream_text.items[i] = builder_intern_cstr(L->b, s->path);
+	/* a packet of a per-CPU buffer holds many threads: no one track */
+	uint32_t track = UINT32_MAX;
+	builder_marker(L->b, MARKER_PACKET, track, t, (int64_t)s->pkt_off,
+	    L->stream_text.items[i]);
+	char buf[512];
+	if (it->discarded) {
+		L->ndiscarded += it->discarded;
+		snprintf(buf, sizeof buf, "%llu events discarded in %s",
+		    (unsigned long long)it->discarded, s->path);
+		builder_marker(L->b, MARKER_DROPPED, track, t,
+		    (int64_t)it->discarded, builder_intern_cstr(L->b, buf));
+	}
+	if (it->lost_packets) {
+		L->nlost += it->lost_packets;
+		snprintf(buf, sizeof buf, "%llu packets lost in %s",
+		    (unsigned long long)it->lost_packets, s->path);
+		builder_marker(L->b, MARKER_DROPPED, track, t,
+		    (int64_t)it->lost_packets, builder_intern_cstr(L->b, buf));
+	}
+}
+
+static void
+describe(struct loader *L)
+{
+	struct builder *b = L->b;
+	const struct ctf_meta *m = ctf_reader_trace(L->r, 0)->m;
+	builder_set_format(b, "ctf", "1.8", m->byte_order == CTF_BO_BE ?
+	    "big-endian" : "little-endian");
+	char buf[64];
+	snprintf(buf, sizeof buf, "%zu", ctf_reader_ntraces(L->r));
+	builder_meta(b, "traces", buf);
+	bool absolute = false;
+	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
+		const struct ctf_trace *tr = ctf_reader_trace(L->r, ti);
+		char key[300];
+		snprintf(key, sizeof key, "trace %zu", ti);
+		builder_meta(b, key, tr->dir[0] ? tr->dir : ".");
+		for (size_t i = 0; i < tr->m->nenv; i++) {
+			const struct ctf_env *e = &tr->m->env[i];
+			char val[64];
+			snprintf(key, sizeof key, "trace %zu env.%s", ti, e->key);
+			if (e->str == NULL)
+				snprintf(val, sizeof val, "%lld", (long long)e->i);
+			builder_meta(b, key, e->str ? e->str : val);
+		}
+		for (size_t i = 0; i < tr->m->nclocks; i++) {
+			const struct ctf_clock *c = &tr->m->clocks[i];
+			char val[160];
+			snprintf(key, sizeof key, "trace %zu clock.%s", ti, c->name);
+			snprintf(val, sizeof val, "freq %llu Hz, offset %llds + "
+			    "%lld cycles", (unsigned long long)c->freq,
+			    (long long)c->offset_s, (long long)c->offset);
+			builder_meta(b, key, val);
+			if (c->offset_s != 0 || c->offset != 0)
+				absolute = true;
+			if (ti == 0 && i == 0)
+				builder_set_tick_rate(b, (double)c->freq);
+		}
+	}
+	(void)absolute;
+}
+
+static int
+ctf_load(struct load_ctx *ctx)
+{
+	struct loader L = { .ctx = ctx, .b = ctx->b };
+	L.r = ctf_reader_open(ctx->path, on_diag, &L);
+	if (L.r == NULL) {
+		if (!builder_has_errors(ctx->b))
+			builder_note(ctx->b, DIAG_ERROR, "no CTF trace found");
+		return -1;
+	}
+	L.lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
+	L.s_cpu = builder_intern_cstr(L.b, "cpu_id");
+	describe(&L);
+	uint64_t total = ctf_reader_bytes_total(L.r), next_report = 0;
+	struct ctf_item it;
+	bool absolute = false;
+	for (size_t ti = 0; ti < ctf_reader_ntraces(L.r); ti++) {
+		const struct ctf_meta *m = ctf_reader_trace(L.r, ti)->m;
+		for (size_t i = 0; i < m->nclocks; i++)
+			if (m->clocks[i].offset_s || m->clocks[i].offset)
+				absolute = true;
+	}
+	while (ctf_reader_next(L.r, &it)) {
+		if (it.kind == CTF_ITEM_EVENT)
+			on_event(&L, &it);
+		else
+			on_packet(&L, &it);
+		if ((L.nevents & 0xffff) == 0) {
+			uint64_t done = ctf_reader_bytes_done(L.r);
+			if (done >= next_report) {
+				load_progress(ctx, done, total);
+				next_report = done + (8u << 20);
+			}
+		}
+	}
+	if (L.have_origin && absolute)
+		builder_set_wall_origin(L.b, L.origin);
+	ctf_lttng_finish(L.lt, L.b);
+	for (size_t i = 0; i < L.infos.len; i++) {
+		if (L.infos.items[i]->count)
+			builder_count(L.b, L.infos.items[i]->name,
+			    L.infos.items[i]->count);
+		free(L.infos.items[i]);
+	}
+	builder_count(L.b, "packets", L.npackets);
+	if (L.ndiscarded)
+		builder_count(L.b, "discarded events", L.ndiscarded);
+	if (L.nlost)
+		builder_count(L.b, "lost packets", L.nlost);
+	load_progress(ctx, total, total);
+	int rc = L.nevents == 0 && L.npackets == 0 &&
+	    builder_has_errors(L.b) ? -1 : 0;
+	VEC_FREE(&L.infos);
+	VEC_FREE(&L.cpus);
+	VEC_FREE(&L.named);
+	VEC_FREE(&L.stream_track);
+	VEC_FREE(&L.stream_text);
+	ctf_lttng_free(L.lt);
+	ctf_reader_free(L.r);
+	return rc;
+}
+
+const struct reader ctf_reader = {
+	.name = "ctf",
+	.description = "CTF 1.8 (LTTng, barectf): a trace directory or its "
+	    "metadata file",
+	.probe = ctf_probe,
+	.load = ctf_load,
+};
