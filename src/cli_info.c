@@ -92,6 +92,11 @@ cli_info(const struct trace *t, const struct filter *f, FILE *out)
 		if (flagged[b])
 			fprintf(out, "  %s: %zu\n", flag_names[b], flagged[b]);
 	fprintf(out, "max depth: %u\n", maxdepth);
+	size_t all = trace_nslices(t), mem = trace_memory(t);
+	fprintf(out, "model memory: %zu bytes", mem);
+	if (all > 0)
+		fprintf(out, " (%.1f bytes per slice)", (double)mem / (double)all);
+	putc('\n', out);
 	fprintf(out, "instants: %zu\n", instants);
 	fprintf(out, "counter samples: %zu\n", samples);
 	fprintf(out, "flows: %zu\n", t->nflows);

@@ -136,3 +136,29 @@ trace_nslices(const struct trace *t)
 		n += t->tracks[i].nslices;
 	return n;
 }
+
+size_t
+trace_memory(const struct trace *t)
+{
+	size_t n = sizeof *t;
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+		n += sizeof *tr + tr->ndepth * sizeof *tr->depth;
+		for (uint32_t d = 0; d < tr->ndepth; d++)
+			n += tr->depth[d].len * (sizeof(struct slice) +
+			    (tr->depth[d].weights ? sizeof(uint32_t) : 0));
+		n += tr->ninstants * sizeof *tr->instants;
+		n += tr->nsamples * sizeof *tr->samples;
+		n += tr->nslice_args * sizeof *tr->slice_args;
+	}
+	n += t->nstrings * sizeof *t->strings;
+	for (uint32_t i = 0; i < t->nstrings; i++)
+		n += strlen(t->strings[i]) + 1;
+	n += t->nfuncs * sizeof *t->funcs;
+	n += t->nprocesses * sizeof *t->processes;
+	n += t->nmarkers * sizeof *t->markers;
+	n += t->nflows * sizeof *t->flows;
+	n += t->nlogs * sizeof *t->logs;
+	n += t->nargs * sizeof *t->args;
+	return n;
+}

@@ -285,5 +285,8 @@ const char *track_label(const struct trace *t, const struct track *tr,
 
 /* Total slices in the trace. */
 size_t trace_nslices(const struct trace *t);
+/* Bytes the model holds in memory (arrays and strings, not allocator
+ * overhead). */
+size_t trace_memory(const struct trace *t);
 
 #endif

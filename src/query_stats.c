@@ -14,11 +14,6 @@
 
 #define GATHER_MAX ((size_t)32 << 20)
 
-/* Calls visit(slice, ref, self, ctx) for every slice in the window on the
- * filtered tracks whose function passes the filter. */
-typedef void (*visit_fn)(const struct slice *s, struct slice_ref r,
-    ttv_ns self, uint32_t weight, void *ctx);
-
 static size_t
 first_start_ge(const struct slice *s, size_t n, ttv_ns t)
 {
@@ -33,9 +28,12 @@ first_start_ge(const struct slice *s, size_t n, ttv_ns t)
 	return lo;
 }
 
+/* The first pass: counts, sums, self times, min and max. Self time comes
+ * from walking each depth beside the one below it: a child belongs to the
+ * parent whose span holds its start. */
 static void
-walk(const struct trace *t, const struct filter *f, ttv_ns t0, ttv_ns t1,
-    bool want_self, visit_fn visit, void *ctx)
+sum_pass(const struct trace *t, const struct filter *f, ttv_ns t0, ttv_ns t1,
+    struct func_stats *rows)
 {
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
 		if (!filter_track(f, ti))
@@ -49,70 +47,58 @@ walk(const struct trace *t, const struct filter *f, ttv_ns t0, ttv_ns t1,
 				continue;
 			const struct depth_level *cl =
 			    d + 1 < tr->ndepth ? &tr->depth[d + 1] : NULL;
-			size_t c = cl && want_self ? first_start_ge(cl->slices,
-			    cl->len, l->slices[lo].start) : 0;
+			const struct slice *cs = cl ? cl->slices : NULL;
+			size_t cn = cl ? cl->len : 0;
+			size_t c = cl ? first_start_ge(cs, cn,
+			    l->slices[lo].start) : 0;
 			for (size_t i = lo; i < hi; i++) {
 				const struct slice *s = &l->slices[i];
 				ttv_ns end = s->start + s->dur, child = 0;
-				if (cl != NULL && want_self) {
-					while (c < cl->len &&
-					    cl->slices[c].start < s->start)
-						c++;
-					while (c < cl->len &&
-					    cl->slices[c].start < end) {
-						child += cl->slices[c].dur;
-						c++;
-					}
-				}
-				if (!filter_func(f, s->func))
+				while (c < cn && cs[c].start < s->start)
+					c++;
+				while (c < cn && cs[c].start < end)
+					child += cs[c++].dur;
+				if ((s->flags & SLICE_INEXACT) ||
+				    !filter_func(f, s->func))
 					continue;
-				ttv_ns self = child > s->dur ? 0 : s->dur - child;
-				uint32_t w = l->weights ? l->weights[i] : 1;
-				visit(s, (struct slice_ref){ ti, d, (uint32_t)i },
-				    self, w, ctx);
+				struct func_stats *fs = &rows[s->func];
+				if (fs->count == 0 || s->dur < fs->min)
+					fs->min = s->dur;
+				if (fs->count == 0 || s->dur > fs->max) {
+					fs->max = s->dur;
+					fs->longest = (struct slice_ref){ ti, d,
+					    (uint32_t)i };
+				}
+				fs->count++;
+				fs->weight += l->weights ? l->weights[i] : 1;
+				fs->total += s->dur;
+				fs->self += child > s->dur ? 0 : s->dur - child;
 			}
 		}
 	}
 }
 
-struct sum_ctx {
-	struct func_stats *rows;	/* indexed by func */
-};
-
+/* The second pass: the durations of the functions in this batch (in[f])
+ * into durs at fill[f]. */
 static void
-visit_sum(const struct slice *s, struct slice_ref r, ttv_ns self,
-    uint32_t weight, void *arg)
+gather_pass(const struct trace *t, const struct filter *f, ttv_ns t0,
+    ttv_ns t1, const uint8_t *in, size_t *fill, ttv_ns *durs)
 {
-	struct sum_ctx *ctx = arg;
-	struct func_stats *fs = &ctx->rows[s->func];
-	if (s->flags & SLICE_INEXACT)
-		return;
-	if (fs->count == 0 || s->dur < fs->min)
-		fs->min = s->dur;
-	if (fs->count == 0 || s->dur > fs->max) {
-		fs->max = s->dur;
-		fs->longest = r;
+	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
+		if (!filter_track(f, ti))
+			continue;
+		const struct track *tr = &t->tracks[ti];
+		for (uint32_t d = 0; d < tr->ndepth; d++) {
+			const struct slice *s = tr->depth[d].slices;
+			size_t lo, hi;
+			query_window(tr, d, t0, t1, &lo, &hi);
+			for (size_t i = lo; i < hi; i++) {
+				func_id fn = s[i].func;
+				if (in[fn] && !(s[i].flags & SLICE_INEXACT))
+					durs[fill[fn]++] = s[i].dur;
+			}
+		}
 	}
-	fs->count++;
-	fs->weight += weight;
-	fs->total += s->dur;
-	fs->self += self;
-}
-
-struct gather_ctx {
-	const uint32_t *batch_slot;	/* func -> offset in durs, or UINT32_MAX */
-	size_t *fill;			/* func -> next free offset */
-	ttv_ns *durs;
-};
-
-static void
-visit_gather(const struct slice *s, struct slice_ref r, ttv_ns self,
-    uint32_t weight, void *arg)
-{
-	struct gather_ctx *ctx = arg;
-	if ((s->flags & SLICE_INEXACT) || ctx->batch_slot[s->func] == UINT32_MAX)
-		return;
-	ctx->durs[ctx->fill[s->func]++] = s->dur;
 }
 
 /* Puts the k-th smallest of a[0..n) at a[k], smaller ones before it. */
@@ -175,10 +161,11 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	if (t->nfuncs == 0)
 		return;
 	struct func_stats *rows = xcalloc(t->nfuncs, sizeof *rows);
-	struct sum_ctx sc = { rows };
-	walk(t, f, t0, t1, true, visit_sum, &sc);
+	sum_pass(t, f, t0, t1, rows);
 
-	uint32_t *slot = xmalloc(t->nfuncs * sizeof *slot);
+	/* The function filter is already in the counts: a function out of
+	 * the filter has count 0 and is never in a batch. */
+	uint8_t *in = xmalloc(t->nfuncs);
 	size_t *fill = xmalloc(t->nfuncs * sizeof *fill);
 	ttv_ns *durs = NULL;
 	size_t durs_cap = 0;
@@ -187,8 +174,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 		 * function larger than that is a batch of its own). */
 		size_t used = 0;
 		uint32_t first = next;
-		for (uint32_t i = 0; i < t->nfuncs; i++)
-			slot[i] = UINT32_MAX;
+		memset(in, 0, t->nfuncs);
 		for (; next < t->nfuncs; next++) {
 			size_t c = rows[next].count;
 			if (c == 0)
@@ -196,8 +182,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 			if (used > 0 && used + c > GATHER_MAX)
 				break;
 			fill[next] = used;
-			slot[next] = (uint32_t)(used > UINT32_MAX - 1 ?
-			    UINT32_MAX - 1 : used);
+			in[next] = 1;
 			used += c;
 		}
 		if (used == 0)
@@ -207,17 +192,14 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 			durs = xreallocarray(NULL, used, sizeof *durs);
 			durs_cap = used;
 		}
-		struct gather_ctx gc = { slot, fill, durs };
-		walk(t, f, t0, t1, false, visit_gather, &gc);
-		for (uint32_t i = first; i < next; i++) {
-			if (slot[i] == UINT32_MAX)
-				continue;
-			size_t c = rows[i].count;
-			percentiles(&rows[i], durs + (fill[i] - c), c);
-		}
+		gather_pass(t, f, t0, t1, in, fill, durs);
+		for (uint32_t i = first; i < next; i++)
+			if (in[i])
+				percentiles(&rows[i], durs + (fill[i] -
+				    rows[i].count), rows[i].count);
 	}
 	free(durs);
-	free(slot);
+	free(in);
 	free(fill);
 
 	size_t n = 0;
