@@ -497,7 +497,7 @@ layout_fdr(bool ring)
 
 /* ----------------------------------------------------------- expectation */
 
-static FILE *expf;
+static FILE *expect_fp;
 
 static int64_t
 ns(uint64_t ticks)
@@ -645,14 +645,14 @@ finish_thread(int ti, struct xthread *x)
 		if (f == fl)
 			*f++ = '-';
 		*f = 0;
-		fprintf(expf, "slice %s %d %" PRId64 " %" PRId64 " #%" PRIu32
+		fprintf(expect_fp, "slice %s %d %" PRId64 " %" PRId64 " #%" PRIu32
 		    " %s\n", key, s->depth, s->start, s->dur, s->fid, fl);
 		for (int k = 0; k < s->nargs; k++)
-			fprintf(expf, "arg %s %d %" PRId64 " arg%d %" PRIu64 "\n",
+			fprintf(expect_fp, "arg %s %d %" PRId64 " arg%d %" PRIu64 "\n",
 			    key, s->depth, s->start, k, s->args[k]);
 	}
 	if (x->orphans)
-		fprintf(expf, "marker dropped %s %" PRId64 " %" PRIu64 "\n",
+		fprintf(expect_fp, "marker dropped %s %" PRId64 " %" PRIu64 "\n",
 		    key, x->first, x->orphans);
 	free(x->done);
 }
@@ -662,7 +662,7 @@ marker(int ti, const char *kind, int64_t t, int64_t value, const char *text)
 {
 	char key[64];
 	thread_key(ti, key, sizeof key);
-	fprintf(expf, "marker %s %s %" PRId64 " %" PRId64 "%s%s\n", kind, key,
+	fprintf(expect_fp, "marker %s %s %" PRId64 " %" PRId64 "%s%s\n", kind, key,
 	    t, value, text ? " " : "", text ? text : "");
 }
 
@@ -670,7 +670,7 @@ static void
 count(const char *kind, uint64_t n)
 {
 	if (n)
-		fprintf(expf, "count %s %" PRIu64 "\n", kind, n);
+		fprintf(expect_fp, "count %s %" PRIu64 "\n", kind, n);
 }
 
 static int
@@ -693,7 +693,7 @@ expect_fdr(void)
 			order[n++] = &bufs[i];
 	qsort(order, n, sizeof *order, cmp_time);
 
-	fprintf(expf, "format xray-fdr %d %s\n", version, big_endian ?
+	fprintf(expect_fp, "format xray-fdr %d %s\n", version, big_endian ?
 	    "big-endian" : "little-endian");
 	for (int ti = 0; ti < nthreads; ti++) {
 		struct xthread x = { .cpu = -1 };
@@ -801,8 +801,8 @@ write_basic(void)
 	for (int i = 0; i < nthreads; i++)
 		xs[i].cpu = -1;
 	header(&o, 0);
-	if (expf)
-		fprintf(expf, "format xray-basic %d %s\n", version, big_endian ?
+	if (expect_fp)
+		fprintf(expect_fp, "format xray-basic %d %s\n", version, big_endian ?
 		    "big-endian" : "little-endian");
 	/* chunks of the threads in turn, like per-thread buffers flushed
 	 * when full */
@@ -846,7 +846,7 @@ write_basic(void)
 					put_le(r + 20, (uint32_t)t->pid, 4);
 				put(&o, r, 32);
 				nfunc[e->op]++;
-				if (x->cpu >= 0 && cpu != x->cpu && expf)
+				if (x->cpu >= 0 && cpu != x->cpu && expect_fp)
 					marker(ti, "cpu-change", tm, cpu, NULL);
 				x->cpu = cpu;
 				x_func(x, e, tm);
@@ -855,7 +855,7 @@ write_basic(void)
 				more = true;
 		}
 	}
-	if (expf) {
+	if (expect_fp) {
 		for (int ti = 0; ti < nthreads; ti++)
 			if (xs[ti].have_first)
 				finish_thread(ti, &xs[ti]);
@@ -998,7 +998,7 @@ main(int argc, char **argv)
 		usage();
 	if (bufsize < 128)
 		usage();
-	if (expect != NULL && (expf = fopen(expect, "w")) == NULL) {
+	if (expect != NULL && (expect_fp = fopen(expect, "w")) == NULL) {
 		perror(expect);
 		return 1;
 	}
@@ -1010,7 +1010,7 @@ main(int argc, char **argv)
 		for (int t = 0; t < nthreads; t++)
 			encode_thread(t);
 		o = layout_fdr(ring);
-		if (expf)
+		if (expect_fp)
 			expect_fdr();
 	}
 	if (truncate_to >= 0 && (size_t)truncate_to < o.n)
@@ -1020,7 +1020,7 @@ main(int argc, char **argv)
 		perror(out);
 		return 1;
 	}
-	if (expf && fclose(expf) != 0) {
+	if (expect_fp && fclose(expect_fp) != 0) {
 		perror(expect);
 		return 1;
 	}

@@ -1,0 +1,87 @@
+#!/bin/sh
+# Benchmark of the XRay reader: `ttv --stats` on
+#  1. a ~1 GB FDR v5 log from the project's writer (tests/gen/xraygen -B),
+#  2. the real multi-threaded log that ../shared/traces/xray/make-corpus.sh
+#     big records (needs clang's XRay runtime and root; skipped otherwise),
+#     with `llvm-xray account -k` on the same log in the same run.
+# Prints records/s, wall time, peak RSS (and RSS / file size) of each, and
+# the speed ratio against llvm-xray. Big files go to $XRAY_BENCH_DIR
+# (default /tmp) and are deleted at the end.
+#
+#   TTV=./ttv XRAYGEN=./tests/gen/xraygen [XRAY_BENCH_BYTES=N] bench/xray.sh
+#   (or: make bench-xray)
+set -u
+TTV=${TTV:-./ttv}
+XRAYGEN=${XRAYGEN:-./tests/gen/xraygen}
+here=$(cd "$(dirname "$0")" && pwd)
+SHARED=${TTV_SHARED:-$here/../../shared}
+BYTES=${XRAY_BENCH_BYTES:-1073741824}
+LLVM_XRAY=${LLVM_XRAY:-$(command -v llvm-xray-14 || command -v llvm-xray || true)}
+dir=$(mktemp -d "${XRAY_BENCH_DIR:-/tmp}/ttv-bench-xray.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT INT TERM
+
+if [ ! -x /usr/bin/time ]; then
+	echo "bench/xray.sh: needs /usr/bin/time (Debian package time)" >&2
+	exit 1
+fi
+
+# measure LABEL FILE RECORDS CMD...: one run under /usr/bin/time -v
+measure() {
+	label=$1 file=$2 records=$3
+	shift 3
+	/usr/bin/time -v "$@" >/dev/null 2>"$dir/time" || {
+		echo "$label: failed (exit $?):"
+		grep -v "^	" "$dir/time" | tail -5
+		return 1
+	}
+	awk -v label="$label" -v records="$records" \
+	    -v bytes="$(wc -c <"$file")" '
+	/Elapsed \(wall clock\)/ {
+		n = split($NF, p, ":"); wall = 0
+		for (i = 1; i <= n; i++) wall = wall * 60 + p[i]
+	}
+	/Maximum resident set size/ { rss = $NF * 1024 }
+	END {
+		if (wall <= 0) wall = 0.01
+		printf "%-28s %8.2f s %9.1f M records/s  peak RSS %7.0f MB (%.2f x file)\n",
+		    label, wall, records / wall / 1e6, rss / 1048576, rss / bytes
+		print wall > "'"$dir"'/wall"
+	}' "$dir/time"
+}
+
+# function records in a log, from ttv's own counts
+records_of() {
+	"$TTV" --info "$1" 2>/dev/null | awk '/^  function-[a-z-]+: / { n += $2 }
+	    END { print n + 0 }'
+}
+
+echo "== synthetic FDR v5 log, $BYTES bytes (tests/gen/xraygen -B)"
+synth="$dir/synth.fdr"
+nrec=$("$XRAYGEN" -B "$BYTES" "$synth") || exit 1
+echo "$(wc -c <"$synth") bytes, $nrec function records"
+measure "ttv --stats (synthetic)" "$synth" "$nrec" "$TTV" --stats "$synth"
+rm -f "$synth"
+
+echo
+echo "== real log: make-corpus.sh big"
+real="$dir/xray-big.fdr"
+if ! sh "$SHARED/traces/xray/make-corpus.sh" big 4 1100000 "$real" \
+    >"$dir/corpus.log" 2>&1 || [ ! -s "$real" ]; then
+	echo "SKIP: could not record the real log (needs clang 14 with XRay, root):"
+	tail -3 "$dir/corpus.log"
+	exit 0
+fi
+nrec=$(records_of "$real")
+echo "$(wc -c <"$real") bytes, $nrec function records"
+measure "ttv --stats (real)" "$real" "$nrec" "$TTV" --stats \
+    --instr-map "$real.bin" "$real" || exit 1
+ttv_wall=$(cat "$dir/wall")
+if [ -n "$LLVM_XRAY" ]; then
+	if measure "llvm-xray account -k (real)" "$real" "$nrec" "$LLVM_XRAY" \
+	    account -k -instr_map="$real.bin" "$real"; then
+		awk -v a="$(cat "$dir/wall")" -v b="$ttv_wall" \
+		    'BEGIN { printf "ttv is %.1f x faster than llvm-xray account -k\n", a / b }'
+	fi
+else
+	echo "SKIP: llvm-xray not found"
+fi

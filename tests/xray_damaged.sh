@@ -1,0 +1,84 @@
+#!/bin/sh
+# Damaged XRay logs from the project's writer (tests/data/xray/damaged-*):
+# the real binary reports the damage as "ttv: FILE: offset N: ...", exits
+# 1 (0 where nothing is wrong in the bytes), keeps everything before the
+# damage — each complete call of a truncated log is a call of the intact
+# log — and refuses nothing readable unless --strict.
+set -u
+: "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
+data="$TTV_SRCDIR/tests/data/xray"
+dump="$TTV_BUILDDIR/tests/xray_dump"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-xray-dmg.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# expect_msg LOG STATUS REGEX: --info exits STATUS and stderr matches
+expect_msg() {
+	"$TTV" --info "$1" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$2" ]; then
+		echo "FAIL: $1: exit status $rc, want $2"
+		cat "$tmp/err"
+		fail=1
+	fi
+	if ! grep -Eq "$3" "$tmp/err"; then
+		echo "FAIL: $1: no message matching '$3' in:"
+		cat "$tmp/err"
+		fail=1
+	fi
+}
+
+# complete calls (no flags) of LOG must all be calls of the intact EXPECT
+subset() {
+	"$dump" "$1" 2>/dev/null | awk '$1 == "slice" && $8 == "-"' |
+	    LC_ALL=C sort >"$tmp/part"
+	awk '$1 == "slice"' "$2" | LC_ALL=C sort >"$tmp/whole"
+	n=$(wc -l <"$tmp/part")
+	extra=$(LC_ALL=C comm -23 "$tmp/part" "$tmp/whole" | wc -l)
+	if [ "$n" -lt "$3" ] || [ "$extra" -ne 0 ]; then
+		echo "FAIL: $1: $n complete calls (want >= $3), $extra not in $2"
+		LC_ALL=C comm -23 "$tmp/part" "$tmp/whole" | head
+		fail=1
+	fi
+}
+
+t="$data/damaged-v5-truncated.xray"
+expect_msg "$t" 1 "^ttv: .*damaged-v5-truncated.xray: offset 1533: buffer extents of 480 bytes run 29 bytes past the end of the file"
+subset "$t" "$data/fdr-v5-le.expect" 80
+if "$TTV" --strict --info "$t" >/dev/null 2>&1; then
+	echo "FAIL: --strict accepted a truncated log"
+	fail=1
+fi
+
+t="$data/damaged-basic-truncated.xray"
+expect_msg "$t" 1 "offset 2976: 24 bytes at the end of the file are not a whole 32-byte record"
+subset "$t" "$data/basic-v3-le.expect" 30
+
+# the clang 14 typed-event bug: extents 16 bytes short; what is left
+# parses cleanly and the thread simply ends early
+t="$data/damaged-v5-typedbug.xray"
+"$TTV" --info "$t" >"$tmp/out" 2>"$tmp/err" || {
+	echo "FAIL: $t: exit status $?"
+	fail=1
+}
+grep -q "function-enter: 175$" "$tmp/out" || {
+	echo "FAIL: $t: want 175 entries (176 written, one cut off)"
+	fail=1
+}
+subset "$t" "$data/fdr-v5-le.expect" 150
+
+# a header that is not XRay, or too short: refused with a message
+printf 'XRAY\011\000\000\000' >"$tmp/short.log"
+expect_msg "$tmp/short.log" 1 "short|not|unknown|format"
+head -c 32 "$data/fdr-v5-le.xray" >"$tmp/header-only.log"
+"$TTV" --info "$tmp/header-only.log" >"$tmp/out" 2>&1
+rc=$?
+if [ "$rc" -gt 1 ]; then
+	echo "FAIL: header-only log: exit status $rc"
+	fail=1
+fi
+# unknown version in a good file
+cp "$data/fdr-v5-le.xray" "$tmp/v9.log"
+printf '\011' | dd of="$tmp/v9.log" bs=1 conv=notrunc 2>/dev/null
+expect_msg "$tmp/v9.log" 1 "."
+exit $fail
