@@ -461,9 +461,9 @@ args_merge(struct builder *b, args_id a, args_id c)
 /* -------------------------------------------------------------- slices */
 
 static struct blevel *
-level(struct btrack *bt, uint32_t depth)
+level_slow(struct btrack *bt, uint32_t depth)
 {
-	if (depth >= bt->nlevels) {
+	{
 		bt->levels = xreallocarray(bt->levels, depth + 1,
 		    sizeof *bt->levels);
 		memset(bt->levels + bt->nlevels, 0,
@@ -473,6 +473,13 @@ level(struct btrack *bt, uint32_t depth)
 		bt->nlevels = depth + 1;
 	}
 	return &bt->levels[depth];
+}
+
+static inline struct blevel *
+level(struct btrack *bt, uint32_t depth)
+{
+	return depth < bt->nlevels ? &bt->levels[depth] :
+	    level_slow(bt, depth);
 }
 
 static void
@@ -485,8 +492,9 @@ level_grow(struct blevel *l)
 	l->cap = nc;
 }
 
-/* Appends a slice; returns its index. */
-static size_t
+/* Appends a slice; returns its index. The caller widens the track's
+ * time range (for stacked slices the start was seen at the push). */
+static inline size_t
 append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
     func_id f, uint32_t flags)
 {
@@ -500,8 +508,6 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 	l->s[i] = (struct slice){ start, dur, f, flags };
 	if (l->w != NULL)
 		l->w[i] = 1;
-	touch(bt, start);
-	touch(bt, start + dur);
 	return i;
 }
 
@@ -605,6 +611,7 @@ builder_pop_orphan(struct builder *b, uint32_t track, ttv_ns t, func_id f,
 	}
 	size_t i = append(bt, 0, bt->first, t - bt->first, f,
 	    flags | SLICE_NO_ENTRY);
+	touch(bt, t);
 	bt->has_last = true;
 	bt->last_ref = (struct slice_ref){ track, 0, (uint32_t)i };
 }
@@ -632,6 +639,8 @@ builder_slice(struct builder *b, uint32_t track, uint32_t depth,
 	if (a != 0)
 		flags |= SLICE_HAS_ARGS;
 	size_t i = append(bt, depth, start, dur, f, flags);
+	touch(bt, start);
+	touch(bt, start + dur);
 	if (a != 0)
 		VEC_PUSH(&bt->sargs, ((struct slice_args){ depth, (uint32_t)i,
 		    a }));
