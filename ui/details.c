@@ -1,0 +1,182 @@
+/*
+ * The details pane: everything about the selected slice — name, thread,
+ * start, duration, self time, depth, args, flags — and its call path.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glyph.h"
+#include "panes.h"
+#include "text.h"
+#include "timefmt.h"
+
+struct dctx {
+	struct grid *g;
+	struct rect r;
+	int y;
+};
+
+static bool
+room(struct dctx *d)
+{
+	return d->y < d->r.y + d->r.h;
+}
+
+/* "key: value" with value from the trace (escaped). */
+static void
+field(struct dctx *d, const char *key, const char *value, int style)
+{
+	int c;
+
+	if (!room(d))
+		return;
+	c = grid_printf(d->g, d->r.x, d->y, d->r.w, STYLE_DIM, 0, "%-9s",
+	    key);
+	text_puts(d->g, d->r.x + c, d->y, d->r.w - c, value, style, 0);
+	d->y++;
+}
+
+static void
+arg_value(const struct trace *t, const struct arg *a, char *buf, size_t n)
+{
+	switch (a->type) {
+	case ARG_NULL: snprintf(buf, n, "null"); break;
+	case ARG_BOOL: snprintf(buf, n, "%s", a->v.i ? "true" : "false"); break;
+	case ARG_I64: snprintf(buf, n, "%" PRId64, a->v.i); break;
+	case ARG_U64: snprintf(buf, n, "%" PRIu64, a->v.u); break;
+	case ARG_F64: snprintf(buf, n, "%g", a->v.f); break;
+	case ARG_STR: snprintf(buf, n, "%s", trace_str(t, a->v.s)); break;
+	case ARG_PTR: snprintf(buf, n, "0x%" PRIx64, a->v.u); break;
+	case ARG_KOID: snprintf(buf, n, "koid %" PRIu64, a->v.u); break;
+	default: snprintf(buf, n, "?"); break;
+	}
+}
+
+static void
+flags_text(uint32_t f, char *buf, size_t n)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = {
+		{ SLICE_UNTERMINATED, "unterminated" },
+		{ SLICE_TAIL_EXIT, "tail exit" },
+		{ SLICE_NO_ENTRY, "no entry" },
+		{ SLICE_UNWOUND, "unwound" },
+		{ SLICE_SAMPLED, "sampled" },
+		{ SLICE_ASYNC, "async" },
+		{ SLICE_INSTANT, "instant" },
+		{ SLICE_TRUNCATED, "truncated" },
+	};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if ((f & names[i].bit) && len < n)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+			    len ? ", " : "", names[i].name);
+	if (buf[0] == '\0')
+		snprintf(buf, n, "-");
+}
+
+void
+details_draw(struct view *v, struct grid *g, struct rect r)
+{
+	const struct trace *t = v->trace;
+	struct dctx d;
+	char buf[256], b2[64], b3[64];
+	const struct slice *s;
+	const struct track *tr;
+	struct slice_ref *path = NULL;
+	size_t npath, nargs;
+	const struct arg *args;
+
+	/* A rule separates the pane from the one it sits beside/under. */
+	if (r.y > 1 && r.x == 0) {
+		for (int c = 0; c < r.w; c++)
+			grid_set(g, r.x + c, r.y, GLYPH_HLINE(g->utf8),
+			    STYLE_BORDER, 0);
+		grid_puts(g, r.x + 2, r.y, r.w - 2, " Details ", STYLE_TITLE, 0);
+		r.y++;
+		r.h--;
+	} else {
+		for (int y = 0; y < r.h; y++)
+			grid_set(g, r.x, r.y + y, GLYPH_VLINE(g->utf8),
+			    STYLE_BORDER, 0);
+		r.x += 2;
+		r.w -= 2;
+		grid_puts(g, r.x, r.y, r.w, "Details", STYLE_TITLE, 0);
+		r.y++;
+		r.h--;
+	}
+	d.g = g;
+	d.r = r;
+	d.y = r.y;
+	if (!v->has_cursor) {
+		snprintf(buf, sizeof buf, "no slice selected at %s",
+		    timefmt_time(v->cursor_t, t->first, b2, sizeof b2));
+		field(&d, "", buf, STYLE_DIM);
+		return;
+	}
+	s = trace_slice(t, v->cursor);
+	tr = &t->tracks[v->cursor.track];
+	field(&d, "name", trace_func_name(t, s->func),
+	    view_func_matches(v, s->func) ? STYLE_MATCH : STYLE_TITLE);
+	if (t->funcs[s->func].category != 0)
+		field(&d, "category", trace_str(t, t->funcs[s->func].category),
+		    STYLE_NORMAL);
+	snprintf(buf, sizeof buf, "%s (tid %lld)",
+	    track_label(t, tr, b2, sizeof b2), (long long)tr->tid);
+	field(&d, "thread", buf, STYLE_NORMAL);
+	field(&d, "start", timefmt_time(s->start, t->first, b2, sizeof b2),
+	    STYLE_NORMAL);
+	field(&d, "duration", timefmt_duration(s->dur, b2, sizeof b2),
+	    STYLE_NORMAL);
+	field(&d, "self", timefmt_duration(query_self_time(t, v->cursor), b2,
+	    sizeof b2), STYLE_NORMAL);
+	snprintf(buf, sizeof buf, "%u", v->cursor.depth);
+	field(&d, "depth", buf, STYLE_NORMAL);
+	flags_text(s->flags, buf, sizeof buf);
+	field(&d, "flags", buf, s->flags & (SLICE_UNTERMINATED |
+	    SLICE_NO_ENTRY | SLICE_TRUNCATED) ? STYLE_ERROR : STYLE_NORMAL);
+	if (trace_slice_weight(t, v->cursor) != 1) {
+		snprintf(buf, sizeof buf, "%u samples",
+		    trace_slice_weight(t, v->cursor));
+		field(&d, "weight", buf, STYLE_NORMAL);
+	}
+	args = trace_slice_args(t, v->cursor, &nargs);
+	for (size_t i = 0; i < nargs && room(&d); i++) {
+		int c;
+		arg_value(t, &args[i], buf, sizeof buf);
+		c = grid_puts(g, r.x, d.y, r.w, i == 0 ? "args     " :
+		    "         ", STYLE_DIM, 0);
+		c += text_puts(g, r.x + c, d.y, r.w - c,
+		    trace_str(t, args[i].name), STYLE_NORMAL, 0);
+		c += grid_puts(g, r.x + c, d.y, r.w - c, " = ", STYLE_DIM, 0);
+		text_puts(g, r.x + c, d.y, r.w - c, buf, STYLE_NORMAL, 0);
+		d.y++;
+	}
+	npath = query_call_path(t, v->cursor, &path);
+	if (npath > 1 && room(&d)) {
+		int c = grid_puts(g, r.x, d.y, r.w, "path     ", STYLE_DIM, 0);
+		/* One line, outermost first, as much as fits; on a tall pane
+		 * the rest follows one frame per line. */
+		for (size_t i = 0; i < npath && c < r.w; i++) {
+			const struct slice *p = trace_slice(t, path[i]);
+			if (i > 0)
+				c += grid_puts(g, r.x + c, d.y, r.w - c, " > ",
+				    STYLE_DIM, 0);
+			c += text_puts(g, r.x + c, d.y, r.w - c,
+			    trace_func_name(t, p->func),
+			    i + 1 == npath ? STYLE_TITLE : STYLE_NORMAL, 0);
+		}
+		d.y++;
+	}
+	free(path);
+	snprintf(buf, sizeof buf, "%s .. %s",
+	    timefmt_time(s->start, t->first, b2, sizeof b2),
+	    timefmt_time(s->start + s->dur, t->first, b3, sizeof b3));
+	field(&d, "span", buf, STYLE_DIM);
+}

@@ -1,0 +1,221 @@
+/*
+ * The flame pane: the call tree of the visible window (and filters) as a
+ * flame graph (root at the bottom) or an icicle (root on top), widths in
+ * proportion to total time, labelled with name and share of the total.
+ * A node can be zoomed into (it then spans the width) and back out;
+ * threads can be merged or kept apart.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "glyph.h"
+#include "panes.h"
+#include "text.h"
+#include "timefmt.h"
+
+static void
+refresh(struct view *v)
+{
+	if (v->tree_valid)
+		return;
+	call_tree_free(&v->tree);
+	query_call_tree(v->trace, &v->filter, v->t0, v->t1,
+	    v->flame_per_thread, &v->tree);
+	v->tree_valid = true;
+	v->flame_root = 0;
+	v->flame_sel = 0;
+}
+
+static ttv_ns
+node_total(const struct view *v, uint32_t n)
+{
+	const struct call_node *nd = &v->tree.nodes[n];
+	ttv_ns sum = 0;
+
+	if (nd->total > 0 || nd->first_child == CALL_NONE)
+		return nd->total;
+	/* The root and thread nodes may leave total to their children. */
+	for (uint32_t c = nd->first_child; c != CALL_NONE;
+	    c = v->tree.nodes[c].next_sibling)
+		sum += node_total(v, c);
+	return sum;
+}
+
+static const char *
+node_name(const struct view *v, uint32_t n, char *buf, size_t size)
+{
+	const struct call_node *nd = &v->tree.nodes[n];
+
+	if (nd->func != CALL_NONE)
+		return trace_func_name(v->trace, nd->func);
+	if (nd->track != CALL_NONE && nd->track < v->trace->ntracks)
+		return track_label(v->trace, &v->trace->tracks[nd->track], buf,
+		    size);
+	return "all";
+}
+
+struct fctx {
+	struct view *v;
+	struct grid *g;
+	struct rect r;		/* rows for nodes (title excluded) */
+	ttv_ns grand;		/* total of the whole tree, for % */
+};
+
+static void
+draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
+{
+	const struct call_node *nd = &f->v->tree.nodes[n];
+	int y, c0, c1, style, c;
+	char name[64], pct[32];
+	const char *label;
+	ttv_ns total;
+
+	if (w < 1.0 || depth >= f->r.h)
+		return;
+	y = f->v->flame_icicle ? f->r.y + depth : f->r.y + f->r.h - 1 - depth;
+	c0 = (int)lround(x0);
+	c1 = (int)lround(x0 + w);
+	if (c1 <= c0)
+		c1 = c0 + 1;
+	if (c1 > f->r.w)
+		c1 = f->r.w;
+	if (n == f->v->flame_sel)
+		style = STYLE_SELECTED;
+	else if (nd->func != CALL_NONE && view_func_matches(f->v, nd->func))
+		style = STYLE_MATCH;
+	else if (nd->func == CALL_NONE)
+		style = STYLE_HEADER;
+	else
+		style = STYLE_SLICE0 + view_func_hue(nd->func);
+	for (c = c0; c < c1; c++)
+		grid_set(f->g, f->r.x + c, y, ' ', style, 0);
+	if (c1 - c0 >= 2 && c0 > 0)
+		grid_set(f->g, f->r.x + c0, y, GLYPH_EDGE(f->g->utf8), style, 0),
+		    c0++;
+	total = node_total(f->v, n);
+	label = node_name(f->v, n, name, sizeof name);
+	c = text_puts(f->g, f->r.x + c0, y, c1 - c0, label, style, 0);
+	if (f->grand > 0) {
+		snprintf(pct, sizeof pct, " %.1f%%", 100.0 * (double)total /
+		    (double)f->grand);
+		if (c + (int)strlen(pct) <= c1 - c0)
+			grid_puts(f->g, f->r.x + c0 + c, y, c1 - c0 - c, pct,
+			    style, 0);
+	}
+	/* Children left to right, largest first (query order). */
+	if (total <= 0)
+		return;
+	for (uint32_t ch = nd->first_child; ch != CALL_NONE;
+	    ch = f->v->tree.nodes[ch].next_sibling) {
+		double cw = w * (double)node_total(f->v, ch) / (double)total;
+		draw_node(f, ch, depth + 1, x0, cw);
+		x0 += cw;
+	}
+}
+
+static void
+flame_draw(struct view *v, struct grid *g, struct rect r)
+{
+	struct fctx f;
+	char buf[160], b2[48], b3[48], nb[64];
+
+	refresh(v);
+	snprintf(buf, sizeof buf, "%s, %s, %s .. %s; z/u zoom, I flip, p threads",
+	    v->flame_icicle ? "icicle" : "flame graph",
+	    v->flame_per_thread ? "per thread" : "threads merged",
+	    timefmt_time(v->t0, v->trace->first, b2, sizeof b2),
+	    timefmt_time(v->t1, v->trace->first, b3, sizeof b3));
+	pane_title(g, r, "Flame", buf);
+	if (v->tree.n == 0 || node_total(v, 0) <= 0) {
+		grid_puts(g, r.x, r.y + 1, r.w, "no calls in this window",
+		    STYLE_DIM, 0);
+		return;
+	}
+	f.v = v;
+	f.g = g;
+	f.r = (struct rect){ r.x, r.y + 1, r.w, r.h - 1 };
+	f.grand = node_total(v, 0);
+	/* A zoomed node spans the width; its callers are not drawn. */
+	draw_node(&f, v->flame_root, 0, 0, r.w);
+	if (v->flame_sel < v->tree.n) {
+		const struct call_node *s = &v->tree.nodes[v->flame_sel];
+		snprintf(buf, sizeof buf, "%llu calls, total %s, self %s",
+		    (unsigned long long)s->count,
+		    timefmt_duration(node_total(v, v->flame_sel), b2, sizeof b2),
+		    timefmt_duration(s->self, b3, sizeof b3));
+		view_message(v, false, "%s: %s", node_name(v, v->flame_sel, nb,
+		    sizeof nb), buf);
+	}
+}
+
+static uint32_t
+prev_sibling(const struct view *v, uint32_t n)
+{
+	uint32_t p = v->tree.nodes[n].parent, prev = CALL_NONE;
+
+	if (p == CALL_NONE)
+		return CALL_NONE;
+	for (uint32_t c = v->tree.nodes[p].first_child; c != CALL_NONE;
+	    c = v->tree.nodes[c].next_sibling) {
+		if (c == n)
+			return prev;
+		prev = c;
+	}
+	return CALL_NONE;
+}
+
+static int
+flame_command(struct view *v, enum cmd c)
+{
+	uint32_t s = v->flame_sel, to = CALL_NONE;
+	bool toward_leaf;
+
+	refresh(v);
+	if (v->tree.n == 0)
+		return c >= CMD_FLAME_LEFT && c <= CMD_FLAME_THREADS ?
+		    PANE_HANDLED : PANE_UNHANDLED;
+	switch (c) {
+	case CMD_FLAME_LEFT:
+		if (s != v->flame_root)
+			to = prev_sibling(v, s);
+		break;
+	case CMD_FLAME_RIGHT:
+		if (s != v->flame_root)
+			to = v->tree.nodes[s].next_sibling;
+		break;
+	case CMD_FLAME_UP:
+	case CMD_FLAME_DOWN:
+		/* Up and down move on screen: toward the leaves is up in a
+		 * flame graph and down in an icicle. */
+		toward_leaf = (c == CMD_FLAME_UP) != v->flame_icicle;
+		if (toward_leaf)
+			to = v->tree.nodes[s].first_child;
+		else if (s != v->flame_root)
+			to = v->tree.nodes[s].parent;
+		break;
+	case CMD_FLAME_ZOOM:
+		v->flame_root = s;
+		return PANE_REDRAW;
+	case CMD_FLAME_UNZOOM:
+		if (v->tree.nodes[v->flame_root].parent != CALL_NONE)
+			v->flame_root = v->tree.nodes[v->flame_root].parent;
+		return PANE_REDRAW;
+	case CMD_FLAME_FLIP:
+		v->flame_icicle = !v->flame_icicle;
+		return PANE_REDRAW;
+	case CMD_FLAME_THREADS:
+		v->flame_per_thread = !v->flame_per_thread;
+		v->tree_valid = false;
+		return PANE_REDRAW;
+	default:
+		return PANE_UNHANDLED;
+	}
+	if (to != CALL_NONE && to < v->tree.n)
+		v->flame_sel = to;
+	return PANE_REDRAW;
+}
+
+const struct pane_class pane_flame = {
+	"Flame", CTX_FLAME, flame_draw, flame_command
+};

@@ -1,0 +1,206 @@
+/*
+ * The functions pane: the statistics table (count, total, self, min,
+ * median, p90, p99, max) for the visible window and the filters, sortable
+ * by any column; Enter jumps to the function's longest call.
+ *
+ * The table is computed when the pane is shown after the window or the
+ * filters changed, not on every key.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "glyph.h"
+#include "panes.h"
+#include "text.h"
+#include "timefmt.h"
+
+/* Numeric columns in the order they give way on narrow screens. */
+static const enum stats_key column_order[] = {
+	STATS_COUNT, STATS_TOTAL, STATS_SELF, STATS_MAX, STATS_MEDIAN,
+	STATS_P99, STATS_P90, STATS_MIN,
+};
+#define NCOLS (sizeof column_order / sizeof column_order[0])
+#define NUM_W 10
+#define NAME_MIN 20
+
+static const char *
+col_title(enum stats_key k)
+{
+	switch (k) {
+	case STATS_NAME: return "function";
+	case STATS_COUNT: return "count";
+	case STATS_TOTAL: return "total";
+	case STATS_SELF: return "self";
+	case STATS_MIN: return "min";
+	case STATS_MEDIAN: return "median";
+	case STATS_P90: return "p90";
+	case STATS_P99: return "p99";
+	case STATS_MAX: return "max";
+	default: return "";
+	}
+}
+
+static ttv_ns
+col_value(const struct func_stats *s, enum stats_key k)
+{
+	switch (k) {
+	case STATS_TOTAL: return s->total;
+	case STATS_SELF: return s->self;
+	case STATS_MIN: return s->min;
+	case STATS_MEDIAN: return s->median;
+	case STATS_P90: return s->p90;
+	case STATS_P99: return s->p99;
+	case STATS_MAX: return s->max;
+	default: return 0;
+	}
+}
+
+static void
+refresh(struct view *v)
+{
+	if (v->stats_valid)
+		return;
+	stats_free(&v->stats);
+	query_stats(v->trace, &v->filter, v->t0, v->t1, &v->stats);
+	stats_sort(v->trace, &v->stats, v->sort_key, v->sort_desc);
+	v->stats_valid = true;
+}
+
+/* Which numeric columns fit beside a name column of at least NAME_MIN. */
+static size_t
+columns_shown(int w, enum stats_key *keys)
+{
+	size_t n = 0;
+
+	while (n < NCOLS && NAME_MIN + (int)(n + 1) * NUM_W <= w)
+		n++;
+	/* Keep the screen order of the full table. */
+	for (size_t i = 0, k = 0; i < STATS_KEY_COUNT && k < n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (column_order[j] == (enum stats_key)i)
+				keys[k++] = (enum stats_key)i;
+	return n;
+}
+
+static void
+functions_draw(struct view *v, struct grid *g, struct rect r)
+{
+	const struct trace *t = v->trace;
+	struct list_pos *p = &v->list[PANE_FUNCTIONS];
+	enum stats_key keys[NCOLS];
+	size_t ncol = columns_shown(r.w, keys);
+	int name_w = r.w - (int)ncol * NUM_W;
+	char buf[96], b2[48], b3[48];
+	int rows = r.h - 2;
+
+	refresh(v);
+	snprintf(buf, sizeof buf, "%zu functions in %s .. %s, by %s %s",
+	    v->stats.n, timefmt_time(v->t0, t->first, b2, sizeof b2),
+	    timefmt_time(v->t1, t->first, b3, sizeof b3),
+	    stats_key_name(v->sort_key), v->sort_desc ? "desc" : "asc");
+	pane_title(g, r, "Functions", buf);
+	/* Column headers; the sorted one carries an arrow. */
+	grid_puts(g, r.x, r.y + 1, name_w, "function", STYLE_TITLE,
+	    v->sort_key == STATS_NAME ? ATTR_UNDERLINE : 0);
+	if (v->sort_key == STATS_NAME)
+		grid_set(g, r.x + 9, r.y + 1, v->sort_desc ?
+		    GLYPH_DOWN(g->utf8) : GLYPH_UP(g->utf8), STYLE_TITLE, 0);
+	for (size_t i = 0; i < ncol; i++) {
+		int x = r.x + name_w + (int)i * NUM_W;
+		bool sorted = keys[i] == v->sort_key;
+		const char *tt = col_title(keys[i]);
+		int len = (int)strlen(tt);
+		grid_puts(g, x + NUM_W - len, r.y + 1, len, tt, STYLE_TITLE,
+		    sorted ? ATTR_UNDERLINE : 0);
+		if (sorted)
+			grid_set(g, x + NUM_W - len - 1, r.y + 1,
+			    v->sort_desc ? GLYPH_DOWN(g->utf8) :
+			    GLYPH_UP(g->utf8), STYLE_TITLE, 0);
+	}
+	list_clamp(p, v->stats.n, rows);
+	if (v->stats.n == 0)
+		grid_puts(g, r.x, r.y + 2, r.w, "no calls in this window",
+		    STYLE_DIM, 0);
+	for (int row = 0; row < rows && p->top + (size_t)row < v->stats.n;
+	    row++) {
+		size_t i = p->top + (size_t)row;
+		const struct func_stats *s = &v->stats.rows[i];
+		int y = r.y + 2 + row;
+		bool sel = i == p->sel;
+		int style = sel ? STYLE_SELECTED : STYLE_NORMAL;
+
+		if (sel)
+			grid_fill(g, (struct rect){ r.x, y, r.w, 1 }, ' ',
+			    STYLE_SELECTED, 0);
+		text_puts(g, r.x, y, name_w - 1, trace_func_name(t, s->func),
+		    view_func_matches(v, s->func) && !sel ? STYLE_MATCH :
+		    style, 0);
+		for (size_t c = 0; c < ncol; c++) {
+			int x = r.x + name_w + (int)c * NUM_W;
+			if (keys[c] == STATS_COUNT)
+				snprintf(buf, sizeof buf, "%llu",
+				    (unsigned long long)s->count);
+			else
+				timefmt_duration(col_value(s, keys[c]), buf,
+				    sizeof buf);
+			/* Right-aligned; "µs" is one column wide. */
+			int len = text_width(g, buf, strlen(buf), NUM_W);
+			text_puts(g, x + NUM_W - len, y, len, buf, style, 0);
+		}
+	}
+}
+
+static int
+functions_command(struct view *v, enum cmd c)
+{
+	struct list_pos *p = &v->list[PANE_FUNCTIONS];
+	int k;
+
+	switch (c) {
+	case CMD_SORT_NEXT:
+	case CMD_SORT_PREV:
+		k = (int)v->sort_key + (c == CMD_SORT_NEXT ? 1 : -1);
+		if (k < 0)
+			k = STATS_KEY_COUNT - 1;
+		if (k >= STATS_KEY_COUNT)
+			k = 0;
+		v->sort_key = (enum stats_key)k;
+		/* Names read best A to Z, numbers largest first. */
+		v->sort_desc = v->sort_key != STATS_NAME;
+		if (v->stats_valid)
+			stats_sort(v->trace, &v->stats, v->sort_key,
+			    v->sort_desc);
+		p->sel = p->top = 0;
+		return PANE_REDRAW;
+	case CMD_SORT_REVERSE:
+		v->sort_desc = !v->sort_desc;
+		if (v->stats_valid)
+			stats_sort(v->trace, &v->stats, v->sort_key,
+			    v->sort_desc);
+		return PANE_REDRAW;
+	case CMD_LIST_ENTER:
+		if (!v->stats_valid || p->sel >= v->stats.n)
+			return PANE_HANDLED;
+		{
+			const struct func_stats *s = &v->stats.rows[p->sel];
+			if (s->count == 0 ||
+			    s->longest.track >= v->trace->ntracks) {
+				view_message(v, true, "no measured call to jump to");
+				return PANE_REDRAW;
+			}
+			view_set_cursor(v, s->longest);
+			v->folded[s->longest.track] = 0;
+			view_zoom_slice(v);
+			v->pane = PANE_TIMELINE;
+			view_message(v, false, "longest call of %s",
+			    trace_func_name(v->trace, s->func));
+		}
+		return PANE_REDRAW | PANE_DATA;
+	default:
+		return list_command(p, v->stats.n, c);
+	}
+}
+
+const struct pane_class pane_functions = {
+	"Functions", CTX_FUNCTIONS, functions_draw, functions_command
+};

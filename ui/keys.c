@@ -1,0 +1,343 @@
+/*
+ * The command table and the key bindings (see keys.h). To add a command:
+ * one line in commands[], one or more in bindings[], and its handler in
+ * the pane (or viewer.c for global commands).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "keys.h"
+
+const struct command commands[] = {
+	{ CMD_NONE, "none", "" },
+	{ CMD_QUIT, "quit", "leave ttv" },
+	{ CMD_HELP, "help", "show this list of keys" },
+	{ CMD_REDRAW, "redraw", "repaint the whole screen" },
+	{ CMD_PROMPT, "command", "type a command by name" },
+	{ CMD_PANE_TIMELINE, "timeline", "timeline pane" },
+	{ CMD_PANE_FLAME, "flame", "flame graph pane" },
+	{ CMD_PANE_FUNCTIONS, "functions", "functions (statistics) pane" },
+	{ CMD_PANE_SEARCH, "results", "search results pane" },
+	{ CMD_PANE_MARKERS, "markers", "marker list pane" },
+	{ CMD_PANE_THREADS, "threads", "thread filter pane" },
+	{ CMD_NEXT_PANE, "next-pane", "next pane" },
+	{ CMD_PREV_PANE, "prev-pane", "previous pane" },
+	{ CMD_TOGGLE_DETAILS, "details", "show or hide the details pane" },
+	{ CMD_ZOOM_IN, "zoom-in", "zoom in around the cursor" },
+	{ CMD_ZOOM_OUT, "zoom-out", "zoom out around the cursor" },
+	{ CMD_PAN_LEFT, "pan-left", "pan left by a quarter of the window" },
+	{ CMD_PAN_RIGHT, "pan-right", "pan right by a quarter of the window" },
+	{ CMD_ZOOM_RESET, "zoom-reset", "show the whole trace" },
+	{ CMD_SEARCH, "search", "search function names (pcre2 regex)" },
+	{ CMD_SEARCH_NEXT, "search-next", "next match in time" },
+	{ CMD_SEARCH_PREV, "search-prev", "previous match in time" },
+	{ CMD_SEARCH_CLEAR, "search-clear", "clear the search" },
+	{ CMD_FILTER_SHOW, "filter-show", "show only functions matching a regex" },
+	{ CMD_FILTER_HIDE, "filter-hide", "hide functions matching a regex" },
+	{ CMD_FILTER_CLEAR, "filter-clear", "clear thread and function filters" },
+	{ CMD_MARKER_NEXT, "marker-next", "next marker of any kind" },
+	{ CMD_MARKER_PREV, "marker-prev", "previous marker of any kind" },
+	{ CMD_WRAP_NEXT, "wrap-next", "next TSC wrap" },
+	{ CMD_WRAP_PREV, "wrap-prev", "previous TSC wrap" },
+	{ CMD_BUFFER_NEXT, "buffer-next", "next buffer boundary" },
+	{ CMD_BUFFER_PREV, "buffer-prev", "previous buffer boundary" },
+	{ CMD_CPU_NEXT, "cpu-next", "next CPU change" },
+	{ CMD_CPU_PREV, "cpu-prev", "previous CPU change" },
+	{ CMD_EVENT_NEXT, "event-next", "next custom event" },
+	{ CMD_EVENT_PREV, "event-prev", "previous custom event" },
+	{ CMD_GOTO, "goto", "go to a time: 1.5ms (from start), +20us or -1s (from the cursor)" },
+	{ CMD_MARK_SET, "mark", "set bookmark a-z (then press the letter)" },
+	{ CMD_MARK_JUMP, "jump", "return to bookmark a-z" },
+	{ CMD_SLICE_PREV, "slice-prev", "previous slice at this depth" },
+	{ CMD_SLICE_NEXT, "slice-next", "next slice at this depth" },
+	{ CMD_SLICE_PARENT, "slice-parent", "parent slice (caller)" },
+	{ CMD_SLICE_CHILD, "slice-child", "first child slice (callee)" },
+	{ CMD_LANE_NEXT, "lane-next", "next thread lane" },
+	{ CMD_LANE_PREV, "lane-prev", "previous thread lane" },
+	{ CMD_LANE_FOLD, "lane-fold", "collapse or expand the cursor's lane" },
+	{ CMD_ZOOM_SLICE, "zoom-slice", "zoom to the selected slice" },
+	{ CMD_FLAME_LEFT, "node-left", "node to the left" },
+	{ CMD_FLAME_RIGHT, "node-right", "node to the right" },
+	{ CMD_FLAME_UP, "node-up", "node above" },
+	{ CMD_FLAME_DOWN, "node-down", "node below" },
+	{ CMD_FLAME_ZOOM, "node-zoom", "zoom into the selected node" },
+	{ CMD_FLAME_UNZOOM, "node-unzoom", "zoom back out one node" },
+	{ CMD_FLAME_FLIP, "flip", "switch flame graph (root at bottom) and icicle" },
+	{ CMD_FLAME_THREADS, "per-thread", "switch merged threads and per thread" },
+	{ CMD_LIST_UP, "up", "previous row" },
+	{ CMD_LIST_DOWN, "down", "next row" },
+	{ CMD_LIST_PGUP, "page-up", "previous page" },
+	{ CMD_LIST_PGDN, "page-down", "next page" },
+	{ CMD_LIST_TOP, "top", "first row" },
+	{ CMD_LIST_BOTTOM, "bottom", "last row" },
+	{ CMD_LIST_ENTER, "enter", "jump to the row in the timeline" },
+	{ CMD_SORT_NEXT, "sort-next", "sort by the next column" },
+	{ CMD_SORT_PREV, "sort-prev", "sort by the previous column" },
+	{ CMD_SORT_REVERSE, "sort-reverse", "reverse the sort order" },
+	{ CMD_THREAD_TOGGLE, "thread-toggle", "select or unselect the thread" },
+	{ CMD_THREAD_INVERT, "thread-invert", "invert: hide the selected threads" },
+	{ CMD_THREAD_ALL, "thread-all", "select all threads or none" },
+	{ CMD_CLOSE, "close", "close this pane" },
+	{ CMD_COUNT, NULL, NULL },
+};
+
+const struct binding bindings[] = {
+	{ CTX_GLOBAL, 'q', CMD_QUIT },
+	{ CTX_GLOBAL, '?', CMD_HELP },
+	{ CTX_GLOBAL, TK_F1, CMD_HELP },
+	{ CTX_GLOBAL, TK_CTRL('L'), CMD_REDRAW },
+	{ CTX_GLOBAL, ':', CMD_PROMPT },
+	{ CTX_GLOBAL, '1', CMD_PANE_TIMELINE },
+	{ CTX_GLOBAL, '2', CMD_PANE_FLAME },
+	{ CTX_GLOBAL, '3', CMD_PANE_FUNCTIONS },
+	{ CTX_GLOBAL, '4', CMD_PANE_SEARCH },
+	{ CTX_GLOBAL, '5', CMD_PANE_MARKERS },
+	{ CTX_GLOBAL, '6', CMD_PANE_THREADS },
+	{ CTX_GLOBAL, 'T', CMD_PANE_THREADS },
+	{ CTX_GLOBAL, TK_TAB, CMD_NEXT_PANE },
+	{ CTX_GLOBAL, TK_BTAB, CMD_PREV_PANE },
+	{ CTX_GLOBAL, 'd', CMD_TOGGLE_DETAILS },
+	{ CTX_GLOBAL, '+', CMD_ZOOM_IN },
+	{ CTX_GLOBAL, '=', CMD_ZOOM_IN },
+	{ CTX_GLOBAL, 'i', CMD_ZOOM_IN },
+	{ CTX_GLOBAL, '-', CMD_ZOOM_OUT },
+	{ CTX_GLOBAL, 'o', CMD_ZOOM_OUT },
+	{ CTX_GLOBAL, 'H', CMD_PAN_LEFT },
+	{ CTX_GLOBAL, TK_SLEFT, CMD_PAN_LEFT },
+	{ CTX_GLOBAL, 'L', CMD_PAN_RIGHT },
+	{ CTX_GLOBAL, TK_SRIGHT, CMD_PAN_RIGHT },
+	{ CTX_GLOBAL, '0', CMD_ZOOM_RESET },
+	{ CTX_GLOBAL, '/', CMD_SEARCH },
+	{ CTX_GLOBAL, 'n', CMD_SEARCH_NEXT },
+	{ CTX_GLOBAL, 'N', CMD_SEARCH_PREV },
+	{ CTX_GLOBAL, '\\', CMD_SEARCH_CLEAR },
+	{ CTX_GLOBAL, 'f', CMD_FILTER_SHOW },
+	{ CTX_GLOBAL, 'F', CMD_FILTER_HIDE },
+	{ CTX_GLOBAL, 'x', CMD_FILTER_CLEAR },
+	{ CTX_GLOBAL, ']', CMD_MARKER_NEXT },
+	{ CTX_GLOBAL, '[', CMD_MARKER_PREV },
+	{ CTX_GLOBAL, 'w', CMD_WRAP_NEXT },
+	{ CTX_GLOBAL, 'W', CMD_WRAP_PREV },
+	{ CTX_GLOBAL, 'b', CMD_BUFFER_NEXT },
+	{ CTX_GLOBAL, 'B', CMD_BUFFER_PREV },
+	{ CTX_GLOBAL, 'c', CMD_CPU_NEXT },
+	{ CTX_GLOBAL, 'C', CMD_CPU_PREV },
+	{ CTX_GLOBAL, 'e', CMD_EVENT_NEXT },
+	{ CTX_GLOBAL, 'E', CMD_EVENT_PREV },
+	{ CTX_GLOBAL, 'g', CMD_GOTO },
+	{ CTX_GLOBAL, 'm', CMD_MARK_SET },
+	{ CTX_GLOBAL, '\'', CMD_MARK_JUMP },
+
+	{ CTX_TIMELINE, 'h', CMD_SLICE_PREV },
+	{ CTX_TIMELINE, TK_LEFT, CMD_SLICE_PREV },
+	{ CTX_TIMELINE, 'l', CMD_SLICE_NEXT },
+	{ CTX_TIMELINE, TK_RIGHT, CMD_SLICE_NEXT },
+	{ CTX_TIMELINE, 'k', CMD_SLICE_PARENT },
+	{ CTX_TIMELINE, TK_UP, CMD_SLICE_PARENT },
+	{ CTX_TIMELINE, 'j', CMD_SLICE_CHILD },
+	{ CTX_TIMELINE, TK_DOWN, CMD_SLICE_CHILD },
+	{ CTX_TIMELINE, 'J', CMD_LANE_NEXT },
+	{ CTX_TIMELINE, TK_PGDN, CMD_LANE_NEXT },
+	{ CTX_TIMELINE, 'K', CMD_LANE_PREV },
+	{ CTX_TIMELINE, TK_PGUP, CMD_LANE_PREV },
+	{ CTX_TIMELINE, ' ', CMD_LANE_FOLD },
+	{ CTX_TIMELINE, 'z', CMD_ZOOM_SLICE },
+	{ CTX_TIMELINE, TK_ENTER, CMD_ZOOM_SLICE },
+
+	{ CTX_FLAME, 'h', CMD_FLAME_LEFT },
+	{ CTX_FLAME, TK_LEFT, CMD_FLAME_LEFT },
+	{ CTX_FLAME, 'l', CMD_FLAME_RIGHT },
+	{ CTX_FLAME, TK_RIGHT, CMD_FLAME_RIGHT },
+	{ CTX_FLAME, 'k', CMD_FLAME_UP },
+	{ CTX_FLAME, TK_UP, CMD_FLAME_UP },
+	{ CTX_FLAME, 'j', CMD_FLAME_DOWN },
+	{ CTX_FLAME, TK_DOWN, CMD_FLAME_DOWN },
+	{ CTX_FLAME, 'z', CMD_FLAME_ZOOM },
+	{ CTX_FLAME, TK_ENTER, CMD_FLAME_ZOOM },
+	{ CTX_FLAME, 'u', CMD_FLAME_UNZOOM },
+	{ CTX_FLAME, TK_BACKSPACE, CMD_FLAME_UNZOOM },
+	{ CTX_FLAME, 'I', CMD_FLAME_FLIP },
+	{ CTX_FLAME, 'p', CMD_FLAME_THREADS },
+
+	{ CTX_LIST, 'k', CMD_LIST_UP },
+	{ CTX_LIST, TK_UP, CMD_LIST_UP },
+	{ CTX_LIST, 'j', CMD_LIST_DOWN },
+	{ CTX_LIST, TK_DOWN, CMD_LIST_DOWN },
+	{ CTX_LIST, TK_PGUP, CMD_LIST_PGUP },
+	{ CTX_LIST, TK_CTRL('B'), CMD_LIST_PGUP },
+	{ CTX_LIST, TK_PGDN, CMD_LIST_PGDN },
+	{ CTX_LIST, TK_CTRL('F'), CMD_LIST_PGDN },
+	{ CTX_LIST, TK_HOME, CMD_LIST_TOP },
+	{ CTX_LIST, TK_END, CMD_LIST_BOTTOM },
+	{ CTX_LIST, TK_ENTER, CMD_LIST_ENTER },
+
+	{ CTX_FUNCTIONS, 's', CMD_SORT_NEXT },
+	{ CTX_FUNCTIONS, '>', CMD_SORT_NEXT },
+	{ CTX_FUNCTIONS, 'S', CMD_SORT_PREV },
+	{ CTX_FUNCTIONS, '<', CMD_SORT_PREV },
+	{ CTX_FUNCTIONS, 'r', CMD_SORT_REVERSE },
+
+	{ CTX_THREADS, ' ', CMD_THREAD_TOGGLE },
+	{ CTX_THREADS, 'I', CMD_THREAD_INVERT },
+	{ CTX_THREADS, 'a', CMD_THREAD_ALL },
+	{ CTX_THREADS, TK_ENTER, CMD_LIST_ENTER },
+
+	{ CTX_HELP, 'q', CMD_CLOSE },
+	{ CTX_HELP, TK_ESC, CMD_CLOSE },
+	{ CTX_HELP, '?', CMD_CLOSE },
+};
+const size_t nbindings = sizeof bindings / sizeof bindings[0];
+
+static const char *const ctx_titles[CTX_COUNT] = {
+	[CTX_GLOBAL] = "Everywhere",
+	[CTX_TIMELINE] = "Timeline",
+	[CTX_FLAME] = "Flame graph",
+	[CTX_LIST] = "Lists (functions, results, markers, threads, help)",
+	[CTX_FUNCTIONS] = "Functions",
+	[CTX_SEARCH] = "Search results",
+	[CTX_MARKERS] = "Markers",
+	[CTX_THREADS] = "Thread filter",
+	[CTX_HELP] = "Help",
+};
+
+const char *
+keys_ctx_title(enum key_ctx ctx)
+{
+	return ctx < CTX_COUNT ? ctx_titles[ctx] : "";
+}
+
+const struct command *
+command_get(enum cmd c)
+{
+	if (c < 0 || c >= CMD_COUNT)
+		return &commands[0];
+	return &commands[c];
+}
+
+enum cmd
+command_by_name(const char *name)
+{
+	for (int c = 1; c < CMD_COUNT; c++)
+		if (strcmp(commands[c].name, name) == 0)
+			return (enum cmd)c;
+	return CMD_NONE;
+}
+
+static enum cmd
+lookup_in(enum key_ctx ctx, int key)
+{
+	for (size_t i = 0; i < nbindings; i++)
+		if (bindings[i].ctx == ctx && bindings[i].key == key)
+			return bindings[i].cmd;
+	return CMD_NONE;
+}
+
+static int
+is_list(enum key_ctx ctx)
+{
+	return ctx == CTX_FUNCTIONS || ctx == CTX_SEARCH ||
+	    ctx == CTX_MARKERS || ctx == CTX_THREADS || ctx == CTX_HELP;
+}
+
+enum cmd
+keys_lookup(enum key_ctx ctx, int key)
+{
+	enum cmd c = lookup_in(ctx, key);
+
+	if (c == CMD_NONE && is_list(ctx))
+		c = lookup_in(CTX_LIST, key);
+	if (c == CMD_NONE)
+		c = lookup_in(CTX_GLOBAL, key);
+	return c;
+}
+
+const char *
+keys_name(int key, char *buf, size_t size)
+{
+	static const struct {
+		int key;
+		const char *name;
+	} names[] = {
+		{ TK_UP, "Up" }, { TK_DOWN, "Down" }, { TK_LEFT, "Left" },
+		{ TK_RIGHT, "Right" }, { TK_SLEFT, "Shift-Left" },
+		{ TK_SRIGHT, "Shift-Right" }, { TK_HOME, "Home" },
+		{ TK_END, "End" }, { TK_PGUP, "PageUp" },
+		{ TK_PGDN, "PageDown" }, { TK_BTAB, "Shift-Tab" },
+		{ TK_BACKSPACE, "Backspace" }, { TK_DELETE, "Delete" },
+		{ TK_F1, "F1" }, { TK_ESC, "Esc" }, { TK_ENTER, "Enter" },
+		{ TK_TAB, "Tab" }, { ' ', "Space" },
+	};
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].key == key) {
+			snprintf(buf, size, "%s", names[i].name);
+			return buf;
+		}
+	if (key > 0 && key < 0x20)
+		snprintf(buf, size, "Ctrl-%c", key + '@');
+	else if (key > 0x20 && key < 0x7f)
+		snprintf(buf, size, "%c", key);
+	else
+		snprintf(buf, size, "key-%d", key);
+	return buf;
+}
+
+const char *
+keys_for(enum key_ctx ctx, enum cmd cmd, char *buf, size_t size)
+{
+	size_t n = 0;
+	char name[32];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < nbindings && n + 1 < size; i++) {
+		if (bindings[i].ctx != ctx || bindings[i].cmd != cmd)
+			continue;
+		n += (size_t)snprintf(buf + n, size - n, "%s%s",
+		    n ? ", " : "", keys_name(bindings[i].key, name,
+		    sizeof name));
+		if (n >= size)
+			n = size - 1;
+	}
+	return buf;
+}
+
+/* Roff needs a backslash and a leading dot or quote escaped. */
+static void
+roff_text(FILE *fp, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s == '\\')
+			fputs("\\e", fp);
+		else if (*s == '-')
+			fputs("\\-", fp);
+		else if (*s == '\'')
+			fputs("\\(aq", fp);
+		else
+			fputc(*s, fp);
+	}
+}
+
+void
+keys_write_man(FILE *fp)
+{
+	char keys[128];
+
+	for (int ctx = 0; ctx < CTX_COUNT; ctx++) {
+		fputs(".SS ", fp);
+		roff_text(fp, ctx_titles[ctx]);
+		fputc('\n', fp);
+		for (int c = 1; c < CMD_COUNT; c++) {
+			keys_for((enum key_ctx)ctx, (enum cmd)c, keys,
+			    sizeof keys);
+			if (keys[0] == '\0')
+				continue;
+			fputs(".TP\n.B ", fp);
+			roff_text(fp, keys);
+			fputc('\n', fp);
+			roff_text(fp, commands[c].help);
+			fputs(" (\\fB", fp);
+			roff_text(fp, commands[c].name);
+			fputs("\\fR)\n", fp);
+		}
+	}
+}

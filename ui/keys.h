@@ -1,0 +1,103 @@
+/*
+ * Keys and commands. One table names every command (name, help text) and
+ * one table binds keys to commands per context; dispatch, the `?` help
+ * pane, the `:` prompt and the key list of man/ttv.1 (ui/keys_man.c) all
+ * come from these two tables, so they cannot disagree.
+ *
+ * Keys are curses-independent: printable characters are themselves,
+ * Ctrl-X is 1..26, special keys are TK_* above the Unicode range
+ * (term.c translates curses key codes).
+ */
+#ifndef TTV_UI_KEYS_H
+#define TTV_UI_KEYS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define TK_CTRL(c) ((c) & 0x1f)
+#define TK_ESC 27
+#define TK_ENTER 13
+#define TK_TAB 9
+
+enum {
+	TK_UP = 0x110000, TK_DOWN, TK_LEFT, TK_RIGHT, TK_SLEFT, TK_SRIGHT,
+	TK_HOME, TK_END, TK_PGUP, TK_PGDN, TK_BTAB, TK_BACKSPACE, TK_DELETE,
+	TK_RESIZE, TK_MOUSE, TK_F1,
+	TK_NONE = -1,
+};
+
+/* Where a binding applies; CTX_GLOBAL applies everywhere unless the
+ * current context binds the same key. */
+enum key_ctx {
+	CTX_GLOBAL,
+	CTX_TIMELINE,
+	CTX_FLAME,
+	CTX_LIST,		/* every list pane */
+	CTX_FUNCTIONS,
+	CTX_SEARCH,
+	CTX_MARKERS,
+	CTX_THREADS,
+	CTX_HELP,
+	CTX_COUNT
+};
+
+enum cmd {
+	CMD_NONE,
+	/* global */
+	CMD_QUIT, CMD_HELP, CMD_REDRAW, CMD_PROMPT,
+	CMD_PANE_TIMELINE, CMD_PANE_FLAME, CMD_PANE_FUNCTIONS,
+	CMD_PANE_SEARCH, CMD_PANE_MARKERS, CMD_PANE_THREADS,
+	CMD_NEXT_PANE, CMD_PREV_PANE, CMD_TOGGLE_DETAILS,
+	CMD_ZOOM_IN, CMD_ZOOM_OUT, CMD_PAN_LEFT, CMD_PAN_RIGHT, CMD_ZOOM_RESET,
+	CMD_SEARCH, CMD_SEARCH_NEXT, CMD_SEARCH_PREV, CMD_SEARCH_CLEAR,
+	CMD_FILTER_SHOW, CMD_FILTER_HIDE, CMD_FILTER_CLEAR,
+	CMD_MARKER_NEXT, CMD_MARKER_PREV, CMD_WRAP_NEXT, CMD_WRAP_PREV,
+	CMD_BUFFER_NEXT, CMD_BUFFER_PREV, CMD_CPU_NEXT, CMD_CPU_PREV,
+	CMD_EVENT_NEXT, CMD_EVENT_PREV,
+	CMD_GOTO, CMD_MARK_SET, CMD_MARK_JUMP,
+	/* timeline */
+	CMD_SLICE_PREV, CMD_SLICE_NEXT, CMD_SLICE_PARENT, CMD_SLICE_CHILD,
+	CMD_LANE_NEXT, CMD_LANE_PREV, CMD_LANE_FOLD, CMD_ZOOM_SLICE,
+	/* flame */
+	CMD_FLAME_LEFT, CMD_FLAME_RIGHT, CMD_FLAME_UP, CMD_FLAME_DOWN,
+	CMD_FLAME_ZOOM, CMD_FLAME_UNZOOM, CMD_FLAME_FLIP, CMD_FLAME_THREADS,
+	/* lists */
+	CMD_LIST_UP, CMD_LIST_DOWN, CMD_LIST_PGUP, CMD_LIST_PGDN,
+	CMD_LIST_TOP, CMD_LIST_BOTTOM, CMD_LIST_ENTER,
+	CMD_SORT_NEXT, CMD_SORT_PREV, CMD_SORT_REVERSE,
+	CMD_THREAD_TOGGLE, CMD_THREAD_INVERT, CMD_THREAD_ALL,
+	CMD_CLOSE,
+	CMD_COUNT
+};
+
+struct command {
+	enum cmd cmd;
+	const char *name;	/* for the `:` prompt */
+	const char *help;
+};
+
+struct binding {
+	enum key_ctx ctx;
+	int key;
+	enum cmd cmd;
+};
+
+extern const struct command commands[];
+extern const struct binding bindings[];
+extern const size_t nbindings;
+
+const struct command *command_get(enum cmd c);
+enum cmd command_by_name(const char *name);
+/* The command a key runs in a context (falls back to CTX_LIST for list
+ * panes, then to CTX_GLOBAL); CMD_NONE if unbound. */
+enum cmd keys_lookup(enum key_ctx ctx, int key);
+const char *keys_ctx_title(enum key_ctx ctx);
+/* "q", "Space", "Ctrl-L", "Left"... */
+const char *keys_name(int key, char *buf, size_t size);
+/* The keys bound to cmd in ctx, as "h, Left"; returns buf. */
+const char *keys_for(enum key_ctx ctx, enum cmd cmd, char *buf,
+    size_t size);
+/* The key list of man/ttv.1, in roff. */
+void keys_write_man(FILE *fp);
+
+#endif

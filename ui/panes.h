@@ -1,0 +1,56 @@
+/*
+ * The panes. Each is a class: a title, the key context its keys live in,
+ * a draw function that renders into a rectangle of the grid, and a
+ * command handler that returns PANE_* flags (view.h). The viewer loop
+ * knows panes only through this table.
+ */
+#ifndef TTV_UI_PANES_H
+#define TTV_UI_PANES_H
+
+#include "grid.h"
+#include "keys.h"
+#include "view.h"
+
+struct pane_class {
+	const char *title;
+	enum key_ctx ctx;
+	void (*draw)(struct view *v, struct grid *g, struct rect r);
+	int (*command)(struct view *v, enum cmd c);
+};
+
+extern const struct pane_class pane_timeline;
+extern const struct pane_class pane_flame;
+extern const struct pane_class pane_functions;
+extern const struct pane_class pane_search;
+extern const struct pane_class pane_markers;
+extern const struct pane_class pane_threads;
+
+const struct pane_class *pane_get(enum pane_id id);
+
+/* Not panes of their own: drawn beside/over the others. */
+void details_draw(struct view *v, struct grid *g, struct rect r);
+void help_draw(struct view *v, struct grid *g, struct rect r);
+int help_command(struct view *v, enum cmd c);
+
+/* Shared by list panes: moves pos over n rows; PANE_* flags. */
+int list_command(struct list_pos *pos, size_t n, enum cmd c);
+/* Keeps pos->sel inside [0, n) and visible in rows rows. */
+void list_clamp(struct list_pos *pos, size_t n, int rows);
+/* A pane title line: "title" then detail, in STYLE_TITLE. */
+void pane_title(struct grid *g, struct rect r, const char *title,
+    const char *detail);
+
+/* Timeline internals exposed for tests. */
+struct lane_row {
+	uint32_t track;
+	int32_t depth;		/* -1: the lane header */
+};
+/* The rows the timeline shows, in order (caller frees *rows). */
+size_t timeline_rows(const struct view *v, struct lane_row **rows);
+/* Draws one depth row of a track over [x, x + w). */
+void timeline_draw_depth(struct view *v, struct grid *g, int x, int y,
+    int w, uint32_t track, uint32_t depth);
+void timeline_draw_ruler(struct view *v, struct grid *g, int x, int y,
+    int w);
+
+#endif

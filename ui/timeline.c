@@ -1,0 +1,610 @@
+/*
+ * The timeline pane: a time ruler with markers, then one lane group per
+ * track (a header row with the thread's name, then one row per stack
+ * depth). Slices wide enough to see are blocks labelled with their name;
+ * columns holding several slices too small to draw are shaded by how busy
+ * they are, so nothing is silently dropped.
+ *
+ * Drawing a row costs O(columns * log slices): runs of tiny slices are
+ * skipped with a binary search, never walked, so a 1 GB trace draws as
+ * fast as a small one.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "glyph.h"
+#include "panes.h"
+#include "text.h"
+#include "timefmt.h"
+#include "tmap.h"
+#include "xalloc.h"
+
+/* How many slices of a dense column are looked at to estimate how busy it
+ * is: enough for a stable shade, few enough to stay O(1) per column. */
+#define DENSITY_SAMPLE 32
+
+size_t
+timeline_rows(const struct view *v, struct lane_row **rows)
+{
+	const struct trace *t = v->trace;
+	size_t n = 0, cap = 0;
+	struct lane_row *r = NULL;
+
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+		uint32_t nd = tr->kind == TRACK_COUNTER ? 1 : tr->ndepth;
+
+		if (!view_track_shown(v, i))
+			continue;
+		if (nd == 0 && tr->ninstants == 0)
+			continue;
+		if (n + nd + 1 > cap) {
+			cap = (n + nd + 1) * 2;
+			r = xreallocarray(r, cap, sizeof *r);
+		}
+		r[n++] = (struct lane_row){ i, -1 };
+		if (v->folded[i])
+			continue;
+		for (uint32_t d = 0; d < nd; d++)
+			r[n++] = (struct lane_row){ i, (int32_t)d };
+	}
+	*rows = r;
+	return n;
+}
+
+static int
+slice_style(const struct view *v, const struct slice *s, struct slice_ref r,
+    bool *hidden)
+{
+	*hidden = !view_slice_shown(v, s);
+	if (v->has_cursor && v->cursor.track == r.track &&
+	    v->cursor.depth == r.depth && v->cursor.index == r.index)
+		return STYLE_SELECTED;
+	if (view_func_matches(v, s->func))
+		return STYLE_MATCH;
+	if (*hidden)
+		return STYLE_DIM;
+	return STYLE_SLICE0 + view_func_hue(s->func);
+}
+
+/* First index in [lo, hi) whose slice starts at or after t. */
+static size_t
+first_start_at(const struct slice *sl, size_t lo, size_t hi, ttv_ns t)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (sl[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void
+draw_block(struct view *v, struct grid *g, int x, int y, int w,
+    const struct slice *s, struct slice_ref ref, double p0, double p1,
+    int from, bool joined)
+{
+	bool hidden, utf8 = g->utf8;
+	int style = slice_style(v, s, ref, &hidden);
+	int c0, c1, label_at, avail, used;
+	const char *name;
+
+	if (utf8) {
+		c0 = (int)floor(p0);
+		c1 = (int)ceil(p1);	/* exclusive */
+	} else {
+		c0 = (int)lround(p0);
+		c1 = (int)lround(p1);
+		if (c1 <= c0)
+			c1 = c0 + 1;
+	}
+	if (c0 < from)
+		c0 = from;
+	if (c1 > w)
+		c1 = w;
+	if (c0 >= c1)
+		return;
+	for (int c = c0; c < c1; c++)
+		grid_set(g, x + c, y, hidden ? GLYPH_HIDDEN(utf8) : ' ', style,
+		    0);
+	label_at = c0;
+	if (utf8 && !hidden && c1 - c0 >= 2) {
+		/* Sub-cell edges: a slice ending early in its last cell
+		 * fills only the eighths it covers; one starting late in its
+		 * first cell shows a right half block. */
+		double end_frac = p1 - floor(p1);
+		int edge = style == STYLE_SELECTED || style == STYLE_MATCH ?
+		    style : STYLE_EDGE0 + view_func_hue(s->func);
+		if (c1 == (int)ceil(p1) && end_frac > 0 && end_frac < 0.875)
+			grid_set(g, x + c1 - 1, y, glyph_left_eighths(
+			    (int)lround(end_frac * 8)), edge, 0), c1--;
+		if (c0 == (int)floor(p0) && p0 - floor(p0) >= 0.5 && c1 - c0 >= 2)
+			grid_set(g, x + c0, y, GLYPH_RIGHT_HALF, edge, 0),
+			    label_at++;
+	}
+	if (hidden)
+		return;
+	if (joined && label_at == c0 && c1 - c0 >= 2) {
+		/* Touches the block before it: draw a thin edge so two
+		 * calls of one function do not look like one. */
+		grid_set(g, x + c0, y, GLYPH_EDGE(utf8), style, 0);
+		label_at++;
+	}
+	avail = c1 - label_at;
+	if (avail <= 0)
+		return;
+	name = trace_func_name(v->trace, s->func);
+	used = text_puts(g, x + label_at, y, avail, name, style, 0);
+	if (used == avail && avail >= 3 &&
+	    text_width(g, name, strlen(name), avail + 1) > avail)
+		grid_set(g, x + c1 - 1, y, GLYPH_ELLIPSIS(utf8), style, 0);
+}
+
+void
+timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
+    uint32_t track, uint32_t depth)
+{
+	const struct trace *t = v->trace;
+	const struct track *tr = &t->tracks[track];
+	const struct depth_level *l;
+	struct tmap m = { v->t0, v->t1, w };
+	size_t lo, hi, i;
+	int next_free = 0;	/* first column no slice has drawn yet */
+	int last_block_end = -1;
+
+	if (depth >= tr->ndepth)
+		return;
+	l = &tr->depth[depth];
+	query_window(tr, depth, v->t0, v->t1, &lo, &hi);
+	i = lo;
+	while (i < hi) {
+		const struct slice *s = &l->slices[i];
+		struct slice_ref ref = { track, depth, (uint32_t)i };
+		double p0 = tmap_pos(&m, s->start);
+		double p1 = tmap_pos(&m, s->start + s->dur);
+		int c = p0 < 0 ? 0 : (int)floor(p0);
+		ttv_ns col_end;
+		size_t j;
+
+		if (c >= w)
+			break;
+		if (p1 - p0 >= 1.0 || p1 >= w) {
+			draw_block(v, g, x, y, w, s, ref, p0, p1, next_free,
+			    last_block_end >= 0 && last_block_end ==
+			    (int)floor(p0 < 0 ? 0 : p0));
+			next_free = (int)ceil(p1);
+			last_block_end = next_free;
+			i++;
+			continue;
+		}
+		/* A slice narrower than a column: see how many start in
+		 * this column. */
+		col_end = tmap_time(&m, c + 1);
+		j = first_start_at(l->slices, i, hi, col_end);
+		if (j <= i)
+			j = i + 1;
+		if (j - i > 1) {
+			const struct slice *last = &l->slices[j - 1];
+			if (tmap_pos(&m, last->start + last->dur) -
+			    tmap_pos(&m, last->start) >= 1.0)
+				j--;	/* a wide one starting here: a block */
+		}
+		if (c >= next_free) {
+			bool hidden;
+			int style;
+			if (j - i == 1) {
+				/* One narrow slice: a partial block as wide
+				 * as its duration, in eighths. */
+				style = slice_style(v, s, ref, &hidden);
+				if (style >= STYLE_SLICE0)
+					style = STYLE_EDGE0 +
+					    view_func_hue(s->func);
+				grid_set(g, x + c, y, hidden ?
+				    GLYPH_HIDDEN(g->utf8) : g->utf8 ?
+				    glyph_left_eighths((int)ceil((p1 - p0) *
+				    8)) : '|', style, 0);
+			} else {
+				ttv_ns col_start = tmap_time(&m, c), busy = 0;
+				size_t n = j - i, k, step;
+				double frac;
+				int level;
+				style = STYLE_DENSITY;
+				step = n > DENSITY_SAMPLE ? n / DENSITY_SAMPLE : 1;
+				for (k = i; k < j; k += step) {
+					const struct slice *q = &l->slices[k];
+					ttv_ns a = q->start < col_start ?
+					    col_start : q->start;
+					ttv_ns b = q->start + q->dur > col_end ?
+					    col_end : q->start + q->dur;
+					if (b > a)
+						busy += b - a;
+					if (view_func_matches(v, q->func))
+						style = STYLE_MATCH;
+				}
+				frac = (double)busy * (double)step /
+				    (double)(col_end - col_start > 0 ?
+				    col_end - col_start : 1);
+				level = frac < 0.34 ? 0 : frac < 0.67 ? 1 : 2;
+				if (v->has_cursor && v->cursor.track == track &&
+				    v->cursor.depth == depth &&
+				    v->cursor.index >= i && v->cursor.index < j)
+					style = STYLE_SELECTED;
+				grid_set(g, x + c, y,
+				    glyph_shade(g->utf8, level), style, 0);
+			}
+			next_free = c + 1;
+		}
+		last_block_end = -1;
+		i = j;
+	}
+}
+
+static uint32_t
+marker_glyph(enum marker_kind k)
+{
+	static const char g[MARKER_KIND_COUNT] = {
+		[MARKER_BUFFER_START] = 'B', [MARKER_BUFFER_END] = 'b',
+		[MARKER_TSC_WRAP] = 'W', [MARKER_CPU_CHANGE] = 'C',
+		[MARKER_CUSTOM_EVENT] = 'E', [MARKER_TYPED_EVENT] = 'T',
+		[MARKER_DROPPED] = 'D', [MARKER_PAUSE] = 'P',
+		[MARKER_RESUME] = 'R', [MARKER_PACKET] = 'K',
+	};
+	return k < MARKER_KIND_COUNT ? (uint32_t)g[k] : '?';
+}
+
+/* Two rows: tick labels, then a rule with ticks, the cursor and the
+ * markers (one letter per kind, '*' for several kinds in a column). */
+void
+timeline_draw_ruler(struct view *v, struct grid *g, int x, int y, int w)
+{
+	const struct trace *t = v->trace;
+	struct tmap m = { v->t0, v->t1, w };
+	ttv_ns step = tmap_tick_step(&m, 14), tick;
+	int label_end = -1;
+	size_t mi;
+
+	for (int c = 0; c < w; c++)
+		grid_set(g, x + c, y + 1, GLYPH_HLINE(g->utf8), STYLE_TICK, 0);
+	/* Ticks at multiples of step from the trace start. */
+	tick = t->first + ((v->t0 - t->first + step - 1) / step) * step;
+	for (int guard = 0; tick < v->t1 && guard < w + 2; guard++,
+	    tick += step) {
+		char buf[48];
+		int c = tmap_col(&m, tick), len;
+		if (c < 0 || c >= w)
+			continue;
+		grid_set(g, x + c, y + 1, GLYPH_TICK(g->utf8), STYLE_TICK, 0);
+		timefmt_time(tick, t->first, buf, sizeof buf);
+		len = (int)strlen(buf);
+		if (c <= label_end || c + len > w)
+			continue;
+		label_end = c + text_puts(g, x + c, y, w - c, buf, STYLE_RULER,
+		    0);
+	}
+	/* The cursor's column. */
+	if (v->has_cursor || (v->cursor_t >= v->t0 && v->cursor_t < v->t1)) {
+		int c = tmap_col(&m, view_cursor_time(v));
+		if (c >= 0 && c < w)
+			grid_set(g, x + c, y + 1, GLYPH_CURSOR(g->utf8),
+			    STYLE_SELECTED, 0);
+	}
+	/* Markers: per column, a binary search then at most a few looks. */
+	mi = 0;
+	{
+		size_t lo = 0, hi = t->nmarkers;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (t->markers[mid].t < v->t0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		mi = lo;
+	}
+	for (int c = 0; c < w && mi < t->nmarkers; c++) {
+		ttv_ns end = tmap_time(&m, c + 1);
+		int kind = -1, looked = 0;
+		bool several = false;
+		size_t lo = mi, hi = t->nmarkers;
+
+		for (; mi < t->nmarkers && t->markers[mi].t < end &&
+		    looked < 16; mi++, looked++) {
+			const struct marker *mk = &t->markers[mi];
+			if (mk->track != UINT32_MAX && mk->track < t->ntracks &&
+			    !view_track_shown(v, mk->track))
+				continue;
+			if (kind >= 0 && kind != mk->kind)
+				several = true;
+			kind = mk->kind;
+		}
+		if (mi < t->nmarkers && t->markers[mi].t < end) {
+			/* Skip the rest of this column's markers. */
+			lo = mi;
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+				if (t->markers[mid].t < end)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			mi = lo;
+		}
+		if (kind >= 0)
+			grid_set(g, x + c, y + 1, several ? '*' :
+			    marker_glyph((enum marker_kind)kind),
+			    STYLE_MARKER, 0);
+	}
+}
+
+static void
+draw_lane_header(struct view *v, struct grid *g, int x, int y, int w,
+    uint32_t track)
+{
+	const struct trace *t = v->trace;
+	const struct track *tr = &t->tracks[track];
+	char buf[64], info[96];
+	const char *label = track_label(t, tr, buf, sizeof buf);
+	struct tmap m = { v->t0, v->t1, w };
+	int c = 0;
+	bool cur = v->cursor_track == track;
+
+	grid_set(g, x, y, v->folded[track] ? GLYPH_CLOSED(g->utf8) :
+	    GLYPH_OPEN(g->utf8), STYLE_LANE, cur ? ATTR_UNDERLINE : 0);
+	c = 2;
+	c += text_puts(g, x + c, y, w - c, label, STYLE_LANE,
+	    cur ? ATTR_UNDERLINE : 0);
+	if (tr->kind == TRACK_THREAD || tr->kind == TRACK_ASYNC) {
+		int64_t pid = tr->process < t->nprocesses ?
+		    t->processes[tr->process].pid : -1;
+		if (tr->name != 0)
+			snprintf(info, sizeof info, "  tid %lld pid %lld, "
+			    "%zu slices%s", (long long)tr->tid, (long long)pid,
+			    tr->nslices, v->folded[track] ? " (folded)" : "");
+		else	/* the label already says "tid N" */
+			snprintf(info, sizeof info, "  pid %lld, %zu slices%s",
+			    (long long)pid, tr->nslices,
+			    v->folded[track] ? " (folded)" : "");
+	} else
+		snprintf(info, sizeof info, "  %zu slices%s", tr->nslices,
+		    v->folded[track] ? " (folded)" : "");
+	c += grid_puts(g, x + c, y, w - c, info, STYLE_DIM, 0);
+	/* Instants of the track, right of the label. */
+	if (tr->ninstants > 0) {
+		size_t lo = 0, hi = tr->ninstants;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (tr->instants[mid].t < v->t0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (int col = c + 1; col < w && lo < tr->ninstants; col++) {
+			ttv_ns s = tmap_time(&m, col), e = tmap_time(&m, col + 1);
+			size_t a = lo, b = tr->ninstants;
+			while (a < b) {	/* first instant at or after s */
+				size_t mid = a + (b - a) / 2;
+				if (tr->instants[mid].t < s)
+					a = mid + 1;
+				else
+					b = mid;
+			}
+			lo = a;
+			if (lo < tr->ninstants && tr->instants[lo].t < e)
+				grid_set(g, x + col, y, GLYPH_INSTANT(g->utf8),
+				    view_func_matches(v,
+				    tr->instants[lo].func) ? STYLE_MATCH :
+				    STYLE_MARKER, 0);
+		}
+	}
+}
+
+static void
+draw_counter(struct view *v, struct grid *g, int x, int y, int w,
+    uint32_t track)
+{
+	const struct track *tr = &v->trace->tracks[track];
+	struct tmap m = { v->t0, v->t1, w };
+	double lo = INFINITY, hi = -INFINITY;
+	size_t k = 0;
+
+	for (size_t i = 0; i < tr->nsamples; i++) {
+		if (tr->samples[i].value < lo)
+			lo = tr->samples[i].value;
+		if (tr->samples[i].value > hi)
+			hi = tr->samples[i].value;
+	}
+	if (tr->nsamples == 0)
+		return;
+	for (int c = 0; c < w; c++) {
+		ttv_ns e = tmap_time(&m, c + 1);
+		double val;
+		while (k + 1 < tr->nsamples && tr->samples[k + 1].t < e)
+			k++;
+		if (tr->samples[k].t >= e)
+			continue;
+		val = tr->samples[k].value;
+		grid_set(g, x + c, y, glyph_bar(g->utf8, hi > lo ?
+		    1 + (int)((val - lo) / (hi - lo) * 7) : 4),
+		    STYLE_EDGE0 + (int)(track % STYLE_NHUES), 0);
+	}
+}
+
+static void
+timeline_draw(struct view *v, struct grid *g, struct rect r)
+{
+	struct lane_row *rows;
+	size_t n = timeline_rows(v, &rows), cur = SIZE_MAX;
+	int body = r.h - 2;
+
+	v->main_rect = r;
+	if (r.h < 3) {
+		free(rows);
+		return;
+	}
+	timeline_draw_ruler(v, g, r.x, r.y, r.w);
+	if (n == 0) {
+		grid_puts(g, r.x + 1, r.y + 2, r.w - 1,
+		    v->trace->ntracks ? "no track passes the filters (x clears them)"
+		    : "this trace has no slices", STYLE_DIM, 0);
+		free(rows);
+		return;
+	}
+	/* Keep the cursor's row on screen. */
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].track != v->cursor_track)
+			continue;
+		if (rows[i].depth == -1 || (v->has_cursor &&
+		    rows[i].depth == (int32_t)v->cursor.depth)) {
+			cur = i;
+			if (rows[i].depth != -1)
+				break;
+		}
+	}
+	if (v->lane_top > (int)n - 1)
+		v->lane_top = (int)n - 1;
+	if (v->lane_top < 0)
+		v->lane_top = 0;
+	if (cur != SIZE_MAX) {
+		if ((int)cur < v->lane_top)
+			v->lane_top = (int)cur;
+		if ((int)cur >= v->lane_top + body)
+			v->lane_top = (int)cur - body + 1;
+	}
+	for (int row = 0; row < body && (size_t)(v->lane_top + row) < n;
+	    row++) {
+		const struct lane_row *lr = &rows[v->lane_top + row];
+		int y = r.y + 2 + row;
+		if (lr->depth < 0)
+			draw_lane_header(v, g, r.x, y, r.w, lr->track);
+		else if (v->trace->tracks[lr->track].kind == TRACK_COUNTER)
+			draw_counter(v, g, r.x, y, r.w, lr->track);
+		else
+			timeline_draw_depth(v, g, r.x, y, r.w, lr->track,
+			    (uint32_t)lr->depth);
+	}
+	free(rows);
+}
+
+/* Steps over slices the function filter hides, at most `limit` of them. */
+static bool
+step_shown(struct view *v, struct slice_ref r, bool next,
+    struct slice_ref *out)
+{
+	const struct trace *t = v->trace;
+
+	for (int limit = 0; limit < 100000; limit++) {
+		if (!(next ? query_next_sibling(t, r, &r) :
+		    query_prev_sibling(t, r, &r)))
+			return false;
+		if (view_slice_shown(v, trace_slice(t, r))) {
+			*out = r;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The lane after/before the cursor's that passes the filter. */
+static void
+lane_step(struct view *v, int dir)
+{
+	const struct trace *t = v->trace;
+	int64_t i = v->cursor_track == UINT32_MAX ? -1 : (int64_t)v->cursor_track;
+	ttv_ns when = view_cursor_time(v);
+
+	for (i += dir; i >= 0 && i < (int64_t)t->ntracks; i += dir) {
+		if (!view_track_shown(v, (uint32_t)i) ||
+		    t->tracks[i].ndepth == 0)
+			continue;
+		v->cursor_track = (uint32_t)i;
+		v->has_cursor = false;
+		if (v->folded[i])
+			v->folded[i] = 0;
+		/* The slice running then on that lane, else its first
+		 * slice after. */
+		view_cursor_at_time(v, when);
+		if (!v->has_cursor) {
+			size_t lo, hi;
+			const struct track *tr = &t->tracks[i];
+			query_window(tr, 0, when, TTV_NS_MAX, &lo, &hi);
+			if (lo < tr->depth[0].len) {
+				struct slice_ref r = { (uint32_t)i, 0,
+				    (uint32_t)lo };
+				view_set_cursor(v, r);
+			} else if (tr->depth[0].len > 0) {
+				struct slice_ref r = { (uint32_t)i, 0,
+				    (uint32_t)(tr->depth[0].len - 1) };
+				view_set_cursor(v, r);
+			}
+		}
+		view_show_cursor(v);
+		return;
+	}
+	view_message(v, true, "no %s lane", dir > 0 ? "next" : "previous");
+}
+
+static int
+timeline_command(struct view *v, enum cmd c)
+{
+	const struct trace *t = v->trace;
+	struct slice_ref r;
+
+	switch (c) {
+	case CMD_SLICE_NEXT:
+	case CMD_SLICE_PREV:
+		if (!v->has_cursor) {
+			view_cursor_at_time(v, v->cursor_t);
+			return PANE_REDRAW;
+		}
+		if (step_shown(v, v->cursor, c == CMD_SLICE_NEXT, &r)) {
+			view_set_cursor(v, r);
+			view_show_cursor(v);
+		} else
+			view_message(v, true, "no %s slice at this depth",
+			    c == CMD_SLICE_NEXT ? "next" : "previous");
+		return PANE_REDRAW;
+	case CMD_SLICE_PARENT:
+		if (v->has_cursor && query_parent(t, v->cursor, &r)) {
+			view_set_cursor(v, r);
+			view_show_cursor(v);
+		} else
+			lane_step(v, -1);
+		return PANE_REDRAW;
+	case CMD_SLICE_CHILD:
+		if (v->has_cursor && query_first_child(t, v->cursor, &r)) {
+			view_set_cursor(v, r);
+			view_show_cursor(v);
+		} else
+			lane_step(v, 1);
+		return PANE_REDRAW;
+	case CMD_LANE_NEXT:
+		lane_step(v, 1);
+		return PANE_REDRAW;
+	case CMD_LANE_PREV:
+		lane_step(v, -1);
+		return PANE_REDRAW;
+	case CMD_LANE_FOLD:
+		if (v->cursor_track < t->ntracks) {
+			v->folded[v->cursor_track] ^= 1;
+			if (v->folded[v->cursor_track] && v->has_cursor) {
+				v->cursor_t = view_cursor_time(v);
+				v->has_cursor = false;
+			} else if (!v->folded[v->cursor_track])
+				view_cursor_at_time(v, v->cursor_t);
+		}
+		return PANE_REDRAW;
+	case CMD_ZOOM_SLICE:
+		view_zoom_slice(v);
+		return PANE_REDRAW | PANE_DATA;
+	default:
+		return PANE_UNHANDLED;
+	}
+}
+
+const struct pane_class pane_timeline = {
+	"Timeline", CTX_TIMELINE, timeline_draw, timeline_command
+};

@@ -1,0 +1,560 @@
+/*
+ * The viewer state and the operations every pane shares: cursor, window,
+ * filters, search, markers, bookmarks (see view.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tmap.h"
+#include "view.h"
+#include "xalloc.h"
+
+static ttv_ns
+trace_last(const struct trace *t)
+{
+	return t->last > t->first + TMAP_MIN_SPAN ? t->last :
+	    t->first + TMAP_MIN_SPAN;
+}
+
+void
+view_init(struct view *v, const struct trace *t, bool utf8)
+{
+	memset(v, 0, sizeof *v);
+	v->trace = t;
+	v->utf8 = utf8;
+	v->t0 = t->first;
+	v->t1 = trace_last(t);
+	v->folded = xcalloc(t->ntracks ? t->ntracks : 1, 1);
+	v->thread_pick = xcalloc(t->ntracks ? t->ntracks : 1, 1);
+	filter_init(&v->filter);
+	v->sort_key = STATS_TOTAL;
+	v->sort_desc = true;
+	v->details = true;
+	v->flame_sel = 0;
+	v->flame_root = 0;
+	v->cursor_t = t->first;
+	v->cursor_track = UINT32_MAX;
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		if (t->tracks[i].ndepth > 0 && t->tracks[i].depth[0].len > 0) {
+			struct slice_ref r = { i, 0, 0 };
+			view_set_cursor(v, r);
+			break;
+		}
+}
+
+void
+view_free(struct view *v)
+{
+	free(v->folded);
+	free(v->thread_pick);
+	filter_clear(&v->filter);
+	free(v->func_pattern);
+	view_search_clear(v);
+	stats_free(&v->stats);
+	call_tree_free(&v->tree);
+	free(v->marker_rows);
+	memset(v, 0, sizeof *v);
+}
+
+void
+view_data_changed(struct view *v)
+{
+	v->stats_valid = false;
+	v->tree_valid = false;
+	v->markers_valid = false;
+}
+
+void
+view_message(struct view *v, bool error, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(v->msg, sizeof v->msg, fmt, ap);
+	va_end(ap);
+	v->msg_error = error;
+}
+
+int
+view_func_hue(func_id f)
+{
+	/* A stable hue per function: the same function has the same colour
+	 * in every pane and every run. */
+	uint32_t h = f * 2654435761u;
+	return (int)((h >> 16) % STYLE_NHUES);
+}
+
+bool
+view_track_shown(const struct view *v, uint32_t track)
+{
+	return filter_track(&v->filter, track);
+}
+
+bool
+view_slice_shown(const struct view *v, const struct slice *s)
+{
+	return filter_func(&v->filter, s->func);
+}
+
+/* ------------------------------------------------------------- cursor */
+
+void
+view_set_cursor(struct view *v, struct slice_ref r)
+{
+	v->has_cursor = true;
+	v->cursor = r;
+	v->cursor_track = r.track;
+	v->cursor_t = trace_slice(v->trace, r)->start;
+}
+
+ttv_ns
+view_cursor_time(const struct view *v)
+{
+	if (v->has_cursor) {
+		const struct slice *s = trace_slice(v->trace, v->cursor);
+		return s->start + s->dur / 2;
+	}
+	return v->cursor_t;
+}
+
+static uint32_t
+first_shown_track(const struct view *v)
+{
+	for (uint32_t i = 0; i < v->trace->ntracks; i++)
+		if (view_track_shown(v, i) && v->trace->tracks[i].ndepth > 0)
+			return i;
+	return UINT32_MAX;
+}
+
+void
+view_cursor_at_time(struct view *v, ttv_ns t)
+{
+	const struct trace *tr = v->trace;
+	uint32_t track = v->cursor_track;
+	uint32_t depth = v->has_cursor ? v->cursor.depth : 0;
+	struct slice_ref r;
+
+	if (track >= tr->ntracks || !view_track_shown(v, track) ||
+	    tr->tracks[track].ndepth == 0)
+		track = first_shown_track(v);
+	v->cursor_t = t;
+	if (track == UINT32_MAX) {
+		v->has_cursor = false;
+		return;
+	}
+	v->cursor_track = track;
+	if (depth >= tr->tracks[track].ndepth)
+		depth = tr->tracks[track].ndepth - 1;
+	/* The same depth if something runs there, else the nearest caller. */
+	for (int64_t d = depth; d >= 0; d--)
+		if (query_slice_at(tr, track, (uint32_t)d, t, &r)) {
+			view_set_cursor(v, r);
+			v->cursor_t = t;
+			return;
+		}
+	v->has_cursor = false;
+}
+
+bool
+view_slice_visible(const struct view *v, struct slice_ref r)
+{
+	const struct slice *s = trace_slice(v->trace, r);
+
+	return s->start < v->t1 && s->start + s->dur >= v->t0;
+}
+
+void
+view_show_cursor(struct view *v)
+{
+	const struct slice *s;
+
+	if (!v->has_cursor) {
+		if (v->cursor_t < v->t0 || v->cursor_t >= v->t1)
+			tmap_center(&v->t0, &v->t1, v->cursor_t,
+			    v->trace->first, trace_last(v->trace));
+		return;
+	}
+	if (view_slice_visible(v, v->cursor))
+		return;
+	s = trace_slice(v->trace, v->cursor);
+	if (s->dur > v->t1 - v->t0)
+		tmap_fit(&v->t0, &v->t1, s->start, s->start + s->dur,
+		    v->trace->first, trace_last(v->trace));
+	else
+		tmap_center(&v->t0, &v->t1, s->start + s->dur / 2,
+		    v->trace->first, trace_last(v->trace));
+	view_data_changed(v);
+}
+
+/* ------------------------------------------------------------- window */
+
+void
+view_zoom(struct view *v, double factor)
+{
+	ttv_ns at = view_cursor_time(v);
+
+	if (at < v->t0 || at >= v->t1)
+		at = v->t0 + (v->t1 - v->t0) / 2;
+	tmap_zoom(&v->t0, &v->t1, at, factor, v->trace->first,
+	    trace_last(v->trace));
+	view_data_changed(v);
+}
+
+void
+view_pan(struct view *v, double frac)
+{
+	tmap_pan(&v->t0, &v->t1, frac, v->trace->first,
+	    trace_last(v->trace));
+	view_data_changed(v);
+}
+
+void
+view_reset(struct view *v)
+{
+	v->t0 = v->trace->first;
+	v->t1 = trace_last(v->trace);
+	view_data_changed(v);
+}
+
+void
+view_zoom_slice(struct view *v)
+{
+	const struct slice *s;
+
+	if (!v->has_cursor)
+		return;
+	s = trace_slice(v->trace, v->cursor);
+	tmap_fit(&v->t0, &v->t1, s->start, s->start + s->dur,
+	    v->trace->first, trace_last(v->trace));
+	view_data_changed(v);
+}
+
+void
+view_goto_time(struct view *v, ttv_ns t)
+{
+	if (t < v->trace->first)
+		t = v->trace->first;
+	if (t > v->trace->last)
+		t = v->trace->last;
+	tmap_center(&v->t0, &v->t1, t, v->trace->first, trace_last(v->trace));
+	view_cursor_at_time(v, t);
+	v->cursor_t = t;
+	view_data_changed(v);
+}
+
+/* ------------------------------------------------------------ filters */
+
+int
+view_filter_functions(struct view *v, const char *pattern, bool hide)
+{
+	struct regex *re;
+	char *err = NULL;
+
+	if (pattern == NULL || pattern[0] == '\0') {
+		filter_set_functions(&v->filter, v->trace, NULL, false);
+		free(v->func_pattern);
+		v->func_pattern = NULL;
+		view_data_changed(v);
+		return 0;
+	}
+	re = regex_compile(pattern, &err);
+	if (re == NULL) {
+		view_message(v, true, "bad regex: %s", err ? err : "?");
+		free(err);
+		return -1;
+	}
+	filter_set_functions(&v->filter, v->trace, re, hide);
+	regex_free(re);
+	free(v->func_pattern);
+	v->func_pattern = xstrdup(pattern);
+	v->func_hide = hide;
+	view_data_changed(v);
+	return 0;
+}
+
+void
+view_apply_threads(struct view *v)
+{
+	const struct trace *t = v->trace;
+	int64_t *tids = xcalloc(t->ntracks ? t->ntracks : 1, sizeof *tids);
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		if (v->thread_pick[i] && t->tracks[i].kind == TRACK_THREAD)
+			tids[n++] = t->tracks[i].tid;
+	if (n == 0 && !v->thread_invert) {
+		filter_set_threads(&v->filter, t, NULL, 0, false);
+		v->thread_active = false;
+	} else {
+		filter_set_threads(&v->filter, t, tids, n, v->thread_invert);
+		v->thread_active = true;
+	}
+	free(tids);
+	v->lane_top = 0;
+	if (v->has_cursor && !view_track_shown(v, v->cursor.track)) {
+		v->cursor_track = UINT32_MAX;
+		view_cursor_at_time(v, view_cursor_time(v));
+	}
+	view_data_changed(v);
+}
+
+void
+view_clear_filters(struct view *v)
+{
+	memset(v->thread_pick, 0, v->trace->ntracks ? v->trace->ntracks : 1);
+	v->thread_invert = false;
+	view_apply_threads(v);
+	view_filter_functions(v, NULL, false);
+}
+
+void
+view_filter_text(const struct view *v, char *buf, size_t size)
+{
+	const struct trace *t = v->trace;
+	size_t shown = 0, all = 0, n;
+
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		if (t->tracks[i].kind == TRACK_THREAD) {
+			all++;
+			shown += view_track_shown(v, i);
+		}
+	if (v->thread_active)
+		n = (size_t)snprintf(buf, size, "threads %zu/%zu%s", shown,
+		    all, v->thread_invert ? " (inverted)" : "");
+	else
+		n = (size_t)snprintf(buf, size, "threads all %zu", all);
+	if (n >= size)
+		return;
+	if (v->func_pattern != NULL)
+		snprintf(buf + n, size - n, "  fn %s/%s/",
+		    v->func_hide ? "hide" : "only", v->func_pattern);
+}
+
+/* ------------------------------------------------------------- search */
+
+void
+view_search_clear(struct view *v)
+{
+	free(v->search_pattern);
+	free(v->match);
+	free(v->hits);
+	free(v->results);
+	v->search_pattern = NULL;
+	v->match = NULL;
+	v->hits = NULL;
+	v->results = NULL;
+	v->nhits = v->nresults = 0;
+}
+
+static int
+cmp_result(const void *a, const void *b)
+{
+	const struct search_row *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+int
+view_search(struct view *v, const char *pattern)
+{
+	const struct trace *t = v->trace;
+	struct search_row *per;
+	struct regex *re;
+	char *err = NULL;
+
+	re = regex_compile(pattern, &err);
+	if (re == NULL) {
+		view_message(v, true, "bad regex: %s", err ? err : "?");
+		free(err);
+		return -1;
+	}
+	view_search_clear(v);
+	v->search_pattern = xstrdup(pattern);
+	v->match = regex_match_funcs(t, re);
+	regex_free(re);
+	query_search(t, &v->filter, v->match, &v->hits, &v->nhits);
+
+	/* One results row per matching function with its count and total. */
+	per = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *per);
+	for (size_t i = 0; i < v->nhits; i++) {
+		const struct search_hit *h = &v->hits[i];
+		func_id f;
+		if (h->ref.depth == SEARCH_INSTANT)
+			f = t->tracks[h->ref.track].instants[h->ref.index].func;
+		else {
+			const struct slice *s = trace_slice(t, h->ref);
+			f = s->func;
+			per[f].total += s->dur;
+		}
+		per[f].func = f;
+		per[f].count++;
+	}
+	v->results = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *v->results);
+	for (uint32_t f = 0; f < t->nfuncs; f++)
+		if (per[f].count > 0)
+			v->results[v->nresults++] = per[f];
+	free(per);
+	qsort(v->results, v->nresults, sizeof *v->results, cmp_result);
+	v->list[PANE_SEARCH].sel = v->list[PANE_SEARCH].top = 0;
+	view_message(v, false, "/%s/: %zu matches in %zu functions", pattern,
+	    v->nhits, v->nresults);
+	return 0;
+}
+
+static bool
+same_ref(struct slice_ref a, struct slice_ref b)
+{
+	return a.track == b.track && a.depth == b.depth && a.index == b.index;
+}
+
+static void
+go_hit(struct view *v, size_t i)
+{
+	const struct search_hit *h = &v->hits[i];
+
+	if (h->ref.depth == SEARCH_INSTANT) {
+		v->has_cursor = false;
+		v->cursor_track = h->ref.track;
+		v->cursor_t = h->t;
+	} else
+		view_set_cursor(v, h->ref);
+	view_show_cursor(v);
+	view_message(v, false, "match %zu of %zu", i + 1, v->nhits);
+}
+
+void
+view_search_jump(struct view *v, bool forward)
+{
+	ttv_ns now = v->has_cursor ? trace_slice(v->trace, v->cursor)->start :
+	    v->cursor_t;
+	size_t lo = 0, hi = v->nhits, exact = SIZE_MAX;
+
+	if (v->match == NULL) {
+		view_message(v, true, "no search: press / first");
+		return;
+	}
+	if (v->nhits == 0) {
+		view_message(v, true, "no matches for /%s/", v->search_pattern);
+		return;
+	}
+	while (lo < hi) {	/* first hit at or after now */
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->hits[mid].t < now)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < v->nhits && v->hits[i].t == now; i++)
+		if (v->has_cursor && same_ref(v->hits[i].ref, v->cursor))
+			exact = i;
+	if (forward) {
+		size_t i = exact != SIZE_MAX ? exact + 1 : lo;
+		if (exact == SIZE_MAX && !v->has_cursor)
+			while (i < v->nhits && v->hits[i].t <= now)
+				i++;
+		if (i >= v->nhits) {
+			view_message(v, true, "no later match");
+			return;
+		}
+		go_hit(v, i);
+	} else {
+		size_t i = exact != SIZE_MAX ? exact : lo;
+		if (i == 0) {
+			view_message(v, true, "no earlier match");
+			return;
+		}
+		go_hit(v, i - 1);
+	}
+}
+
+/* ------------------------------------------------------------ markers */
+
+void
+view_marker_jump(struct view *v, int kind, bool forward)
+{
+	/* From the time last jumped to, not the cursor slice's start: a
+	 * long slice would otherwise bring back the same marker. */
+	ttv_ns now = v->cursor_t;
+	ssize_t i;
+	const struct marker *m;
+
+	i = forward ? query_marker_next(v->trace, &v->filter, now, kind) :
+	    query_marker_prev(v->trace, &v->filter, now, kind);
+	if (i < 0) {
+		view_message(v, true, "no %s %s", forward ? "later" :
+		    "earlier", kind < 0 ? "marker" :
+		    marker_kind_name((enum marker_kind)kind));
+		return;
+	}
+	m = &v->trace->markers[i];
+	if (m->track != UINT32_MAX && m->track < v->trace->ntracks)
+		v->cursor_track = m->track;
+	view_goto_time(v, m->t);
+	v->cursor_t = m->t;
+	view_message(v, false, "%s at %zd of %zu",
+	    marker_kind_name((enum marker_kind)m->kind), i + 1,
+	    v->trace->nmarkers);
+}
+
+void
+view_markers_refresh(struct view *v)
+{
+	const struct trace *t = v->trace;
+
+	if (v->markers_valid)
+		return;
+	free(v->marker_rows);
+	v->marker_rows = xcalloc(t->nmarkers ? t->nmarkers : 1,
+	    sizeof *v->marker_rows);
+	v->nmarker_rows = 0;
+	for (size_t i = 0; i < t->nmarkers; i++) {
+		uint32_t tr = t->markers[i].track;
+		if (tr == UINT32_MAX || tr >= t->ntracks ||
+		    view_track_shown(v, tr))
+			v->marker_rows[v->nmarker_rows++] = i;
+	}
+	v->markers_valid = true;
+}
+
+/* ---------------------------------------------------------- bookmarks */
+
+void
+view_mark_set(struct view *v, int letter)
+{
+	struct bookmark *b;
+
+	if (letter < 'a' || letter > 'z') {
+		view_message(v, true, "bookmarks are a to z");
+		return;
+	}
+	b = &v->marks[letter - 'a'];
+	b->set = true;
+	b->t0 = v->t0;
+	b->t1 = v->t1;
+	b->has_cursor = v->has_cursor;
+	b->cursor = v->cursor;
+	view_message(v, false, "bookmark '%c set", letter);
+}
+
+void
+view_mark_jump(struct view *v, int letter)
+{
+	struct bookmark *b;
+
+	if (letter < 'a' || letter > 'z' || !v->marks[letter - 'a'].set) {
+		view_message(v, true, "no bookmark '%c", letter > 32 &&
+		    letter < 127 ? letter : '?');
+		return;
+	}
+	b = &v->marks[letter - 'a'];
+	v->t0 = b->t0;
+	v->t1 = b->t1;
+	if (b->has_cursor)
+		view_set_cursor(v, b->cursor);
+	view_data_changed(v);
+	view_message(v, false, "bookmark '%c", letter);
+}

@@ -1,0 +1,179 @@
+/*
+ * The viewer's state: the trace, the visible time window, the cursor, the
+ * filters, the search, bookmarks and which pane is up. Panes read it and
+ * change it only through the functions here and their own command
+ * handlers, which return PANE_* flags saying what to redraw.
+ *
+ * The view borrows the trace (the caller owns it) and owns everything
+ * else it points to; view_free() releases it.
+ */
+#ifndef TTV_UI_VIEW_H
+#define TTV_UI_VIEW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "grid.h"
+#include "keys.h"
+#include "model.h"
+#include "query.h"
+
+/* What a command handler tells the main loop. */
+#define PANE_UNHANDLED 0x0
+#define PANE_HANDLED 0x1
+#define PANE_REDRAW 0x2		/* redraw what changed */
+#define PANE_DATA 0x4		/* window or filters changed: recompute */
+#define PANE_QUIT 0x8
+
+enum pane_id {
+	PANE_TIMELINE, PANE_FLAME, PANE_FUNCTIONS, PANE_SEARCH,
+	PANE_MARKERS, PANE_THREADS, PANE_COUNT
+};
+
+/* A scrollable list position shared by the list panes. */
+struct list_pos {
+	size_t sel, top;
+	int rows;		/* rows shown at the last draw */
+};
+
+struct bookmark {
+	bool set;
+	ttv_ns t0, t1;
+	bool has_cursor;
+	struct slice_ref cursor;
+};
+
+struct search_row {
+	func_id func;
+	uint64_t count;
+	ttv_ns total;
+};
+
+struct view {
+	const struct trace *trace;
+	bool utf8;
+
+	/* Visible window [t0, t1). */
+	ttv_ns t0, t1;
+
+	/* The cursor: a slice, or just a time on a track when there is
+	 * none (empty trace, filtered out). */
+	bool has_cursor;
+	struct slice_ref cursor;
+	ttv_ns cursor_t;
+	uint32_t cursor_track;
+
+	/* Timeline lanes. */
+	uint8_t *folded;	/* ntracks */
+	int lane_top;		/* first row shown */
+
+	/* Filters, applied by every pane. */
+	struct filter filter;
+	uint8_t *thread_pick;	/* ntracks: picked in the thread pane */
+	bool thread_invert;
+	bool thread_active;
+	char *func_pattern;	/* NULL: no function filter */
+	bool func_hide;
+
+	/* Search. */
+	char *search_pattern;
+	uint8_t *match;		/* nfuncs, NULL: no search */
+	struct search_hit *hits;
+	size_t nhits;
+	struct search_row *results;	/* per matching function */
+	size_t nresults;
+
+	/* Panes. */
+	enum pane_id pane;
+	bool details;
+	bool help;
+	struct list_pos list[PANE_COUNT];
+	struct list_pos help_pos;
+
+	/* Functions pane: stats of the window, recomputed when stale. */
+	struct stats_table stats;
+	bool stats_valid;
+	enum stats_key sort_key;
+	bool sort_desc;
+
+	/* Flame pane. */
+	struct call_tree tree;
+	bool tree_valid;
+	uint32_t flame_root;	/* zoomed node */
+	uint32_t flame_sel;
+	bool flame_icicle;
+	bool flame_per_thread;
+
+	/* Marker list: indices into trace->markers that pass the filter. */
+	size_t *marker_rows;
+	size_t nmarker_rows;
+	bool markers_valid;
+
+	struct bookmark marks[26];
+
+	/* Status line message. */
+	char msg[256];
+	bool msg_error;
+
+	/* Size of the main pane at the last draw (paging, centring). */
+	struct rect main_rect;
+};
+
+void view_init(struct view *v, const struct trace *t, bool utf8);
+void view_free(struct view *v);
+
+/* Marks derived data (stats, tree, marker list) stale. */
+void view_data_changed(struct view *v);
+void view_message(struct view *v, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Cursor. */
+void view_set_cursor(struct view *v, struct slice_ref r);
+/* Puts the cursor on the slice at time t on the cursor's track (or the
+ * first visible track), outermost depth first. */
+void view_cursor_at_time(struct view *v, ttv_ns t);
+/* Time the cursor points at (middle of the slice, or cursor_t). */
+ttv_ns view_cursor_time(const struct view *v);
+/* Moves the window so the cursor slice is visible (no zoom change unless
+ * the slice is not on screen at all). */
+void view_show_cursor(struct view *v);
+bool view_slice_visible(const struct view *v, struct slice_ref r);
+
+/* Window. */
+void view_zoom(struct view *v, double factor);
+void view_pan(struct view *v, double frac);
+void view_reset(struct view *v);
+void view_zoom_slice(struct view *v);
+void view_goto_time(struct view *v, ttv_ns t);
+
+/* Filters: return 0, or -1 with a message set. */
+int view_filter_functions(struct view *v, const char *pattern, bool hide);
+void view_apply_threads(struct view *v);
+void view_clear_filters(struct view *v);
+/* "threads: 2 of 5  functions: only /re/" for the header line. */
+void view_filter_text(const struct view *v, char *buf, size_t size);
+
+/* Search. */
+int view_search(struct view *v, const char *pattern);
+void view_search_clear(struct view *v);
+void view_search_jump(struct view *v, bool forward);
+static inline bool
+view_func_matches(const struct view *v, func_id f)
+{
+	return v->match != NULL && f < v->trace->nfuncs && v->match[f];
+}
+
+/* Markers: kind -1 for any. */
+void view_marker_jump(struct view *v, int kind, bool forward);
+void view_markers_refresh(struct view *v);
+
+/* Bookmarks. */
+void view_mark_set(struct view *v, int letter);
+void view_mark_jump(struct view *v, int letter);
+
+/* Helpers for panes. */
+int view_func_hue(func_id f);
+bool view_track_shown(const struct view *v, uint32_t track);
+bool view_slice_shown(const struct view *v, const struct slice *s);
+
+#endif

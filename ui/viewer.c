@@ -1,0 +1,552 @@
+/*
+ * The viewer: opens the terminal, loads the trace with a progress line,
+ * then runs the loop — draw every pane into the grid, copy the grid to the
+ * terminal (only what changed), read a key, look it up in the key table,
+ * run the command. Global commands are handled here; pane commands by the
+ * pane classes (panes.h). Prompts (/ f F g :) edit a line on the status
+ * row.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "layout.h"
+#include "load.h"
+#include "panes.h"
+#include "term.h"
+#include "text.h"
+#include "timefmt.h"
+#include "utf8.h"
+#include "viewer.h"
+#include "xalloc.h"
+
+enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_SHOW, PROMPT_HIDE,
+	PROMPT_GOTO, PROMPT_COMMAND };
+
+struct prompt {
+	enum prompt_kind kind;
+	char buf[256];
+	size_t len;
+	int err_col;		/* 1-based column of a regex error, or 0 */
+};
+
+struct viewer {
+	struct term_info ti;
+	struct grid *grid;
+	struct view view;
+	struct prompt prompt;
+	enum cmd pending;	/* waiting for a bookmark letter */
+	const char *path;
+	unsigned long events;
+	/* Load progress. */
+	struct timespec load_start, load_last;
+};
+
+static double
+elapsed(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void
+draw_status_text(struct viewer *w, const char *s, int style)
+{
+	struct grid *g = w->grid;
+
+	grid_fill(g, (struct rect){ 0, g->h - 1, g->w, 1 }, ' ', STYLE_STATUS,
+	    0);
+	text_puts(g, 0, g->h - 1, g->w, s, style, 0);
+}
+
+static void
+load_progress_cb(void *arg, uint64_t done, uint64_t total)
+{
+	struct viewer *w = arg;
+	struct timespec now;
+	char buf[256];
+	double secs, mb = (double)done / 1e6;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	/* Ten updates a second are plenty; each costs one status line. */
+	if (done < total && elapsed(&w->load_last, &now) < 0.1)
+		return;
+	w->load_last = now;
+	secs = elapsed(&w->load_start, &now);
+	snprintf(buf, sizeof buf, "loading %s: %3.0f%%  %.0f of %.0f MB  "
+	    "%.0f MB/s", w->path, total ? 100.0 * (double)done /
+	    (double)total : 0.0, mb, (double)total / 1e6,
+	    secs > 0 ? mb / secs : 0.0);
+	draw_status_text(w, buf, STYLE_STATUS);
+	term_draw(w->grid, -1, -1);
+}
+
+/* --------------------------------------------------------------- drawing */
+
+static void
+draw_header(struct viewer *w, struct rect r)
+{
+	struct view *v = &w->view;
+	const struct trace *t = v->trace;
+	char buf[256], b2[48], b3[48], b4[48];
+	int c;
+
+	grid_fill(w->grid, r, ' ', STYLE_HEADER, 0);
+	c = grid_puts(w->grid, r.x, r.y, r.w, "ttv ", STYLE_HEADER, ATTR_BOLD);
+	c += text_puts(w->grid, r.x + c, r.y, r.w / 3, t->path ? t->path :
+	    w->path, STYLE_HEADER, 0);
+	snprintf(buf, sizeof buf, "  [%s] %s .. %s (%s)  ",
+	    pane_get(v->pane)->title,
+	    timefmt_time(v->t0, t->first, b2, sizeof b2),
+	    timefmt_time(v->t1, t->first, b3, sizeof b3),
+	    timefmt_duration(v->t1 - v->t0, b4, sizeof b4));
+	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
+	view_filter_text(v, buf, sizeof buf);
+	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
+	if (v->search_pattern != NULL) {
+		snprintf(buf, sizeof buf, "  /%s/ %zu", v->search_pattern,
+		    v->nhits);
+		text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
+	}
+}
+
+static const char *
+prompt_label(enum prompt_kind k)
+{
+	switch (k) {
+	case PROMPT_SEARCH: return "/";
+	case PROMPT_SHOW: return "show only functions matching: ";
+	case PROMPT_HIDE: return "hide functions matching: ";
+	case PROMPT_GOTO: return "go to time (1.5ms, +20us, -1s): ";
+	case PROMPT_COMMAND: return ":";
+	default: return "";
+	}
+}
+
+/* The status line: a prompt being typed (cursor returned), or the last
+ * message and where the cursor is. */
+static int
+draw_status(struct viewer *w, struct rect r, int *cx)
+{
+	struct view *v = &w->view;
+	struct grid *g = w->grid;
+	char buf[128], b2[48];
+	int c;
+
+	grid_fill(g, r, ' ', STYLE_STATUS, 0);
+	*cx = -1;
+	if (w->prompt.kind != PROMPT_NONE) {
+		struct prompt *p = &w->prompt;
+		c = grid_puts(g, r.x, r.y, r.w, prompt_label(p->kind),
+		    STYLE_STATUS, ATTR_BOLD);
+		int tc = text_put(g, r.x + c, r.y, r.w - c - 1, p->buf, p->len,
+		    STYLE_STATUS, 0);
+		if (p->err_col > 0 && p->err_col <= tc + 1)
+			/* Point at where pcre2 stopped understanding. */
+			grid_attr(g, r.x + c + p->err_col - 1, r.y, 1,
+			    ATTR_REVERSE | ATTR_UNDERLINE);
+		*cx = r.x + c + tc;
+		if (v->msg[0] != '\0' && v->msg_error && *cx + 3 < r.w)
+			text_puts(g, *cx + 2, r.y, r.w - *cx - 2, v->msg,
+			    STYLE_ERROR, 0);
+		return r.y;
+	}
+	c = 0;
+	if (v->msg[0] != '\0')
+		c = text_puts(g, r.x, r.y, r.w, v->msg, v->msg_error ?
+		    STYLE_ERROR : STYLE_STATUS, 0);
+	else
+		c = grid_puts(g, r.x, r.y, r.w, "? keys  / search  q quit",
+		    STYLE_STATUS, 0);
+	snprintf(buf, sizeof buf, "  %s",
+	    timefmt_time(view_cursor_time(v), v->trace->first, b2, sizeof b2));
+	if ((int)strlen(buf) + c < r.w)
+		grid_puts(g, r.x + r.w - (int)strlen(buf), r.y,
+		    (int)strlen(buf), buf, STYLE_STATUS, 0);
+	return -1;
+}
+
+static void
+render(struct viewer *w, int *cx, int *cy)
+{
+	struct view *v = &w->view;
+	struct grid *g = w->grid;
+	struct layout lay;
+	bool details = v->details && v->pane == PANE_TIMELINE && !v->help;
+
+	grid_clear(g);
+	layout_compute(g->w, g->h, details, &lay);
+	*cx = *cy = -1;
+	if (lay.too_small) {
+		grid_puts(g, 0, 0, g->w, "ttv: terminal too small", STYLE_ERROR, 0);
+		return;
+	}
+	draw_header(w, lay.header);
+	if (v->help)
+		help_draw(v, g, lay.main);
+	else
+		pane_get(v->pane)->draw(v, g, lay.main);
+	if (lay.details_shown)
+		details_draw(v, g, lay.details);
+	*cy = draw_status(w, lay.status, cx);
+}
+
+/* --------------------------------------------------------------- prompts */
+
+static void
+prompt_open(struct viewer *w, enum prompt_kind k, const char *init)
+{
+	w->prompt.kind = k;
+	snprintf(w->prompt.buf, sizeof w->prompt.buf, "%s", init ? init : "");
+	w->prompt.len = strlen(w->prompt.buf);
+	w->prompt.err_col = 0;
+	w->view.msg[0] = '\0';
+}
+
+static int run_command(struct viewer *w, enum cmd c);
+
+static int
+err_column(const char *msg)
+{
+	const char *p = strstr(msg, "at column ");
+
+	return p != NULL ? atoi(p + 10) : 0;
+}
+
+static int
+prompt_submit(struct viewer *w)
+{
+	struct view *v = &w->view;
+	struct prompt *p = &w->prompt;
+	enum prompt_kind k = p->kind;
+	ttv_ns t;
+	bool rel;
+	int rc = 0;
+
+	p->buf[p->len] = '\0';
+	switch (k) {
+	case PROMPT_SEARCH:
+		if (p->len == 0) {
+			view_search_clear(v);
+			break;
+		}
+		rc = view_search(v, p->buf);
+		if (rc == 0 && v->nhits > 0)
+			view_search_jump(v, true);
+		if (rc == 0)
+			view_message(v, false, "/%s/: %zu matches in %zu "
+			    "functions (n/N next/previous, 4 lists them)",
+			    p->buf, v->nhits, v->nresults);
+		break;
+	case PROMPT_SHOW:
+	case PROMPT_HIDE:
+		rc = view_filter_functions(v, p->buf, k == PROMPT_HIDE);
+		break;
+	case PROMPT_GOTO:
+		if (timefmt_parse(p->buf, &t, &rel) != 0) {
+			view_message(v, true, "not a time: try 1.5ms, +20us "
+			    "or -1s");
+			rc = -1;
+			break;
+		}
+		view_goto_time(v, rel ? view_cursor_time(v) + t :
+		    v->trace->first + t);
+		break;
+	case PROMPT_COMMAND: {
+		enum cmd c = command_by_name(p->buf);
+		if (c == CMD_NONE) {
+			view_message(v, true, "no command '%s' (? lists them)",
+			    p->buf);
+			rc = -1;
+			break;
+		}
+		p->kind = PROMPT_NONE;
+		return run_command(w, c);
+	}
+	default:
+		break;
+	}
+	if (rc != 0 && k != PROMPT_COMMAND) {
+		/* Keep the prompt open on the bad input, pointing at the
+		 * error where pcre2 says. */
+		p->err_col = err_column(v->msg);
+		return PANE_REDRAW;
+	}
+	p->kind = PROMPT_NONE;
+	return PANE_REDRAW | PANE_DATA;
+}
+
+static int
+prompt_key(struct viewer *w, int key)
+{
+	struct prompt *p = &w->prompt;
+
+	switch (key) {
+	case TK_ESC:
+	case TK_CTRL('G'):
+		p->kind = PROMPT_NONE;
+		w->view.msg[0] = '\0';
+		return PANE_REDRAW;
+	case TK_ENTER:
+		return prompt_submit(w);
+	case TK_BACKSPACE:
+	case TK_CTRL('H'):
+		/* Delete one whole UTF-8 character. */
+		while (p->len > 0 && ((unsigned char)p->buf[p->len - 1] &
+		    0xc0) == 0x80)
+			p->len--;
+		if (p->len > 0)
+			p->len--;
+		else {
+			p->kind = PROMPT_NONE;
+		}
+		break;
+	case TK_CTRL('U'):
+		p->len = 0;
+		break;
+	default:
+		if (key >= 0x20 && key < 0x110000 && key != 0x7f &&
+		    p->len + 4 < sizeof p->buf - 1)
+			p->len += utf8_encode((uint32_t)key, p->buf + p->len);
+		break;
+	}
+	p->buf[p->len] = '\0';
+	p->err_col = 0;
+	return PANE_REDRAW;
+}
+
+/* ------------------------------------------------------------- commands */
+
+static void
+set_pane(struct view *v, enum pane_id p)
+{
+	v->pane = p;
+	v->help = false;
+}
+
+static int
+run_command(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+
+	switch (c) {
+	case CMD_QUIT:
+		return PANE_QUIT;
+	case CMD_HELP:
+		v->help = !v->help;
+		return PANE_REDRAW;
+	case CMD_REDRAW:
+		term_invalidate();
+		return PANE_REDRAW;
+	case CMD_PROMPT:
+		prompt_open(w, PROMPT_COMMAND, NULL);
+		return PANE_REDRAW;
+	case CMD_PANE_TIMELINE: set_pane(v, PANE_TIMELINE); return PANE_REDRAW;
+	case CMD_PANE_FLAME: set_pane(v, PANE_FLAME); return PANE_REDRAW;
+	case CMD_PANE_FUNCTIONS: set_pane(v, PANE_FUNCTIONS); return PANE_REDRAW;
+	case CMD_PANE_SEARCH: set_pane(v, PANE_SEARCH); return PANE_REDRAW;
+	case CMD_PANE_MARKERS: set_pane(v, PANE_MARKERS); return PANE_REDRAW;
+	case CMD_PANE_THREADS: set_pane(v, PANE_THREADS); return PANE_REDRAW;
+	case CMD_NEXT_PANE:
+		set_pane(v, (enum pane_id)((v->pane + 1) % PANE_COUNT));
+		return PANE_REDRAW;
+	case CMD_PREV_PANE:
+		set_pane(v, (enum pane_id)((v->pane + PANE_COUNT - 1) %
+		    PANE_COUNT));
+		return PANE_REDRAW;
+	case CMD_TOGGLE_DETAILS:
+		v->details = !v->details;
+		return PANE_REDRAW;
+	case CMD_ZOOM_IN: view_zoom(v, 0.5); return PANE_REDRAW | PANE_DATA;
+	case CMD_ZOOM_OUT: view_zoom(v, 2.0); return PANE_REDRAW | PANE_DATA;
+	case CMD_PAN_LEFT: view_pan(v, -0.25); return PANE_REDRAW | PANE_DATA;
+	case CMD_PAN_RIGHT: view_pan(v, 0.25); return PANE_REDRAW | PANE_DATA;
+	case CMD_ZOOM_RESET: view_reset(v); return PANE_REDRAW | PANE_DATA;
+	case CMD_SEARCH:
+		prompt_open(w, PROMPT_SEARCH, NULL);
+		return PANE_REDRAW;
+	case CMD_SEARCH_NEXT: view_search_jump(v, true); return PANE_REDRAW;
+	case CMD_SEARCH_PREV: view_search_jump(v, false); return PANE_REDRAW;
+	case CMD_SEARCH_CLEAR:
+		view_search_clear(v);
+		view_message(v, false, "search cleared");
+		return PANE_REDRAW;
+	case CMD_FILTER_SHOW:
+		prompt_open(w, PROMPT_SHOW, NULL);
+		return PANE_REDRAW;
+	case CMD_FILTER_HIDE:
+		prompt_open(w, PROMPT_HIDE, NULL);
+		return PANE_REDRAW;
+	case CMD_FILTER_CLEAR:
+		view_clear_filters(v);
+		view_message(v, false, "filters cleared");
+		return PANE_REDRAW | PANE_DATA;
+	case CMD_MARKER_NEXT: view_marker_jump(v, -1, true); break;
+	case CMD_MARKER_PREV: view_marker_jump(v, -1, false); break;
+	case CMD_WRAP_NEXT: view_marker_jump(v, MARKER_TSC_WRAP, true); break;
+	case CMD_WRAP_PREV: view_marker_jump(v, MARKER_TSC_WRAP, false); break;
+	case CMD_BUFFER_NEXT: view_marker_jump(v, MARKER_BUFFER_START, true); break;
+	case CMD_BUFFER_PREV: view_marker_jump(v, MARKER_BUFFER_START, false); break;
+	case CMD_CPU_NEXT: view_marker_jump(v, MARKER_CPU_CHANGE, true); break;
+	case CMD_CPU_PREV: view_marker_jump(v, MARKER_CPU_CHANGE, false); break;
+	case CMD_EVENT_NEXT: view_marker_jump(v, MARKER_CUSTOM_EVENT, true); break;
+	case CMD_EVENT_PREV: view_marker_jump(v, MARKER_CUSTOM_EVENT, false); break;
+	case CMD_GOTO:
+		prompt_open(w, PROMPT_GOTO, NULL);
+		return PANE_REDRAW;
+	case CMD_MARK_SET:
+	case CMD_MARK_JUMP:
+		w->pending = c;
+		view_message(v, false, "%s: press a letter a-z",
+		    c == CMD_MARK_SET ? "set bookmark" : "go to bookmark");
+		return PANE_REDRAW;
+	default:
+		return PANE_UNHANDLED;
+	}
+	return PANE_REDRAW | PANE_DATA;
+}
+
+static int
+handle_key(struct viewer *w, int key)
+{
+	struct view *v = &w->view;
+	enum key_ctx ctx;
+	enum cmd c;
+	int flags;
+
+	if (key == TK_RESIZE) {
+		grid_resize(w->grid, w->ti.w, w->ti.h);
+		return PANE_REDRAW;
+	}
+	if (w->prompt.kind != PROMPT_NONE)
+		return prompt_key(w, key);
+	if (w->pending != CMD_NONE) {
+		enum cmd p = w->pending;
+		w->pending = CMD_NONE;
+		if (key == TK_ESC) {
+			v->msg[0] = '\0';
+			return PANE_REDRAW;
+		}
+		if (p == CMD_MARK_SET)
+			view_mark_set(v, key);
+		else
+			view_mark_jump(v, key);
+		return PANE_REDRAW | PANE_DATA;
+	}
+	/* A new key replaces the last message. */
+	v->msg[0] = '\0';
+	ctx = v->help ? CTX_HELP : pane_get(v->pane)->ctx;
+	c = keys_lookup(ctx, key);
+	if (c == CMD_NONE) {
+		if (key == TK_ESC && v->pane != PANE_TIMELINE) {
+			set_pane(v, PANE_TIMELINE);
+			return PANE_REDRAW;
+		}
+		return PANE_HANDLED;
+	}
+	if (v->help) {
+		flags = help_command(v, c);
+		if (flags != PANE_UNHANDLED)
+			return flags;
+	} else {
+		flags = pane_get(v->pane)->command(v, c);
+		if (flags != PANE_UNHANDLED)
+			return flags;
+	}
+	return run_command(w, c);
+}
+
+static void
+apply_options(struct viewer *w, const struct viewer_options *vo)
+{
+	struct view *v = &w->view;
+	const struct trace *t = v->trace;
+
+	if (vo == NULL)
+		return;
+	if (vo->tids != NULL && vo->ntids > 0) {
+		for (uint32_t i = 0; i < t->ntracks; i++)
+			for (size_t j = 0; j < vo->ntids; j++)
+				if (t->tracks[i].kind == TRACK_THREAD &&
+				    t->tracks[i].tid == vo->tids[j])
+					v->thread_pick[i] = 1;
+		view_apply_threads(v);
+	}
+	if (vo->function_regex != NULL)
+		view_filter_functions(v, vo->function_regex, false);
+}
+
+int
+viewer_main(const char *path, const struct load_options *lopts,
+    const struct viewer_options *vopts)
+{
+	struct viewer w;
+	struct load_options lo;
+	struct trace *t;
+	char *err = NULL;
+	int cx, cy, flags;
+
+	memset(&w, 0, sizeof w);
+	w.path = path;
+	setlocale(LC_ALL, "");
+	if (term_open(&w.ti, &err) != 0) {
+		fprintf(stderr, "ttv: %s (use --info, --stats or --export "
+		    "without a terminal)\n", err);
+		free(err);
+		return 2;
+	}
+	timefmt_set_ascii(!w.ti.utf8);
+	w.grid = grid_new(w.ti.w, w.ti.h, w.ti.utf8);
+
+	/* Load with progress on the status line. */
+	lo = lopts != NULL ? *lopts : (struct load_options){ 0 };
+	lo.progress = load_progress_cb;
+	lo.progress_arg = &w;
+	clock_gettime(CLOCK_MONOTONIC, &w.load_start);
+	w.load_last = w.load_start;
+	grid_clear(w.grid);
+	load_progress_cb(&w, 0, 0);
+	t = load_trace(path, vopts != NULL ? vopts->force_format : NULL, &lo,
+	    &err);
+	if (t == NULL) {
+		term_close();
+		grid_free(w.grid);
+		fprintf(stderr, "ttv: %s: %s\n", path, err ? err : "unreadable");
+		free(err);
+		return 1;
+	}
+	view_init(&w.view, t, w.ti.utf8);
+	apply_options(&w, vopts);
+	if (t->ndiags > 0)
+		view_message(&w.view, t->has_errors, "%zu problem%s while "
+		    "reading (ttv --info %s lists them)", t->ndiags,
+		    t->ndiags == 1 ? "" : "s", "FILE");
+
+	for (;;) {
+		int key;
+
+		render(&w, &cx, &cy);
+		term_draw(w.grid, cx, cy);
+		term_sentinel(w.events);
+		key = term_getkey(&w.ti, -1);
+		if (term_quit_requested())
+			break;
+		if (key == TK_NONE)
+			continue;
+		w.events++;
+		flags = handle_key(&w, key);
+		if (flags & PANE_QUIT)
+			break;
+	}
+	term_close();
+	view_free(&w.view);
+	grid_free(w.grid);
+	trace_free(t);
+	return 0;
+}
