@@ -499,13 +499,6 @@ ctf_load(struct load_ctx *ctx)
 	describe(&L);
 	uint64_t total = ctf_reader_bytes_total(L.r), next_report = 0;
 	struct ctf_item it;
-	bool absolute = false;
-	for (size_t ti = 0; ti < ctf_reader_ntraces(L.r); ti++) {
-		const struct ctf_meta *m = ctf_reader_trace(L.r, ti)->m;
-		for (size_t i = 0; i < m->nclocks; i++)
-			if (m->clocks[i].offset_s || m->clocks[i].offset)
-				absolute = true;
-	}
 	while (ctf_reader_next(L.r, &it)) {
 		if (it.kind == CTF_ITEM_EVENT)
 			on_event(&L, &it);
@@ -519,7 +512,9 @@ ctf_load(struct load_ctx *ctx)
 			}
 		}
 	}
-	if (L.have_origin && absolute)
+	/* with a zero clock offset this is the clock's own origin, which is
+	 * what babeltrace2 prints as the time too */
+	if (L.have_origin)
 		builder_set_wall_origin(L.b, L.origin);
 	ctf_lttng_finish(L.lt, L.b);
 	for (size_t i = 0; i < L.infos.len; i++) {

@@ -456,11 +456,20 @@ static const struct {
 	{ "packet_seq_num", SCOPE_PACKET_CONTEXT, ROLE_PACKET_SEQ_NUM },
 };
 
-/* The only clock, bound to a timestamp field that does not name one. */
+/* The only clock, bound to a timestamp field that does not name one; as
+ * babeltrace2 does, a trace without clocks gets a 1 GHz one for it. */
 static void
 bind_default_clock(struct ctf_meta *m, struct ctf_field *f)
 {
-	if (f->type->clock < 0 && m->nclocks == 1) {
+	if (f->type->clock >= 0 || f->type->kind != CTF_INT)
+		return;
+	if (m->nclocks == 0) {
+		m->clocks = ctf_alloc(m, sizeof *m->clocks);
+		m->clocks[0].name = "default";
+		m->clocks[0].freq = 1000000000;
+		m->nclocks = 1;
+	}
+	if (m->nclocks == 1) {
 		f->type = ctf_type_copy(m, f->type);
 		f->type->clock = 0;
 	}
