@@ -1,0 +1,105 @@
+#!/bin/sh
+# The command line's contract: exit codes, messages, filters, outputs, on
+# the demo trace (a known program: demo/demo.c) and on damaged copies.
+set -u
+: "${TTV:?}" "${TTV_SRCDIR:?}"
+demo="$TTV_SRCDIR/demo/xray-log.demo.sample"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect_rc WANT CMD...: runs CMD, keeps stdout/stderr in $tmp/out, $tmp/err
+expect_rc() {
+	want=$1; shift
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq "$want" ] || fail "exit $rc, want $want: $*"
+}
+
+expect_rc 0 "$TTV" --help
+grep -q -- "--stats" "$tmp/out" || fail "--help lists --stats"
+expect_rc 0 "$TTV" --version
+grep -q "^ttv [0-9]" "$tmp/out" || fail "--version prints the version"
+
+# usage errors: 2
+expect_rc 2 "$TTV"
+expect_rc 2 "$TTV" --no-such-option "$demo"
+expect_rc 2 "$TTV" --stats --sort bogus "$demo"
+expect_rc 2 "$TTV" --export svg "$demo"
+expect_rc 2 "$TTV" --stats --thread 12x "$demo"
+expect_rc 2 "$TTV" --stats --function 'blur(' "$demo"
+grep -q "column 6" "$tmp/err" || fail "bad regex names the column: $(cat "$tmp/err")"
+grep -q "missing closing parenthesis" "$tmp/err" || fail "bad regex gives pcre2's message"
+
+# unreadable input: 1, "ttv: FILE: what"
+expect_rc 1 "$TTV" --info "$tmp/nonexistent"
+grep -q "^ttv: $tmp/nonexistent: No such file" "$tmp/err" || fail "missing file message: $(cat "$tmp/err")"
+: >"$tmp/empty"
+expect_rc 1 "$TTV" --info "$tmp/empty"
+grep -q "^ttv: $tmp/empty: empty file" "$tmp/err" || fail "empty file message"
+printf 'hello, world\n' >"$tmp/text"
+expect_rc 1 "$TTV" --info "$tmp/text"
+
+# --info
+expect_rc 0 "$TTV" --info "$demo"
+grep -q "^format: xray-fdr" "$tmp/out" || fail "--info format"
+grep -q "^threads: 4" "$tmp/out" || fail "--info threads"
+grep -q "^slices: 2152" "$tmp/out" || fail "--info slices"
+
+# --stats: the demo's call counts follow from demo.c
+expect_rc 0 "$TTV" --stats --tsv --sort name "$demo"
+head -1 "$tmp/out" | grep -q "^name	count	total_ns	self_ns	min_ns	median_ns	p90_ns	p99_ns	max_ns$" ||
+	fail "TSV header"
+awk -F'\t' '$1 == "worker" && $2 != 3 { exit 1 }' "$tmp/out" || fail "worker count"
+awk -F'\t' '$1 == "blur_row" && $2 != 336 { exit 1 }' "$tmp/out" || fail "blur_row count"
+awk -F'\t' 'NR > 1 && !($5 <= $6 && $6 <= $7 && $7 <= $8 && $8 <= $9 && $4 <= $3) { exit 1 }' "$tmp/out" ||
+	fail "min <= median <= p90 <= p99 <= max, self <= total"
+sort -c -t'	' -k1,1 <<EOF2 || fail "sorted by name"
+$(tail -n +2 "$tmp/out")
+EOF2
+# self times add up to the time of the outermost calls
+self=$(awk -F'\t' 'NR > 1 { s += $4 } END { print s }' "$tmp/out")
+expect_rc 0 "$TTV" --export collapsed "$demo"
+folded=$(awk '{ s += $NF } END { print s }' "$tmp/out")
+[ "$self" = "$folded" ] || fail "collapsed weights ($folded) = sum of self ($self)"
+
+# filters
+tid=$("$TTV" --info "$demo" | awk '/^  thread/ { print $5; exit }')
+expect_rc 0 "$TTV" --info --thread "$tid" "$demo"
+grep -q "^threads: 1" "$tmp/out" || fail "--thread keeps one thread"
+expect_rc 0 "$TTV" --stats --tsv --function '^blur' "$demo"
+[ "$(tail -n +2 "$tmp/out" | cut -f1)" = "blur_row" ] || fail "--function selects rows"
+expect_rc 0 "$TTV" --stats --tsv --hide '^blur' "$demo"
+grep -q "^blur_row" "$tmp/out" && fail "--hide drops rows"
+expect_rc 0 "$TTV" --export collapsed --function '^denoise$' "$demo"
+grep -qv "denoise" "$tmp/out" && fail "--function focuses stacks on denoise"
+
+# chrome-json export to a file, and valid JSON when python3 is there
+expect_rc 0 "$TTV" --export chrome-json -o "$tmp/demo.json" "$demo"
+[ -s "$tmp/demo.json" ] || fail "-o writes the file"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp/demo.json" <<'PY' || fail "chrome-json is valid and has every slice"
+import json, sys
+d = json.load(open(sys.argv[1]))
+x = [e for e in d["traceEvents"] if e["ph"] == "X"]
+assert len(x) == 2152, len(x)
+assert all(e["dur"] >= 0 for e in x)
+PY
+fi
+
+# damage: a cut copy is read up to the cut, exit 1, "offset N:" message
+size=$(wc -c <"$demo")
+head -c $((size - 1000)) "$demo" >"$tmp/cut"
+expect_rc 1 "$TTV" --stats "$tmp/cut"
+grep -q "^ttv: $tmp/cut: offset [0-9]*: " "$tmp/err" || fail "damage message: $(head -2 "$tmp/err")"
+[ -s "$tmp/out" ] || fail "what was readable is still shown"
+expect_rc 1 "$TTV" --stats --strict "$tmp/cut"
+[ -s "$tmp/out" ] && fail "--strict shows nothing"
+
+# control characters in names never reach the output raw
+expect_rc 0 "$TTV" --info "$demo"
+if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then fail "raw escape in output"; fi
+
+[ "$fails" -eq 0 ] || exit 1
+echo "cli: all checks passed"
