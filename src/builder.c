@@ -14,6 +14,7 @@
 #include "strtab.h"
 #include "xalloc.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,7 @@ struct btrack {
 };
 
 struct builder {
+	pthread_mutex_t lock;
 	struct strtab *strings;
 	struct hashmap func_map, process_map, track_map, count_map;
 
@@ -85,6 +87,7 @@ struct builder *
 builder_new(const char *path)
 {
 	struct builder *b = xcalloc(1, sizeof *b);
+	pthread_mutex_init(&b->lock, NULL);
 	b->strings = strtab_new();
 	b->path = xstrdup(path ? path : "");
 	b->wall_origin = TTV_NS_MIN;
@@ -142,7 +145,20 @@ builder_free(struct builder *b)
 	free(b->format);
 	free(b->version);
 	free(b->byte_order);
+	pthread_mutex_destroy(&b->lock);
 	free(b);
+}
+
+void
+builder_lock(struct builder *b)
+{
+	pthread_mutex_lock(&b->lock);
+}
+
+void
+builder_unlock(struct builder *b)
+{
+	pthread_mutex_unlock(&b->lock);
 }
 
 /* ------------------------------------------------------------ metadata */

@@ -8,6 +8,16 @@
  * time order of their start, except that whole slices may come in any
  * order (the builder sorts a depth that arrived out of order).
  *
+ * A reader may replay several tracks at once from several threads: the
+ * calls that touch only one track (builder_push, builder_push_args with an
+ * args id already made, builder_pop, builder_pop_func, builder_slice,
+ * builder_slice_weighted, builder_instant, builder_counter,
+ * builder_track_touch, builder_stack_*, builder_last_slice,
+ * builder_open_slice) may run concurrently on distinct tracks; every other
+ * call (names, functions, tracks, args runs, markers, flows, logs, counts,
+ * diagnostics, builder_pop_orphan) must then be made between
+ * builder_lock() and builder_unlock().
+ *
  * builder_finish() hands over a struct trace that the caller owns and frees
  * with trace_free(); the builder itself is freed by builder_free() either
  * way.
@@ -25,6 +35,10 @@ void builder_free(struct builder *b);
 /* Ends any slice still open (flagged unterminated at its track's last time),
  * sorts what needs sorting and returns the model. */
 struct trace *builder_finish(struct builder *b);
+
+/* For readers that replay tracks in parallel (see above). */
+void builder_lock(struct builder *b);
+void builder_unlock(struct builder *b);
 
 /* --- what the file is (for --info) --- */
 void builder_set_format(struct builder *b, const char *format,
