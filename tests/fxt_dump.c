@@ -130,10 +130,11 @@ dump_extra(const struct trace *t)
 
 	for (i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
-		char label[64];
+		char buf[64];
+		const char *label;
 		if (tr->kind != TRACK_CPU && tr->kind != TRACK_ASYNC)
 			continue;
-		track_label(t, tr, label, sizeof label);
+		label = track_label(t, tr, buf, sizeof buf);
 		for (d = 0; d < tr->ndepth; d++)
 			for (k = 0; k < tr->depth[d].len; k++) {
 				const struct slice *s = &tr->depth[d].slices[k];

@@ -1,0 +1,73 @@
+#!/bin/sh
+# The FXT reader on the project's own fixtures (tests/data/fxt, written by
+# tests/gen/fxtgen.c, which also writes what a reader must find in them
+# from its own bookkeeping):
+#  1. the committed fixtures are what the writer writes today;
+#  2. the model (fxt_dump --cpu: per-thread slices, durations and depths,
+#     instants, args of every type, async slices, flows slice to slice,
+#     counter series, CPU lanes, logs, names, record counts, diagnostics)
+#     equals the writer's expectations, in both byte orders, with and
+#     without a truncated last record;
+#  3. the command line shows the same: --info (byte order, records),
+#     --stats --tsv (out-of-order complete events nested and timed), and
+#     --export chrome-json (X, i, b/e, s/t/f and C events).
+set -u
+: "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
+data="$TTV_SRCDIR/tests/data/fxt"
+dump="$TTV_BUILDDIR/tests/fxt_dump"
+gen="$TTV_BUILDDIR/tests/gen/fxtgen"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-fxt-fix.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+sh "$data/regen.sh" "$gen" "$tmp" || { echo "FAIL: fxtgen"; exit 1; }
+for name in full full-be trunc trunc-be; do
+	for ext in fxt expected; do
+		if ! cmp -s "$data/$name.$ext" "$tmp/$name.$ext"; then
+			echo "FAIL: $name.$ext differs from what fxtgen writes" \
+			    "(make fxt-fixtures)"
+			fail=1
+		fi
+	done
+	"$dump" --cpu "$data/$name.fxt" | LC_ALL=C sort >"$tmp/$name.got" ||
+	    fail=1
+	LC_ALL=C sort "$data/$name.expected" >"$tmp/$name.want"
+	if ! diff -u "$tmp/$name.want" "$tmp/$name.got"; then
+		echo "FAIL: $name: the model differs from fxtgen's expectations"
+		fail=1
+	fi
+done
+
+info=$("$TTV" --info "$data/full-be.fxt" 2>&1)
+for want in "byte order: big-endian" "format: fxt" "  large blob: 2" \
+    "  context switch (legacy): 2" "  unknown record type 11: 1" \
+    "logs: 2"; do
+	case "$info" in
+	*"$want"*) ;;
+	*) echo "FAIL: --info full-be.fxt lacks '$want'"; fail=1 ;;
+	esac
+done
+info=$("$TTV" --info "$data/trunc.fxt" 2>&1)
+case "$info" in
+*"truncated record (declares 24 bytes, 16 present)"*) ;;
+*) echo "FAIL: --info trunc.fxt does not report the cut record"; fail=1 ;;
+esac
+
+# The complete events were written inner first; stats see them whole.
+"$TTV" --stats --tsv "$data/full.fxt" >"$tmp/stats" 2>/dev/null || fail=1
+for want in "c_outer	1	500	250" "c_mid	1	250	150" "c_inner	1	100	100" \
+    "compose	1	1000	625" "inner	1	200	200" "outer	1	1000	800"; do
+	if ! grep -q "^$want	" "$tmp/stats"; then
+		echo "FAIL: --stats lacks '$want'"
+		fail=1
+	fi
+done
+
+"$TTV" --export chrome-json "$data/full.fxt" >"$tmp/json" 2>/dev/null || fail=1
+for ph in X i b e s t f C; do
+	if ! grep -q "\"ph\":\"$ph\"" "$tmp/json"; then
+		echo "FAIL: chrome-json has no '$ph' event"
+		fail=1
+	fi
+done
+exit $fail
