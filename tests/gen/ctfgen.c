@@ -1,0 +1,653 @@
+/*
+ * ctfgen: writes CTF 1.8 traces for ttv's tests and benchmark, in the
+ * shape LTTng-UST gives cyg-profile traces (threads calling functions,
+ * per-CPU streams, vpid/vtid contexts), with what a reader must find in
+ * them.
+ *
+ *   ctfgen [options] OUTDIR
+ *     -b          big-endian (default little-endian)
+ *     -c          LTTng's compact event header (5-bit id, 27-bit time);
+ *                 default the large one (16-bit id, 32-bit time)
+ *     -p          packetized metadata (default plain text)
+ *     -n CALLS    function calls to write (default 200)
+ *     -t THREADS  threads (default 3), spread over 2 streams
+ *     -P BYTES    packet size (default 4096)
+ *     -d N        discard the instants due right after every Nth packet
+ *                 starts, counted in events_discarded (default: none)
+ *     -s SEED     random seed
+ *     -e FILE     expected facts (see below)
+ *
+ * Every few calls a thread also writes a "ttvgen:sample" event whose
+ * fields are bit-packed (3, 13, 1 and 4-bit integers, signed and not, an
+ * enum, a 64-bit integer at an odd bit, a network-order integer, a float,
+ * a double, a string, a sequence and an array of 5-bit signed integers),
+ * so every path of a decoder is taken. Times advance by random steps with
+ * now and then a jump past the header's timestamp range (so the extended
+ * header is written, as LTTng does) and they start just below a wrap of
+ * the narrow timestamp, so wraps are frequent.
+ *
+ * The expected facts come from the writer's own bookkeeping, never from
+ * reading the trace back: "events NAME N", "slices N", "slices TID N",
+ * "instants N", "discarded N", "packets N", "function NAME N".
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NSTREAMS 2
+#define MAXDEPTH 12
+#define NFUNCS 24
+
+static bool be;
+static bool compact;
+
+/* --- bit writer --- */
+
+struct wbuf {
+	unsigned char *p;
+	size_t cap;
+	uint64_t pos;		/* bits from the packet start */
+};
+
+static void
+wgrow(struct wbuf *w, uint64_t bits)
+{
+	size_t need = (size_t)((bits + 7) / 8) + 16;
+	if (need <= w->cap)
+		return;
+	size_t nc = w->cap ? w->cap * 2 : 8192;
+	while (nc < need)
+		nc *= 2;
+	w->p = realloc(w->p, nc);
+	if (w->p == NULL) {
+		perror("realloc");
+		exit(1);
+	}
+	memset(w->p + w->cap, 0, nc - w->cap);
+	w->cap = nc;
+}
+
+static void
+walign(struct wbuf *w, unsigned a)
+{
+	w->pos = (w->pos + a - 1) / a * a;
+	wgrow(w, w->pos);
+}
+
+/* Writes the low `size` bits of v at bit `at`, in byte order `big`. */
+static void
+wput_at(struct wbuf *w, uint64_t at, uint64_t v, unsigned size, bool big)
+{
+	wgrow(w, at + size);
+	for (unsigned i = 0; i < size; i++) {
+		uint64_t bit = at + i;
+		unsigned char *b = &w->p[bit / 8];
+		unsigned in = (unsigned)(bit % 8);
+		/* little endian: bit i of the value at bit o+i counted from
+		 * each byte's LSB; big endian: the value's MSB first, bits
+		 * counted from each byte's MSB */
+		unsigned vb = big ? (unsigned)((v >> (size - 1 - i)) & 1) :
+		    (unsigned)((v >> i) & 1);
+		unsigned mask = big ? 0x80u >> in : 1u << in;
+		if (vb)
+			*b |= (unsigned char)mask;
+		else
+			*b &= (unsigned char)~mask;
+	}
+}
+
+static uint64_t
+wput(struct wbuf *w, uint64_t v, unsigned size, unsigned align)
+{
+	walign(w, align);
+	uint64_t at = w->pos;
+	wput_at(w, at, v, size, be);
+	w->pos += size;
+	return at;
+}
+
+static void
+wput_be(struct wbuf *w, uint64_t v, unsigned size, unsigned align)
+{
+	walign(w, align);
+	wput_at(w, w->pos, v, size, true);
+	w->pos += size;
+}
+
+static void
+wstr(struct wbuf *w, const char *s)
+{
+	walign(w, 8);
+	size_t n = strlen(s) + 1;
+	wgrow(w, w->pos + n * 8);
+	memcpy(w->p + w->pos / 8, s, n);
+	w->pos += n * 8;
+}
+
+/* --- random --- */
+
+static uint64_t rng = 88172645463325252u;
+
+static uint64_t
+rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/* --- streams and packets --- */
+
+struct stream {
+	FILE *f;
+	struct wbuf w;
+	bool open;
+	uint64_t at_ts_end, at_content, at_size;
+	uint64_t seq;
+	uint64_t discarded;
+	uint64_t last_ts;	/* time of the last event written */
+	bool have_last;
+	uint64_t packets;
+};
+
+static struct stream streams[NSTREAMS];
+static size_t packet_size = 4096;
+static uint64_t npackets, discard_every, ndiscarded;
+static unsigned discard_pending;
+
+static void
+packet_close(struct stream *s, uint64_t ts_end)
+{
+	struct wbuf *w = &s->w;
+	uint64_t content = w->pos;
+	uint64_t size = (content + packet_size * 8 - 1) / (packet_size * 8) *
+	    (packet_size * 8);
+	wgrow(w, size);	/* the padding is zero: buffers are kept zeroed */
+	wput_at(w, s->at_ts_end, ts_end, 64, be);
+	wput_at(w, s->at_content, content, 64, be);
+	wput_at(w, s->at_size, size, 64, be);
+	if (fwrite(w->p, 1, (size_t)(size / 8), s->f) != size / 8) {
+		perror("fwrite");
+		exit(1);
+	}
+	memset(w->p, 0, w->cap);
+	w->pos = 0;
+	s->open = false;
+}
+
+static void
+packet_open(struct stream *s, int id, uint64_t ts)
+{
+	struct wbuf *w = &s->w;
+	w->pos = 0;
+	wput(w, 0xC1FC1FC1u, 32, 8);
+	for (int i = 0; i < 16; i++)
+		wput(w, (uint64_t)(0x10 + i), 8, 8);
+	wput(w, 0, 32, 8);		/* stream_id */
+	wput(w, ts, 64, 8);		/* timestamp_begin */
+	s->at_ts_end = wput(w, 0, 64, 8);
+	s->at_content = wput(w, 0, 64, 8);
+	s->at_size = wput(w, 0, 64, 8);
+	wput(w, s->seq++, 64, 8);	/* packet_seq_num */
+	if (discard_every && npackets > 0 && npackets % discard_every == 0)
+		discard_pending = 2;
+	/* events_discarded is the count as of the end of the packet: the
+	 * events dropped right after this start are counted here */
+	s->discarded += discard_pending;
+	ndiscarded += discard_pending;
+	wput(w, s->discarded, 64, 8);
+	wput(w, (uint64_t)id, 32, 8);	/* cpu_id */
+	s->open = true;
+	s->packets++;
+	npackets++;
+}
+
+/* Room for a worst-case event before the packet's end? */
+static void
+ensure_room(struct stream *s, int id, uint64_t ts)
+{
+	if (s->open && s->w.pos + 1024 * 8 > packet_size * 8)
+		packet_close(s, s->last_ts);
+	if (!s->open)
+		packet_open(s, id, ts);
+}
+
+static void
+event_header(struct stream *s, unsigned id, uint64_t ts)
+{
+	struct wbuf *w = &s->w;
+	unsigned tsbits = compact ? 27 : 32;
+	bool ext = s->have_last && ts - s->last_ts >= ((uint64_t)1 << tsbits);
+	if (!s->have_last)
+		ext = true;
+	if (compact) {
+		walign(w, 8);
+		if (ext) {
+			wput(w, 31, 5, 1);
+			wput(w, id, 32, 8);
+			wput(w, ts, 64, 8);
+		} else {
+			wput(w, id, 5, 1);
+			wput(w, ts & ((1u << 27) - 1), 27, 1);
+		}
+	} else {
+		walign(w, 8);
+		if (ext) {
+			wput(w, 65535, 16, 8);
+			wput(w, id, 32, 8);
+			wput(w, ts, 64, 8);
+		} else {
+			wput(w, id, 16, 8);
+			wput(w, ts & 0xffffffffu, 32, 8);
+		}
+	}
+	s->last_ts = ts;
+	s->have_last = true;
+}
+
+static void
+context(struct stream *s, uint32_t pid, uint32_t tid)
+{
+	wput(&s->w, pid, 32, 8);
+	wput(&s->w, tid, 32, 8);
+}
+
+/* --- metadata --- */
+
+static const char *metadata_fmt =
+"/* CTF 1.8 */\n"
+"\n"
+"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+"typealias integer { size = 64; align = 8; signed = false; base = 16; } "
+":= unsigned long;\n"
+"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+"typealias integer { size = 27; align = 1; signed = false; "
+"map = clock.monotonic.value; } := uint27_clock_monotonic_t;\n"
+"typealias integer { size = 32; align = 8; signed = false; "
+"map = clock.monotonic.value; } := uint32_clock_monotonic_t;\n"
+"typealias integer { size = 64; align = 8; signed = false; "
+"map = clock.monotonic.value; } := uint64_clock_monotonic_t;\n"
+"\n"
+"trace {\n"
+"\tmajor = 1;\n"
+"\tminor = 8;\n"
+"\tuuid = \"10111213-1415-1617-1819-1a1b1c1d1e1f\";\n"
+"\tbyte_order = %s;\n"
+"\tpacket.header := struct {\n"
+"\t\tuint32_t magic;\n"
+"\t\tuint8_t  uuid[16];\n"
+"\t\tuint32_t stream_id;\n"
+"\t};\n"
+"};\n"
+"\n"
+"env {\n"
+"\thostname = \"ctfgen\";\n"
+"\tdomain = \"ust\";\n"
+"\ttracer_name = \"ctfgen\";\n"
+"};\n"
+"\n"
+"clock {\n"
+"\tname = \"monotonic\";\n"
+"\tdescription = \"ctfgen's clock\";\n"
+"\tfreq = 1000000000;\n"
+"\toffset_s = 1700000000;\n"
+"\toffset = 123456789;\n"
+"};\n"
+"\n"
+"struct event_header_compact {\n"
+"\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+"\tvariant <id> {\n"
+"\t\tstruct {\n"
+"\t\t\tuint27_clock_monotonic_t timestamp;\n"
+"\t\t} compact;\n"
+"\t\tstruct {\n"
+"\t\t\tuint32_t id;\n"
+"\t\t\tuint64_clock_monotonic_t timestamp;\n"
+"\t\t} extended;\n"
+"\t} v;\n"
+"} align(8);\n"
+"\n"
+"struct event_header_large {\n"
+"\tenum : uint16_t { compact = 0 ... 65534, extended = 65535 } id;\n"
+"\tvariant <id> {\n"
+"\t\tstruct {\n"
+"\t\t\tuint32_clock_monotonic_t timestamp;\n"
+"\t\t} compact;\n"
+"\t\tstruct {\n"
+"\t\t\tuint32_t id;\n"
+"\t\t\tuint64_clock_monotonic_t timestamp;\n"
+"\t\t} extended;\n"
+"\t} v;\n"
+"} align(8);\n"
+"\n"
+"stream {\n"
+"\tid = 0;\n"
+"\tevent.header := struct event_header_%s;\n"
+"\tpacket.context := struct {\n"
+"\t\tuint64_clock_monotonic_t timestamp_begin;\n"
+"\t\tuint64_clock_monotonic_t timestamp_end;\n"
+"\t\tuint64_t content_size;\n"
+"\t\tuint64_t packet_size;\n"
+"\t\tuint64_t packet_seq_num;\n"
+"\t\tunsigned long events_discarded;\n"
+"\t\tuint32_t cpu_id;\n"
+"\t};\n"
+"\tevent.context := struct {\n"
+"\t\tinteger { size = 32; align = 8; signed = 1; } _vpid;\n"
+"\t\tinteger { size = 32; align = 8; signed = 1; } _vtid;\n"
+"\t};\n"
+"};\n"
+"\n"
+"event {\n"
+"\tname = \"lttng_ust_cyg_profile_fast:func_entry\";\n"
+"\tid = 0;\n"
+"\tstream_id = 0;\n"
+"\tloglevel = 12;\n"
+"\tfields := struct {\n"
+"\t\tunsigned long _addr;\n"
+"\t};\n"
+"};\n"
+"\n"
+"event {\n"
+"\tname = \"lttng_ust_cyg_profile_fast:func_exit\";\n"
+"\tid = 1;\n"
+"\tstream_id = 0;\n"
+"\tloglevel = 12;\n"
+"\tfields := struct {\n"
+"\t};\n"
+"};\n"
+"\n"
+"event {\n"
+"\tname = \"ttvgen:sample\";\n"
+"\tid = 2;\n"
+"\tstream_id = 0;\n"
+"\tfields := struct {\n"
+"\t\tinteger { size = 3; align = 1; signed = false; } _a;\n"
+"\t\tinteger { size = 13; align = 1; signed = true; } _b;\n"
+"\t\tinteger { size = 1; align = 1; signed = false; } _flag;\n"
+"\t\tenum : integer { size = 4; align = 1; signed = false; } {\n"
+"\t\t\tIDLE, RUN, \"WAIT IO\" = 5 ... 9, DONE = 15,\n"
+"\t\t} _state;\n"
+"\t\tinteger { size = 64; align = 1; signed = false; base = 16; } _big;\n"
+"\t\tinteger { size = 32; align = 8; signed = false; "
+"byte_order = network; } _net;\n"
+"\t\tfloating_point { exp_dig = 8; mant_dig = 24; align = 8; } _ratio;\n"
+"\t\tfloating_point { exp_dig = 11; mant_dig = 53; align = 8; } _value;\n"
+"\t\tstring _text;\n"
+"\t\tuint8_t __vals_length;\n"
+"\t\tuint16_t _vals[__vals_length];\n"
+"\t\tinteger { size = 5; align = 1; signed = true; } _small[3];\n"
+"\t};\n"
+"};\n";
+
+static void
+write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	if (f == NULL || fputs(text, f) == EOF || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void
+write_packetized(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "wb");
+	if (f == NULL) {
+		perror(path);
+		exit(1);
+	}
+	size_t len = strlen(text), off = 0;
+	const size_t psize = 4096, room = psize - 37;
+	while (off < len) {
+		size_t n = len - off < room ? len - off : room;
+		struct wbuf w = { 0 };
+		wput(&w, 0x75D11D57u, 32, 8);
+		for (int i = 0; i < 16; i++)
+			wput(&w, (uint64_t)(0x10 + i), 8, 8);
+		wput(&w, 0, 32, 8);			/* checksum */
+		wput(&w, (37 + n) * 8, 32, 8);		/* content_size */
+		wput(&w, psize * 8, 32, 8);		/* packet_size */
+		wput(&w, 0, 8, 8);
+		wput(&w, 0, 8, 8);
+		wput(&w, 0, 8, 8);
+		wput(&w, 1, 8, 8);
+		wput(&w, 8, 8, 8);
+		wgrow(&w, psize * 8);
+		memcpy(w.p + 37, text + off, n);
+		memset(w.p + 37 + n, 0, psize - 37 - n);
+		if (fwrite(w.p, 1, psize, f) != psize) {
+			perror("fwrite");
+			exit(1);
+		}
+		free(w.p);
+		off += n;
+	}
+	if (fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+/* --- the threads --- */
+
+struct thread {
+	uint32_t tid;
+	int stack[MAXDEPTH];
+	int depth;
+	uint64_t slices;
+};
+
+static uint64_t func_count[NFUNCS];
+static uint64_t nentry, nexit, nsample, nslices;
+
+static uint64_t
+func_addr(int f)
+{
+	return 0x55550000a000u + (uint64_t)f * 0x40;
+}
+
+static void
+write_sample(struct stream *s, uint64_t ts, uint32_t pid, uint32_t tid,
+    uint64_t k)
+{
+	struct wbuf *w = &s->w;
+	event_header(s, 2, ts);
+	context(s, pid, tid);
+	wput(w, k & 7, 3, 1);
+	wput(w, (uint64_t)(int64_t)((int)(k % 8000) - 4000) & 0x1fff, 13, 1);
+	wput(w, k & 1, 1, 1);
+	static const unsigned states[] = { 0, 1, 5, 7, 9, 15, 3 };
+	wput(w, states[k % 7], 4, 1);
+	wput(w, 0x8000000000000001u ^ (k * 0x9E3779B97F4A7C15u), 64, 1);
+	wput_be(w, (uint32_t)(k * 2654435761u), 32, 8);
+	float r = (float)(k % 1000) / 8.0f;
+	uint32_t rb;
+	memcpy(&rb, &r, 4);
+	wput(w, rb, 32, 8);
+	double v = (double)k * 1.5 - 1000.25;
+	uint64_t vb;
+	memcpy(&vb, &v, 8);
+	wput(w, vb, 64, 8);
+	char text[64];
+	snprintf(text, sizeof text, "sample %" PRIu64 " of thread %u", k, tid);
+	wstr(w, text);
+	unsigned n = (unsigned)(k % 5);
+	wput(w, n, 8, 8);
+	for (unsigned i = 0; i < n; i++)
+		wput(w, (k + i) & 0xffff, 16, 8);
+	for (int i = 0; i < 3; i++)
+		wput(w, (uint64_t)(int64_t)((int)((k + (uint64_t)i) % 32) - 16) &
+		    0x1f, 5, 1);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: ctfgen [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
+	    "[-P BYTES] [-d N] [-s SEED] [-e FILE] OUTDIR\n");
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	uint64_t calls = 200;
+	unsigned nthreads = 3;
+	bool packetized = false;
+	const char *expected = NULL;
+	int c;
+	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:e:")) != -1) {
+		switch (c) {
+		case 'b': be = true; break;
+		case 'c': compact = true; break;
+		case 'p': packetized = true; break;
+		case 'n': calls = strtoull(optarg, NULL, 0); break;
+		case 't': nthreads = (unsigned)atoi(optarg); break;
+		case 'P': packet_size = strtoull(optarg, NULL, 0); break;
+		case 'd': discard_every = strtoull(optarg, NULL, 0); break;
+		case 's': rng = strtoull(optarg, NULL, 0) | 1; break;
+		case 'e': expected = optarg; break;
+		default: usage();
+		}
+	}
+	if (optind + 1 != argc || nthreads < 1 || nthreads > 64 ||
+	    packet_size < 2048 || packet_size % 8 != 0)
+		usage();
+	const char *out = argv[optind];
+	if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+		perror(out);
+		return 1;
+	}
+	char path[4096];
+	char *meta = NULL;
+	if (asprintf(&meta, metadata_fmt, be ? "be" : "le",
+	    compact ? "compact" : "large") < 0)
+		return 1;
+	snprintf(path, sizeof path, "%s/metadata", out);
+	if (packetized)
+		write_packetized(path, meta);
+	else
+		write_text(path, meta);
+	free(meta);
+	for (int i = 0; i < NSTREAMS; i++) {
+		snprintf(path, sizeof path, "%s/chan_%d", out, i);
+		streams[i].f = fopen(path, "wb");
+		if (streams[i].f == NULL) {
+			perror(path);
+			return 1;
+		}
+	}
+
+	struct thread th[64];
+	memset(th, 0, sizeof th);
+	const uint32_t pid = 4242;
+	for (unsigned i = 0; i < nthreads; i++)
+		th[i].tid = pid + i;
+	/* just below a wrap of the narrow timestamp, so it wraps early */
+	uint64_t ts = compact ? ((uint64_t)5 << 27) - 5000 :
+	    ((uint64_t)3 << 32) - 50000;
+	uint64_t written = 0, k = 0;
+	for (;;) {
+		bool any_open = false;
+		for (unsigned i = 0; i < nthreads; i++)
+			if (th[i].depth > 0)
+				any_open = true;
+		if (written >= calls && !any_open)
+			break;
+		unsigned ti = (unsigned)(rnd() % nthreads);
+		struct thread *t = &th[ti];
+		struct stream *s = &streams[ti % NSTREAMS];
+		/* steps: mostly short, now and then past the header's range */
+		uint64_t r = rnd();
+		if (r % 97 == 0)
+			ts += compact ? ((uint64_t)1 << 27) + (r >> 40) :
+			    ((uint64_t)1 << 32) + (r >> 36);
+		else
+			ts += 1 + (r >> 20) % (compact ? 40000 : 3000000);
+		ensure_room(s, (int)(ti % NSTREAMS), ts);
+		bool enter = written < calls && t->depth < MAXDEPTH &&
+		    (t->depth == 0 || rnd() % 100 < 45);
+		if (enter) {
+			int f = (int)(rnd() % NFUNCS);
+			event_header(s, 0, ts);
+			context(s, pid, t->tid);
+			wput(&s->w, func_addr(f), 64, 8);
+			t->stack[t->depth++] = f;
+			func_count[f]++;
+			nentry++;
+			written++;
+		} else if (t->depth > 0) {
+			event_header(s, 1, ts);
+			context(s, pid, t->tid);
+			t->depth--;
+			t->slices++;
+			nslices++;
+			nexit++;
+		} else
+			continue;
+		if (rnd() % 7 == 0) {
+			ts += 1 + rnd() % 1000;
+			ensure_room(s, (int)(ti % NSTREAMS), ts);
+			if (discard_pending > 0) {
+				discard_pending--;	/* dropped, as a full
+							 * buffer would */
+				k++;
+			} else {
+				write_sample(s, ts, pid, t->tid, k++);
+				nsample++;
+			}
+		}
+	}
+	for (int i = 0; i < NSTREAMS; i++) {
+		if (streams[i].open)
+			packet_close(&streams[i], streams[i].last_ts);
+		if (fclose(streams[i].f) != 0) {
+			perror("fclose");
+			return 1;
+		}
+		free(streams[i].w.p);
+	}
+	/* "discarded" is what the packets' counters say, which is what a
+	 * reader can know */
+	if (expected != NULL) {
+		FILE *f = fopen(expected, "w");
+		if (f == NULL) {
+			perror(expected);
+			return 1;
+		}
+		fprintf(f, "events lttng_ust_cyg_profile_fast:func_entry %" PRIu64
+		    "\n", nentry);
+		fprintf(f, "events lttng_ust_cyg_profile_fast:func_exit %" PRIu64
+		    "\n", nexit);
+		fprintf(f, "events ttvgen:sample %" PRIu64 "\n", nsample);
+		fprintf(f, "slices %" PRIu64 "\n", nslices);
+		for (unsigned i = 0; i < nthreads; i++)
+			fprintf(f, "slices %u %" PRIu64 "\n", th[i].tid,
+			    th[i].slices);
+		fprintf(f, "instants %" PRIu64 "\n", nsample);
+		fprintf(f, "discarded %" PRIu64 "\n", ndiscarded);
+		fprintf(f, "packets %" PRIu64 "\n", npackets);
+		for (int i = 0; i < NFUNCS; i++)
+			if (func_count[i])
+				fprintf(f, "function 0x%" PRIx64 " %" PRIu64 "\n",
+				    func_addr(i), func_count[i]);
+		if (fclose(f) != 0) {
+			perror(expected);
+			return 1;
+		}
+	}
+	return 0;
+}
