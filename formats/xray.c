@@ -223,8 +223,14 @@ void
 xray_exit(struct xray *x, struct xray_thread *th, ttv_ns t, func_id f,
     uint32_t flags)
 {
-	if (builder_pop_func(x->b, th->track, t, f, flags) != POP_NOT_FOUND)
-		return;
+	if (builder_pop_func(x->b, th->track, t, f, flags) == POP_NOT_FOUND)
+		xray_exit_unmatched(x, th, t, f, flags);
+}
+
+void
+xray_exit_unmatched(struct xray *x, struct xray_thread *th, ttv_ns t,
+    func_id f, uint32_t flags)
+{
 	uint32_t depth = builder_stack_depth(x->b, th->track);
 	if (depth == 0) {
 		builder_pop_orphan(x->b, th->track, t, f,

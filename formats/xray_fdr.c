@@ -293,7 +293,7 @@ scan_fixed(struct fdr *F)
 
 /* ---------------------------------------------------------------- replay */
 
-static inline void
+static inline __attribute__((always_inline)) void
 on_function(struct fdr *F, struct xray_thread *th, uint32_t w, ttv_ns t,
     size_t off)
 {
@@ -312,7 +312,10 @@ on_function(struct fdr *F, struct xray_thread *th, uint32_t w, ttv_ns t,
 	case 1:
 	case 2:
 		x->counts[kind == 1 ? XC_EXIT : XC_TAIL_EXIT]++;
-		xray_exit(x, th, t, f, kind == 2 ? SLICE_TAIL_EXIT : 0);
+		if (builder_pop_func(x->b, th->track, t, f, kind == 2 ?
+		    SLICE_TAIL_EXIT : 0) == POP_NOT_FOUND)
+			xray_exit_unmatched(x, th, t, f, kind == 2 ?
+			    SLICE_TAIL_EXIT : 0);
 		th->arg_open = false;
 		break;
 	default:
@@ -336,6 +339,30 @@ on_event(struct fdr *F, struct xray_thread *th, enum marker_kind kind,
 	th->have_last = true;
 }
 
+static inline uint16_t
+rd16(bool be, const unsigned char *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return be ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t
+rd32(bool be, const unsigned char *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return be ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t
+rd64(bool be, const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return be ? __builtin_bswap64(v) : v;
+}
+
 /* Data lost at the end of a buffer: a marker at the thread's last time. */
 static void
 lost(struct fdr *F, struct xray_thread *th, bool any, size_t bytes,
@@ -347,9 +374,10 @@ lost(struct fdr *F, struct xray_thread *th, bool any, size_t bytes,
 	    builder_track_last(F->x->b, th->track), (int64_t)bytes, builder_intern_cstr(F->x->b, why));
 }
 
-/* Replays one buffer's records into its thread. */
-static void
-replay(struct fdr *F, struct fdr_buf *fb)
+/* Replays one buffer's records into its thread. Inlined twice, once per
+ * byte order, so the hot loop has no byte-order test. */
+static inline __attribute__((always_inline)) void
+replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 {
 	struct xray *x = F->x;
 	struct xray_thread *th = &x->threads[fb->thread];
@@ -370,14 +398,14 @@ replay(struct fdr *F, struct fdr_buf *fb)
 		if ((c & 1) == 0) {
 			if (end - off < 8)
 				goto cut;
-			uint32_t w = xr32(x, d + off);
+			uint32_t w = rd32(be, d + off);
 			if (!known && !warned_base) {
 				xray_warn(x, off, "function record before any "
 				    "NewCPUId in its buffer: TSC base taken "
 				    "as 0");
 				warned_base = true;
 			}
-			tsc += xr32(x, d + off + 4);
+			tsc += rd32(be, d + off + 4);
 			t = xray_thread_time(th, xray_ns(x, tsc));
 			if (!any) {
 				first = t;
@@ -392,8 +420,8 @@ replay(struct fdr *F, struct fdr_buf *fb)
 		switch (c >> 1) {
 		case MK_NEW_CPU: {
 			x->counts[XC_NEW_CPU]++;
-			int32_t cpu = xr16(x, d + off + 1);
-			tsc = xr64(x, d + off + 3);
+			int32_t cpu = rd16(be, d + off + 1);
+			tsc = rd64(be, d + off + 3);
 			known = true;
 			t = xray_thread_time(th, xray_ns(x, tsc));
 			if (th->cpu >= 0 && cpu != th->cpu)
@@ -410,7 +438,7 @@ replay(struct fdr *F, struct fdr_buf *fb)
 		}
 		case MK_TSC_WRAP:
 			x->counts[XC_TSC_WRAP]++;
-			tsc = xr64(x, d + off + 1);
+			tsc = rd64(be, d + off + 1);
 			known = true;
 			t = xray_thread_time(th, xray_ns(x, tsc));
 			builder_marker(x->b, MARKER_TSC_WRAP, th->track, t, 0, 0);
@@ -423,7 +451,7 @@ replay(struct fdr *F, struct fdr_buf *fb)
 			break;
 		case MK_CALL_ARG: {
 			x->counts[XC_CALL_ARG]++;
-			uint64_t v = xr64(x, d + off + 1);
+			uint64_t v = rd64(be, d + off + 1);
 			if (th->arg_open) {
 				builder_args_begin(x->b);
 				builder_arg_u64(x->b, xray_argname(x, th->nargs),
@@ -441,7 +469,7 @@ replay(struct fdr *F, struct fdr_buf *fb)
 		case MK_CUSTOM:
 		case MK_TYPED: {
 			bool typed = c >> 1 == MK_TYPED;
-			int32_t n = (int32_t)xr32(x, d + off + 1);
+			int32_t n = (int32_t)rd32(be, d + off + 1);
 			x->counts[typed ? XC_TYPED : XC_CUSTOM]++;
 			if (n <= 0) {
 				xray_error(x, off, "%s event of size %" PRId32
@@ -458,13 +486,13 @@ replay(struct fdr *F, struct fdr_buf *fb)
 			}
 			int64_t value = 0;
 			if (typed || x->version >= 5) {
-				tsc += xr32(x, d + off + 5);
+				tsc += rd32(be, d + off + 5);
 				if (typed)
-					value = xr16(x, d + off + 9);
+					value = rd16(be, d + off + 9);
 				t = xray_ns(x, tsc);
 			} else {
 				/* v1-4: absolute, and the base stays */
-				t = xray_ns(x, xr64(x, d + off + 5));
+				t = xray_ns(x, rd64(be, d + off + 5));
 			}
 			t = xray_thread_time(th, t);
 			if (!any) {
@@ -540,6 +568,15 @@ done:
 		    "timestamped record", th->tid);
 	}
 	fb->done = true;
+}
+
+static void
+replay(struct fdr *F, struct fdr_buf *fb)
+{
+	if (F->x->be)
+		replay_order(F, fb, true);
+	else
+		replay_order(F, fb, false);
 }
 
 static const struct fdr_buf *sort_bufs;

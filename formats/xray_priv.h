@@ -152,8 +152,11 @@ xray_thread_time(struct xray_thread *th, ttv_ns t)
 	return t;
 }
 
-/* Exit handling shared by both modes (see xray.c). */
+/* Exit handling shared by both modes (see xray.c); the second is for an
+ * exit that builder_pop_func() did not find open. */
 void xray_exit(struct xray *x, struct xray_thread *th, ttv_ns t,
+    func_id f, uint32_t flags);
+void xray_exit_unmatched(struct xray *x, struct xray_thread *th, ttv_ns t,
     func_id f, uint32_t flags);
 
 int xray_load_fdr(struct xray *x);
