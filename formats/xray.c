@@ -184,6 +184,7 @@ xray_thread(struct xray *x, int64_t pid, int64_t tid)
 	th->tid = tid;
 	th->cpu = -1;
 	th->last_type = -1;
+	th->last = TTV_NS_MIN;
 	uint32_t proc = builder_process(x->b, pid);
 	th->track = builder_track(x->b, TRACK_THREAD, proc, tid);
 	xray_map_put(&x->thread_index, (uint64_t)pid, (uint64_t)tid,
@@ -305,14 +306,20 @@ setup_time(struct xray *x)
 	if (f == 0) {
 		builder_note(x->b, DIAG_WARNING, "cycle_frequency is 0 "
 		    "(unknown): times are raw ticks, shown as ns");
-		x->mul_int = 1;
-		x->mul_frac = 0;
+		x->mul = 1;
+		x->shift = 0;
 		builder_set_tick_rate(x->b, 0);
 		return;
 	}
-	x->mul_int = 1000000000ULL / f;
-	x->mul_frac = (uint64_t)((((unsigned __int128)(1000000000ULL % f)) <<
-	    64) / f);
+	/* The largest shift (at most 64) that keeps the multiplier in 64
+	 * bits: exact whenever freq divides 1e9 * 2^shift (1, 2, 4 GHz,
+	 * 500 MHz...), otherwise off by far less than 1 ns per second. */
+	unsigned s = 64;
+	while (s > 0 && (((unsigned __int128)1000000000u << s) / f) >>
+	    64 != 0)
+		s--;
+	x->shift = s;
+	x->mul = (uint64_t)(((unsigned __int128)1000000000u << s) / f);
 	builder_set_tick_rate(x->b, (double)f);
 }
 

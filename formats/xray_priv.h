@@ -64,8 +64,9 @@ struct xray {
 	uint64_t freq;		/* cycle_frequency, 0 = unknown */
 	uint64_t buffer_size;	/* FDR header field */
 
-	/* ns = ticks * mul_int + (ticks * mul_frac) >> 64 */
-	uint64_t mul_int, mul_frac;
+	/* ns = (ticks * mul) >> shift: one 64x64->128 multiply per record */
+	uint64_t mul;
+	unsigned shift;
 
 	struct xray_instrmap *map;
 	uint32_t *fcache;	/* small ids: func_id + 1, 0 = not yet */
@@ -113,8 +114,7 @@ xr64(const struct xray *x, const unsigned char *p)
 static inline ttv_ns
 xray_ns(const struct xray *x, uint64_t ticks)
 {
-	unsigned __int128 r = (unsigned __int128)ticks * x->mul_int +
-	    (((unsigned __int128)ticks * x->mul_frac) >> 64);
+	unsigned __int128 r = ((unsigned __int128)ticks * x->mul) >> x->shift;
 	return r > (unsigned __int128)INT64_MAX ? INT64_MAX : (ttv_ns)r;
 }
 
@@ -145,7 +145,8 @@ void xray_error(struct xray *x, uint64_t off, const char *fmt, ...)
 static inline ttv_ns
 xray_thread_time(struct xray_thread *th, ttv_ns t)
 {
-	if (th->have_last && t < th->last) {
+	/* before the first record, last is TTV_NS_MIN */
+	if (t < th->last) {
 		th->clamped++;
 		return th->last;
 	}
