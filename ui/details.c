@@ -124,40 +124,6 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	tr = &t->tracks[v->cursor.track];
 	field(&d, "name", trace_func_name(t, s->func),
 	    view_func_matches(v, s->func) ? STYLE_MATCH : STYLE_TITLE);
-	if (t->funcs[s->func].category != 0)
-		field(&d, "category", trace_str(t, t->funcs[s->func].category),
-		    STYLE_NORMAL);
-	snprintf(buf, sizeof buf, "%s (tid %lld)",
-	    track_label(t, tr, b2, sizeof b2), (long long)tr->tid);
-	field(&d, "thread", buf, STYLE_NORMAL);
-	field(&d, "start", timefmt_time(s->start, t->first, b2, sizeof b2),
-	    STYLE_NORMAL);
-	field(&d, "duration", timefmt_duration(s->dur, b2, sizeof b2),
-	    STYLE_NORMAL);
-	field(&d, "self", timefmt_duration(query_self_time(t, v->cursor), b2,
-	    sizeof b2), STYLE_NORMAL);
-	snprintf(buf, sizeof buf, "%u", v->cursor.depth);
-	field(&d, "depth", buf, STYLE_NORMAL);
-	flags_text(s->flags, buf, sizeof buf);
-	field(&d, "flags", buf, s->flags & (SLICE_UNTERMINATED |
-	    SLICE_NO_ENTRY | SLICE_TRUNCATED) ? STYLE_ERROR : STYLE_NORMAL);
-	if (trace_slice_weight(t, v->cursor) != 1) {
-		snprintf(buf, sizeof buf, "%u samples",
-		    trace_slice_weight(t, v->cursor));
-		field(&d, "weight", buf, STYLE_NORMAL);
-	}
-	args = trace_slice_args(t, v->cursor, &nargs);
-	for (size_t i = 0; i < nargs && room(&d); i++) {
-		int c;
-		arg_value(t, &args[i], buf, sizeof buf);
-		c = grid_puts(g, r.x, d.y, r.w, i == 0 ? "args     " :
-		    "         ", STYLE_DIM, 0);
-		c += text_puts(g, r.x + c, d.y, r.w - c,
-		    trace_str(t, args[i].name), STYLE_NORMAL, 0);
-		c += grid_puts(g, r.x + c, d.y, r.w - c, " = ", STYLE_DIM, 0);
-		text_puts(g, r.x + c, d.y, r.w - c, buf, STYLE_NORMAL, 0);
-		d.y++;
-	}
 	npath = query_call_path(t, v->cursor, &path);
 	if (npath > 1 && room(&d)) {
 		int c = grid_puts(g, r.x, d.y, r.w, "path     ", STYLE_DIM, 0);
@@ -175,6 +141,40 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 		d.y++;
 	}
 	free(path);
+	snprintf(buf, sizeof buf, "%s (tid %lld)",
+	    track_label(t, tr, b2, sizeof b2), (long long)tr->tid);
+	field(&d, "thread", buf, STYLE_NORMAL);
+	field(&d, "start", timefmt_time(s->start, t->first, b2, sizeof b2),
+	    STYLE_NORMAL);
+	field(&d, "duration", timefmt_duration(s->dur, b2, sizeof b2),
+	    STYLE_NORMAL);
+	field(&d, "self", timefmt_duration(query_self_time(t, v->cursor), b2,
+	    sizeof b2), STYLE_NORMAL);
+	snprintf(buf, sizeof buf, "%u", v->cursor.depth);
+	field(&d, "depth", buf, STYLE_NORMAL);
+	flags_text(s->flags, buf, sizeof buf);
+	field(&d, "flags", buf, s->flags & (SLICE_UNTERMINATED |
+	    SLICE_NO_ENTRY | SLICE_TRUNCATED) ? STYLE_ERROR : STYLE_NORMAL);
+	if (t->funcs[s->func].category != 0)
+		field(&d, "category", trace_str(t, t->funcs[s->func].category),
+		    STYLE_NORMAL);
+	if (trace_slice_weight(t, v->cursor) != 1) {
+		snprintf(buf, sizeof buf, "%u samples",
+		    trace_slice_weight(t, v->cursor));
+		field(&d, "weight", buf, STYLE_NORMAL);
+	}
+	args = trace_slice_args(t, v->cursor, &nargs);
+	for (size_t i = 0; i < nargs && room(&d); i++) {
+		int c;
+		arg_value(t, &args[i], buf, sizeof buf);
+		c = grid_puts(g, r.x, d.y, r.w, i == 0 ? "args     " :
+		    "         ", STYLE_DIM, 0);
+		c += text_puts(g, r.x + c, d.y, r.w - c,
+		    trace_str(t, args[i].name), STYLE_NORMAL, 0);
+		c += grid_puts(g, r.x + c, d.y, r.w - c, " = ", STYLE_DIM, 0);
+		text_puts(g, r.x + c, d.y, r.w - c, buf, STYLE_NORMAL, 0);
+		d.y++;
+	}
 	snprintf(buf, sizeof buf, "%s .. %s",
 	    timefmt_time(s->start, t->first, b2, sizeof b2),
 	    timefmt_time(s->start + s->dur, t->first, b3, sizeof b3));

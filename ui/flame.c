@@ -95,7 +95,14 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 		    c0++;
 	total = node_total(f->v, n);
 	label = node_name(f->v, n, name, sizeof name);
-	c = text_puts(f->g, f->r.x + c0, y, c1 - c0, label, style, 0);
+	if (c1 - c0 >= 3 && text_width(f->g, label, strlen(label), c1 - c0 + 1) >
+	    c1 - c0) {
+		c = text_puts(f->g, f->r.x + c0, y, c1 - c0 - 1, label, style, 0);
+		grid_set(f->g, f->r.x + c0 + c, y, GLYPH_ELLIPSIS(f->g->utf8),
+		    style, 0);
+		c++;
+	} else
+		c = text_puts(f->g, f->r.x + c0, y, c1 - c0, label, style, 0);
 	if (f->grand > 0) {
 		snprintf(pct, sizeof pct, " %.1f%%", 100.0 * (double)total /
 		    (double)f->grand);

@@ -1,10 +1,17 @@
 /*
  * The cell grid: an in-memory screen that panes draw into (see grid.h).
  */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1	/* wcwidth */
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "grid.h"
 #include "utf8.h"
@@ -122,16 +129,50 @@ int
 grid_puts(struct grid *g, int x, int y, int maxw, const char *s, int style,
     int attr)
 {
+	size_t len = strlen(s), i = 0;
 	int n = 0;
 
-	for (; *s != '\0' && n < maxw; s++, n++) {
-		unsigned char ch = (unsigned char)*s;
-		/* Our own text is ASCII; anything else would be a bug, but
-		 * must still not reach the terminal raw. */
-		grid_set(g, x + n, y, ch >= 0x20 && ch < 0x7f ? ch : '?',
-		    style, attr);
+	while (i < len && n < maxw) {
+		uint32_t cp;
+		int w;
+
+		i += utf8_decode(s + i, len - i, &cp);
+		w = grid_char_width(g, &cp);
+		if (w == 0)
+			continue;
+		if (n + w > maxw)
+			break;
+		grid_set(g, x + n, y, cp, style, attr);
+		if (w == 2)
+			grid_set(g, x + n + 1, y, GRID_WIDE_TAIL, style, attr);
+		n += w;
 	}
 	return n;
+}
+
+int
+grid_char_width(const struct grid *g, uint32_t *cp)
+{
+	int w;
+
+	/* Control characters never reach the terminal, whoever wrote
+	 * them: C0, DEL and C1 become '?'. */
+	if (*cp < 0x20 || (*cp >= 0x7f && *cp < 0xa0)) {
+		*cp = '?';
+		return 1;
+	}
+	if (*cp < 0x7f)
+		return 1;
+	if (!g->utf8) {
+		*cp = '?';
+		return 1;
+	}
+	w = wcwidth((wchar_t)*cp);
+	if (w < 0) {
+		*cp = UTF8_BAD;
+		w = 1;
+	}
+	return w;
 }
 
 int

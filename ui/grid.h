@@ -46,14 +46,18 @@ struct cell *grid_cell(struct grid *g, int x, int y);
 /* Adds attributes / changes the style of a run of cells on one row. */
 void grid_attr(struct grid *g, int x, int y, int n, int attr);
 void grid_restyle(struct grid *g, int x, int y, int n, int style);
-/* Writes plain ASCII (no escaping: for the program's own text) clipped to
- * maxw columns; returns the columns used. */
+/* Writes the program's own UTF-8 text (no escaping, but control
+ * characters still become '?') clipped to maxw columns; returns the
+ * columns used. */
 int grid_puts(struct grid *g, int x, int y, int maxw, const char *s,
     int style, int attr);
 int grid_printf(struct grid *g, int x, int y, int maxw, int style, int attr,
     const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 /* A row as UTF-8 text without trailing blanks (tests, captures); returns
  * a string the caller frees. */
+/* Columns a code point takes (0, 1, 2); replaces what can not be shown
+ * (controls, non-ASCII on an ASCII grid) in *cp. */
+int grid_char_width(const struct grid *g, uint32_t *cp);
 char *grid_row_text(const struct grid *g, int y);
 
 /* A sub-rectangle clipped to another. */

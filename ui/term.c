@@ -180,6 +180,9 @@ detect_colour(void)
 		return TERM_MONO;
 	if (!has_colors())
 		return TERM_MONO;
+	/* COLORS is only known once colour is started. */
+	if (start_color() != OK)
+		return TERM_MONO;
 	if (COLORS >= 0x1000000 && tigetflag("RGB") > 0)
 		return TERM_DIRECT;
 	if (COLORS >= 256)

@@ -18,30 +18,7 @@
 /* Names longer than this are cut before escaping: no pane is wider. */
 #define TEXT_MAX_IN 2048
 
-static int
-cell_width(const struct grid *g, uint32_t *cp)
-{
-	int w;
-
-	/* escape_text() already made controls visible; C0/C1 controls and
-	 * DEL that slip through anyway are replaced, never written. */
-	if (*cp < 0x20 || (*cp >= 0x7f && *cp < 0xa0)) {
-		*cp = '?';
-		return 1;
-	}
-	if (*cp < 0x7f)
-		return 1;
-	if (!g->utf8) {
-		*cp = '?';
-		return 1;
-	}
-	w = wcwidth((wchar_t)*cp);
-	if (w < 0) {
-		*cp = UTF8_BAD;
-		w = 1;
-	}
-	return w;
-}
+#define cell_width grid_char_width
 
 /* Escapes s into buf (NUL-terminated); returns the escaped length. */
 static size_t

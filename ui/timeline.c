@@ -138,10 +138,14 @@ draw_block(struct view *v, struct grid *g, int x, int y, int w,
 	if (avail <= 0)
 		return;
 	name = trace_func_name(v->trace, s->func);
-	used = text_puts(g, x + label_at, y, avail, name, style, 0);
-	if (used == avail && avail >= 3 &&
-	    text_width(g, name, strlen(name), avail + 1) > avail)
-		grid_set(g, x + c1 - 1, y, GLYPH_ELLIPSIS(utf8), style, 0);
+	if (avail >= 3 && text_width(g, name, strlen(name), avail + 1) > avail) {
+		/* Cut: end with an ellipsis so a cut name is not taken
+		 * for a whole one. */
+		used = text_puts(g, x + label_at, y, avail - 1, name, style, 0);
+		grid_set(g, x + label_at + used, y, GLYPH_ELLIPSIS(utf8), style,
+		    0);
+	} else
+		text_puts(g, x + label_at, y, avail, name, style, 0);
 }
 
 void
@@ -256,6 +260,26 @@ marker_glyph(enum marker_kind k)
 	return k < MARKER_KIND_COUNT ? (uint32_t)g[k] : '?';
 }
 
+/* A tick label with as many decimals as the tick step needs, so that
+ * neighbouring ticks never read the same ("+249.4 µs", "+249.6 µs"). */
+static void
+ruler_label(ttv_ns off, ttv_ns step, bool utf8, char *buf, size_t size)
+{
+	static const ttv_ns unit_ns[] = { 1000000000, 1000000, 1000, 1 };
+	static const char *const names[] = { "s", "ms", "us", "ns" };
+	ttv_ns mag = off < 0 ? -off : off;
+	size_t u = 0;
+	int dec = 0;
+
+	while (u < 3 && mag < unit_ns[u])
+		u++;
+	for (ttv_ns q = unit_ns[u]; q > step && dec < 9; q /= 10)
+		dec++;
+	snprintf(buf, size, "%s%.*f %s", off < 0 ? "-" : "+", dec,
+	    (double)mag / (double)unit_ns[u],
+	    u == 2 && utf8 ? "\u00b5s" : names[u]);
+}
+
 /* Two rows: tick labels, then a rule with ticks, the cursor and the
  * markers (one letter per kind, '*' for several kinds in a column). */
 void
@@ -278,8 +302,8 @@ timeline_draw_ruler(struct view *v, struct grid *g, int x, int y, int w)
 		if (c < 0 || c >= w)
 			continue;
 		grid_set(g, x + c, y + 1, GLYPH_TICK(g->utf8), STYLE_TICK, 0);
-		timefmt_time(tick, t->first, buf, sizeof buf);
-		len = (int)strlen(buf);
+		ruler_label(tick - t->first, step, g->utf8, buf, sizeof buf);
+		len = text_width(g, buf, strlen(buf), w);
 		if (c <= label_end || c + len > w)
 			continue;
 		label_end = c + text_puts(g, x + c, y, w - c, buf, STYLE_RULER,

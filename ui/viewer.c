@@ -166,9 +166,9 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 		    STYLE_STATUS, 0);
 	snprintf(buf, sizeof buf, "  %s",
 	    timefmt_time(view_cursor_time(v), v->trace->first, b2, sizeof b2));
-	if ((int)strlen(buf) + c < r.w)
-		grid_puts(g, r.x + r.w - (int)strlen(buf), r.y,
-		    (int)strlen(buf), buf, STYLE_STATUS, 0);
+	int bw = text_width(g, buf, strlen(buf), r.w);
+	if (bw + c < r.w)
+		grid_puts(g, r.x + r.w - bw, r.y, bw, buf, STYLE_STATUS, 0);
 	return -1;
 }
 
@@ -184,7 +184,7 @@ render(struct viewer *w, int *cx, int *cy)
 	layout_compute(g->w, g->h, details, &lay);
 	*cx = *cy = -1;
 	if (lay.too_small) {
-		grid_puts(g, 0, 0, g->w, "ttv: terminal too small", STYLE_ERROR, 0);
+		grid_puts(g, 0, 0, g->w, "too small", STYLE_ERROR, 0);
 		return;
 	}
 	draw_header(w, lay.header);

@@ -1,0 +1,33 @@
+#!/bin/sh
+# Screen tests of the real ttv: each tests/ui/*.scr script runs ttv in a
+# pseudo-terminal through libvterm (tests/ui_screen.c) and checks the
+# screen. The test trace is written by the driver itself; ttv runs in a
+# scratch directory so the header shows "ui.fxt" whatever the paths.
+set -u
+: "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
+drv="$TTV_BUILDDIR/tests/ui_screen"
+if [ ! -x "$drv" ]; then
+	echo "SKIP: tests/ui_screen was not built (no libvterm)"
+	exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-ui.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+"$drv" --make-fxt "$tmp/ui.fxt" || exit 1
+export TTV TTV_SRCDIR
+cd "$tmp" || exit 1
+fail=0
+for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
+	name=$(basename "$s" .scr)
+	if grep -q 'demo/xray-log.demo.sample' "$s" &&
+	    [ ! -f "$TTV_SRCDIR/demo/xray-log.demo.sample" ]; then
+		echo "SKIP: $name (no demo trace)"
+		continue
+	fi
+	if "$drv" "$s"; then
+		echo "PASS: $name"
+	else
+		echo "FAIL: $name"
+		fail=1
+	fi
+done
+exit $fail
