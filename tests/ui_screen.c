@@ -8,7 +8,7 @@
  *   wait TEXT             expect ROW TEXT       expect_not TEXT
  *   screen NAME           attrs NAME            cell ROW COL ATTRS
  *   find TEXT ATTRS       nocontrol             bytes_max N
- *   quit
+ *   quit                  bench N KEY...   (latency and bytes per key)
  *
  * No sleeping: with TTV_TEST_SENTINEL set, ttv writes an OSC sequence that
  * terminals ignore after every frame, carrying the number of keys it has
@@ -37,7 +37,10 @@
 #include <unistd.h>
 #include <vterm.h>
 
-#define TIMEOUT_MS 10000
+/* Long enough for a loaded machine; UI_TIMEOUT_MS raises it for big
+ * traces (bench/ui.sh). */
+static long timeout_ms = 10000;
+#define TIMEOUT_MS timeout_ms
 #define SENTINEL "\033]7777;ttv-frame;"
 
 static const char *script_path;
@@ -586,6 +589,14 @@ check_cell(int r, int c, const char *want)
 
 	if (exact ? code != 0 : (code & need) != need)
 		fail("cell %d,%d has attributes %x, want %s", r, c, code, want);
+	if (strstr(want, "rgb") != NULL) {
+		/* A 24-bit background, not a palette index. */
+		VTermScreenCell cell;
+		VTermPos pos = { r, c };
+		vterm_screen_get_cell(vs, pos, &cell);
+		if (!VTERM_COLOR_IS_RGB(&cell.bg))
+			fail("cell %d,%d has no RGB background", r, c);
+	}
 }
 
 static void
@@ -724,7 +735,69 @@ make_fxt(const char *path)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- bench */
+
+static int
+cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static long
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* bench N KEY...: sends the keys N times each, round robin, and prints
+ * per key the latency from sending it to the end of its frame (median,
+ * p99, max) and the bytes the frame wrote (median, max; the sentinel not
+ * counted). */
+static void
+bench(char *arg)
+{
+	char *keys[16];
+	int n = atoi(arg), nk = 0;
+	long *lat, *bytes;
+	char *rest = strchr(arg, ' ');
+
+	if (n <= 0 || rest == NULL)
+		die("bench N KEY...");
+	for (char *k = strtok(rest + 1, " "); k && nk < 16; k = strtok(NULL, " "))
+		keys[nk++] = k;
+	lat = calloc((size_t)n * (size_t)nk, sizeof *lat);
+	bytes = calloc((size_t)n * (size_t)nk, sizeof *bytes);
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < nk; k++) {
+			char sent[64];
+			long t0 = now_us();
+			send_key(keys[k]);
+			lat[k * n + i] = now_us() - t0;
+			bytes[k * n + i] = (long)bytes_last_key - snprintf(sent,
+			    sizeof sent, "%s%ld\a", SENTINEL, keys_sent);
+		}
+	for (int k = 0; k < nk; k++) {
+		long *l = lat + k * n, *b = bytes + k * n;
+		qsort(l, (size_t)n, sizeof *l, cmp_long);
+		qsort(b, (size_t)n, sizeof *b, cmp_long);
+		printf("key %-8s x%-4d latency median %7.2f ms  p99 %7.2f ms  "
+		    "max %7.2f ms   bytes median %6ld  max %6ld\n", keys[k], n,
+		    l[n / 2] / 1000.0, l[(size_t)(n * 0.99)] / 1000.0,
+		    l[n - 1] / 1000.0, b[n / 2], b[n - 1]);
+	}
+	fflush(stdout);
+	free(lat);
+	free(bytes);
+}
+
 /* ----------------------------------------------------------------- main */
+
+static void bench(char *arg);
 
 static void
 run_line(char *line)
@@ -802,6 +875,8 @@ run_line(char *line)
 		if (sscanf(arg, "%d %d", &c, &r) != 2)
 			die("resize COLS ROWS");
 		do_resize(c, r);
+	} else if (strcmp(cmd, "bench") == 0) {
+		bench(arg);
 	} else if (strcmp(cmd, "quit") == 0) {
 		do_quit();
 	} else
@@ -822,6 +897,8 @@ main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	if (getenv("UI_TIMEOUT_MS") != NULL)
+		timeout_ms = atol(getenv("UI_TIMEOUT_MS"));
 	script_path = argv[1];
 	fp = fopen(script_path, "r");
 	if (fp == NULL) {

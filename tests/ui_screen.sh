@@ -23,6 +23,11 @@ for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
 		echo "SKIP: $name (no demo trace)"
 		continue
 	fi
+	need=$(sed -n 's/^# needs-terminfo: \([^ ]*\).*/\1/p' "$s")
+	if [ -n "$need" ] && ! infocmp "$need" >/dev/null 2>&1; then
+		echo "SKIP: $name (no terminfo entry $need)"
+		continue
+	fi
 	if "$drv" "$s"; then
 		echo "PASS: $name"
 	else
