@@ -43,6 +43,8 @@ struct cp_thread {
 
 	VEC(struct cp_frame) stk;
 	VEC(struct cp_rt) rt;
+	ttv_ns rt_last;		/* last JIT/GC time used */
+	bool rt_seen;
 	ttv_ns last_t;
 	uint64_t cum;		/* sum of sample counts so far */
 	size_t next_pause;	/* first pause not yet applied */

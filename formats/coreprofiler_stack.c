@@ -574,6 +574,18 @@ rt_emit(struct cp *cp, uint32_t th, size_t depth, const struct cp_rt *r,
 		    end - r->start, f, flags, 0);
 }
 
+/* As thread_time(), for the JIT/GC events of an OS thread: strictly
+ * increasing, so intervals at one depth never overlap. */
+static ttv_ns
+rt_time(struct cp_thread *T, ttv_ns t)
+{
+	if (T->rt_seen && t <= T->rt_last)
+		t = T->rt_last + 1;
+	T->rt_seen = true;
+	T->rt_last = t;
+	return t;
+}
+
 void
 cp_rt_begin(struct cp *cp, int64_t ostid, ttv_ns t, enum cp_rt_kind kind,
     uint64_t what)
@@ -581,8 +593,7 @@ cp_rt_begin(struct cp *cp, int64_t ostid, ttv_ns t, enum cp_rt_kind kind,
 	uint32_t th = cp_thread_by_os(cp, ostid);
 	rt_track(cp, th);
 	struct cp_thread *T = &cp->threads.items[th];
-	if (T->rt.len > 0 && t < T->rt.items[T->rt.len - 1].start)
-		t = T->rt.items[T->rt.len - 1].start;
+	t = rt_time(T, t);
 	if (T->rt.len >= 256) {
 		cp_warn(cp, "too many nested JIT/GC intervals on %s; ignored",
 		    LABEL(T));
@@ -613,12 +624,17 @@ cp_rt_end(struct cp *cp, int64_t ostid, ttv_ns t, enum cp_rt_kind kind,
 		    kind == CP_RT_GC ? "GC" : "JIT", LABEL(T));
 		return;
 	}
+	/* At least 1 ns each, and an outer one ends no earlier than the
+	 * ones inside it. */
+	ttv_ns end = rt_time(T, t);
 	for (size_t d = T->rt.len; d-- > i - 1;) {
 		struct cp_rt r = T->rt.items[d];
-		ttv_ns end = t < r.start ? r.start : t;
+		if (end <= r.start)
+			end = r.start + 1;
 		rt_emit(cp, th, d, &r, end, d == i - 1 ? 0 : SLICE_UNWOUND);
 		T = &cp->threads.items[th];
 	}
+	T->rt_last = end;
 	T->rt.len = i - 1;
 }
 
@@ -670,11 +686,14 @@ cp_finish(struct cp *cp)
 		if (T->track != CP_NONE)
 			close_frames(cp, T, 0, T->last_t + 1, SLICE_UNTERMINATED);
 		if (T->rt.len > 0) {
+			/* Open intervals end with the track, or at the start
+			 * of the innermost one if that is later. */
 			ttv_ns end = builder_track_last(cp->b, T->rt_track);
 			for (size_t d = T->rt.len; d-- > 0;) {
 				struct cp_rt r = T->rt.items[d];
-				rt_emit(cp, (uint32_t)th, d, &r,
-				    end < r.start ? r.start : end,
+				if (end <= r.start)
+					end = r.start + 1;
+				rt_emit(cp, (uint32_t)th, d, &r, end,
 				    SLICE_UNTERMINATED);
 				T = &cp->threads.items[th];
 			}
