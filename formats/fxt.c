@@ -132,30 +132,24 @@ fxt_thread_get(struct fxt *x, int64_t pid, int64_t tid)
 }
 
 uint32_t
-fxt_thread_track(struct fxt *x, uint32_t thread)
+fxt_thread_track_new(struct fxt *x, uint32_t thread)
 {
 	struct fxt_thread *th = &x->threads.items[thread];
 
-	if (th->track == FXT_NONE) {
-		if (th->process == FXT_NONE)
-			th->process = fxt_process(x, th->pid);
-		th->track = builder_track(x->b, TRACK_THREAD, th->process,
-		    th->tid);
-	}
+	if (th->process == FXT_NONE)
+		th->process = fxt_process(x, th->pid);
+	th->track = builder_track(x->b, TRACK_THREAD, th->process, th->tid);
 	return th->track;
 }
 
 func_id
-fxt_func(struct fxt *x, str_id name, str_id cat)
+fxt_func_new(struct fxt *x, struct fxt_fcache *c, str_id name, str_id cat)
 {
-	uint32_t v;
-
-	/* A cache in front of the builder: events name few functions. */
-	if (fxt_map_get(&x->funcs, name, cat, &v))
-		return v;
-	v = builder_func(x->b, name, cat, -1);
-	fxt_map_put(&x->funcs, name, cat, v);
-	return v;
+	c->used = true;
+	c->name = name;
+	c->cat = cat;
+	c->func = builder_func(x->b, name, cat, -1);
+	return c->func;
 }
 
 /* ------------------------------------------------------------ providers */
@@ -198,13 +192,14 @@ provider_reset(struct fxt *x, uint32_t id)
 
 /* Records other than metadata before any provider belong to provider 0
  * (as in the reference importer). */
-static inline struct fxt_provider *
-cur(struct fxt *x)
+struct fxt_provider *
+fxt_provider0(struct fxt *x)
 {
-	if (x->cur == NULL)
-		x->cur = provider_reset(x, 0);
+	x->cur = provider_reset(x, 0);
 	return x->cur;
 }
+
+#define cur(x) fxt_cur(x)
 
 static void
 providers_free(struct fxt *x)
@@ -224,62 +219,63 @@ providers_free(struct fxt *x)
 /* --------------------------------------------------------- references */
 
 bool
-fxt_sref(struct fxt *x, unsigned ref, const unsigned char **p,
+fxt_sref_inline(struct fxt *x, unsigned ref, const unsigned char **p,
     const unsigned char *end, str_id *out)
 {
-	str_id s;
+	size_t n = ref & 0x7fff, padded = (n + 7) & ~(size_t)7;
+
+	if ((size_t)(end - *p) < padded)
+		return false;
+	if (out != NULL)
+		*out = builder_intern(x->b, (const char *)*p, n);
+	*p += padded;
+	return true;
+}
+
+str_id
+fxt_sref_unset(struct fxt *x)
+{
+	if (!x->scan)
+		x->kinds[K_BAD_STRING_REF]++;
+	return 0;
+}
+
+const char *
+fxt_sref_text(struct fxt *x, unsigned ref, const unsigned char *stream,
+    size_t *len)
+{
 	uint64_t tx;
 
 	if (ref == 0) {
-		if (out != NULL)
-			*out = 0;
-		x->sref_text = "";
-		x->sref_len = 0;
-		return true;
+		*len = 0;
+		return "";
 	}
 	if (ref & 0x8000) {
-		size_t n = ref & 0x7fff, padded = (n + 7) & ~(size_t)7;
-		if ((size_t)(end - *p) < padded)
-			return false;
-		if (out != NULL)
-			*out = builder_intern(x->b, (const char *)*p, n);
-		x->sref_text = (const char *)*p;
-		x->sref_len = n;
-		*p += padded;
-		return true;
+		*len = ref & 0x7fff;
+		return (const char *)stream;
 	}
-	if (out == NULL)
-		return true;
 	tx = cur(x)->text[ref];
-	x->sref_text = (const char *)x->data + (tx >> 16);
-	x->sref_len = tx & 0xffff;
-	s = cur(x)->strings[ref];
-	if (s == FXT_STR_UNSET) {
-		if (!x->scan)
-			x->kinds[K_BAD_STRING_REF]++;
-		s = 0;
-	}
-	*out = s;
-	return true;
+	*len = tx & 0xffff;
+	return (const char *)x->data + (tx >> 16);
 }
 
 /* A thread ref: inline pid and tid words, or a thread table slot. Sets
  * *thread to FXT_NONE for an undefined slot. */
-static bool
+static inline __attribute__((always_inline)) bool
 tref(struct fxt *x, unsigned ref, const unsigned char **p,
     const unsigned char *end, uint32_t *thread)
 {
-	if (ref == 0) {
-		if (end - *p < 16)
-			return false;
-		*thread = fxt_thread_get(x, (int64_t)fxt_word(x, *p),
-		    (int64_t)fxt_word(x, *p + 8));
-		*p += 16;
+	if (__builtin_expect(ref != 0, 1)) {
+		*thread = cur(x)->threads[ref];
+		if (*thread == FXT_NONE && !x->scan)
+			x->kinds[K_BAD_THREAD_REF]++;
 		return true;
 	}
-	*thread = cur(x)->threads[ref];
-	if (*thread == FXT_NONE && !x->scan)
-		x->kinds[K_BAD_THREAD_REF]++;
+	if (end - *p < 16)
+		return false;
+	*thread = fxt_thread_get(x, (int64_t)fxt_word(x, *p),
+	    (int64_t)fxt_word(x, *p + 8));
+	*p += 16;
 	return true;
 }
 
@@ -301,10 +297,10 @@ fxt_arg_next(struct fxt *x, const unsigned char **pp, const unsigned char *end,
 	a->type = h & 15;
 	a->bits = 0;
 	a->s = 0;
-	if (!fxt_sref(x, (h >> 16) & 0xffff, &q, qend, &a->name))
+	a->name_ref = (h >> 16) & 0xffff;
+	a->name_stream = q;
+	if (!fxt_sref(x, a->name_ref, &q, qend, &a->name))
 		return false;
-	a->name_text = x->sref_text;
-	a->name_len = x->sref_len;
 	switch (a->type) {
 	case 0:		/* null */
 		break;
@@ -593,11 +589,12 @@ event_record(struct fxt *x, uint64_t off, uint64_t h,
 	}
 	ev.off = off;
 	ev.nargs = (h >> 20) & 15;
-	if (!fxt_sref(x, (h >> 32) & 0xffff, &p, end, &ev.cat) ||
-	    !fxt_sref(x, (h >> 48) & 0xffff, &p, end, &ev.name))
+	if (!fxt_sref(x, (h >> 32) & 0xffff, &p, end, &ev.cat))
 		goto bad;
-	ev.name_text = x->sref_text;
-	ev.name_len = x->sref_len;
+	ev.name_ref = (h >> 48) & 0xffff;
+	ev.name_stream = p;
+	if (!fxt_sref(x, ev.name_ref, &p, end, &ev.name))
+		goto bad;
 	ev.args = p;
 	if (!args_skip(x, &p, end, ev.nargs))
 		goto bad;
@@ -635,10 +632,16 @@ kernel_object(struct fxt *x, uint64_t off, uint64_t h,
 		goto bad;
 	koid = fxt_word(x, p);
 	p += 8;
-	if (!fxt_sref(x, (h >> 24) & 0xffff, &p, end, &name))
-		goto bad;
-	kn.sid = name;
-	kn.text = xstrndup(x->sref_text, x->sref_len);
+	{
+		const unsigned char *stream = p;
+		const char *text;
+		size_t len;
+		if (!fxt_sref(x, (h >> 24) & 0xffff, &p, end, &name))
+			goto bad;
+		text = fxt_sref_text(x, (h >> 24) & 0xffff, stream, &len);
+		kn.sid = name;
+		kn.text = xstrndup(text, len);
+	}
 	s_process = builder_intern_cstr(x->b, "process");
 	for (i = 0; i < nargs; i++) {
 		if (!fxt_arg_next(x, &p, end, &a)) {
@@ -872,7 +875,10 @@ walk(struct fxt *x)
 			    total);
 			next_progress = off + PROGRESS_STEP;
 		}
-		if (off >= next_release) {
+		/* The scan pass keeps its pages: the event pass reads them
+		 * again and drops them behind itself, so the mapping and the
+		 * growing model never both hold the whole file. */
+		if (!x->scan && off >= next_release) {
 			mapfile_release(f, off & ~(size_t)(RELEASE_STEP - 1));
 			next_release = off + RELEASE_STEP;
 		}

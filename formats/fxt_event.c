@@ -186,21 +186,34 @@ series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
 {
 	uint64_t k1 = (uint64_t)ev->name << 32 | a->name;
 	uint32_t i = FXT_NONE, head = FXT_NONE;
+	struct fxt_scache *c = &x->scache[(uint32_t)((k1 ^ ev->x ^ process) *
+	    0x9E3779B97F4A7C15ULL >> (64 - FXT_SCACHE_BITS))];
 	struct fxt_series s;
+	const char *name, *arg;
+	size_t nlen, alen;
 	char buf[512];
 	int n;
 
+	if (c->used && c->k1 == k1 && c->id == ev->x && c->process == process)
+		return c->track;
 	if (fxt_map_get(&x->counters, k1, ev->x, &head))
 		for (i = head; i != FXT_NONE; i = x->series.items[i].next)
 			if (x->series.items[i].process == process)
-				return x->series.items[i].track;
+				break;
+	if (i != FXT_NONE) {
+		*c = (struct fxt_scache){ k1, ev->x, process,
+		    x->series.items[i].track, true };
+		return c->track;
+	}
 	s.process = process;
 	s.track = builder_track_new(x->b, TRACK_COUNTER, process,
 	    (int64_t)ev->x);
 	s.next = head;
+	name = fxt_sref_text(x, ev->name_ref, ev->name_stream, &nlen);
+	arg = fxt_sref_text(x, a->name_ref, a->name_stream, &alen);
 	n = snprintf(buf, sizeof buf, "%.*s:%.*s:%" PRIu64,
-	    (int)(ev->name_len > 200 ? 200 : ev->name_len), ev->name_text,
-	    (int)(a->name_len > 200 ? 200 : a->name_len), a->name_text, ev->x);
+	    (int)(nlen > 200 ? 200 : nlen), name,
+	    (int)(alen > 200 ? 200 : alen), arg, ev->x);
 	builder_track_name(x->b, s.track, builder_intern(x->b, buf,
 	    (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1));
 	fxt_map_put(&x->counters, k1, ev->x, (uint32_t)x->series.len);
@@ -612,7 +625,6 @@ fxt_state_free(struct fxt *x)
 	fxt_map_free(&x->counters);
 	fxt_map_free(&x->async_tracks);
 	fxt_map_free(&x->cpu_tracks);
-	fxt_map_free(&x->funcs);
 	VEC_FREE(&x->series);
 	VEC_FREE(&x->async_tr);
 	VEC_FREE(&x->async);

@@ -32,6 +32,8 @@
 #define FXT_NONE UINT32_MAX
 #define FXT_STR_UNSET UINT32_MAX	/* string slot never defined */
 #define FXT_MAX_DEPTH 512	/* deeper duration begins are dropped */
+#define FXT_FCACHE_BITS 10	/* function cache: 1024 entries */
+#define FXT_SCACHE_BITS 8	/* counter series cache: 256 entries */
 
 enum fxt_event_type {
 	FXT_EV_INSTANT, FXT_EV_COUNTER, FXT_EV_BEGIN, FXT_EV_END,
@@ -173,8 +175,8 @@ struct fxt_event {
 	unsigned type, nargs;
 	uint32_t thread;
 	str_id cat, name;
-	const char *name_text;	/* the name's bytes (counters name series) */
-	size_t name_len;
+	unsigned name_ref;	/* to find the name's bytes (fxt_sref_text) */
+	const unsigned char *name_stream;
 	int64_t t;
 	uint64_t x;
 	const unsigned char *args, *args_end;
@@ -204,7 +206,6 @@ struct fxt {
 					 * (id, ~0) -> how many */
 	VEC(struct fxt_atrack) async_tr;
 	struct fxt_map cpu_tracks;	/* (cpu, 0) -> track */
-	struct fxt_map funcs;		/* (name, cat) -> func, a cache */
 	uint32_t kernel_process;	/* process holding the CPU lanes */
 
 	VEC(struct fxt_async) async;
@@ -216,9 +217,16 @@ struct fxt {
 	uint64_t kinds[K_COUNT];
 	uint64_t malformed_reported;
 	str_id s_sched;		/* "sched" category */
-	/* The bytes of the string last resolved by fxt_sref(). */
-	const char *sref_text;
-	size_t sref_len;
+	struct fxt_fcache {
+		str_id name, cat;
+		func_id func;
+		bool used;
+	} fcache[1 << FXT_FCACHE_BITS];
+	struct fxt_scache {
+		uint64_t k1, id;
+		uint32_t process, track;
+		bool used;
+	} scache[1 << FXT_SCACHE_BITS];
 };
 
 /* One word in the trace's byte order (records are 8-aligned in the
@@ -240,8 +248,8 @@ struct fxt_arg {
 	str_id s;		/* string value (type 6) */
 	const unsigned char *blob;	/* type 10 */
 	size_t bloblen;
-	const char *name_text;	/* the name's bytes */
-	size_t name_len;
+	unsigned name_ref;	/* to find the name's bytes (fxt_sref_text) */
+	const unsigned char *name_stream;
 };
 
 /* fxt.c */
@@ -250,16 +258,69 @@ bool fxt_arg_next(struct fxt *x, const unsigned char **p,
     const unsigned char *end, struct fxt_arg *a);
 bool fxt_ticks_to_ns(uint64_t tps, uint64_t ticks, int64_t *ns);
 void fxt_malformed(struct fxt *x, uint64_t off, const char *what);
-bool fxt_sref(struct fxt *x, unsigned ref, const unsigned char **p,
+struct fxt_provider *fxt_provider0(struct fxt *x);
+bool fxt_sref_inline(struct fxt *x, unsigned ref, const unsigned char **p,
     const unsigned char *end, str_id *out);
+str_id fxt_sref_unset(struct fxt *x);
+uint32_t fxt_thread_track_new(struct fxt *x, uint32_t thread);
+func_id fxt_func_new(struct fxt *x, struct fxt_fcache *c, str_id name,
+    str_id cat);
+/* The bytes of a string ref whose inline stream (if any) is at stream. */
+const char *fxt_sref_text(struct fxt *x, unsigned ref,
+    const unsigned char *stream, size_t *len);
 uint32_t fxt_thread_get(struct fxt *x, int64_t pid, int64_t tid);
-uint32_t fxt_thread_track(struct fxt *x, uint32_t thread);
 uint32_t fxt_process(struct fxt *x, int64_t pid);
-func_id fxt_func(struct fxt *x, str_id name, str_id cat);
 /* Adds the args of an event to the builder's current run; false if one
  * runs past the record. */
 bool fxt_args(struct fxt *x, const unsigned char *p, const unsigned char *end,
     unsigned n, uint64_t off);
+
+/* The current provider. */
+static inline struct fxt_provider *
+fxt_cur(struct fxt *x)
+{
+	return __builtin_expect(x->cur != NULL, 1) ? x->cur :
+	    fxt_provider0(x);
+}
+
+/* Resolves a string ref (out may be NULL to only skip it): indexed refs
+ * inline, inline strings out of line. False if its stream runs past end. */
+static inline __attribute__((always_inline)) bool
+fxt_sref(struct fxt *x, unsigned ref, const unsigned char **p,
+    const unsigned char *end, str_id *out)
+{
+	str_id s;
+
+	if (ref & 0x8000)
+		return fxt_sref_inline(x, ref, p, end, out);
+	if (out != NULL) {
+		s = ref ? fxt_cur(x)->strings[ref] : 0;
+		*out = __builtin_expect(s != FXT_STR_UNSET, 1) ? s :
+		    fxt_sref_unset(x);
+	}
+	return true;
+}
+
+static inline uint32_t
+fxt_thread_track(struct fxt *x, uint32_t thread)
+{
+	uint32_t t = x->threads.items[thread].track;
+
+	return t != FXT_NONE ? t : fxt_thread_track_new(x, thread);
+}
+
+/* The function of (name, category): a direct-mapped cache in front of the
+ * builder, as events name few functions and this is on every event. */
+static inline func_id
+fxt_func(struct fxt *x, str_id name, str_id cat)
+{
+	struct fxt_fcache *c = &x->fcache[(name * 0x9E3779B1u ^ cat) >>
+	    (32 - FXT_FCACHE_BITS)];
+
+	if (__builtin_expect(c->used && c->name == name && c->cat == cat, 1))
+		return c->func;
+	return fxt_func_new(x, c, name, cat);
+}
 
 /* fxt_event.c */
 void fxt_event(struct fxt *x, const struct fxt_event *ev);
