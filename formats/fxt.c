@@ -620,10 +620,9 @@ kernel_object(struct fxt *x, uint64_t off, uint64_t h,
     const unsigned char *r, const unsigned char *end)
 {
 	const unsigned char *p = r + 8;
-	unsigned otype = (h >> 16) & 0xff, nargs = (h >> 40) & 15, i;
+	unsigned otype = (h >> 16) & 0xff, nargs = (h >> 40) & 15;
 	uint64_t koid;
-	str_id name, s_process;
-	struct fxt_arg a;
+	str_id name;
 	struct fxt_kname kn;
 
 	if (!x->scan)
@@ -642,15 +641,11 @@ kernel_object(struct fxt *x, uint64_t off, uint64_t h,
 		kn.sid = name;
 		kn.text = xstrndup(text, len);
 	}
-	s_process = builder_intern_cstr(x->b, "process");
-	for (i = 0; i < nargs; i++) {
-		if (!fxt_arg_next(x, &p, end, &a)) {
-			free(kn.text);
-			goto bad;
-		}
-		/* Threads name their process with a koid argument. */
-		if (otype == 2 && a.type == 8 && a.name == s_process)
-			fxt_map_put(&x->thread_pid, koid, 0, (uint32_t)a.bits);
+	/* Thread objects name their process with a "process" koid argument;
+	 * threads are named by their koid alone, so it is only checked. */
+	if (!args_skip(x, &p, end, nargs)) {
+		free(kn.text);
+		goto bad;
 	}
 	x->kinds[K_KOBJ]++;
 	if (name != 0) {
@@ -704,7 +699,7 @@ bad:
 /* Reads a named int32 weight from a scheduling record's args. */
 static bool
 sched_args(struct fxt *x, const unsigned char *p, const unsigned char *end,
-    unsigned n, struct fxt_sched *s, bool build)
+    unsigned n, struct fxt_sched *s)
 {
 	str_id in_w = builder_intern_cstr(x->b, "incoming_weight");
 	str_id out_w = builder_intern_cstr(x->b, "outgoing_weight");
@@ -722,7 +717,6 @@ sched_args(struct fxt *x, const unsigned char *p, const unsigned char *end,
 		else if (a.name == out_w)
 			s->out_prio = (int32_t)a.bits;
 	}
-	(void)build;
 	return true;
 }
 
@@ -779,7 +773,7 @@ sched_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 			s.in_tid = (int64_t)fxt_word(x, p);
 			p += 8;
 		}
-		if (!sched_args(x, p, end, nargs, &s, false))
+		if (!sched_args(x, p, end, nargs, &s))
 			goto bad;
 		if (sub == 2 && nargs > 0) {
 			builder_args_begin(x->b);

@@ -621,7 +621,6 @@ fxt_state_free(struct fxt *x)
 	fxt_map_free(&x->thread_map);
 	fxt_map_free(&x->koid_names);
 	fxt_map_free(&x->koid_type);
-	fxt_map_free(&x->thread_pid);
 	fxt_map_free(&x->counters);
 	fxt_map_free(&x->async_tracks);
 	fxt_map_free(&x->cpu_tracks);

@@ -199,7 +199,6 @@ struct fxt {
 	struct fxt_map koid_names;	/* (koid, 0) -> index in knames */
 	VEC(struct fxt_kname) knames;
 	struct fxt_map koid_type;	/* (koid, 0) -> kernel object type */
-	struct fxt_map thread_pid;	/* (tid, 0) -> pid from thread objects */
 	struct fxt_map counters;	/* (name<<32|arg, id) -> first series */
 	VEC(struct fxt_series) series;
 	struct fxt_map async_tracks;	/* (id, k) -> k-th async_tr of id,
