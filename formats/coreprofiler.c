@@ -142,26 +142,9 @@ quoted_rest(struct cp_cur *c, struct cp_tok *out)
 	return true;
 }
 
-static bool
-hex_field(struct cp_cur *c, uint64_t *v)
-{
-	struct cp_tok t;
-	return cp_field(c, &t) && cp_hex(t.s, t.n, v);
-}
-
-static bool
-dec_field(struct cp_cur *c, uint64_t *v)
-{
-	struct cp_tok t;
-	return cp_field(c, &t) && cp_dec(t.s, t.n, v);
-}
-
-static bool
-ticks_field(struct cp_cur *c, int64_t *v)
-{
-	struct cp_tok t;
-	return cp_field(c, &t) && cp_ticks(t.s, t.n, v);
-}
+#define hex_field cp_hex_field
+#define dec_field cp_dec_field
+#define ticks_field cp_ticks_field
 
 /* OS thread ids are decimal; they must fit an int64 to be a tid. */
 static bool
@@ -228,6 +211,11 @@ rec_prf_stm(struct cp *cp, struct cp_cur *c)
 	}
 	int64_t secs = days_from_civil(Y, M, D) * 86400 + h * 3600 +
 	    mi * 60 + s - zsign * (int64_t)(zh * 3600 + zm * 60);
+	if (secs < -9000000000ll || secs > 9000000000ll) {
+		/* ns since the epoch fit int64 only from 1678 to 2262 */
+		cp_bad(cp, "prf stm: start time out of range");
+		return;
+	}
 	builder_set_wall_origin(cp->b, secs * 1000000000 + (int64_t)ms * 1000000);
 	builder_meta(cp->b, "start time", cp_fmt(cp, "%.*s %.*s%s%.*s%s",
 	    (int)d.n, d.s, (int)t.n, t.s, z.s ? " " : "", (int)z.n,

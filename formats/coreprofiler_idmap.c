@@ -3,12 +3,29 @@
  * array for the small dense ids, linear probing for the rest.
  */
 #include "coreprofiler_idmap.h"
+#include "coreprofiler_lex.h"
 #include "xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define IDMAP_DIRECT (1u << 20)
+
+/* The hex digit table of coreprofiler_lex.h, kept here with the other
+ * small shared pieces of the reader. */
+#define HV(c) ((c) >= '0' && (c) <= '9' ? (c) - '0' : \
+	(c) >= 'a' && (c) <= 'f' ? (c) - 'a' + 10 : \
+	(c) >= 'A' && (c) <= 'F' ? (c) - 'A' + 10 : 0xff)
+#define R4(b) HV(b), HV((b) + 1), HV((b) + 2), HV((b) + 3)
+#define R16(b) R4(b), R4((b) + 4), R4((b) + 8), R4((b) + 12)
+#define R64(b) R16(b), R16((b) + 16), R16((b) + 32), R16((b) + 48)
+const unsigned char cp_hexval[256] = {
+	R64(0), R64(64), R64(128), R64(192),
+};
+#undef HV
+#undef R4
+#undef R16
+#undef R64
 
 void
 idmap_init(struct idmap *m)

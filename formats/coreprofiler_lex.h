@@ -65,15 +65,13 @@ cp_dec(const char *s, size_t n, uint64_t *out)
 	return true;
 }
 
+/* Hex digit values, 0xff for anything else (coreprofiler_idmap.c). */
+extern const unsigned char cp_hexval[256];
+
 static inline int
 cp_xdigit(unsigned char ch)
 {
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	ch |= 0x20;
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	return -1;
+	return cp_hexval[ch] == 0xff ? -1 : cp_hexval[ch];
 }
 
 /* Hex digits only (at least one, at most 16 significant). */
@@ -150,6 +148,124 @@ cp_split(const char *s, size_t n, struct cp_tok *parts, size_t max)
 			return k;
 		p = q + 1;
 	}
+}
+
+/* Fused forms for the hot records: parse straight from the cursor, one
+ * pass, the field ending at a space, at `stop` (0 for none) or at the end
+ * of the line. On success the cursor is left at that delimiter. */
+
+static inline bool
+cp_hex_at(struct cp_cur *c, char stop, uint64_t *out)
+{
+	const char *p = c->p, *e = c->e;
+	if (e - p < 3 || p[0] != '0' || (p[1] | 0x20) != 'x')
+		return false;
+	p += 2;
+	uint64_t v = 0;
+	const char *d = p;
+	for (; p < e; p++) {
+		unsigned x = cp_hexval[(unsigned char)*p];
+		if (x == 0xff)
+			break;
+		if ((v >> 60) != 0)
+			return false;
+		v = v << 4 | x;
+	}
+	if (p == d || (p < e && *p != ' ' && *p != stop))
+		return false;
+	*out = v;
+	c->p = p;
+	return true;
+}
+
+/* An IP: hex with or without "0x". */
+static inline bool
+cp_ip_at(struct cp_cur *c, char stop, uint64_t *out)
+{
+	if (c->e - c->p >= 2 && c->p[0] == '0' && (c->p[1] | 0x20) == 'x')
+		return cp_hex_at(c, stop, out);
+	const char *p = c->p, *e = c->e, *d = p;
+	uint64_t v = 0;
+	for (; p < e; p++) {
+		unsigned x = cp_hexval[(unsigned char)*p];
+		if (x == 0xff)
+			break;
+		if ((v >> 60) != 0)
+			return false;
+		v = v << 4 | x;
+	}
+	if (p == d || (p < e && *p != ' ' && *p != stop))
+		return false;
+	*out = v;
+	c->p = p;
+	return true;
+}
+
+static inline bool
+cp_dec_at(struct cp_cur *c, char stop, uint64_t *out)
+{
+	const char *p = c->p, *e = c->e, *d = p;
+	uint64_t v = 0;
+	for (; p < e; p++) {
+		unsigned x = (unsigned char)*p - '0';
+		if (x > 9)
+			break;
+		if (v > (UINT64_MAX - x) / 10)
+			return false;
+		v = v * 10 + x;
+	}
+	if (p == d || (p < e && *p != ' ' && *p != stop))
+		return false;
+	*out = v;
+	c->p = p;
+	return true;
+}
+
+/* Skips the one space before a field. */
+static inline bool
+cp_sp(struct cp_cur *c)
+{
+	if (c->p >= c->e || *c->p != ' ')
+		return false;
+	c->p++;
+	return true;
+}
+
+static inline bool
+cp_hex_field(struct cp_cur *c, uint64_t *v)
+{
+	return cp_sp(c) && cp_hex_at(c, 0, v);
+}
+
+static inline bool
+cp_dec_field(struct cp_cur *c, uint64_t *v)
+{
+	return cp_sp(c) && cp_dec_at(c, 0, v);
+}
+
+/* Ticks: unsigned decimal, or a wrapped negative DWORD (rare: slow path). */
+static inline bool
+cp_ticks_field(struct cp_cur *c, int64_t *v)
+{
+	if (!cp_sp(c))
+		return false;
+	if (c->p < c->e && *c->p == '-') {
+		struct cp_cur c2 = *c;
+		const char *s = c->p;
+		c2.p++;
+		uint64_t u;
+		if (!cp_dec_at(&c2, 0, &u))
+			return false;
+		if (!cp_ticks(s, (size_t)(c2.p - s), v))
+			return false;
+		c->p = c2.p;
+		return true;
+	}
+	uint64_t u;
+	if (!cp_dec_at(c, 0, &u) || u > (1ull << 53) / 1000)
+		return false;
+	*v = (int64_t)u;
+	return true;
 }
 
 #endif

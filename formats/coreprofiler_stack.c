@@ -29,6 +29,16 @@
 
 /* ------------------------------------------------------------ lookups */
 
+/* Length of the field at s (to the next space), for messages, at most 40. */
+static int
+tok_len(const char *s, const char *e)
+{
+	const char *p = s;
+	while (p < e && *p != ' ' && p - s < 40)
+		p++;
+	return (int)(p - s);
+}
+
 static uint32_t
 thread_new(struct cp *cp, uint64_t iid, int64_t ostid)
 {
@@ -249,32 +259,31 @@ thread_time(struct cp *cp, struct cp_thread *T, ttv_ns t, const char *rec)
 void
 cp_sam_str(struct cp *cp, struct cp_cur *c)
 {
-	struct cp_tok tok, part[4];
 	uint64_t iid, count, mps, ss, ip = 0;
 	int64_t ms;
 	bool has_ip = false;
-	size_t n;
 
-	if (!cp_field(c, &tok) || !cp_hex(tok.s, tok.n, &iid) ||
-	    !cp_field(c, &tok) || !cp_ticks(tok.s, tok.n, &ms) ||
-	    !cp_field(c, &tok) || !cp_dec(tok.s, tok.n, &count) ||
-	    !cp_field(c, &tok)) {
+	if (!cp_hex_field(c, &iid) || !cp_ticks_field(c, &ms) ||
+	    !cp_dec_field(c, &count) || !cp_sp(c)) {
 		cp_bad(cp, "sam str: expected THREAD TICKS COUNT MPS:STACKSIZE");
 		return;
 	}
-	n = cp_split(tok.s, tok.n, part, 3);
-	if (n < 2 || n > 3 || !cp_dec(part[0].s, part[0].n, &mps) ||
-	    !cp_dec(part[1].s, part[1].n, &ss) || ss > UINT32_MAX) {
-		cp_bad(cp, "sam str: bad MPS:STACKSIZE \"%.*s\"", (int)tok.n,
-		    tok.s);
+	const char *mstart = c->p;
+	if (!cp_dec_at(c, ':', &mps) || c->p >= c->e || *c->p != ':' ||
+	    (c->p++, !cp_dec_at(c, ':', &ss)) || ss > UINT32_MAX) {
+		cp_bad(cp, "sam str: bad MPS:STACKSIZE \"%.*s\"",
+		    tok_len(mstart, c->e), mstart);
 		return;
 	}
-	if (n == 3) {
+	if (c->p < c->e && *c->p == ':') {
+		c->p++;
 		has_ip = true;
-		if (!(part[2].n == 1 && part[2].s[0] == '?') &&
-		    !cp_ip(part[2].s, part[2].n, &ip)) {
-			cp_bad(cp, "sam str: bad call point \"%.*s\"",
-			    (int)part[2].n, part[2].s);
+		if (c->p < c->e && *c->p == '?' &&
+		    (c->p + 1 == c->e || c->p[1] == ' ')) {
+			c->p++;
+		} else if (!cp_ip_at(c, 0, &ip)) {
+			cp_bad(cp, "sam str: bad call point in \"%.*s\"",
+			    tok_len(mstart, c->e), mstart);
 			return;
 		}
 	}
@@ -286,14 +295,13 @@ cp_sam_str(struct cp *cp, struct cp_cur *c)
 	size_t nfr = 0;
 	while (!cp_end(c)) {
 		uint64_t fiid, fip = 0;
-		tok.s = "";
-		tok.n = 0;
-		if (!cp_field(c, &tok) ||
-		    (n = cp_split(tok.s, tok.n, part, 2)) > 2 ||
-		    !cp_hex(part[0].s, part[0].n, &fiid) ||
-		    (n == 2 && !cp_ip(part[1].s, part[1].n, &fip))) {
+		bool fhas = false;
+		const char *fs = c->p + 1;
+		if (!cp_sp(c) || !cp_hex_at(c, ':', &fiid) ||
+		    (c->p < c->e && *c->p == ':' &&
+		    (c->p++, fhas = true, !cp_ip_at(c, 0, &fip)))) {
 			cp_bad(cp, "sam str: bad frame \"%.*s\"",
-			    (int)(tok.n < 40 ? tok.n : 40), tok.s);
+			    tok_len(fs, c->e), fs);
 			return;
 		}
 		if (nfr == cp->frcap) {
@@ -302,7 +310,7 @@ cp_sam_str(struct cp *cp, struct cp_cur *c)
 		}
 		cp->fr[nfr].iid = fiid;
 		cp->fr[nfr].ip = fip;
-		cp->fr[nfr].has_ip = n == 2;
+		cp->fr[nfr].has_ip = fhas;
 		nfr++;
 	}
 
@@ -369,20 +377,19 @@ cp_sam_str(struct cp *cp, struct cp_cur *c)
 static long
 alloc_items(struct cp *cp, struct cp_cur *c, bool with_ip, const char *rec)
 {
-	struct cp_tok tok = { "", 0 }, part[5];
 	size_t nal = 0;
 	while (!cp_end(c)) {
 		uint64_t ciid, objs, bytes, ip;
-		size_t n;
-		if (!cp_field(c, &tok) ||
-		    (n = cp_split(tok.s, tok.n, part, 4)) < 3 ||
-		    (n == 4 && !with_ip) ||
-		    !cp_hex(part[0].s, part[0].n, &ciid) ||
-		    !cp_dec(part[1].s, part[1].n, &objs) ||
-		    !cp_dec(part[2].s, part[2].n, &bytes) ||
-		    (n == 4 && !cp_ip(part[3].s, part[3].n, &ip))) {
+		const char *is = c->p + 1;
+		if (!cp_sp(c) || !cp_hex_at(c, ':', &ciid) ||
+		    c->p >= c->e || *c->p++ != ':' ||
+		    !cp_dec_at(c, ':', &objs) ||
+		    c->p >= c->e || *c->p++ != ':' ||
+		    !cp_dec_at(c, ':', &bytes) ||
+		    (c->p < c->e && *c->p == ':' &&
+		    (!with_ip || (c->p++, !cp_ip_at(c, 0, &ip))))) {
 			cp_bad(cp, "%s: bad allocation item \"%.*s\"", rec,
-			    (int)(tok.n < 40 ? tok.n : 40), tok.s);
+			    tok_len(is, c->e), is);
 			return -1;
 		}
 		uint32_t ci = cp_class_get(cp, ciid);
