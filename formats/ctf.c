@@ -37,7 +37,18 @@ ctf_probe(const char *path, const unsigned char *head, size_t len,
 /* What a stream class's events mean to the model, found once per class. */
 enum ev_kind { EV_PLAIN, EV_ENTRY, EV_EXIT, EV_SCHED_SWITCH, EV_BIN_INFO };
 
+/* Where a named top-level field was last found in a scope's values: it
+ * is at the same place while the scope has the same type, unless a
+ * variable-size field comes before it (then the check fails and it is
+ * looked up by name again). */
+struct fcache {
+	const struct ctf_type *type;
+	const struct ctf_field *f;
+	uint32_t off;
+};
+
 struct ev_info {
+	struct fcache addr;
 	func_id func;
 	enum ev_kind kind;
 	uint64_t count;
@@ -63,6 +74,14 @@ struct loader {
 	VEC(uint8_t) named;	/* per track: name given */
 	VEC(uint32_t) stream_track;	/* per stream index + 1 */
 	VEC(str_id) stream_text;
+	struct fcache c_vtid[2], c_tid[2], c_vpid[2], c_pid[2];
+	/* per stream: the thread of its last event */
+	struct last_thread {
+		bool valid;
+		uint64_t vtid, vpid;
+		uint32_t track;
+	} *last;
+	size_t nlast;
 	ttv_ns origin;
 	bool have_origin;
 	uint64_t seq;		/* time of events without a clock */
@@ -130,10 +149,40 @@ field(const struct ctf_stream *s, int scope, const char *name)
 }
 
 static const struct ctf_val *
+field_cached(const struct ctf_stream *s, int scope, const char *name,
+    struct fcache *c)
+{
+	int r = s->scope_root[scope];
+	if (r < 0)
+		return NULL;
+	const struct ctf_val *root = &s->evals.items[r];
+	if (c->type == root->type) {
+		if (c->f == NULL)
+			return NULL;
+		uint32_t i = (uint32_t)r + c->off;
+		if (i < root->end && s->evals.items[i].field == c->f)
+			return &s->evals.items[i];
+	}
+	const struct ctf_val *v = field(s, scope, name);
+	c->type = root->type;
+	c->f = v ? v->field : NULL;
+	c->off = v ? (uint32_t)(v - root) : 0;
+	return v;
+}
+
+static const struct ctf_val *
 ctx_field(const struct ctf_stream *s, const char *name)
 {
 	const struct ctf_val *v = field(s, 1, name);
 	return v ? v : field(s, 2, name);
+}
+
+/* A context field, from the stream's event context or the event's. */
+static const struct ctf_val *
+ctx_cached(const struct ctf_stream *s, const char *name, struct fcache c[2])
+{
+	const struct ctf_val *v = field_cached(s, 1, name, &c[0]);
+	return v ? v : field_cached(s, 2, name, &c[1]);
 }
 
 static bool
@@ -181,14 +230,14 @@ static uint32_t
 track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
 {
 	uint64_t vtid, vpid;
-	const struct ctf_val *tv = ctx_field(s, "vtid");
+	const struct ctf_val *tv = ctx_cached(s, "vtid", L->c_vtid);
 	if (tv == NULL)
-		tv = ctx_field(s, "tid");
+		tv = ctx_cached(s, "tid", L->c_tid);
 	*vpid_out = -1;
 	if (int_of(tv, &vtid)) {
-		const struct ctf_val *pv = ctx_field(s, "vpid");
+		const struct ctf_val *pv = ctx_cached(s, "vpid", L->c_vpid);
 		if (pv == NULL)
-			pv = ctx_field(s, "pid");
+			pv = ctx_cached(s, "pid", L->c_pid);
 		if (!int_of(pv, &vpid)) {
 			/* per-process buffers say it in the env */
 			vpid = vtid;
@@ -199,10 +248,22 @@ track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
 					vpid = (uint64_t)m->env[i].i;
 		}
 		*vpid_out = (int64_t)vpid;
+		size_t si = (size_t)s->index;
+		if (si >= L->nlast) {
+			size_t n = si + 16;
+			L->last = xreallocarray(L->last, n, sizeof *L->last);
+			memset(L->last + L->nlast, 0, (n - L->nlast) *
+			    sizeof *L->last);
+			L->nlast = n;
+		}
+		struct last_thread *lt = &L->last[si];
+		if (lt->valid && lt->vtid == vtid && lt->vpid == vpid)
+			return lt->track;
 		uint32_t proc = builder_process(L->b, (int64_t)vpid);
 		uint32_t t = builder_track(L->b, TRACK_THREAD, proc,
 		    (int64_t)vtid);
 		name_track(L, t, s, proc, vtid == vpid);
+		*lt = (struct last_thread){ true, vtid, vpid, t };
 		return t;
 	}
 	if (s->has_cpu_id)
@@ -369,7 +430,7 @@ on_event(struct loader *L, const struct ctf_item *it)
 			L->origin = it->ns;
 			L->have_origin = true;
 		}
-		t = it->ns - L->origin;
+		t = (ttv_ns)((uint64_t)it->ns - (uint64_t)L->origin);
 	} else
 		t = (ttv_ns)L->seq++;
 	int64_t vpid;
@@ -377,13 +438,13 @@ on_event(struct loader *L, const struct ctf_item *it)
 	uint64_t addr;
 	switch (in->kind) {
 	case EV_ENTRY:
-		if (!int_of(field(s, 3, "addr"), &addr))
+		if (!int_of(field_cached(s, 3, "addr", &in->addr), &addr))
 			break;
 		builder_push(L->b, track, t,
 		    ctf_lttng_func(L->lt, L->b, vpid, addr));
 		return;
 	case EV_EXIT:
-		if (int_of(field(s, 3, "addr"), &addr)) {
+		if (int_of(field_cached(s, 3, "addr", &in->addr), &addr)) {
 			func_id f = ctf_lttng_func(L->lt, L->b, vpid, addr);
 			if (builder_pop_func(L->b, track, t, f, 0) ==
 			    POP_NOT_FOUND && builder_stack_depth(L->b, track) == 0)
@@ -414,7 +475,7 @@ on_packet(struct loader *L, const struct ctf_item *it)
 			L->origin = it->ns;
 			L->have_origin = true;
 		}
-		t = it->ns - L->origin;
+		t = (ttv_ns)((uint64_t)it->ns - (uint64_t)L->origin);
 	} else
 		t = (ttv_ns)L->seq;
 	size_t i = (size_t)s->index;
@@ -536,6 +597,7 @@ ctf_load(struct load_ctx *ctx)
 	VEC_FREE(&L.named);
 	VEC_FREE(&L.stream_track);
 	VEC_FREE(&L.stream_text);
+	free(L.last);
 	ctf_lttng_free(L.lt);
 	ctf_reader_free(L.r);
 	return rc;

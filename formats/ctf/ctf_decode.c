@@ -26,7 +26,7 @@ align_up(uint64_t pos, uint32_t a)
 	return a <= 1 ? pos : (pos + a - 1) & ~(uint64_t)(a - 1);
 }
 
-static inline int
+static inline __attribute__((always_inline)) int
 read_bits(struct ctf_dec *d, const struct ctf_type *t, uint64_t *out)
 {
 	uint64_t pos = align_up(d->pos, t->align);
@@ -122,7 +122,7 @@ update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
 	d->clock = nv;
 }
 
-static int
+static inline __attribute__((always_inline)) int
 decode_int(struct ctf_dec *d, const struct ctf_type *t,
     const struct ctf_field *f, uint32_t index)
 {
@@ -253,9 +253,21 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 		d->pos = pos;
 		size_t at = d->out ? d->out->len : 0;
 		push(d, t, f, index);
-		for (size_t i = 0; i < t->nfields; i++)
-			if (ctf_decode(d, t->fields[i].type, &t->fields[i], 0) < 0)
-				return -1;
+		if (t->flat) {
+			/* the common case (contexts, most payloads): one loop */
+			for (size_t i = 0; i < t->nfields; i++) {
+				const struct ctf_field *ff = &t->fields[i];
+				int rc = ff->type->kind == CTF_FLOAT ?
+				    decode_float(d, ff->type, ff, 0) :
+				    decode_int(d, ff->type, ff, 0);
+				if (rc < 0)
+					return -1;
+			}
+		} else
+			for (size_t i = 0; i < t->nfields; i++)
+				if (ctf_decode(d, t->fields[i].type, &t->fields[i],
+				    0) < 0)
+					return -1;
 		if (d->out != NULL)
 			d->out->items[at].end = (uint32_t)d->out->len;
 		return 0;
@@ -283,4 +295,40 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 		return decode_array(d, t, f, index, d->slots[t->length_slot]);
 	}
 	return fail(d, d->pos, "unknown type");
+}
+
+int
+ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp)
+{
+	uint64_t start = d->pos;
+	d->pos = align_up(d->pos, hp->header->align);
+	uint64_t id, v;
+	if (read_bits(d, hp->id, &id) < 0)
+		return -1;
+	const struct ctf_type *o;
+	if (id == hp->ext_id) {
+		o = hp->extended;
+		d->pos = align_up(d->pos, o->align);
+		if (read_bits(d, hp->e_id->type, &id) < 0)
+			return -1;
+		if (read_bits(d, hp->e_ts->type, &v) < 0)
+			return -1;
+		if (hp->e_ts->type->clock >= 0)
+			update_clock(d, v, hp->e_ts->type->size);
+	} else {
+		if (ctf_enum_label(hp->id, id, NULL) == NULL) {
+			/* let the generic path say what is wrong */
+			d->pos = start;
+			return ctf_decode(d, hp->header, NULL, 0);
+		}
+		o = hp->compact;
+		d->pos = align_up(d->pos, o->align);
+		if (read_bits(d, hp->c_ts->type, &v) < 0)
+			return -1;
+		if (hp->c_ts->type->clock >= 0)
+			update_clock(d, v, hp->c_ts->type->size);
+	}
+	d->event_id = id;
+	d->has_event_id = true;
+	return 0;
 }

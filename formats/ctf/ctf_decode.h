@@ -56,6 +56,9 @@ struct ctf_dec {
 int ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
     const struct ctf_field *f, uint32_t index);
 
+/* The same for an event header of a known shape (faster). */
+int ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp);
+
 /* --- metadata files --- */
 
 /* Gets the TSDL text of a metadata file, plain or packetized (*text is

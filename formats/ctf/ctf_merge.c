@@ -430,14 +430,24 @@ ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg)
 bool
 ctf_reader_next(struct ctf_reader *r, struct ctf_item *it)
 {
+	struct ctf_stream_slot *ss = NULL;
 	if (r->last != NULL) {
-		if (advance(r, r->last))
-			heap_push(r, r->last);
+		struct ctf_stream_slot *l = r->last;
 		r->last = NULL;
+		if (advance(r, l)) {
+			/* still the earliest: no heap work (long runs of one
+			 * stream are the common case) */
+			if (r->nheap == 0 || before(l, r->heap[0]))
+				ss = l;
+			else
+				heap_push(r, l);
+		}
 	}
-	if (r->nheap == 0)
-		return false;
-	struct ctf_stream_slot *ss = heap_pop(r);
+	if (ss == NULL) {
+		if (r->nheap == 0)
+			return false;
+		ss = heap_pop(r);
+	}
 	*it = ss->item;
 	ss->pending = false;
 	r->last = ss;

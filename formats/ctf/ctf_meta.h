@@ -83,6 +83,9 @@ struct ctf_type {
 	const char *length_path;	/* sequences */
 	int length_slot;
 	bool is_text;		/* 8-bit encoded integer elements: a string */
+
+	/* struct of integers, enums and floats only: decoded in one loop */
+	bool flat;
 };
 
 enum ctf_scope {
@@ -98,6 +101,9 @@ struct ctf_clock {
 	int64_t offset;		/* cycles */
 	const char *description;
 	const char *uuid;
+	/* resolved: ns of cycle 0, and whether cycles are already ns */
+	int64_t base_ns;
+	bool ns_cycles;
 };
 
 struct ctf_event_class {
@@ -127,7 +133,21 @@ struct ctf_stream_class {
 	struct ctf_event_class **by_id;
 	size_t nby_id;
 	int clock;		/* the clock of its timestamps, or -1 */
+	struct ctf_header_plan *hplan;	/* or NULL */
 	int line;
+	void *user;		/* the reader's own per-class data */
+};
+
+/* LTTng's event headers (compact and large): an enum id and a variant on
+ * it holding either {timestamp} or {id, timestamp}. Recognised by their
+ * shape so the decoder can read them without walking the types. */
+struct ctf_header_plan {
+	const struct ctf_type *header;	/* the struct */
+	const struct ctf_type *id;	/* the enum */
+	const struct ctf_field *id_field;
+	uint64_t ext_id;		/* id value selecting the extended form */
+	const struct ctf_type *compact, *extended;	/* option structs */
+	const struct ctf_field *c_ts, *e_id, *e_ts;
 };
 
 struct ctf_env {

@@ -276,9 +276,12 @@ ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
 	for (int i = 0; i < 4; i++)
 		s->scope_root[i] = -1;
 	if (sc->event_header != NULL) {
-		s->scope_root[0] = (int)s->evals.len;
-		if (ctf_decode(d, sc->event_header, NULL, 0) < 0)
+		/* only its id and timestamp matter: no values kept */
+		d->out = NULL;
+		if ((sc->hplan ? ctf_decode_header(d, sc->hplan) :
+		    ctf_decode(d, sc->event_header, NULL, 0)) < 0)
 			return derr(s, err, errsize, erroff);
+		d->out = &s->evals;
 	}
 	const struct ctf_event_class *ev;
 	if (d->has_event_id) {

@@ -161,22 +161,25 @@ ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index)
 int64_t
 ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
 {
+	/* wrapping arithmetic: damaged values give odd times, not UB */
+	if (c->ns_cycles)
+		return (int64_t)((uint64_t)c->base_ns + cycles);
 	/* as babeltrace2 does: offset normalised to whole seconds plus
 	 * cycles below one second, each part converted on its own */
 	uint64_t f = c->freq ? c->freq : 1000000000;
-	int64_t off_s = c->offset_s;
-	int64_t off_c = c->offset;
-	off_s += off_c / (int64_t)f;
-	off_c %= (int64_t)f;
+	__int128 off_s = c->offset_s;
+	__int128 off_c = c->offset;
+	off_s += off_c / (__int128)f;
+	off_c %= (__int128)f;
 	if (off_c < 0) {
-		off_c += (int64_t)f;
+		off_c += (__int128)f;
 		off_s--;
 	}
-	int64_t base = off_s * 1000000000 +
-	    (int64_t)((unsigned __int128)off_c * 1000000000u / f);
+	uint64_t base = (uint64_t)off_s * 1000000000u +
+	    (uint64_t)((unsigned __int128)off_c * 1000000000u / f);
 	uint64_t v = (cycles / f) * 1000000000u +
 	    (uint64_t)((unsigned __int128)(cycles % f) * 1000000000u / f);
-	return base + (int64_t)v;
+	return (int64_t)(base + v);
 }
 
 /* --- resolution --- */
@@ -409,10 +412,17 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 		c->nstack--;
 		if (t->kind == CTF_STRUCT) {
 			uint32_t al = t->align;
-			for (size_t i = 0; i < t->nfields; i++)
-				if (t->fields[i].type->align > al)
-					al = t->fields[i].type->align;
+			bool flat = true;
+			for (size_t i = 0; i < t->nfields; i++) {
+				const struct ctf_type *ft = t->fields[i].type;
+				if (ft->align > al)
+					al = ft->align;
+				if (ft->kind != CTF_INT && ft->kind != CTF_ENUM &&
+				    ft->kind != CTF_FLOAT)
+					flat = false;
+			}
 			t->align = al;
+			t->flat = flat;
 		}
 		return 0;
 	case CTF_SEQUENCE: {
@@ -467,6 +477,7 @@ bind_default_clock(struct ctf_meta *m, struct ctf_field *f)
 		m->clocks = ctf_alloc(m, sizeof *m->clocks);
 		m->clocks[0].name = "default";
 		m->clocks[0].freq = 1000000000;
+		m->clocks[0].ns_cycles = true;
 		m->nclocks = 1;
 	}
 	if (m->nclocks == 1) {
@@ -545,6 +556,61 @@ clock_of(const struct ctf_type *t, int depth)
 	return -1;
 }
 
+static bool
+is_int_field(const struct ctf_field *f, const char *name)
+{
+	return f->type->kind == CTF_INT && !strcmp(f->name, name) &&
+	    !f->type->is_signed;
+}
+
+/* Recognises LTTng's event header shapes (see ctf_header_plan). */
+static struct ctf_header_plan *
+header_plan(struct ctf_meta *m, const struct ctf_type *h)
+{
+	if (h == NULL || h->kind != CTF_STRUCT || h->nfields != 2)
+		return NULL;
+	const struct ctf_field *idf = &h->fields[0], *vf = &h->fields[1];
+	const struct ctf_type *v = vf->type;
+	if (idf->type->kind != CTF_ENUM || idf->type->is_signed ||
+	    strcmp(idf->name, "id") != 0 || v->kind != CTF_VARIANT ||
+	    v->tag_type != idf->type || v->nfields != 2 ||
+	    idf->type->clock >= 0)
+		return NULL;
+	struct ctf_header_plan hp = { .header = h, .id = idf->type,
+	    .id_field = idf };
+	bool have_ext = false;
+	for (size_t i = 0; i < v->nopt_of_map; i++) {
+		int o = v->opt_of_map[i];
+		if (o < 0)
+			return NULL;
+		const struct ctf_type *ot = v->fields[o].type;
+		if (ot->kind != CTF_STRUCT)
+			return NULL;
+		if (ot->nfields == 1 && is_int_field(&ot->fields[0], "timestamp")) {
+			if (hp.compact != NULL && hp.compact != ot)
+				return NULL;
+			hp.compact = ot;
+			hp.c_ts = &ot->fields[0];
+		} else if (ot->nfields == 2 && is_int_field(&ot->fields[0], "id") &&
+		    is_int_field(&ot->fields[1], "timestamp")) {
+			const struct ctf_enum_map *mp = &idf->type->maps[i];
+			if (have_ext || mp->lo != mp->hi)
+				return NULL;
+			have_ext = true;
+			hp.ext_id = (uint64_t)mp->lo;
+			hp.extended = ot;
+			hp.e_id = &ot->fields[0];
+			hp.e_ts = &ot->fields[1];
+		} else
+			return NULL;
+	}
+	if (!have_ext || hp.compact == NULL)
+		return NULL;
+	struct ctf_header_plan *p = ctf_alloc(m, sizeof *p);
+	*p = hp;
+	return p;
+}
+
 static int
 resolve_root(struct rctx *c, struct ctf_type **slot, int scope,
     const char *where)
@@ -588,6 +654,12 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 		if (t->kind == CTF_FLOAT && t->size != 32 && t->size != 64)
 			return rerr(&c, t->line, "unsupported float size");
 	}
+	for (size_t i = 0; i < m->nclocks; i++) {
+		struct ctf_clock *ck = &m->clocks[i];
+		ck->ns_cycles = false;
+		ck->base_ns = ctf_clock_ns(ck, 0);
+		ck->ns_cycles = ck->freq == 1000000000;
+	}
 	if (m->nstreams == 0) {
 		struct ctf_stream_class *s = ctf_alloc(m, sizeof *s);
 		s->clock = -1;
@@ -616,6 +688,7 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 		struct ctf_type *pc = c.roots[SCOPE_PACKET_CONTEXT];
 		struct ctf_type *eh = c.roots[SCOPE_EVENT_HEADER];
 		struct ctf_type *sec = c.roots[SCOPE_STREAM_EVENT_CONTEXT];
+		s->hplan = header_plan(m, s->event_header);
 		s->clock = clock_of(s->event_header, 0);
 		if (s->clock < 0)
 			s->clock = clock_of(s->packet_context, 0);

@@ -15,6 +15,8 @@
  *     -d N        discard the instants due right after every Nth packet
  *                 starts, counted in events_discarded (default: none)
  *     -s SEED     random seed
+ *     -S N        a sample event after one call event in N (default 7;
+ *                 0: none, a pure function trace)
  *     -e FILE     expected facts (see below)
  *
  * Every few calls a thread also writes a "ttvgen:sample" event whose
@@ -160,7 +162,7 @@ struct stream {
 
 static struct stream streams[NSTREAMS];
 static size_t packet_size = 4096;
-static uint64_t npackets, discard_every, ndiscarded;
+static uint64_t npackets, discard_every, ndiscarded, sample_every = 7;
 static unsigned discard_pending;
 
 static void
@@ -497,7 +499,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: ctfgen [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
-	    "[-P BYTES] [-d N] [-s SEED] [-e FILE] OUTDIR\n");
+	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-e FILE] OUTDIR\n");
 	exit(2);
 }
 
@@ -509,7 +511,7 @@ main(int argc, char **argv)
 	bool packetized = false;
 	const char *expected = NULL;
 	int c;
-	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:e:")) != -1) {
+	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:S:e:")) != -1) {
 		switch (c) {
 		case 'b': be = true; break;
 		case 'c': compact = true; break;
@@ -519,6 +521,7 @@ main(int argc, char **argv)
 		case 'P': packet_size = strtoull(optarg, NULL, 0); break;
 		case 'd': discard_every = strtoull(optarg, NULL, 0); break;
 		case 's': rng = strtoull(optarg, NULL, 0) | 1; break;
+		case 'S': sample_every = strtoull(optarg, NULL, 0); break;
 		case 'e': expected = optarg; break;
 		default: usage();
 		}
@@ -598,7 +601,7 @@ main(int argc, char **argv)
 			nexit++;
 		} else
 			continue;
-		if (rnd() % 7 == 0) {
+		if (sample_every && rnd() % sample_every == 0) {
 			ts += 1 + rnd() % 1000;
 			ensure_room(s, (int)(ti % NSTREAMS), ts);
 			if (discard_pending > 0) {
