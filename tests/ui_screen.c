@@ -39,8 +39,8 @@
 
 /* Long enough for a loaded machine; UI_TIMEOUT_MS raises it for big
  * traces (bench/ui.sh). */
-static long timeout_ms = 10000;
-#define TIMEOUT_MS timeout_ms
+static long wait_limit_ms = 10000;
+#define TIMEOUT_MS wait_limit_ms
 #define SENTINEL "\033]7777;ttv-frame;"
 
 static const char *script_path;
@@ -53,6 +53,8 @@ static pid_t child = -1;
 static long frame = -1;		/* last sentinel seen */
 static long keys_sent;
 static char tail[64];		/* last bytes, for sentinels cut in two */
+static long long stream_pos;	/* bytes read from ttv so far */
+static long long frame_end;	/* stream_pos just after the last sentinel */
 static size_t tail_len;
 static size_t bytes_since_key, bytes_last_key;
 static char *envs[32];
@@ -211,6 +213,7 @@ scan_sentinels(const char *buf, size_t n)
 
 	while (n > 0) {
 		size_t take = n > 4096 ? 4096 : n;
+		long long base = stream_pos - (long long)tail_len;
 		memcpy(win, tail, tail_len);
 		memcpy(win + tail_len, buf, take);
 		wn = tail_len + take;
@@ -222,13 +225,18 @@ scan_sentinels(const char *buf, size_t n)
 			bool digits = false;
 			while (q < win + wn && isdigit((unsigned char)*q))
 				v = v * 10 + (*q++ - '0'), digits = true;
-			if (digits && q < win + wn && *q == '\a' && v > frame)
-				frame = v;
+			if (digits && q < win + wn && *q == '\a') {
+				if (v > frame)
+					frame = v;
+				if (base + (q + 1 - win) > frame_end)
+					frame_end = base + (q + 1 - win);
+			}
 		}
 		tail_len = wn > sizeof tail ? sizeof tail : wn;
 		memmove(tail, win + wn - tail_len, tail_len);
 		buf += take;
 		n -= take;
+		stream_pos += (long long)take;
 	}
 }
 
@@ -281,7 +289,7 @@ wait_frame(long want)
 {
 	long deadline = now_ms() + TIMEOUT_MS;
 
-	while (frame < want) {
+	while (frame < want || frame_end != stream_pos) {
 		if (now_ms() > deadline) {
 			dump_screen();
 			die("timed out waiting for frame %ld (last %ld)", want,
@@ -290,9 +298,6 @@ wait_frame(long want)
 		if (!pump(100))
 			die("ttv exited while waiting for frame %ld", want);
 	}
-	/* Anything written between the frame and its sentinel is in. */
-	while (pump(0) && 0)
-		;
 }
 
 static void
@@ -510,7 +515,8 @@ wait_text(const char *text)
 {
 	long deadline = now_ms() + TIMEOUT_MS;
 
-	while (!screen_has(text)) {
+	/* Only whole frames count: ttv may be half way through one. */
+	while (frame_end != stream_pos || !screen_has(text)) {
 		if (now_ms() > deadline) {
 			fail("'%s' never appeared", text);
 			return;
@@ -898,7 +904,7 @@ main(int argc, char **argv)
 	}
 	signal(SIGPIPE, SIG_IGN);
 	if (getenv("UI_TIMEOUT_MS") != NULL)
-		timeout_ms = atol(getenv("UI_TIMEOUT_MS"));
+		wait_limit_ms = atol(getenv("UI_TIMEOUT_MS"));
 	script_path = argv[1];
 	fp = fopen(script_path, "r");
 	if (fp == NULL) {

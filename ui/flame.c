@@ -17,14 +17,8 @@
 static void
 refresh(struct view *v)
 {
-	if (v->tree_valid)
-		return;
-	call_tree_free(&v->tree);
-	query_call_tree(v->trace, &v->filter, v->t0, v->t1,
-	    v->flame_per_thread, &v->tree);
-	v->tree_valid = true;
-	v->flame_root = 0;
-	v->flame_sel = 0;
+	if (!v->tree_valid)
+		view_request(v, JOB_TREE);
 }
 
 static ttv_ns
@@ -134,6 +128,11 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	    timefmt_time(v->t0, v->trace->first, b2, sizeof b2),
 	    timefmt_time(v->t1, v->trace->first, b3, sizeof b3));
 	pane_title(g, r, "Flame", buf);
+	if (!v->tree_valid) {
+		grid_puts(g, r.x, r.y + 1, r.w, "computing the call tree of "
+		    "this window...", STYLE_DIM, 0);
+		return;
+	}
 	if (v->tree.n == 0 || node_total(v, 0) <= 0) {
 		grid_puts(g, r.x, r.y + 1, r.w, "no calls in this window",
 		    STYLE_DIM, 0);
@@ -179,7 +178,7 @@ flame_command(struct view *v, enum cmd c)
 	bool toward_leaf;
 
 	refresh(v);
-	if (v->tree.n == 0)
+	if (!v->tree_valid || v->tree.n == 0)
 		return c >= CMD_FLAME_LEFT && c <= CMD_FLAME_THREADS ?
 		    PANE_HANDLED : PANE_UNHANDLED;
 	switch (c) {
@@ -213,7 +212,7 @@ flame_command(struct view *v, enum cmd c)
 		return PANE_REDRAW;
 	case CMD_FLAME_THREADS:
 		v->flame_per_thread = !v->flame_per_thread;
-		v->tree_valid = false;
+		view_data_changed(v);
 		return PANE_REDRAW;
 	default:
 		return PANE_UNHANDLED;

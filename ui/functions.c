@@ -58,12 +58,8 @@ col_value(const struct func_stats *s, enum stats_key k)
 static void
 refresh(struct view *v)
 {
-	if (v->stats_valid)
-		return;
-	stats_free(&v->stats);
-	query_stats(v->trace, &v->filter, v->t0, v->t1, &v->stats);
-	stats_sort(v->trace, &v->stats, v->sort_key, v->sort_desc);
-	v->stats_valid = true;
+	if (!v->stats_valid)
+		view_request(v, JOB_STATS);
 }
 
 /* Which numeric columns fit beside a name column of at least NAME_MIN. */
@@ -94,6 +90,11 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	int rows = r.h - 2;
 
 	refresh(v);
+	if (!v->stats_valid) {
+		pane_title(g, r, "Functions", "computing the statistics of "
+		    "this window...");
+		return;
+	}
 	snprintf(buf, sizeof buf, "%zu functions in %s .. %s, by %s %s",
 	    v->stats.n, timefmt_time(v->t0, t->first, b2, sizeof b2),
 	    timefmt_time(v->t1, t->first, b3, sizeof b3),

@@ -23,6 +23,10 @@ search_draw(struct view *v, struct grid *g, struct rect r)
 		    "type a regex");
 		return;
 	}
+	if (v->search_pending) {
+		pane_title(g, r, "Search results", "searching...");
+		return;
+	}
 	snprintf(buf, sizeof buf, "%zu matches in %zu functions, Enter "
 	    "jumps to the first", v->nhits, v->nresults);
 	pane_title(g, r, "Search results", buf);

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "keys.h"
@@ -35,6 +36,7 @@ static int shadow_w, shadow_h;
 static attr_t style_attr[STYLE_COUNT];
 static int style_pair[STYLE_COUNT];
 static volatile sig_atomic_t quit_flag;
+static volatile sig_atomic_t winch_flag;
 static int sentinel_on = -1;
 
 const char *
@@ -54,6 +56,13 @@ on_signal(int sig)
 {
 	(void)sig;
 	quit_flag = 1;
+}
+
+static void
+on_winch(int sig)
+{
+	(void)sig;
+	winch_flag = 1;
 }
 
 bool
@@ -208,6 +217,13 @@ term_open(struct term_info *info, char **err)
 	/* A short Esc delay unless the user chose one: Esc closes panes. */
 	if (getenv("ESCDELAY") == NULL)
 		set_escdelay(25);
+	/* Our own SIGWINCH handler, installed before curses so it keeps
+	 * out of the way: without SA_RESTART a resize interrupts the read,
+	 * and term_getkey() resizes at once instead of at the next key. */
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_winch;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGWINCH, &sa, NULL);
 	screen = newterm(NULL, stdout, stdin);
 	if (screen == NULL) {
 		const char *t = getenv("TERM");
@@ -376,23 +392,52 @@ translate(int r, wint_t k)
 	return TK_NONE;
 }
 
+/* Applies a pending resize; true if there was one. */
+static bool
+take_resize(struct term_info *info)
+{
+	struct winsize ws;
+
+	if (!winch_flag)
+		return false;
+	winch_flag = 0;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
+	    ws.ws_col > 0)
+		resize_term(ws.ws_row, ws.ws_col);
+	info->w = COLS;
+	info->h = LINES;
+	return true;
+}
+
 int
 term_getkey(struct term_info *info, int timeout_ms)
 {
 	wint_t k;
-	int r, key;
+	int r, key, waited = 0;
+	/* Never block long: a resize signal that lands just before the
+	 * read is then seen within this many ms. */
+	const int slice = 100;
 
 	if (!is_open)
 		return TK_NONE;
-	wtimeout(stdscr, timeout_ms);
 	for (;;) {
+		int t;
+
+		if (take_resize(info))
+			return TK_RESIZE;
+		if (quit_flag)
+			return TK_NONE;
+		t = timeout_ms < 0 || timeout_ms - waited > slice ? slice :
+		    timeout_ms - waited;
+		wtimeout(stdscr, t);
 		r = wget_wch(stdscr, &k);
 		if (r == ERR) {
-			if (quit_flag)
+			/* Timeout or EINTR (resize, Ctrl-Z and back). */
+			waited += t;
+			if (timeout_ms >= 0 && waited >= timeout_ms &&
+			    !winch_flag)
 				return TK_NONE;
-			if (timeout_ms >= 0)
-				return TK_NONE;
-			continue;	/* EINTR (e.g. after Ctrl-Z) */
+			continue;
 		}
 		key = translate(r, k);
 		if (key == TK_RESIZE) {

@@ -36,6 +36,16 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	v->flame_root = 0;
 	v->cursor_t = t->first;
 	v->cursor_track = UINT32_MAX;
+	/* Below a few million slices every query answers within a frame:
+	 * no thread, and screens that do not depend on timing. */
+	{
+		const char *e = getenv("TTV_ASYNC_SLICES");
+		size_t limit = e != NULL ? (size_t)strtoull(e, NULL, 10) :
+		    2000000;
+		v->async = trace_nslices(t) >= limit;
+	}
+	for (int k = 0; k < JOB_KINDS; k++)
+		v->requested[k] = UINT64_MAX;
 	for (uint32_t i = 0; i < t->ntracks; i++)
 		if (t->tracks[i].ndepth > 0 && t->tracks[i].depth[0].len > 0) {
 			struct slice_ref r = { i, 0, 0 };
@@ -64,6 +74,100 @@ view_data_changed(struct view *v)
 	v->stats_valid = false;
 	v->tree_valid = false;
 	v->markers_valid = false;
+	v->data_gen++;
+}
+
+static void search_submit(struct view *v);
+
+void
+view_filter_changed(struct view *v)
+{
+	view_data_changed(v);
+	v->filter_gen++;
+	if (v->match != NULL)
+		search_submit(v);
+}
+
+static void
+install(struct view *v, struct job *j)
+{
+	switch (j->kind) {
+	case JOB_STATS:
+		if (j->gen != v->data_gen)
+			break;
+		stats_free(&v->stats);
+		v->stats = j->stats;
+		memset(&j->stats, 0, sizeof j->stats);
+		/* Sorting stays on this thread: stats_sort is not
+		 * reentrant. */
+		stats_sort(v->trace, &v->stats, v->sort_key, v->sort_desc);
+		v->stats_valid = true;
+		break;
+	case JOB_TREE:
+		if (j->gen != v->data_gen)
+			break;
+		call_tree_free(&v->tree);
+		v->tree = j->tree;
+		memset(&j->tree, 0, sizeof j->tree);
+		v->tree_valid = true;
+		v->flame_root = 0;
+		v->flame_sel = 0;
+		break;
+	case JOB_SEARCH:
+		if (j->gen != v->filter_gen || v->match == NULL)
+			break;
+		free(v->hits);
+		free(v->results);
+		v->hits = j->hits;
+		v->nhits = j->nhits;
+		v->results = j->results;
+		v->nresults = j->nresults;
+		j->hits = NULL;
+		j->results = NULL;
+		v->search_pending = false;
+		v->list[PANE_SEARCH].sel = v->list[PANE_SEARCH].top = 0;
+		break;
+	default:
+		break;
+	}
+	job_free(j);
+}
+
+void
+view_request(struct view *v, enum job_kind k)
+{
+	struct job *j;
+
+	if (v->async && v->requested[k] == v->data_gen)
+		return;		/* already on its way */
+	j = job_new(k, v->trace, &v->filter, v->data_gen);
+	j->t0 = v->t0;
+	j->t1 = v->t1;
+	j->per_thread = v->flame_per_thread;
+	if (!v->async) {
+		job_run(j);
+		install(v, j);
+		return;
+	}
+	v->requested[k] = v->data_gen;
+	jobs_submit(j);
+}
+
+bool
+view_collect(struct view *v)
+{
+	bool any = false;
+
+	if (!v->async)
+		return false;
+	for (int k = 0; k < JOB_KINDS; k++) {
+		struct job *j = jobs_take((enum job_kind)k);
+		if (j == NULL)
+			continue;
+		install(v, j);
+		any = true;
+	}
+	return any;
 }
 
 void
@@ -256,7 +360,7 @@ view_filter_functions(struct view *v, const char *pattern, bool hide)
 		filter_set_functions(&v->filter, v->trace, NULL, false);
 		free(v->func_pattern);
 		v->func_pattern = NULL;
-		view_data_changed(v);
+		view_filter_changed(v);
 		return 0;
 	}
 	re = regex_compile(pattern, &err);
@@ -270,7 +374,7 @@ view_filter_functions(struct view *v, const char *pattern, bool hide)
 	free(v->func_pattern);
 	v->func_pattern = xstrdup(pattern);
 	v->func_hide = hide;
-	view_data_changed(v);
+	view_filter_changed(v);
 	return 0;
 }
 
@@ -297,7 +401,7 @@ view_apply_threads(struct view *v)
 		v->cursor_track = UINT32_MAX;
 		view_cursor_at_time(v, view_cursor_time(v));
 	}
-	view_data_changed(v);
+	view_filter_changed(v);
 }
 
 void
@@ -346,23 +450,31 @@ view_search_clear(struct view *v)
 	v->hits = NULL;
 	v->results = NULL;
 	v->nhits = v->nresults = 0;
+	v->search_pending = false;
 }
 
-static int
-cmp_result(const void *a, const void *b)
+static void
+search_submit(struct view *v)
 {
-	const struct search_row *x = a, *y = b;
+	struct job *j = job_new(JOB_SEARCH, v->trace, &v->filter,
+	    v->filter_gen);
+	size_t n = v->trace->nfuncs ? v->trace->nfuncs : 1;
 
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	return x->func < y->func ? -1 : x->func > y->func;
+	j->match = xmalloc(n);
+	memcpy(j->match, v->match, n);
+	v->search_pending = true;
+	if (!v->async) {
+		job_run(j);
+		install(v, j);
+		return;
+	}
+	jobs_submit(j);
 }
 
 int
 view_search(struct view *v, const char *pattern)
 {
 	const struct trace *t = v->trace;
-	struct search_row *per;
 	struct regex *re;
 	char *err = NULL;
 
@@ -375,33 +487,12 @@ view_search(struct view *v, const char *pattern)
 	view_search_clear(v);
 	v->search_pattern = xstrdup(pattern);
 	v->match = regex_match_funcs(t, re);
-	regex_free(re);
-	query_search(t, &v->filter, v->match, &v->hits, &v->nhits);
-
-	/* One results row per matching function with its count and total. */
-	per = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *per);
-	for (size_t i = 0; i < v->nhits; i++) {
-		const struct search_hit *h = &v->hits[i];
-		func_id f;
-		if (h->ref.depth == SEARCH_INSTANT)
-			f = t->tracks[h->ref.track].instants[h->ref.index].func;
-		else {
-			const struct slice *s = trace_slice(t, h->ref);
-			f = s->func;
-			per[f].total += s->dur;
-		}
-		per[f].func = f;
-		per[f].count++;
+	if (t->nfuncs == 0) {
+		free(v->match);
+		v->match = xcalloc(1, 1);
 	}
-	v->results = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *v->results);
-	for (uint32_t f = 0; f < t->nfuncs; f++)
-		if (per[f].count > 0)
-			v->results[v->nresults++] = per[f];
-	free(per);
-	qsort(v->results, v->nresults, sizeof *v->results, cmp_result);
-	v->list[PANE_SEARCH].sel = v->list[PANE_SEARCH].top = 0;
-	view_message(v, false, "/%s/: %zu matches in %zu functions", pattern,
-	    v->nhits, v->nresults);
+	regex_free(re);
+	search_submit(v);
 	return 0;
 }
 
@@ -435,6 +526,10 @@ view_search_jump(struct view *v, bool forward)
 
 	if (v->match == NULL) {
 		view_message(v, true, "no search: press / first");
+		return;
+	}
+	if (v->search_pending) {
+		view_message(v, true, "still searching...");
 		return;
 	}
 	if (v->nhits == 0) {

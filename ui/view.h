@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "grid.h"
+#include "jobs.h"
 #include "keys.h"
 #include "model.h"
 #include "query.h"
@@ -41,12 +42,6 @@ struct bookmark {
 	ttv_ns t0, t1;
 	bool has_cursor;
 	struct slice_ref cursor;
-};
-
-struct search_row {
-	func_id func;
-	uint64_t count;
-	ttv_ns total;
 };
 
 struct view {
@@ -82,6 +77,14 @@ struct view {
 	size_t nhits;
 	struct search_row *results;	/* per matching function */
 	size_t nresults;
+	bool search_pending;	/* hits being computed */
+
+	/* Slow queries run on a worker thread for big traces (jobs.h).
+	 * data_gen counts window/filter changes, filter_gen filter
+	 * changes; a result is used only if asked for the current one. */
+	bool async;
+	uint64_t data_gen, filter_gen;
+	uint64_t requested[JOB_KINDS];
 
 	/* Panes. */
 	enum pane_id pane;
@@ -124,6 +127,13 @@ void view_free(struct view *v);
 
 /* Marks derived data (stats, tree, marker list) stale. */
 void view_data_changed(struct view *v);
+/* The same after a filter change; also redoes a search. */
+void view_filter_changed(struct view *v);
+/* Asks for stats or the call tree of the current window and filters:
+ * computed now for small traces, else on the worker. */
+void view_request(struct view *v, enum job_kind k);
+/* Installs finished background results; true if any changed the view. */
+bool view_collect(struct view *v);
 void view_message(struct view *v, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "jobs.h"
 #include "layout.h"
 #include "load.h"
 #include "panes.h"
@@ -211,6 +212,17 @@ prompt_open(struct viewer *w, enum prompt_kind k, const char *init)
 
 static int run_command(struct viewer *w, enum cmd c);
 
+/* Says what a search found; jumps to the first match when asked. */
+static void
+search_done(struct view *v, bool jump)
+{
+	if (jump && v->nhits > 0)
+		view_search_jump(v, true);
+	view_message(v, false, "/%s/: %zu matches in %zu functions "
+	    "(n/N next/previous, 4 lists them)", v->search_pattern,
+	    v->nhits, v->nresults);
+}
+
 static int
 err_column(const char *msg)
 {
@@ -237,12 +249,10 @@ prompt_submit(struct viewer *w)
 			break;
 		}
 		rc = view_search(v, p->buf);
-		if (rc == 0 && v->nhits > 0)
-			view_search_jump(v, true);
-		if (rc == 0)
-			view_message(v, false, "/%s/: %zu matches in %zu "
-			    "functions (n/N next/previous, 4 lists them)",
-			    p->buf, v->nhits, v->nresults);
+		if (rc == 0 && v->search_pending)
+			view_message(v, false, "searching /%s/ ...", p->buf);
+		else if (rc == 0)
+			search_done(v, true);
 		break;
 	case PROMPT_SHOW:
 	case PROMPT_HIDE:
@@ -531,10 +541,17 @@ viewer_main(const char *path, const struct load_options *lopts,
 	for (;;) {
 		int key;
 
+		bool searching = w.view.search_pending;
+
+		if (view_collect(&w.view) && searching &&
+		    !w.view.search_pending)
+			search_done(&w.view, true);
 		render(&w, &cx, &cy);
 		term_draw(w.grid, cx, cy);
 		term_sentinel(w.events);
-		key = term_getkey(&w.ti, -1);
+		/* While the worker runs, look for its results every 50 ms;
+		 * otherwise sleep until a key comes. */
+		key = term_getkey(&w.ti, jobs_busy(JOB_KINDS) ? 50 : -1);
 		if (term_quit_requested())
 			break;
 		if (key == TK_NONE)
@@ -545,6 +562,12 @@ viewer_main(const char *path, const struct load_options *lopts,
 			break;
 	}
 	term_close();
+	if (!jobs_stop()) {
+		/* A query still runs on the trace: leave it to the end of
+		 * the process instead of making the user wait. */
+		grid_free(w.grid);
+		return 0;
+	}
 	view_free(&w.view);
 	grid_free(w.grid);
 	trace_free(t);

@@ -1,0 +1,237 @@
+/*
+ * The worker thread behind slow queries (see jobs.h). One thread is
+ * enough: the queries are each single-threaded, and the machine is shared.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs.h"
+#include "xalloc.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_t worker;
+static bool started, stopping;
+static struct job *queued[JOB_KINDS];
+static struct job *done[JOB_KINDS];
+static int running = -1;	/* kind being worked on */
+
+static uint8_t *
+copy_mask(const uint8_t *m, size_t n)
+{
+	uint8_t *c;
+
+	if (m == NULL)
+		return NULL;
+	c = xmalloc(n ? n : 1);
+	memcpy(c, m, n);
+	return c;
+}
+
+struct job *
+job_new(enum job_kind kind, const struct trace *t, const struct filter *f,
+    uint64_t gen)
+{
+	struct job *j = xcalloc(1, sizeof *j);
+
+	j->kind = kind;
+	j->t = t;
+	j->gen = gen;
+	filter_init(&j->filter);
+	if (f != NULL) {
+		j->filter = *f;
+		j->filter.track_on = copy_mask(f->track_on, t->ntracks);
+		j->filter.func_on = copy_mask(f->func_on, t->nfuncs);
+	}
+	return j;
+}
+
+void
+job_free(struct job *j)
+{
+	if (j == NULL)
+		return;
+	filter_clear(&j->filter);
+	free(j->match);
+	stats_free(&j->stats);
+	call_tree_free(&j->tree);
+	free(j->hits);
+	free(j->results);
+	free(j);
+}
+
+static int
+cmp_result(const void *a, const void *b)
+{
+	const struct search_row *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+static void
+run_search(struct job *j)
+{
+	const struct trace *t = j->t;
+	struct search_row *per;
+
+	query_search(t, &j->filter, j->match, &j->hits, &j->nhits);
+	/* One row per matching function: its count and total time. */
+	per = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *per);
+	for (size_t i = 0; i < j->nhits; i++) {
+		const struct search_hit *h = &j->hits[i];
+		func_id f;
+		if (h->ref.depth == SEARCH_INSTANT)
+			f = t->tracks[h->ref.track].instants[h->ref.index].func;
+		else {
+			const struct slice *s = trace_slice(t, h->ref);
+			f = s->func;
+			per[f].total += s->dur;
+		}
+		per[f].func = f;
+		per[f].count++;
+	}
+	j->results = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *j->results);
+	for (uint32_t f = 0; f < t->nfuncs; f++)
+		if (per[f].count > 0)
+			j->results[j->nresults++] = per[f];
+	free(per);
+	qsort(j->results, j->nresults, sizeof *j->results, cmp_result);
+}
+
+void
+job_run(struct job *j)
+{
+	switch (j->kind) {
+	case JOB_STATS:
+		query_stats(j->t, &j->filter, j->t0, j->t1, &j->stats);
+		break;
+	case JOB_TREE:
+		query_call_tree(j->t, &j->filter, j->t0, j->t1, j->per_thread,
+		    &j->tree);
+		break;
+	case JOB_SEARCH:
+		run_search(j);
+		break;
+	default:
+		break;
+	}
+}
+
+static void *
+work(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&lock);
+	for (;;) {
+		struct job *j = NULL;
+		int k;
+
+		while (!stopping) {
+			for (k = 0; k < JOB_KINDS && j == NULL; k++)
+				if (queued[k] != NULL) {
+					j = queued[k];
+					queued[k] = NULL;
+					running = k;
+				}
+			if (j != NULL)
+				break;
+			pthread_cond_wait(&wake, &lock);
+		}
+		if (stopping)
+			break;
+		pthread_mutex_unlock(&lock);
+		job_run(j);
+		pthread_mutex_lock(&lock);
+		running = -1;
+		job_free(done[j->kind]);
+		done[j->kind] = j;
+	}
+	pthread_mutex_unlock(&lock);
+	return NULL;
+}
+
+void
+jobs_submit(struct job *j)
+{
+	pthread_mutex_lock(&lock);
+	if (!started) {
+		stopping = false;
+		if (pthread_create(&worker, NULL, work, NULL) != 0) {
+			/* No thread: do it here, late but correct. */
+			pthread_mutex_unlock(&lock);
+			job_run(j);
+			pthread_mutex_lock(&lock);
+			job_free(done[j->kind]);
+			done[j->kind] = j;
+			pthread_mutex_unlock(&lock);
+			return;
+		}
+		started = true;
+	}
+	job_free(queued[j->kind]);
+	queued[j->kind] = j;
+	pthread_cond_signal(&wake);
+	pthread_mutex_unlock(&lock);
+}
+
+struct job *
+jobs_take(enum job_kind kind)
+{
+	struct job *j;
+
+	pthread_mutex_lock(&lock);
+	j = done[kind];
+	done[kind] = NULL;
+	pthread_mutex_unlock(&lock);
+	return j;
+}
+
+bool
+jobs_busy(enum job_kind kind)
+{
+	bool busy = false;
+
+	pthread_mutex_lock(&lock);
+	for (int k = 0; k < JOB_KINDS; k++)
+		if (kind == JOB_KINDS || kind == (enum job_kind)k)
+			busy |= queued[k] != NULL || running == k ||
+			    done[k] != NULL;
+	pthread_mutex_unlock(&lock);
+	return busy;
+}
+
+bool
+jobs_stop(void)
+{
+	pthread_mutex_lock(&lock);
+	if (!started) {
+		pthread_mutex_unlock(&lock);
+		return true;
+	}
+	stopping = true;
+	for (int k = 0; k < JOB_KINDS; k++) {
+		job_free(queued[k]);
+		queued[k] = NULL;
+	}
+	pthread_cond_signal(&wake);
+	if (running >= 0) {
+		/* A query cannot be interrupted: rather than make the user
+		 * wait for it on quit, leave it to die with the process.
+		 * The caller must then keep the trace alive. */
+		pthread_mutex_unlock(&lock);
+		return false;
+	}
+	pthread_mutex_unlock(&lock);
+	pthread_join(worker, NULL);
+	pthread_mutex_lock(&lock);
+	for (int k = 0; k < JOB_KINDS; k++) {
+		job_free(done[k]);
+		done[k] = NULL;
+	}
+	started = false;
+	pthread_mutex_unlock(&lock);
+	return true;
+}
