@@ -65,6 +65,8 @@ skip_space(struct tsdl_lexer *lx)
 			while (lx->p < lx->end && *lx->p != '\n')
 				lx->p++;
 		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
+			lx->comment_line = lx->line;
+			lx->comment_col = (int)(lx->p - lx->line_start) + 1;
 			lx->p += 2;
 			for (;;) {
 				if (lx->p + 1 >= lx->end) {
@@ -243,6 +245,8 @@ tsdl_lex_next(struct tsdl_lexer *lx, struct tsdl_token *t)
 	if (err != NULL) {
 		t->kind = TOK_ERROR;
 		t->err = err;
+		t->line = lx->comment_line;
+		t->col = lx->comment_col;
 		return;
 	}
 	if (lx->p >= lx->end) {

@@ -31,6 +31,7 @@ struct tsdl_lexer {
 	const char *p, *end;
 	int line;
 	const char *line_start;
+	int comment_line, comment_col;	/* where the last comment began */
 	/* strings handed out, freed with the lexer */
 	char **strs;
 	size_t nstrs, capstrs;

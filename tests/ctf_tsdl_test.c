@@ -1,0 +1,389 @@
+/*
+ * Unit tests of the TSDL front end (tsdl_lex.c, tsdl_parse.c), the layout
+ * resolution (ctf_types.c) and the bit-level decoder (ctf_decode.c):
+ * what each construct becomes, and the line and column of each error.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "ctf/ctf_meta.h"
+#include "ctf/ctf_decode.h"
+
+#define HEAD "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = le; };\n"
+
+static struct ctf_meta *
+parse_ok(const char *text)
+{
+	struct ctf_meta *m = ctf_meta_new();
+	char err[512] = "";
+	int rc = tsdl_parse(m, text, strlen(text), err, sizeof err);
+	if (rc == 0)
+		rc = ctf_meta_resolve(m, err, sizeof err);
+	if (rc != 0)
+		fail_msg("unexpected error: %s", err);
+	return m;
+}
+
+/* The error message of text (parse or resolve). */
+static const char *
+parse_err(const char *text)
+{
+	static char err[512];
+	struct ctf_meta *m = ctf_meta_new();
+	err[0] = '\0';
+	int rc = tsdl_parse(m, text, strlen(text), err, sizeof err);
+	if (rc == 0)
+		rc = ctf_meta_resolve(m, err, sizeof err);
+	ctf_meta_free(m);
+	assert_int_equal(rc, -1);
+	return err;
+}
+
+static const struct ctf_type *
+fields_of(struct ctf_meta *m, size_t ev)
+{
+	assert_true(m->nstreams >= 1);
+	assert_true(m->streams[0]->nevents > ev);
+	return m->streams[0]->events[ev]->fields;
+}
+
+static void
+test_integers_and_aliases(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok(HEAD
+	    "typealias integer { size = 64; signed = false; base = hex; } "
+	    ":= unsigned long;\n"
+	    "typealias integer { size = 5; align = 1; signed = true; } := s5;\n"
+	    "typealias integer { size = 16; byte_order = be; } := u16be;\n"
+	    "event { name = e; fields := struct {\n"
+	    "  unsigned long a; s5 b; u16be c;\n"
+	    "  integer { size = 3; } d;\n"
+	    "}; };\n");
+	const struct ctf_type *f = fields_of(m, 0);
+	assert_int_equal(f->nfields, 4);
+	assert_string_equal(f->fields[0].name, "a");
+	assert_int_equal(f->fields[0].type->size, 64);
+	assert_int_equal(f->fields[0].type->align, 8);	/* default */
+	assert_int_equal(f->fields[0].type->base, 16);
+	assert_int_equal(f->fields[0].type->byte_order, CTF_BO_LE);	/* native */
+	assert_true(f->fields[1].type->is_signed);
+	assert_int_equal(f->fields[1].type->align, 1);
+	assert_int_equal(f->fields[2].type->byte_order, CTF_BO_BE);
+	assert_int_equal(f->fields[3].type->align, 1);	/* not a byte multiple */
+	assert_int_equal(f->align, 8);
+	ctf_meta_free(m);
+}
+
+static void
+test_lexical_scopes(void **state)
+{
+	(void)state;
+	/* an alias declared in a struct is not seen outside it */
+	const char *e = parse_err(HEAD
+	    "event { name = e; fields := struct {\n"
+	    "  typealias integer { size = 8; } := inner_t;\n"
+	    "  inner_t x;\n"
+	    "}; context := struct { inner_t y; }; };\n");
+	assert_string_equal(e, "line 6, column 24: unknown type `inner_t`");
+}
+
+static void
+test_enums(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok(HEAD
+	    "typealias integer { size = 8; signed = true; } := int;\n"
+	    "enum colour { RED, GREEN, \"BLUE SKY\" = 10, X = -3 ... -1, Y, };\n"
+	    "event { name = e; fields := struct { enum colour c; }; };\n");
+	const struct ctf_type *t = fields_of(m, 0)->fields[0].type;
+	assert_int_equal(t->kind, CTF_ENUM);
+	assert_int_equal(t->nmaps, 5);
+	assert_int_equal(t->maps[1].lo, 1);		/* implicit values */
+	assert_string_equal(t->maps[2].label, "BLUE SKY");
+	assert_int_equal(t->maps[3].lo, -3);
+	assert_int_equal(t->maps[3].hi, -1);
+	assert_int_equal(t->maps[4].lo, 0);		/* after -1 */
+	assert_string_equal(ctf_enum_label(t, (uint64_t)-2, NULL), "X");
+	assert_string_equal(ctf_enum_label(t, 10, NULL), "BLUE SKY");
+	assert_null(ctf_enum_label(t, 11, NULL));
+	ctf_meta_free(m);
+	/* no container and no `int`: refused */
+	assert_string_equal(parse_err(HEAD "enum a { A };\n"),
+	    "line 3, column 1: enum without a container type and no `int` "
+	    "type declared");
+}
+
+static void
+test_arrays_and_sequences(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok(HEAD
+	    "typealias integer { size = 8; encoding = UTF8; } := char;\n"
+	    "typealias integer { size = 32; } := u32;\n"
+	    "event { name = e; fields := struct {\n"
+	    "  u32 _len; u32 m[2][3]; char name[16]; u32 seq[_len];\n"
+	    "  struct { u32 n; u32 v[n]; } inner;\n"
+	    "}; };\n");
+	const struct ctf_type *f = fields_of(m, 0);
+	const struct ctf_type *a = f->fields[1].type;
+	assert_int_equal(a->kind, CTF_ARRAY);
+	assert_int_equal(a->length, 2);		/* 2 arrays of 3 */
+	assert_int_equal(a->elem->length, 3);
+	assert_true(f->fields[2].type->is_text);
+	const struct ctf_type *s = f->fields[3].type;
+	assert_int_equal(s->kind, CTF_SEQUENCE);
+	assert_int_equal(s->length_slot, f->fields[0].slot);
+	assert_true(f->fields[0].slot >= 0);
+	const struct ctf_type *in = f->fields[4].type;
+	assert_int_equal(in->fields[1].type->length_slot, in->fields[0].slot);
+	ctf_meta_free(m);
+	/* a signed length is refused, as babeltrace2 does */
+	assert_string_equal(parse_err(HEAD
+	    "typealias integer { size = 8; signed = true; } := s8;\n"
+	    "event { name = e; fields := struct { s8 n; s8 v[n]; }; };\n"),
+	    "line 4: the length `n` of a sequence is not an unsigned integer");
+	assert_string_equal(parse_err(HEAD
+	    "typealias integer { size = 8; } := u8;\n"
+	    "event { name = e; fields := struct { u8 v[nope]; }; };\n"),
+	    "line 4: cannot find the length `nope` of a sequence in the fields "
+	    "of event `e`");
+}
+
+static void
+test_variants_and_paths(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok(HEAD
+	    "typealias integer { size = 8; } := u8;\n"
+	    "variant opts { u8 a; string b; };\n"
+	    "stream { event.context := struct { enum : u8 { a, _b } sel; }; };\n"
+	    "event { name = e; fields := struct {\n"
+	    "  variant opts <stream.event.context.sel> v;\n"
+	    "  enum : u8 { x = 1, y = 2 } t; variant <t> { u8 x; u8 y; } w;\n"
+	    "}; };\n");
+	const struct ctf_type *f = fields_of(m, 0);
+	const struct ctf_type *v = f->fields[0].type;
+	assert_int_equal(v->kind, CTF_VARIANT);
+	assert_int_equal(v->tag_slot, m->streams[0]->event_context->fields[0].slot);
+	assert_int_equal(v->opt_of_map[0], 0);
+	assert_int_equal(v->opt_of_map[1], 1);	/* `_b` matches option `b` */
+	assert_int_equal(f->fields[2].type->tag_slot, f->fields[1].slot);
+	ctf_meta_free(m);
+	assert_string_equal(parse_err(HEAD
+	    "typealias integer { size = 8; } := u8;\n"
+	    "event { name = e; fields := struct { u8 t; variant <t> { u8 a; } "
+	    "v; }; };\n"),
+	    "line 4: the tag `t` of a variant is not an enum");
+}
+
+static void
+test_blocks(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok("/* CTF 1.8 */\n"
+	    "typealias integer { size = 64; map = clock.mono.value; } := ts_t;\n"
+	    "trace { major = 1; minor = 8; byte_order = be;\n"
+	    "  uuid = \"2a6422d0-6cee-11e0-8c08-cb07d7b3a564\"; };\n"
+	    "env { hostname = \"h\\\"x\"; n = -4; };\n"
+	    "clock { name = mono; freq = 1000; offset_s = 10; offset = 500; };\n"
+	    "stream { id = 3; event.header := struct { ts_t timestamp; "
+	    "integer { size = 8; } id; }; };\n"
+	    "event { name = \"a:b\"; id = 7; stream_id = 3; loglevel = 13; "
+	    "model.emf.uri = \"x\"; fields := struct { string s; }; };\n"
+	    "callsite { name = \"x\"; func = \"f\"; line = 3; };\n");
+	assert_int_equal(m->byte_order, CTF_BO_BE);
+	assert_int_equal(m->uuid[0], 0x2a);
+	assert_int_equal(m->uuid[15], 0x64);
+	assert_string_equal(ctf_env_str(m, "hostname"), "h\"x");
+	assert_int_equal(m->env[1].i, -4);
+	assert_int_equal(m->nclocks, 1);
+	/* 10 s + 500 cycles at 1 kHz + 1 cycle */
+	assert_int_equal(ctf_clock_ns(&m->clocks[0], 1), 10501000000);
+	struct ctf_stream_class *s = ctf_stream_by_id(m, 3);
+	assert_non_null(s);
+	assert_int_equal(s->clock, 0);
+	assert_int_equal(s->event_header->fields[0].role, ROLE_TIMESTAMP);
+	assert_int_equal(s->event_header->fields[1].role, ROLE_EVENT_ID);
+	struct ctf_event_class *e = ctf_event_by_id(s, 7);
+	assert_non_null(e);
+	assert_string_equal(e->name, "a:b");
+	assert_int_equal(e->loglevel, 13);
+	ctf_meta_free(m);
+}
+
+static void
+test_warnings(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok(HEAD
+	    "event { name = e; colour = red; };\n");
+	assert_int_equal(m->nwarns, 1);
+	assert_string_equal(m->warns[0],
+	    "line 3, column 28: unknown event attribute `colour`");
+	ctf_meta_free(m);
+}
+
+static void
+test_errors(void **state)
+{
+	(void)state;
+	assert_string_equal(parse_err("/* CTF 1.8 */\n"
+	    "typealias integer { size = 8; align = 8; ] := u8;\n"),
+	    "line 2, column 42: expected identifier, found ']'");
+	assert_string_equal(parse_err("/* CTF 1.8 */\r\ntrace {\r\n"
+	    "  major = 2; minor = 8; };\r\n"),
+	    "line 3, column 11: unsupported CTF major version 2 (expecting 1)");
+	assert_string_equal(parse_err("trace { minor = 8; };"),
+	    "line 1, column 1: trace block without `major`");
+	assert_string_equal(parse_err("trace { major = 99999999999999999999; };"),
+	    "line 1, column 17: integer literal out of range");
+	assert_string_equal(parse_err("env { a = \"x\\q\"; };"),
+	    "line 1, column 11: invalid escape sequence in string");
+	assert_string_equal(parse_err("env { a = \"x"),
+	    "line 1, column 11: unterminated string");
+	assert_string_equal(parse_err("/* never closed"),
+	    "line 1, column 1: unterminated comment");
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 65; } "
+	    ":= x;"), "line 3, column 28: integer size 65 not in 1..64");
+	assert_string_equal(parse_err(HEAD "typealias integer { align = 3; "
+	    "size = 8; } := x;"),
+	    "line 3, column 29: alignment must be a power of two");
+	assert_string_equal(parse_err(HEAD "event { name = e; fields := struct "
+	    "{ string a; string a; }; };"),
+	    "line 3, column 55: duplicate field `a`");
+	assert_string_equal(parse_err(HEAD "event { name = e; id = 1; };\n"
+	    "event { name = f; id = 1; };\n"),
+	    "line 4: duplicate event id 1");
+	assert_string_equal(parse_err(HEAD "stream { event.header := struct "
+	    "{ integer { size = 8; map = clock.nope.value; } timestamp; }; };"),
+	    "line 3: unknown clock `nope`");
+	assert_string_equal(parse_err("@"),
+	    "line 1, column 1: unexpected character");
+}
+
+/* --- the bit reader --- */
+
+static uint64_t
+read_one(const unsigned char *buf, size_t len, uint64_t bitpos,
+    unsigned size, bool be, bool is_signed)
+{
+	struct ctf_meta *m = ctf_meta_new();
+	struct ctf_type *t = ctf_type_new(m, CTF_INT);
+	t->size = size;
+	t->align = 1;
+	t->byte_order = be ? CTF_BO_BE : CTF_BO_LE;
+	t->is_signed = is_signed;
+	ctf_vals vals = { 0 };
+	struct ctf_dec d = { .buf = buf, .pos = bitpos, .end = len * 8,
+	    .out = &vals };
+	assert_int_equal(ctf_decode(&d, t, NULL, 0), 0);
+	assert_int_equal(d.pos, bitpos + size);
+	uint64_t v = vals.items[0].v.u;
+	VEC_FREE(&vals);
+	ctf_meta_free(m);
+	return v;
+}
+
+static void
+test_bits(void **state)
+{
+	(void)state;
+	const unsigned char b[] = { 0xA5, 0x3C, 0xF0, 0x0F, 0x81, 0x7E, 0x55,
+	    0xAA, 0x12, 0x34 };
+	/* little endian: bits from each byte's LSB, low bits first */
+	assert_int_equal(read_one(b, sizeof b, 0, 5, false, false), 0x05);
+	assert_int_equal(read_one(b, sizeof b, 5, 27, false, false),
+	    (0x0FF03CA5u >> 5) & 0x7FFFFFF);
+	assert_int_equal(read_one(b, sizeof b, 4, 8, false, false), 0xCA);
+	assert_int_equal(read_one(b, sizeof b, 0, 16, false, false), 0x3CA5);
+	/* big endian: the value's MSB first, from each byte's MSB */
+	assert_int_equal(read_one(b, sizeof b, 0, 5, true, false), 0x14);
+	assert_int_equal(read_one(b, sizeof b, 4, 8, true, false), 0x53);
+	assert_int_equal(read_one(b, sizeof b, 0, 16, true, false), 0xA53C);
+	/* a 64-bit value at an odd bit, both orders, checked against shifts */
+	uint64_t le = 0, be = 0;
+	for (int i = 0; i < 8; i++)
+		le |= i < 8 ? (uint64_t)b[i] << (8 * i) : 0;
+	le = (le >> 3) | ((uint64_t)b[8] << 61);
+	assert_int_equal(read_one(b, sizeof b, 3, 64, false, false), le);
+	for (int i = 0; i < 8; i++)
+		be = (be << 8) | b[i];
+	be = (be << 3) | (b[8] >> 5);
+	assert_int_equal(read_one(b, sizeof b, 3, 64, true, false), be);
+	/* sign extension from the field's top bit */
+	assert_int_equal((int64_t)read_one(b, sizeof b, 0, 3, false, true),
+	    -3);
+	assert_int_equal((int64_t)read_one(b, sizeof b, 0, 8, false, true),
+	    (int8_t)0xA5);
+}
+
+static void
+test_clock_wrap(void **state)
+{
+	(void)state;
+	/* a 27-bit timestamp after a 64-bit one: one wrap when it goes
+	 * backwards, none when it goes forward */
+	struct ctf_meta *m = ctf_meta_new();
+	struct ctf_type *t = ctf_type_new(m, CTF_INT);
+	t->size = 27;
+	t->align = 1;
+	t->byte_order = CTF_BO_LE;
+	t->clock = 0;
+	struct ctf_field f = { .name = "timestamp", .display = "timestamp",
+	    .type = t, .slot = -1, .role = ROLE_TIMESTAMP };
+	unsigned char buf[4] = { 0x10, 0, 0, 0 };	/* low bits 0x10 */
+	struct ctf_dec d = { .buf = buf, .end = 32, .clock_set = true,
+	    .clock = ((uint64_t)7 << 27) | 0x20 };
+	assert_int_equal(ctf_decode(&d, t, &f, 0), 0);
+	assert_int_equal(d.clock, ((uint64_t)8 << 27) | 0x10);
+	d.pos = 0;
+	d.clock = ((uint64_t)7 << 27) | 0x08;
+	assert_int_equal(ctf_decode(&d, t, &f, 0), 0);
+	assert_int_equal(d.clock, ((uint64_t)7 << 27) | 0x10);
+	ctf_meta_free(m);
+}
+
+static void
+test_truncated(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok(HEAD
+	    "event { name = e; fields := struct { string s; "
+	    "integer { size = 32; } n; }; };\n");
+	const struct ctf_type *f = fields_of(m, 0);
+	const unsigned char buf[] = { 'a', 'b', 0, 1, 2 };
+	uint64_t slots[4];
+	struct ctf_dec d = { .buf = buf, .end = sizeof buf * 8, .slots = slots };
+	assert_int_equal(ctf_decode(&d, f, NULL, 0), -1);
+	assert_string_equal(d.err, "field past the end of the packet content");
+	assert_int_equal(d.err_pos, 24);
+	struct ctf_dec d2 = { .buf = buf, .end = 16, .slots = slots };
+	assert_int_equal(ctf_decode(&d2, f, NULL, 0), -1);
+	assert_string_equal(d2.err, "unterminated string");
+	ctf_meta_free(m);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_integers_and_aliases),
+		cmocka_unit_test(test_lexical_scopes),
+		cmocka_unit_test(test_enums),
+		cmocka_unit_test(test_arrays_and_sequences),
+		cmocka_unit_test(test_variants_and_paths),
+		cmocka_unit_test(test_blocks),
+		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_bits),
+		cmocka_unit_test(test_clock_wrap),
+		cmocka_unit_test(test_truncated),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
