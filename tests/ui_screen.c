@@ -7,7 +7,8 @@
  *   key j                 type TEXT             resize 120 30
  *   wait TEXT             expect ROW TEXT       expect_not TEXT
  *   screen NAME           attrs NAME            cell ROW COL ATTRS
- *   find TEXT ATTRS       nocontrol             bytes_max N
+ *   find TEXT|ATTRS       nocontrol             bytes_max N
+ *   dump
  *   quit                  bench N KEY...   (latency and bytes per key)
  *
  * No sleeping: with TTV_TEST_SENTINEL set, ttv writes an OSC sequence that
@@ -869,6 +870,12 @@ run_line(char *line)
 			die("find TEXT|ATTRS");
 		*bar = '\0';
 		find_text(arg, bar + 1);
+	} else if (strcmp(cmd, "dump") == 0) {
+		/* Prints the screen: for README captures and debugging. */
+		char *t = screen_text();
+		fputs(t, stdout);
+		fflush(stdout);
+		free(t);
 	} else if (strcmp(cmd, "nocontrol") == 0) {
 		no_controls();
 	} else if (strcmp(cmd, "bytes_max") == 0) {
