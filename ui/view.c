@@ -577,11 +577,25 @@ view_marker_jump(struct view *v, int kind, bool forward)
 	ssize_t i;
 	const struct marker *m;
 
-	i = forward ? query_marker_next(v->trace, &v->filter, now, kind) :
-	    query_marker_prev(v->trace, &v->filter, now, kind);
+	if (kind == VIEW_MARKER_BUFFER) {
+		/* A buffer boundary is where one buffer starts or ends:
+		 * the nearer of the two kinds. */
+		ssize_t a = forward ? query_marker_next(v->trace, &v->filter,
+		    now, MARKER_BUFFER_START) : query_marker_prev(v->trace,
+		    &v->filter, now, MARKER_BUFFER_START);
+		ssize_t b = forward ? query_marker_next(v->trace, &v->filter,
+		    now, MARKER_BUFFER_END) : query_marker_prev(v->trace,
+		    &v->filter, now, MARKER_BUFFER_END);
+		if (a < 0 || (b >= 0 && (forward ? b < a : b > a)))
+			a = b;
+		i = a;
+	} else
+		i = forward ? query_marker_next(v->trace, &v->filter, now,
+		    kind) : query_marker_prev(v->trace, &v->filter, now, kind);
 	if (i < 0) {
 		view_message(v, true, "no %s %s", forward ? "later" :
-		    "earlier", kind < 0 ? "marker" :
+		    "earlier", kind == VIEW_MARKER_BUFFER ? "buffer boundary" :
+		    kind < 0 ? "marker" :
 		    marker_kind_name((enum marker_kind)kind));
 		return;
 	}

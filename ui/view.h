@@ -173,7 +173,9 @@ view_func_matches(const struct view *v, func_id f)
 	return v->match != NULL && f < v->trace->nfuncs && v->match[f];
 }
 
-/* Markers: kind -1 for any. */
+/* Markers: kind -1 for any, VIEW_MARKER_BUFFER for a buffer start or
+ * end. */
+#define VIEW_MARKER_BUFFER (-2)
 void view_marker_jump(struct view *v, int kind, bool forward);
 void view_markers_refresh(struct view *v);
 

@@ -401,8 +401,8 @@ run_command(struct viewer *w, enum cmd c)
 	case CMD_MARKER_PREV: view_marker_jump(v, -1, false); break;
 	case CMD_WRAP_NEXT: view_marker_jump(v, MARKER_TSC_WRAP, true); break;
 	case CMD_WRAP_PREV: view_marker_jump(v, MARKER_TSC_WRAP, false); break;
-	case CMD_BUFFER_NEXT: view_marker_jump(v, MARKER_BUFFER_START, true); break;
-	case CMD_BUFFER_PREV: view_marker_jump(v, MARKER_BUFFER_START, false); break;
+	case CMD_BUFFER_NEXT: view_marker_jump(v, VIEW_MARKER_BUFFER, true); break;
+	case CMD_BUFFER_PREV: view_marker_jump(v, VIEW_MARKER_BUFFER, false); break;
 	case CMD_CPU_NEXT: view_marker_jump(v, MARKER_CPU_CHANGE, true); break;
 	case CMD_CPU_PREV: view_marker_jump(v, MARKER_CPU_CHANGE, false); break;
 	case CMD_EVENT_NEXT: view_marker_jump(v, MARKER_CUSTOM_EVENT, true); break;
