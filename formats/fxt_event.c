@@ -418,34 +418,47 @@ async_track(struct fxt *x, uint64_t id, uint32_t process, str_id name)
 	return at.track;
 }
 
+/* The track of id holding an open slice of f (its depth + 1 in *depth),
+ * or FXT_NONE. */
+static uint32_t
+async_open_track(struct fxt *x, uint64_t id, func_id f, uint32_t *depth)
+{
+	uint32_t n = 0, k, idx, track, d;
+
+	fxt_map_get(&x->async_tracks, id, UINT64_MAX, &n);
+	for (k = 0; k < n; k++) {
+		fxt_map_get(&x->async_tracks, id, k, &idx);
+		track = x->async_tr.items[idx].track;
+		for (d = builder_stack_depth(x->b, track); d > 0; d--)
+			if (builder_stack_func(x->b, track, d - 1) == f) {
+				*depth = d;
+				return track;
+			}
+	}
+	return FXT_NONE;
+}
+
 /* Closes the innermost open async slice of (id, f) on any track of id. */
 static bool
 async_end(struct fxt *x, const struct fxt_async *as)
 {
-	uint32_t n = 0, k, idx, track, d;
+	uint32_t track, d;
 
-	fxt_map_get(&x->async_tracks, as->id, UINT64_MAX, &n);
-	for (k = 0; k < n; k++) {
-		fxt_map_get(&x->async_tracks, as->id, k, &idx);
-		track = x->async_tr.items[idx].track;
-		for (d = builder_stack_depth(x->b, track); d > 0; d--)
-			if (builder_stack_func(x->b, track, d - 1) == as->func)
-				break;
-		if (d == 0)
-			continue;
-		if (as->args != 0 && d == builder_stack_depth(x->b, track))
-			builder_push_args(x->b, track, as->args);
-		builder_pop_func(x->b, track, as->t, as->func, SLICE_ASYNC);
-		return true;
-	}
-	return false;
+	track = async_open_track(x, as->id, as->func, &d);
+	if (track == FXT_NONE)
+		return false;
+	/* End args merge into the slice only when it is the innermost. */
+	if (as->args != 0 && d == builder_stack_depth(x->b, track))
+		builder_push_args(x->b, track, as->args);
+	builder_pop_func(x->b, track, as->t, as->func, SLICE_ASYNC);
+	return true;
 }
 
 static void
 async_run(struct fxt *x)
 {
 	size_t i;
-	uint32_t track;
+	uint32_t track, d;
 
 	fxt_sort_by_time(x->async.items, x->async.len, sizeof *x->async.items);
 	for (i = 0; i < x->async.len; i++) {
@@ -458,7 +471,12 @@ async_run(struct fxt *x)
 				builder_push_args(x->b, track, as->args);
 			break;
 		case FXT_EV_ASYNC_INSTANT:
-			track = async_track(x, as->id, as->process, as->name);
+			/* On the track of the operation it belongs to, which
+			 * may have begun in another process. */
+			track = async_open_track(x, as->id, as->func, &d);
+			if (track == FXT_NONE)
+				track = async_track(x, as->id, as->process,
+				    as->name);
 			builder_instant(x->b, track, as->t, as->func, as->args);
 			break;
 		default:

@@ -134,7 +134,11 @@ dump_extra(const struct trace *t)
 		const char *label;
 		if (tr->kind != TRACK_CPU && tr->kind != TRACK_ASYNC)
 			continue;
-		label = track_label(t, tr, buf, sizeof buf);
+		if (tr->kind == TRACK_ASYNC)
+			snprintf(buf, sizeof buf, "%s pid %" PRId64 " id %" PRId64,
+			    trace_str(t, tr->name), pid_of(t, tr), tr->tid);
+		label = tr->kind == TRACK_ASYNC ? buf :
+		    track_label(t, tr, buf, sizeof buf);
 		for (d = 0; d < tr->ndepth; d++)
 			for (k = 0; k < tr->depth[d].len; k++) {
 				const struct slice *s = &tr->depth[d].slices[k];

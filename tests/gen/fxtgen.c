@@ -705,20 +705,24 @@ scenario(bool truncate)
 	expect("flow 5 c_inner@3100 -> recv@3400");
 	expect("flow 5 recv@3400 -> handle@3600");
 
-	/* Async: begun on T1 (process 10), instant on T2, ended on T3
-	 * (process 20); another left open; an end that matches nothing. */
+	/* Async: begun on T1 (process 10), instants on T2 and on T3
+	 * (process 20), ended on T3; another left open; an end that
+	 * matches nothing. */
 	arg_u32(STR("bytes"), 10);
 	async_ev(5, T1, STR("fetch"), 4000, 0x10);
 	async_ev(6, T2, STR("fetch"), 4100, 0x10);
 	async_ev(5, T2, STR("fetch"), 4200, 0x11);
+	async_ev(6, T3, STR("fetch"), 4300, 0x10);	/* from process 20 */
 	async_ev(7, T3, STR("fetch"), 4500, 0x10);
 	async_ev(7, T3, STR("other"), 4600, 0x12);
 	n_async_slices = 1;
-	n_async_instants = 1;
+	n_async_instants = 2;
 	n_async_open = 1;
-	expect("async fetch depth 0 4000 +500 fetch");
-	expect("async fetch instant 4100 fetch");
-	expect("async fetch depth 0 4200 +7800 fetch (unterminated)");
+	expect("async fetch pid 10 id 16 depth 0 4000 +500 fetch");
+	expect("async fetch pid 10 id 16 instant 4100 fetch");
+	expect("async fetch pid 10 id 16 instant 4300 fetch");
+	expect("async fetch pid 10 id 17 depth 0 4200 +7800 fetch "
+	    "(unterminated)");
 	expect("arg fetch bytes=u64:10");
 
 	/* Counters: one series per numeric arg, per process. */
