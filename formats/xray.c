@@ -212,6 +212,24 @@ xray_argname(struct xray *x, uint32_t i)
 	return s;
 }
 
+/* An argument of the innermost open slice (which the caller checked is
+ * the entry just read). Merging a run costs its length, so a damaged log
+ * with endless arguments is cut off at XRAY_MAX_ARGS. */
+void
+xray_arg(struct xray *x, struct xray_thread *th, uint64_t v, uint64_t off)
+{
+	if (th->nargs >= XRAY_MAX_ARGS) {
+		if (th->nargs++ == XRAY_MAX_ARGS)
+			xray_warn(x, off, "more than %u arguments for one call; "
+			    "the rest are ignored", XRAY_MAX_ARGS);
+		return;
+	}
+	builder_args_begin(x->b);
+	builder_arg_u64(x->b, xray_argname(x, th->nargs), v);
+	builder_push_args(x->b, th->track, builder_args_end(x->b));
+	th->nargs++;
+}
+
 /*
  * An exit (or tail exit) at time t. The innermost matching open slice is
  * closed (frames opened after it are closed too: their exits were lost).
@@ -233,10 +251,22 @@ xray_exit_unmatched(struct xray *x, struct xray_thread *th, ttv_ns t,
     func_id f, uint32_t flags)
 {
 	uint32_t depth = builder_stack_depth(x->b, th->track);
-	if (depth == 0) {
+	if (depth == 0 && th->orphans < XRAY_MAX_ORPHAN_PARENTS) {
 		builder_pop_orphan(x->b, th->track, t, f,
 		    flags | SLICE_NO_ENTRY);
 		th->orphans++;
+	} else if (depth == 0) {
+		/* Each orphan parent pushes the whole track one level down:
+		 * past a few, the log is damaged, not wrapped, and that would
+		 * be quadratic. Keep the exit as a short slice instead. */
+		if (th->orphans++ == XRAY_MAX_ORPHAN_PARENTS)
+			builder_note(x->b, DIAG_WARNING, "thread %" PRId64 ": "
+			    "more than %u exits without entry; later ones are "
+			    "kept as short slices", th->tid,
+			    XRAY_MAX_ORPHAN_PARENTS);
+		ttv_ns start = th->have_last ? th->last : t;
+		builder_slice(x->b, th->track, 0, start, t - start, f,
+		    flags | SLICE_NO_ENTRY, 0);
 	} else {
 		ttv_ns start = th->have_last ? th->last : t;
 		builder_slice(x->b, th->track, depth, start, t - start, f,

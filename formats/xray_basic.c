@@ -30,10 +30,7 @@ arg_payload(struct xray *x, size_t off, const struct xray_thread *prev)
 		    "function and thread; ignored", fid, tid);
 		return;
 	}
-	builder_args_begin(x->b);
-	builder_arg_u64(x->b, xray_argname(x, th->nargs), v);
-	builder_push_args(x->b, th->track, builder_args_end(x->b));
-	th->nargs++;
+	xray_arg(x, th, v, off);
 }
 
 int

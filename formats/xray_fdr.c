@@ -453,12 +453,7 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 			x->counts[XC_CALL_ARG]++;
 			uint64_t v = rd64(be, d + off + 1);
 			if (th->arg_open) {
-				builder_args_begin(x->b);
-				builder_arg_u64(x->b, xray_argname(x, th->nargs),
-				    v);
-				builder_push_args(x->b, th->track,
-				    builder_args_end(x->b));
-				th->nargs++;
+				xray_arg(x, th, v, off);
 			} else {
 				xray_warn(x, off, "CallArgument (%" PRIu64 ") "
 				    "without a function entry before it", v);

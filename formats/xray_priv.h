@@ -85,6 +85,10 @@ struct xray {
 
 #define XRAY_FCACHE_SIZE 65536u
 #define XRAY_MAX_MSGS 200u
+/* Exits without entry that become the parent of their thread's track. */
+#define XRAY_MAX_ORPHAN_PARENTS 64u
+/* Arguments kept per call (XRay logs one; more means damage). */
+#define XRAY_MAX_ARGS 16u
 
 static inline uint16_t
 xr16(const struct xray *x, const unsigned char *p)
@@ -131,6 +135,8 @@ xray_func(struct xray *x, int64_t id)
 struct xray_thread *xray_thread(struct xray *x, int64_t pid, int64_t tid);
 uint32_t xray_thread_index(const struct xray *x, const struct xray_thread *t);
 str_id xray_argname(struct xray *x, uint32_t i);
+void xray_arg(struct xray *x, struct xray_thread *th, uint64_t v,
+    uint64_t off);
 
 /* Diagnostics with a cap, so a damaged 1 GB file does not print millions
  * of lines; the count of the ones left out is reported at the end. */
