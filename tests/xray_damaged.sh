@@ -81,4 +81,42 @@ fi
 cp "$data/fdr-v5-le.xray" "$tmp/v9.log"
 printf '\011' | dd of="$tmp/v9.log" bs=1 conv=notrunc 2>/dev/null
 expect_msg "$tmp/v9.log" 1 "."
+# Damage that would cost quadratic work if followed naively: 300000 exits
+# without entry (each would become the parent of the whole thread) and
+# 300000 arguments for one call. Both must load promptly.
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp" <<'EOF2'
+import struct, sys
+def log(path, recs):
+    body = bytearray()
+    body += bytes([0x01]) + struct.pack("<i", 7) + bytes(11)  # NewBuffer
+    body += bytes([0x09]) + bytes(15)                         # Walltime
+    body += bytes([0x13]) + struct.pack("<i", 1) + bytes(11)  # Pid
+    body += bytes([0x05]) + struct.pack("<HQ", 0, 1000) + bytes(5)
+    body += recs
+    hdr = struct.pack("<HHIQQQ", 5, 1, 3, 1000000000, 1 << 20, 0)
+    ext = bytes([0x0f]) + struct.pack("<Q", len(body)) + bytes(7)
+    open(path, "wb").write(hdr + ext + body)
+n = 300000
+log(sys.argv[1] + "/orphans.log", struct.pack("<II", 5 << 4 | 2, 10) * n)
+log(sys.argv[1] + "/args.log", struct.pack("<II", 6 << 4, 10) +
+    (bytes([0x0d]) + struct.pack("<Q", 1) + bytes(7)) * n)
+EOF2
+	to=""
+	command -v timeout >/dev/null 2>&1 && to="timeout 30"
+	for f in orphans args; do
+		$to "$TTV" --info "$tmp/$f.log" >"$tmp/$f.out" 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			echo "FAIL: $f.log: exit status $rc (124: too slow)"
+			fail=1
+		fi
+	done
+	# every orphan exit is still a slice, and the loss is marked
+	grep -q "^slices: 300000$" "$tmp/orphans.out" &&
+	    grep -q "dropped: 1$" "$tmp/orphans.out" || {
+		echo "FAIL: orphans.log: want 300000 slices and a dropped marker"
+		fail=1
+	}
+fi
 exit $fail
