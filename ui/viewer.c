@@ -10,11 +10,13 @@
 #include "config.h"
 #endif
 
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "jobs.h"
 #include "layout.h"
@@ -504,6 +506,11 @@ viewer_main(const char *path, const struct load_options *lopts,
 
 	memset(&w, 0, sizeof w);
 	w.path = path;
+	/* An unreadable path is said plainly, before the screen flashes. */
+	if (access(path, R_OK) != 0) {
+		fprintf(stderr, "ttv: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
 	setlocale(LC_ALL, "");
 	if (term_open(&w.ti, &err) != 0) {
 		fprintf(stderr, "ttv: %s (use --info, --stats or --export "
