@@ -646,6 +646,8 @@ no_controls(void)
 	 * terminal. */
 	if (memmem(raw_log, raw_len, "\033]0;", 4) != NULL)
 		fail("a raw OSC title sequence reached the terminal");
+	if (memmem(raw_log, raw_len, "\033[2Jboom", 8) != NULL)
+		fail("a raw clear-screen sequence reached the terminal");
 	if (memmem(raw_log, raw_len, "\033[31mred", 8) != NULL)
 		fail("a raw SGR sequence from the trace reached the terminal");
 }
@@ -699,6 +701,26 @@ fxt_complete(FILE *fp, uint64_t pid, uint64_t tid, const char *name,
 	w64(fp, end);
 }
 
+/* An FXT instant event, same layout without the end time. */
+static void
+fxt_instant(FILE *fp, uint64_t pid, uint64_t tid, const char *name,
+    uint64_t t)
+{
+	const char *cat = "test";
+	uint64_t words = 1 + 1 + 2 + pad8(strlen(cat)) / 8 +
+	    pad8(strlen(name)) / 8;
+	uint64_t hdr = 4 | (words << 4) | (0ull << 16) |
+	    ((0x8000ull | strlen(cat)) << 32) |
+	    ((0x8000ull | strlen(name)) << 48);
+
+	w64(fp, hdr);
+	w64(fp, t);
+	w64(fp, pid);
+	w64(fp, tid);
+	wstr(fp, cat);
+	wstr(fp, name);
+}
+
 static void
 fxt_thread_name(FILE *fp, uint64_t tid, const char *name)
 {
@@ -734,6 +756,8 @@ make_fxt(const char *path)
 	fxt_complete(fp, 100, 101, "render", 500000, 900000);
 	fxt_complete(fp, 100, 101, "draw_\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e",
 	    600000, 700000);
+	/* An instant whose name would clear the screen if sent raw. */
+	fxt_instant(fp, 100, 101, "\033[2Jboom", 750000);
 	/* Thread 102: names made of escape sequences and controls. */
 	fxt_complete(fp, 100, 102, "\033[31mred\033[0m", 0, 500000);
 	fxt_complete(fp, 100, 102, "\xc2\x9b" "2J c1", 200000, 300000);
