@@ -142,6 +142,55 @@ quoted_rest(struct cp_cur *c, struct cp_tok *out)
 	return true;
 }
 
+/* Reports which field of a damaged record is wrong. `spec` lists the
+ * fields as NAME/KIND separated by spaces, KIND being x (0x hex),
+ * t (ticks), d (decimal), o (OS tid) or q (a quoted rest of the line);
+ * c0 is the cursor at the start of the fields. Slow path only. */
+void
+cp_bad_fields(struct cp *cp, const char *rec, const struct cp_cur *c0,
+    const char *spec)
+{
+	struct cp_cur c = *c0;
+	const char *sp = spec;
+	while (*sp) {
+		const char *ne = strchr(sp, '/');
+		int nlen = (int)(ne - sp);
+		char kind = ne[1];
+		sp = ne[2] ? ne + 3 : ne + 2;
+		if (kind == 'q') {
+			struct cp_tok q;
+			if (!quoted_rest(&c, &q))
+				cp_bad(cp, "%s: expected %.*s in double quotes",
+				    rec, nlen, ne - nlen);
+			else
+				break;
+			return;
+		}
+		struct cp_tok t;
+		if (!cp_field(&c, &t)) {
+			cp_bad(cp, "%s: missing %.*s", rec, nlen, ne - nlen);
+			return;
+		}
+		uint64_t u;
+		int64_t i;
+		bool ok = kind == 'x' ? cp_hex(t.s, t.n, &u) :
+		    kind == 't' ? cp_ticks(t.s, t.n, &i) :
+		    kind == 'o' ? cp_dec(t.s, t.n, &u) && u <= INT64_MAX :
+		    kind == 'd' ? cp_dec(t.s, t.n, &u) : true;
+		if (!ok) {
+			cp_bad(cp, "%s: bad %.*s \"%.*s\"", rec, nlen, ne - nlen,
+			    (int)(t.n < 40 ? t.n : 40), t.s);
+			return;
+		}
+	}
+	struct cp_tok t;
+	if (cp_field(&c, &t))
+		cp_bad(cp, "%s: unexpected \"%.*s\" after the last field", rec,
+		    (int)(t.n < 40 ? t.n : 40), t.s);
+	else
+		cp_bad(cp, "%s: malformed fields", rec);
+}
+
 #define hex_field cp_hex_field
 #define dec_field cp_dec_field
 #define ticks_field cp_ticks_field
@@ -281,10 +330,11 @@ new_counter(struct cp *cp, const char *name)
 static void
 rec_prc_cpu(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	int64_t t;
 	uint64_t us;
 	if (!ticks_field(c, &t) || !dec_field(c, &us) || !cp_end(c)) {
-		cp_bad(cp, "prc cpu: expected TICKS USER_US");
+		cp_bad_fields(cp, "prc cpu", &c0, "TICKS/t USER_US/d");
 		return;
 	}
 	if (cp->proc_cpu_track == CP_NONE)
@@ -297,11 +347,12 @@ rec_prc_cpu(struct cp *cp, struct cp_cur *c)
 static void
 rec_thr_cpu(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t iid, us;
 	int64_t t;
 	if (!hex_field(c, &iid) || !ticks_field(c, &t) || !dec_field(c, &us) ||
 	    !cp_end(c)) {
-		cp_bad(cp, "thr cpu: expected THREAD TICKS USER_US");
+		cp_bad_fields(cp, "thr cpu", &c0, "THREAD_IID/x TICKS/t USER_US/d");
 		return;
 	}
 	uint32_t th = cp_thread_get(cp, iid);
@@ -322,9 +373,10 @@ rec_thr_cpu(struct cp *cp, struct cp_cur *c)
 static void
 rec_thr_crt(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t clr, iid;
 	if (!hex_field(c, &clr) || !hex_field(c, &iid) || !cp_end(c)) {
-		cp_bad(cp, "thr crt: expected THREAD_ID THREAD_IID");
+		cp_bad_fields(cp, "thr crt", &c0, "THREAD_ID/x THREAD_IID/x");
 		return;
 	}
 	uint32_t th = cp_thread_get(cp, iid);
@@ -336,10 +388,11 @@ rec_thr_crt(struct cp *cp, struct cp_cur *c)
 static void
 rec_thr_aos(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t iid;
 	int64_t os;
 	if (!hex_field(c, &iid) || !ostid_field(c, &os) || !cp_end(c)) {
-		cp_bad(cp, "thr aos: expected THREAD_IID OS_TID");
+		cp_bad_fields(cp, "thr aos", &c0, "THREAD_IID/x OS_TID/o");
 		return;
 	}
 	uint32_t th = cp_thread_get(cp, iid);
@@ -382,11 +435,12 @@ rec_thr_dst(struct cp *cp, struct cp_cur *c)
 static void
 rec_apd_crf(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t id, pid, hr;
 	struct cp_tok name;
 	if (!hex_field(c, &id) || !hex_field(c, &pid) || !hex_field(c, &hr) ||
 	    !quoted_rest(c, &name)) {
-		cp_bad(cp, "apd crf: expected APPDOMAIN PROCESS HR \"NAME\"");
+		cp_bad_fields(cp, "apd crf", &c0, "APPDOMAIN/x PROCESS/x HR/x NAME/q");
 		return;
 	}
 	str_id s = builder_intern(cp->b, name.s, name.n);
@@ -401,11 +455,12 @@ rec_apd_crf(struct cp *cp, struct cp_cur *c)
 static void
 rec_asm_ldf(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t a, d, m, hr;
 	struct cp_tok name;
 	if (!hex_field(c, &a) || !hex_field(c, &d) || !hex_field(c, &m) ||
 	    !hex_field(c, &hr) || !quoted_rest(c, &name)) {
-		cp_bad(cp, "asm ldf: expected ASSEMBLY APPDOMAIN MODULE HR \"NAME\"");
+		cp_bad_fields(cp, "asm ldf", &c0, "ASSEMBLY/x APPDOMAIN/x MODULE/x HR/x NAME/q");
 		return;
 	}
 	builder_meta(cp->b, "assembly", cp_fmt(cp, "%.*s", (int)name.n, name.s));
@@ -414,11 +469,12 @@ rec_asm_ldf(struct cp *cp, struct cp_cur *c)
 static void
 rec_mod_ldf(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t m, base, a, hr;
 	struct cp_tok name;
 	if (!hex_field(c, &m) || !hex_field(c, &base) || !hex_field(c, &a) ||
 	    !hex_field(c, &hr) || !quoted_rest(c, &name)) {
-		cp_bad(cp, "mod ldf: expected MODULE BASE ASSEMBLY HR \"PATH\"");
+		cp_bad_fields(cp, "mod ldf", &c0, "MODULE/x BASE/x ASSEMBLY/x HR/x PATH/q");
 		return;
 	}
 	builder_meta(cp->b, "module", cp_fmt(cp, "%.*s at 0x%llX%s",
@@ -429,9 +485,10 @@ rec_mod_ldf(struct cp *cp, struct cp_cur *c)
 static void
 rec_mod_ata(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t m, a;
 	if (!hex_field(c, &m) || !hex_field(c, &a) || !cp_end(c))
-		cp_bad(cp, "mod ata: expected MODULE ASSEMBLY");
+		cp_bad_fields(cp, "mod ata", &c0, "MODULE/x ASSEMBLY/x");
 }
 
 /* ------------------------------------------------------------ classes */
@@ -439,10 +496,11 @@ rec_mod_ata(struct cp *cp, struct cp_cur *c)
 static void
 rec_cls_ldf(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t clr, iid, mod, tok, hr;
 	if (!hex_field(c, &clr) || !hex_field(c, &iid) || !hex_field(c, &mod) ||
 	    !hex_field(c, &tok) || !hex_field(c, &hr) || !cp_end(c)) {
-		cp_bad(cp, "cls ldf: expected CLASS_ID CLASS_IID MODULE TOKEN HR");
+		cp_bad_fields(cp, "cls ldf", &c0, "CLASS_ID/x CLASS_IID/x MODULE/x TOKEN/x HR/x");
 		return;
 	}
 	idmap_put(&cp->class_by_clr, clr, cp_class_get(cp, iid));
@@ -451,10 +509,11 @@ rec_cls_ldf(struct cp *cp, struct cp_cur *c)
 static void
 rec_cls_nam(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t iid;
 	struct cp_tok name;
 	if (!hex_field(c, &iid) || !quoted_rest(c, &name)) {
-		cp_bad(cp, "cls nam: expected CLASS_IID \"NAME\"");
+		cp_bad_fields(cp, "cls nam", &c0, "CLASS_IID/x NAME/q");
 		return;
 	}
 	uint32_t ci = cp_class_get(cp, iid);
@@ -476,10 +535,11 @@ rec_cls_nam(struct cp *cp, struct cp_cur *c)
 static void
 rec_fun_inf(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t iid, clr, cls, mod, tok;
 	if (!hex_field(c, &iid) || !hex_field(c, &clr) || !hex_field(c, &cls) ||
 	    !hex_field(c, &mod) || !hex_field(c, &tok)) {
-		cp_bad(cp, "fun inf: expected FUNC_IID FUNC_ID CLASS_ID MODULE TOKEN");
+		cp_bad_fields(cp, "fun inf", &c0, "FUNC_IID/x FUNC_ID/x CLASS_ID/x MODULE/x TOKEN/x");
 		return;
 	}
 	struct cp_tok t, parts[4];
@@ -509,10 +569,11 @@ rec_fun_inf(struct cp *cp, struct cp_cur *c)
 static void
 rec_fun_nam(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t iid;
 	struct cp_tok all;
 	if (!hex_field(c, &iid) || !quoted_rest(c, &all)) {
-		cp_bad(cp, "fun nam: expected FUNC_IID \"NAME\" \"RETURN\" \"SIGNATURE\"");
+		cp_bad_fields(cp, "fun nam", &c0, "FUNC_IID/x NAME/q");
 		return;
 	}
 	/* all = NAME" "RET" "SIG  (outer quotes removed) */
@@ -552,13 +613,14 @@ rec_fun_nam(struct cp *cp, struct cp_cur *c)
 static void
 rec_jit(struct cp *cp, struct cp_cur *c, enum rec r)
 {
+	const struct cp_cur c0 = *c;
 	int64_t os, t;
 	uint64_t func, hr;
 	if (!ostid_field(c, &os) || !ticks_field(c, &t) ||
 	    !hex_field(c, &func) ||
 	    (r == R_JIT_CMF && !hex_field(c, &hr)) || !cp_end(c)) {
-		cp_bad(cp, "%s: expected OS_TID TICKS FUNC%s", rec_name[r],
-		    r == R_JIT_CMF ? " HR" : "");
+		cp_bad_fields(cp, rec_name[r], &c0, r == R_JIT_CMF ?
+		    "OS_TID/o TICKS/t FUNC/x HR/x" : "OS_TID/o TICKS/t FUNC/x");
 		return;
 	}
 	enum cp_rt_kind kind = r == R_JIT_CMS || r == R_JIT_CMF ? CP_RT_JIT :
@@ -597,9 +659,10 @@ rec_gch_gcs(struct cp *cp, struct cp_cur *c)
 static void
 rec_gch_gcf(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	int64_t os, t;
 	if (!ostid_field(c, &os) || !ticks_field(c, &t) || !cp_end(c)) {
-		cp_bad(cp, "gch gcf: expected OS_TID TICKS");
+		cp_bad_fields(cp, "gch gcf", &c0, "OS_TID/o TICKS/t");
 		return;
 	}
 	cp_rt_end(cp, os, ms_ns(t), CP_RT_GC, 0);
@@ -609,11 +672,12 @@ rec_gch_gcf(struct cp *cp, struct cp_cur *c)
 static void
 rec_gch_gen(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	int64_t t;
 	struct cp_tok it = { "", 0 }, p[4];
 	uint64_t a = 0, r;
 	if (!ticks_field(c, &t)) {
-		cp_bad(cp, "gch gen: expected TICKS");
+		cp_bad_fields(cp, "gch gen", &c0, "TICKS/t");
 		return;
 	}
 	struct cp_cur c2 = *c;
@@ -636,9 +700,10 @@ rec_gch_gen(struct cp *cp, struct cp_cur *c)
 static void
 rec_pause(struct cp *cp, struct cp_cur *c, bool resume)
 {
+	const struct cp_cur c0 = *c;
 	int64_t t;
 	if (!ticks_field(c, &t) || !cp_end(c)) {
-		cp_bad(cp, "%s: expected TICKS", resume ? "prf trs" : "prf tps");
+		cp_bad_fields(cp, resume ? "prf trs" : "prf tps", &c0, "TICKS/t");
 		return;
 	}
 	cp_pause(cp, ms_ns(t), resume);

@@ -135,6 +135,8 @@ void cp_bad(struct cp *cp, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void cp_warn(struct cp *cp, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+void cp_bad_fields(struct cp *cp, const char *rec, const struct cp_cur *c0,
+    const char *spec);
 uint32_t cp_process(struct cp *cp);
 const char *cp_fmt(struct cp *cp, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

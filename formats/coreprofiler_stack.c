@@ -259,13 +259,15 @@ thread_time(struct cp *cp, struct cp_thread *T, ttv_ns t, const char *rec)
 void
 cp_sam_str(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	uint64_t iid, count, mps, ss, ip = 0;
 	int64_t ms;
 	bool has_ip = false;
 
 	if (!cp_hex_field(c, &iid) || !cp_ticks_field(c, &ms) ||
 	    !cp_dec_field(c, &count) || !cp_sp(c)) {
-		cp_bad(cp, "sam str: expected THREAD TICKS COUNT MPS:STACKSIZE");
+		cp_bad_fields(cp, "sam str", &c0,
+		    "THREAD_IID/x TICKS/t COUNT/d MPS:STACKSIZE/s");
 		return;
 	}
 	const char *mstart = c->p;
@@ -446,12 +448,13 @@ alloc_args(struct cp *cp, size_t nal, str_id where, uint64_t *total)
 void
 cp_sam_mem(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	struct cp_tok tok;
 	uint64_t iid;
 	int64_t ms;
 	if (!cp_field(c, &tok) || !cp_hex(tok.s, tok.n, &iid) ||
 	    !cp_field(c, &tok) || !cp_ticks(tok.s, tok.n, &ms)) {
-		cp_bad(cp, "sam mem: expected THREAD TICKS");
+		cp_bad_fields(cp, "sam mem", &c0, "THREAD_IID/x TICKS/t");
 		return;
 	}
 	long nal = alloc_items(cp, c, true, "sam mem");
@@ -493,10 +496,11 @@ cp_sam_mem(struct cp *cp, struct cp_cur *c)
 void
 cp_gch_alt(struct cp *cp, struct cp_cur *c)
 {
+	const struct cp_cur c0 = *c;
 	struct cp_tok tok;
 	int64_t ms;
 	if (!cp_field(c, &tok) || !cp_ticks(tok.s, tok.n, &ms)) {
-		cp_bad(cp, "gch alt: expected TICKS");
+		cp_bad_fields(cp, "gch alt", &c0, "TICKS/t");
 		return;
 	}
 	long nal = alloc_items(cp, c, false, "gch alt");

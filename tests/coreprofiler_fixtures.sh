@@ -10,14 +10,14 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 D=$TTV_SRCDIR/tests/data/coreprofiler
 fail=0
-for log in "$D"/*.log; do
+for log in "$D"/*.tracelog; do
 	python3 "$TTV_SRCDIR/tests/coreprofiler_conformance.py" "$TTV" "$log" \
-	    "${log%.log}.summary.json" || fail=1
+	    "${log%.tracelog}.summary.json" || fail=1
 done
 
 # prf stm 2024-02-29 23:59:58.250 -03:30 is 2024-03-01 03:29:58.250 UTC.
 want=$(python3 -c 'import calendar; print(calendar.timegm((2024,3,1,3,29,58)) * 10**9 + 250 * 10**6)')
-info=$("$TTV" --info "$D/sampling.log")
+info=$("$TTV" --info "$D/sampling.tracelog")
 case $info in
 *"wall clock origin: $want ns"*) ;;
 *) echo "FAIL: wall clock origin is not $want"; fail=1 ;;
@@ -40,8 +40,8 @@ for name in '"process CPU %"' '"thread 0x00000000 CPU %"' \
 	esac
 done
 # Merged stacks are the per-thread ones summed (the thread frame dropped).
-a=$("$TTV" --export collapsed "$D/sampling.log" | sort)
-b=$("$TTV" --export collapsed --per-thread "$D/sampling.log" | python3 -c '
+a=$("$TTV" --export collapsed "$D/sampling.tracelog" | sort)
+b=$("$TTV" --export collapsed --per-thread "$D/sampling.tracelog" | python3 -c '
 import sys, collections
 acc = collections.Counter()
 for line in sys.stdin:
@@ -55,7 +55,7 @@ if [ "$a" != "$b" ]; then
 	fail=1
 fi
 # Damage is an error: exit status 1, the rest still read.
-"$TTV" --stats "$D/malformed.log" >/dev/null 2>&1
+"$TTV" --stats "$D/malformed.tracelog" >/dev/null 2>&1
 if [ $? -ne 1 ]; then
 	echo "FAIL: a damaged log does not exit with status 1"
 	fail=1

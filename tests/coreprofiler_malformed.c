@@ -1,7 +1,7 @@
 /*
  * Damaged CoreProfiler logs must never crash, hang or read out of bounds
  * (run it under ASan/UBSan too). A small good log (tests/data/coreprofiler/
- * tiny.log) is cut at every byte, each byte is replaced by characters that
+ * tiny.tracelog) is cut at every byte, each byte is replaced by characters that
  * matter to the grammar (space, newline, ':', quote, 'x', digits, 0xff),
  * and random bits are flipped. Every model that comes back must be sane:
  * non-negative durations, each depth sorted and not overlapping, every
@@ -126,7 +126,7 @@ main(int argc, char **argv)
 {
 	const char *srcdir = getenv("TTV_SRCDIR");
 	char path[4096];
-	snprintf(path, sizeof path, "%s/tests/data/coreprofiler/tiny.log",
+	snprintf(path, sizeof path, "%s/tests/data/coreprofiler/tiny.tracelog",
 	    argc > 1 ? argv[1] : srcdir ? srcdir : ".");
 	size_t n;
 	unsigned char *good = slurp(path, &n);

@@ -15,6 +15,9 @@
  *   cpgen [--seed N] [--lines N] [--mode sampling|instrumentation]
  *         [--threads N] [--malformed] [--stack-track] [--ptr-bits 32|64]
  *         [--ip-style 0x|bare] [--out FILE] [--summary FILE|none]
+ *
+ * The summary goes beside the log (X.log or X.tracelog -> X.summary.json)
+ * unless --summary says otherwise.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -251,7 +254,9 @@ emit_damage(const char *line)
 		bad_line(K_NUMBER, b);
 	} else {
 		if (strncmp(line, "sam str", 7) == 0) {
-			const char *p = strchr(line + 8, ' ');
+			/* THREAD TICKS kept, then a match prefix larger
+			 * than the stack size: an impossible record. */
+			const char *p = strchr(strchr(line + 8, ' ') + 1, ' ');
 			snprintf(b, sizeof b, "%.*s 1 9:3", (int)(p - line), line);
 		} else {
 			snprintf(b, sizeof b, "sam str 0x00000000 5 1 2");
@@ -805,6 +810,8 @@ main(int argc, char **argv)
 		memcpy(summary, opt.out, n + 1);
 		if (n > 4 && strcmp(summary + n - 4, ".log") == 0)
 			summary[n - 4] = 0;
+		else if (n > 9 && strcmp(summary + n - 9, ".tracelog") == 0)
+			summary[n - 9] = 0;
 		strcat(summary, ".summary.json");
 	} else if (opt.summary != NULL && strcmp(opt.summary, "none") != 0) {
 		summary = strcpy(xmalloc_(strlen(opt.summary) + 1), opt.summary);
