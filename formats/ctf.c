@@ -72,6 +72,10 @@ struct loader {
 	uint32_t kernel_proc;
 	bool has_kernel_proc;
 	VEC(uint8_t) named;	/* per track: name given */
+	VEC(uint8_t) no_addr;	/* per track: exits without an address */
+	/* per stream: the thread tracks its events went to */
+	struct seen { uint32_t *t; size_t n, cap; } *seen;
+	size_t nseen;
 	VEC(uint32_t) stream_track;	/* per stream index + 1 */
 	VEC(str_id) stream_text;
 	struct fcache c_vtid[2], c_tid[2], c_vpid[2], c_pid[2];
@@ -417,6 +421,50 @@ bin_info(struct loader *L, const struct ctf_stream *s, int64_t vpid)
 	    pic != 0);
 }
 
+/* Remembers that a stream carried a thread's calls (for resync). */
+static void
+note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
+{
+	size_t i = (size_t)s->index;
+	if (i >= L->nseen) {
+		size_t n = i + 16;
+		L->seen = xreallocarray(L->seen, n, sizeof *L->seen);
+		memset(L->seen + L->nseen, 0, (n - L->nseen) * sizeof *L->seen);
+		L->nseen = n;
+	}
+	struct seen *sn = &L->seen[i];
+	if (sn->n > 0 && sn->t[sn->n - 1] == track)
+		return;
+	for (size_t k = 0; k < sn->n; k++)
+		if (sn->t[k] == track)
+			return;
+	if (sn->n == sn->cap) {
+		sn->cap = sn->cap ? sn->cap * 2 : 8;
+		sn->t = xreallocarray(sn->t, sn->cap, sizeof *sn->t);
+	}
+	sn->t[sn->n++] = track;
+}
+
+/* Events of a stream were lost at t: the -fast cyg-profile exits carry
+ * no address, so the stacks of its threads cannot be matched across the
+ * gap; their open frames end here, flagged truncated. (With addresses,
+ * builder_pop_func matches exits to entries and resynchronises.) */
+static void
+resync(struct loader *L, const struct ctf_stream *s, ttv_ns t)
+{
+	if ((size_t)s->index >= L->nseen)
+		return;
+	struct seen *sn = &L->seen[s->index];
+	for (size_t k = 0; k < sn->n; k++) {
+		uint32_t tr = sn->t[k];
+		if (tr >= L->no_addr.len || !L->no_addr.items[tr])
+			continue;
+		while (builder_stack_depth(L->b, tr) > 0 &&
+		    builder_pop(L->b, tr, t, SLICE_TRUNCATED))
+			;
+	}
+}
+
 static void
 on_event(struct loader *L, const struct ctf_item *it)
 {
@@ -436,6 +484,8 @@ on_event(struct loader *L, const struct ctf_item *it)
 	int64_t vpid;
 	uint32_t track = track_of(L, s, &vpid);
 	uint64_t addr;
+	if (in->kind == EV_ENTRY || in->kind == EV_EXIT)
+		note_seen(L, s, track);
 	switch (in->kind) {
 	case EV_ENTRY:
 		if (!int_of(field_cached(s, 3, "addr", &in->addr), &addr))
@@ -449,8 +499,12 @@ on_event(struct loader *L, const struct ctf_item *it)
 			if (builder_pop_func(L->b, track, t, f, 0) ==
 			    POP_NOT_FOUND && builder_stack_depth(L->b, track) == 0)
 				builder_pop_orphan(L->b, track, t, f, 0);
-		} else
+		} else {
+			while (L->no_addr.len <= track)
+				VEC_PUSH(&L->no_addr, 0);
+			L->no_addr.items[track] = 1;
 			builder_pop(L->b, track, t, 0);
+		}
 		return;
 	case EV_SCHED_SWITCH:
 		sched_switch(L, s, t);
@@ -488,6 +542,8 @@ on_packet(struct loader *L, const struct ctf_item *it)
 	builder_marker(L->b, MARKER_PACKET, track, t, (int64_t)s->pkt_off,
 	    L->stream_text.items[i]);
 	char buf[512];
+	if (it->discarded || it->lost_packets)
+		resync(L, s, t);
 	if (it->discarded) {
 		L->ndiscarded += it->discarded;
 		snprintf(buf, sizeof buf, "%llu events discarded in %s",
@@ -598,6 +654,10 @@ ctf_load(struct load_ctx *ctx)
 	VEC_FREE(&L.stream_track);
 	VEC_FREE(&L.stream_text);
 	free(L.last);
+	for (size_t i = 0; i < L.nseen; i++)
+		free(L.seen[i].t);
+	free(L.seen);
+	VEC_FREE(&L.no_addr);
 	ctf_lttng_free(L.lt);
 	ctf_reader_free(L.r);
 	return rc;

@@ -221,6 +221,9 @@ decode_array(struct ctf_dec *d, const struct ctf_type *t,
 		return 0;
 	}
 	d->pos = pos;
+	if (f != NULL && f->role == ROLE_UUID && (pos & 7) == 0 &&
+	    n * 8 <= d->end - pos)
+		d->uuid = d->buf + (pos >> 3);
 	size_t at = d->out ? d->out->len : 0;
 	struct ctf_val *o = push(d, t, f, index);
 	if (o != NULL)

@@ -163,6 +163,7 @@ ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
 	d->base_off = s->pkt_off;
 	d->out = NULL;
 	d->roles_set = 0;
+	d->uuid = NULL;
 	d->m = m;
 	if (m->packet_header != NULL &&
 	    ctf_decode(d, m->packet_header, NULL, 0) < 0)
@@ -174,6 +175,8 @@ ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
 		    (unsigned long long)d->roles[ROLE_MAGIC]);
 		return serr(s, err, errsize, erroff, s->pkt_off, msg);
 	}
+	/* a packet's uuid is not checked against the trace's: babeltrace2
+	 * reads traces whose packets say otherwise (intersection/) */
 	const struct ctf_stream_class *sc;
 	if (d->roles_set & (1u << ROLE_STREAM_ID)) {
 		sc = ctf_stream_by_id(m, d->roles[ROLE_STREAM_ID]);

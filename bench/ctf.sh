@@ -1,0 +1,94 @@
+#!/bin/sh
+# Benchmark of the CTF reader: a large LTTng-UST-like cyg-profile trace
+# (tests/gen/ctfgen: 8 threads on per-CPU streams, large event headers,
+# vpid/vtid contexts, 1 MiB packets, function entries and exits only),
+# then in the same run, three times each, `ttv --stats` and `ttv --info`
+# (decode + build the model, with and without the statistics) and
+# `babeltrace2 -c sink.utils.dummy` (decode only) under /usr/bin/time -v:
+# wall and CPU time, events/s, peak RSS against the trace size, and the
+# ratio of babeltrace2's CPU time to ttv's (targets: >= 10x, RSS <= 1.5x
+# the trace). The trace is deleted at the end.
+#
+#   TTV=./ttv CTFGEN=./tests/gen/ctfgen [CTF_BENCH_CALLS=N] sh bench/ctf.sh
+set -u
+TTV=${TTV:-./ttv}
+CTFGEN=${CTFGEN:-./tests/gen/ctfgen}
+CALLS=${CTF_BENCH_CALLS:-20000000}
+RUNS=${CTF_BENCH_RUNS:-3}
+for x in "$TTV" "$CTFGEN"; do
+	if [ ! -x "$x" ]; then
+		echo "bench/ctf.sh: $x not built (make check builds it)" >&2
+		exit 1
+	fi
+done
+if [ ! -x /usr/bin/time ]; then
+	echo "bench/ctf.sh: needs /usr/bin/time (Debian package time)" >&2
+	exit 1
+fi
+dir=$(mktemp -d "${CTF_BENCH_DIR:-/tmp}/ttv-bench-ctf.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT INT TERM
+
+"$CTFGEN" -n "$CALLS" -t 8 -S 0 -P 1048576 -s 3 -e "$dir/expected" \
+    "$dir/trace" || exit 1
+bytes=$(cat "$dir"/trace/* | wc -c)
+events=$(awk '$1 == "events" { n += $3 } END { print n }' "$dir/expected")
+cat "$dir"/trace/* > /dev/null
+echo "trace: $bytes bytes, $events events ($CALLS calls, 8 threads)"
+
+# measure LABEL CMD...: one run; prints a line, leaves "cpu" in $dir/cpu
+measure() {
+	label=$1
+	shift
+	/usr/bin/time -v "$@" >/dev/null 2>"$dir/time" || {
+		echo "$label: failed:"
+		tail -5 "$dir/time"
+		return 1
+	}
+	awk -v label="$label" -v events="$events" -v bytes="$bytes" \
+	    -v out="$dir/cpu" '
+	/Elapsed \(wall clock\)/ {
+		n = split($NF, p, ":"); wall = 0
+		for (i = 1; i <= n; i++) wall = wall * 60 + p[i]
+	}
+	/User time/ { user = $NF }
+	/System time/ { sys = $NF }
+	/Maximum resident set size/ { rss = $NF * 1024 }
+	END {
+		cpu = user + sys
+		printf "%-12s wall %6.2f s  cpu %6.2f s  %6.1f M events/s  " \
+		    "%5.0f MB/s  peak RSS %5.0f MB = %.2f x trace\n", label,
+		    wall, cpu, events / cpu / 1e6, bytes / cpu / 1e6,
+		    rss / 1e6, rss / bytes
+		print cpu > out
+	}' "$dir/time"
+}
+
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
+: > "$dir/ttv.cpu"
+: > "$dir/info.cpu"
+: > "$dir/bt.cpu"
+for run in $(seq "$RUNS"); do
+	measure "ttv --stats" "$TTV" --stats "$dir/trace" &&
+	    cat "$dir/cpu" >> "$dir/ttv.cpu"
+	measure "ttv --info" "$TTV" --info "$dir/trace" &&
+	    cat "$dir/cpu" >> "$dir/info.cpu"
+	if command -v babeltrace2 >/dev/null 2>&1; then
+		measure "babeltrace2" babeltrace2 -c sink.utils.dummy \
+		    "$dir/trace" && cat "$dir/cpu" >> "$dir/bt.cpu"
+	fi
+done
+t=$(median < "$dir/ttv.cpu")
+i=$(median < "$dir/info.cpu")
+if [ -s "$dir/bt.cpu" ]; then
+	b=$(median < "$dir/bt.cpu")
+	awk -v t="$t" -v i="$i" -v b="$b" 'BEGIN {
+		printf "median cpu: ttv --stats %.2f s, ttv --info %.2f s, " \
+		    "babeltrace2 %.2f s: babeltrace2 / ttv = %.1fx (--stats), " \
+		    "%.1fx (--info); target >= 10x\n", t, i, b, b / t, b / i
+	}'
+else
+	echo "babeltrace2 not installed: no comparison"
+fi
