@@ -8,7 +8,11 @@
 #     counter series, CPU lanes, logs, names, record counts, diagnostics)
 #     equals the writer's expectations, in both byte orders, with and
 #     without a truncated last record;
-#  3. the command line shows the same: --info (byte order, records),
+#  3. sorting: the same 3000 rounds of nested durations written as
+#     begin/complete/end in time order, and written Fuchsia-style as
+#     complete events when their scopes end (inner first, so every thread
+#     is out of order), give the same statistics, and big-endian the same;
+#  4. the command line shows the same: --info (byte order, records),
 #     --stats --tsv (out-of-order complete events nested and timed), and
 #     --export chrome-json (X, i, b/e, s/t/f and C events).
 set -u
@@ -34,6 +38,23 @@ for name in full full-be trunc trunc-be; do
 	LC_ALL=C sort "$data/$name.expected" >"$tmp/$name.want"
 	if ! diff -u "$tmp/$name.want" "$tmp/$name.got"; then
 		echo "FAIL: $name: the model differs from fxtgen's expectations"
+		fail=1
+	fi
+done
+
+"$gen" -R 3000 -B 100000000 "$tmp/inorder.fxt" >/dev/null &&
+"$gen" -O -R 3000 -B 100000000 "$tmp/scoped.fxt" >/dev/null &&
+"$gen" -b -O -R 3000 -B 100000000 "$tmp/scoped-be.fxt" >/dev/null || fail=1
+for f in inorder scoped scoped-be; do
+	"$TTV" --stats --tsv "$tmp/$f.fxt" >"$tmp/$f.stats" 2>&1 || fail=1
+done
+if [ "$(wc -l <"$tmp/inorder.stats")" -lt 9 ]; then
+	echo "FAIL: bulk trace: too few stats rows"
+	fail=1
+fi
+for f in scoped scoped-be; do
+	if ! diff -u "$tmp/inorder.stats" "$tmp/$f.stats"; then
+		echo "FAIL: $f.fxt: statistics differ from the in-order trace"
 		fail=1
 	fi
 done

@@ -4,7 +4,10 @@
  *
  *   fxtgen [-b] [-t] full OUT EXPECTED   the scenario below; -b big-endian,
  *                                        -t ends in a truncated record
- *   fxtgen [-b] -B BYTES OUT             a big trace for the benchmark
+ *   fxtgen [-b] [-O] [-R N] -B BYTES OUT a big trace for the benchmark;
+ *                                        -O: scoped durations written as
+ *                                        complete events, inner first;
+ *                                        -R: stop after N rounds
  *
  * The scenario touches every record type (metadata: magic, provider
  * info/section/event, unknown trace info; initialization with three tick
@@ -908,10 +911,13 @@ write_expected(const char *path)
 /*
  * A big trace: string and thread tables, then rounds of seven events on
  * one of 8 threads (begin, begin, complete, end, end, instant, counter
- * with one argument), all indexed, like a busy instrumented program.
+ * with one argument), all indexed, like a busy instrumented program. With
+ * ooo, the three nested durations are complete events written when their
+ * scopes end (inner first), as Fuchsia's TRACE_DURATION writes them: every
+ * thread is then out of time order and the reader must sort.
  */
 static void
-bulk(const char *path, uint64_t bytes)
+bulk(const char *path, uint64_t bytes, bool ooo, uint64_t rounds)
 {
 	FILE *f = fopen(path, "wb");
 	static const char *names[] = { "parse", "layout", "paint", "commit",
@@ -935,14 +941,26 @@ bulk(const char *path, uint64_t bytes)
 	kobj(1, 100, STR("bench_proc"), 0);
 	fwrite(out, 1, outlen, f);
 	done = outlen;
-	while (done < bytes) {
+	while (done < bytes && (rounds == 0 || it < rounds)) {
 		outlen = 0;
-		while (outlen < (1u << 20)) {
+		while (outlen < (1u << 20) && (rounds == 0 || it < rounds)) {
 			unsigned th = 1 + (unsigned)(it & 7);
 			unsigned a = 2 + (unsigned)(it % 8), b = 2 + (unsigned)((it + 3) % 8);
 			unsigned c = 2 + (unsigned)((it + 5) % 8);
 			uint64_t d = 10 + (it * 7919) % 5000;
 			uint64_t h = 4 | 2 << 4 | (uint64_t)th << 24 | 1ULL << 32;
+			if (ooo) {
+				word((h + (1 << 4)) | 4u << 16 | (uint64_t)c << 48);
+				word(t + 20);
+				word(t + 20 + d);
+				word((h + (1 << 4)) | 4u << 16 | (uint64_t)b << 48);
+				word(t + 10);
+				word(t + 30 + d);
+				word((h + (1 << 4)) | 4u << 16 | (uint64_t)a << 48);
+				word(t);
+				word(t + 40 + d);
+				goto tail;
+			}
 			word(h | 2u << 16 | (uint64_t)a << 48);
 			word(t);
 			word(h | 2u << 16 | (uint64_t)b << 48);
@@ -954,6 +972,7 @@ bulk(const char *path, uint64_t bytes)
 			word(t + 30 + d);
 			word(h | 3u << 16 | (uint64_t)a << 48);
 			word(t + 40 + d);
+		tail:
 			word(h | 0u << 16 | 10ULL << 48);
 			word(t + 50 + d);
 			word((h + (2 << 4)) | 1u << 16 | 1u << 20 | 10ULL << 48);
@@ -970,14 +989,15 @@ bulk(const char *path, uint64_t bytes)
 		perror(path);
 		exit(1);
 	}
-	printf("%" PRIu64 " bytes, %" PRIu64 " records\n", done, it * 7 + 23);
+	printf("%" PRIu64 " bytes, %" PRIu64 " records\n", done,
+	    it * (ooo ? 5 : 7) + 23);
 }
 
 int
 main(int argc, char **argv)
 {
-	bool truncate = false;
-	uint64_t bulk_bytes = 0;
+	bool truncate = false, ooo = false;
+	uint64_t bulk_bytes = 0, rounds = 0;
 	FILE *f;
 
 	while (argc > 1 && argv[1][0] == '-') {
@@ -985,8 +1005,14 @@ main(int argc, char **argv)
 			big = true;
 		else if (strcmp(argv[1], "-t") == 0)
 			truncate = true;
+		else if (strcmp(argv[1], "-O") == 0)
+			ooo = true;
 		else if (strcmp(argv[1], "-B") == 0 && argc > 2) {
 			bulk_bytes = strtoull(argv[2], NULL, 0);
+			argc--;
+			argv++;
+		} else if (strcmp(argv[1], "-R") == 0 && argc > 2) {
+			rounds = strtoull(argv[2], NULL, 0);
 			argc--;
 			argv++;
 		} else
@@ -995,12 +1021,12 @@ main(int argc, char **argv)
 		argv++;
 	}
 	if (bulk_bytes > 0 && argc == 2) {
-		bulk(argv[1], bulk_bytes);
+		bulk(argv[1], bulk_bytes, ooo, rounds);
 		return 0;
 	}
 	if (argc != 4 || strcmp(argv[1], "full") != 0) {
 		fprintf(stderr, "usage: fxtgen [-b] [-t] full OUT EXPECTED\n"
-		    "       fxtgen [-b] -B BYTES OUT\n");
+		    "       fxtgen [-b] [-O] [-R N] -B BYTES OUT\n");
 		return 2;
 	}
 	scenario(truncate);
