@@ -354,6 +354,28 @@ send_key(const char *k)
 				bytes_last_key = bytes_since_key;
 				return;
 			}
+		int mr, mc;
+		char what[16];
+		if (sscanf(k, "<%15[A-Za-z]:%d,%d>", what, &mr, &mc) == 3) {
+			/* Mouse: the emulator encodes it in the mode ncurses
+			 * asked for; one press (and its release) is one
+			 * event for ttv. */
+			int button = strcmp(what, "Click") == 0 ? 1 :
+			    strcmp(what, "WheelUp") == 0 ? 4 :
+			    strcmp(what, "WheelDown") == 0 ? 5 : 0;
+			if (button == 0)
+				die("unknown mouse key %s", k);
+			bytes_since_key = 0;
+			vterm_mouse_move(vt, mr, mc, VTERM_MOD_NONE);
+			vterm_mouse_button(vt, button, true, VTERM_MOD_NONE);
+			if (button == 1)
+				vterm_mouse_button(vt, button, false,
+				    VTERM_MOD_NONE);
+			keys_sent++;
+			wait_frame(keys_sent);
+			bytes_last_key = bytes_since_key;
+			return;
+		}
 		if (strncmp(k, "<C-", 3) == 0 && strlen(k) == 5) {
 			char c = (char)(toupper((unsigned char)k[3]) & 0x1f);
 			send_bytes(&c, 1);

@@ -13,6 +13,7 @@
 #include "panes.h"
 #include "text.h"
 #include "timefmt.h"
+#include "xalloc.h"
 
 static void
 refresh(struct view *v)
@@ -49,6 +50,14 @@ node_name(const struct view *v, uint32_t n, char *buf, size_t size)
 	return "all";
 }
 
+/* Where each node was drawn last, for clicks. */
+struct flame_box {
+	int y, c0, c1;
+	uint32_t node;
+};
+static struct flame_box *boxes;
+static size_t nboxes, capboxes;
+
 struct fctx {
 	struct view *v;
 	struct grid *g;
@@ -84,6 +93,11 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 		style = STYLE_SLICE0 + view_func_hue(nd->func);
 	for (c = c0; c < c1; c++)
 		grid_set(f->g, f->r.x + c, y, ' ', style, 0);
+	if (nboxes == capboxes) {
+		capboxes = capboxes ? capboxes * 2 : 64;
+		boxes = xreallocarray(boxes, capboxes, sizeof *boxes);
+	}
+	boxes[nboxes++] = (struct flame_box){ y, f->r.x + c0, f->r.x + c1, n };
 	if (c1 - c0 >= 2 && c0 > 0)
 		grid_set(f->g, f->r.x + c0, y, GLYPH_EDGE(f->g->utf8), style, 0),
 		    c0++;
@@ -142,6 +156,7 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	f.g = g;
 	f.r = (struct rect){ r.x, r.y + 1, r.w, r.h - 1 };
 	f.grand = node_total(v, 0);
+	nboxes = 0;
 	/* A zoomed node spans the width; its callers are not drawn. */
 	draw_node(&f, v->flame_root, 0, 0, r.w);
 	if (v->flame_sel < v->tree.n) {
@@ -222,6 +237,25 @@ flame_command(struct view *v, enum cmd c)
 	return PANE_REDRAW;
 }
 
+/* Click: select the node under the pointer; on the selected one, zoom. */
+static int
+flame_mouse(struct view *v, struct rect r, int x, int y,
+    enum mouse_button b)
+{
+	(void)r;
+	if (b != MOUSE_CLICK || !v->tree_valid)
+		return PANE_HANDLED;
+	for (size_t i = 0; i < nboxes; i++)
+		if (boxes[i].y == y && x >= boxes[i].c0 && x < boxes[i].c1 &&
+		    boxes[i].node < v->tree.n) {
+			if (boxes[i].node == v->flame_sel)
+				v->flame_root = v->flame_sel;
+			v->flame_sel = boxes[i].node;
+			return PANE_REDRAW;
+		}
+	return PANE_HANDLED;
+}
+
 const struct pane_class pane_flame = {
-	"Flame", CTX_FLAME, flame_draw, flame_command
+	"Flame", CTX_FLAME, flame_draw, flame_command, flame_mouse
 };

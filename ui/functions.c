@@ -202,6 +202,16 @@ functions_command(struct view *v, enum cmd c)
 	}
 }
 
+static int
+functions_mouse(struct view *v, struct rect r, int x, int y,
+    enum mouse_button b)
+{
+	(void)x;
+	return list_mouse(v, &v->list[PANE_FUNCTIONS], v->stats.n, r, y, b,
+	    functions_command);
+}
+
 const struct pane_class pane_functions = {
-	"Functions", CTX_FUNCTIONS, functions_draw, functions_command
+	"Functions", CTX_FUNCTIONS, functions_draw, functions_command,
+	functions_mouse
 };

@@ -71,6 +71,29 @@ list_command(struct list_pos *p, size_t n, enum cmd c)
 	return PANE_REDRAW;
 }
 
+int
+list_mouse(struct view *v, struct list_pos *p, size_t n, struct rect r,
+    int y, enum mouse_button b, int (*command)(struct view *, enum cmd))
+{
+	size_t row;
+
+	if (b == MOUSE_WHEEL_UP || b == MOUSE_WHEEL_DOWN) {
+		for (int i = 0; i < 3; i++)
+			list_command(p, n, b == MOUSE_WHEEL_UP ? CMD_LIST_UP :
+			    CMD_LIST_DOWN);
+		return PANE_REDRAW;
+	}
+	if (y < r.y + 2)
+		return PANE_HANDLED;
+	row = p->top + (size_t)(y - r.y - 2);
+	if (row >= n)
+		return PANE_HANDLED;
+	if (row == p->sel)
+		return command(v, CMD_LIST_ENTER);
+	p->sel = row;
+	return PANE_REDRAW;
+}
+
 void
 pane_title(struct grid *g, struct rect r, const char *title,
     const char *detail)

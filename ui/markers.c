@@ -79,6 +79,16 @@ markers_command(struct view *v, enum cmd c)
 	return PANE_REDRAW | PANE_DATA;
 }
 
+static int
+markers_mouse(struct view *v, struct rect r, int x, int y,
+    enum mouse_button b)
+{
+	(void)x;
+	return list_mouse(v, &v->list[PANE_MARKERS], v->nmarker_rows, r, y, b,
+	    markers_command);
+}
+
 const struct pane_class pane_markers = {
-	"Markers", CTX_MARKERS, markers_draw, markers_command
+	"Markers", CTX_MARKERS, markers_draw, markers_command,
+	markers_mouse
 };

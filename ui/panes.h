@@ -11,11 +11,18 @@
 #include "keys.h"
 #include "view.h"
 
+/* Mouse buttons as panes see them. */
+enum mouse_button { MOUSE_CLICK = 1, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
+
 struct pane_class {
 	const char *title;
 	enum key_ctx ctx;
 	void (*draw)(struct view *v, struct grid *g, struct rect r);
 	int (*command)(struct view *v, enum cmd c);
+	/* A click or wheel at screen (x, y) inside the pane's rectangle r
+	 * (as last drawn); PANE_* flags. */
+	int (*mouse)(struct view *v, struct rect r, int x, int y,
+	    enum mouse_button b);
 };
 
 extern const struct pane_class pane_timeline;
@@ -34,6 +41,11 @@ int help_command(struct view *v, enum cmd c);
 
 /* Shared by list panes: moves pos over n rows; PANE_* flags. */
 int list_command(struct list_pos *pos, size_t n, enum cmd c);
+/* A click on a list whose rows start at r.y + 2: selects the row, and a
+ * click on the selected row runs `enter`; the wheel scrolls. */
+int list_mouse(struct view *v, struct list_pos *pos, size_t n,
+    struct rect r, int y, enum mouse_button b,
+    int (*command)(struct view *, enum cmd));
 /* Keeps pos->sel inside [0, n) and visible in rows rows. */
 void list_clamp(struct list_pos *pos, size_t n, int rows);
 /* A pane title line: "title" then detail, in STYLE_TITLE. */

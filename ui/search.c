@@ -92,6 +92,16 @@ search_command(struct view *v, enum cmd c)
 	return PANE_REDRAW | PANE_DATA;
 }
 
+static int
+search_mouse(struct view *v, struct rect r, int x, int y,
+    enum mouse_button b)
+{
+	(void)x;
+	return list_mouse(v, &v->list[PANE_SEARCH], v->nresults, r, y, b,
+	    search_command);
+}
+
 const struct pane_class pane_search = {
-	"Search", CTX_SEARCH, search_draw, search_command
+	"Search", CTX_SEARCH, search_draw, search_command,
+	search_mouse
 };

@@ -239,6 +239,11 @@ term_open(struct term_info *info, char **err)
 	intrflush(stdscr, FALSE);
 	leaveok(stdscr, FALSE);
 	curs_set(0);
+	/* Clicks select, the wheel zooms; presses only, reported at once
+	 * (no click-interval wait). Shift+drag still selects text in most
+	 * terminals. */
+	mouseinterval(0);
+	mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
 	info->colour = detect_colour();
 	setup_styles(info->colour);
 	info->w = COLS;
@@ -438,6 +443,22 @@ term_getkey(struct term_info *info, int timeout_ms)
 			    !winch_flag)
 				return TK_NONE;
 			continue;
+		}
+		if (r == KEY_CODE_YES && k == KEY_MOUSE) {
+			MEVENT ev;
+			if (getmouse(&ev) != OK)
+				continue;
+			info->mouse_x = ev.x;
+			info->mouse_y = ev.y;
+			if (ev.bstate & BUTTON4_PRESSED)
+				info->mouse_button = TERM_WHEEL_UP;
+			else if (ev.bstate & BUTTON5_PRESSED)
+				info->mouse_button = TERM_WHEEL_DOWN;
+			else if (ev.bstate & BUTTON1_PRESSED)
+				info->mouse_button = TERM_CLICK;
+			else
+				continue;
+			return TK_MOUSE;
 		}
 		key = translate(r, k);
 		if (key == TK_RESIZE) {

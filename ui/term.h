@@ -15,10 +15,15 @@
 
 enum term_colour { TERM_MONO, TERM_8, TERM_256, TERM_DIRECT };
 
+enum term_button { TERM_CLICK = 1, TERM_WHEEL_UP, TERM_WHEEL_DOWN };
+
 struct term_info {
 	bool utf8;		/* the locale's charset is UTF-8 */
 	enum term_colour colour;
 	int w, h;
+	/* The last TK_MOUSE event: where and what. */
+	int mouse_x, mouse_y;
+	enum term_button mouse_button;
 };
 
 /* Opens the terminal on stdin/stdout; -1 with *err (caller frees) when

@@ -113,6 +113,31 @@ threads_command(struct view *v, enum cmd c)
 	}
 }
 
+/* A click picks or unpicks the thread under it; the wheel scrolls. */
+static int
+threads_mouse(struct view *v, struct rect r, int x, int y,
+    enum mouse_button b)
+{
+	struct list_pos *p = &v->list[PANE_THREADS];
+	size_t n = thread_count(v->trace), row;
+	uint32_t tr;
+
+	(void)x;
+	if (b != MOUSE_CLICK)
+		return list_mouse(v, p, n, r, y, b, threads_command);
+	if (y < r.y + 2)
+		return PANE_HANDLED;
+	row = p->top + (size_t)(y - r.y - 2);
+	tr = thread_track(v->trace, row);
+	if (tr == UINT32_MAX)
+		return PANE_HANDLED;
+	p->sel = row;
+	v->thread_pick[tr] ^= 1;
+	view_apply_threads(v);
+	return PANE_REDRAW | PANE_DATA;
+}
+
 const struct pane_class pane_threads = {
-	"Threads", CTX_THREADS, threads_draw, threads_command
+	"Threads", CTX_THREADS, threads_draw, threads_command,
+	threads_mouse
 };

@@ -464,7 +464,6 @@ timeline_draw(struct view *v, struct grid *g, struct rect r)
 	size_t n = timeline_rows(v, &rows), cur = SIZE_MAX;
 	int body = r.h - 2;
 
-	v->main_rect = r;
 	if (r.h < 3) {
 		free(rows);
 		return;
@@ -629,6 +628,61 @@ timeline_command(struct view *v, enum cmd c)
 	}
 }
 
+/* Wheel: zoom around the time under the pointer. Click: the slice under
+ * it (or the one drawn in that column when they are dense); on a lane
+ * header, fold or unfold. */
+static int
+timeline_mouse(struct view *v, struct rect r, int x, int y,
+    enum mouse_button b)
+{
+	struct tmap m = { v->t0, v->t1, r.w };
+	int col = x - r.x;
+	ttv_ns a = tmap_time(&m, col), e = tmap_time(&m, col + 1);
+	struct lane_row *rows;
+	size_t n, row;
+	int flags = PANE_HANDLED;
+
+	if (b != MOUSE_CLICK) {
+		view_zoom_at(v, a + (e - a) / 2, b == MOUSE_WHEEL_UP ? 0.5 :
+		    2.0);
+		return PANE_REDRAW | PANE_DATA;
+	}
+	if (y < r.y + 2)
+		return PANE_HANDLED;
+	n = timeline_rows(v, &rows);
+	row = (size_t)v->lane_top + (size_t)(y - r.y - 2);
+	if (row < n) {
+		const struct lane_row *lr = &rows[row];
+		const struct track *tr = &v->trace->tracks[lr->track];
+		struct slice_ref ref;
+		size_t lo, hi;
+
+		if (lr->depth < 0) {
+			v->folded[lr->track] ^= 1;
+			flags = PANE_REDRAW;
+		} else if (tr->kind != TRACK_COUNTER &&
+		    (uint32_t)lr->depth < tr->ndepth) {
+			if (query_slice_at(v->trace, lr->track,
+			    (uint32_t)lr->depth, a + (e - a) / 2, &ref)) {
+				view_set_cursor(v, ref);
+				flags = PANE_REDRAW;
+			} else {
+				query_window(tr, (uint32_t)lr->depth, a, e, &lo,
+				    &hi);
+				if (lo < hi) {
+					ref = (struct slice_ref){ lr->track,
+					    (uint32_t)lr->depth, (uint32_t)lo };
+					view_set_cursor(v, ref);
+					flags = PANE_REDRAW;
+				}
+			}
+		}
+	}
+	free(rows);
+	return flags;
+}
+
 const struct pane_class pane_timeline = {
-	"Timeline", CTX_TIMELINE, timeline_draw, timeline_command
+	"Timeline", CTX_TIMELINE, timeline_draw, timeline_command,
+	timeline_mouse
 };

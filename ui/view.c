@@ -307,6 +307,14 @@ view_zoom(struct view *v, double factor)
 }
 
 void
+view_zoom_at(struct view *v, ttv_ns t, double factor)
+{
+	tmap_zoom(&v->t0, &v->t1, t, factor, v->trace->first,
+	    trace_last(v->trace));
+	view_data_changed(v);
+}
+
+void
 view_pan(struct view *v, double frac)
 {
 	tmap_pan(&v->t0, &v->t1, frac, v->trace->first,

@@ -151,6 +151,8 @@ bool view_slice_visible(const struct view *v, struct slice_ref r);
 
 /* Window. */
 void view_zoom(struct view *v, double factor);
+/* Zoom keeping time t where it is on screen (the mouse wheel). */
+void view_zoom_at(struct view *v, ttv_ns t, double factor);
 void view_pan(struct view *v, double frac);
 void view_reset(struct view *v);
 void view_zoom_slice(struct view *v);

@@ -191,6 +191,7 @@ render(struct viewer *w, int *cx, int *cy)
 		return;
 	}
 	draw_header(w, lay.header);
+	v->main_rect = lay.main;
 	if (v->help)
 		help_draw(v, g, lay.main);
 	else
@@ -425,6 +426,31 @@ run_command(struct viewer *w, enum cmd c)
 }
 
 static int
+handle_mouse(struct viewer *w)
+{
+	struct view *v = &w->view;
+	struct rect r = v->main_rect;
+	int x = w->ti.mouse_x, y = w->ti.mouse_y;
+	enum mouse_button b = w->ti.mouse_button == TERM_CLICK ? MOUSE_CLICK :
+	    w->ti.mouse_button == TERM_WHEEL_UP ? MOUSE_WHEEL_UP :
+	    MOUSE_WHEEL_DOWN;
+
+	if (w->prompt.kind != PROMPT_NONE || w->pending != CMD_NONE)
+		return PANE_HANDLED;
+	if (x < r.x || x >= r.x + r.w || y < r.y || y >= r.y + r.h)
+		return PANE_HANDLED;
+	v->msg[0] = '\0';
+	if (v->help) {
+		if (b != MOUSE_CLICK)
+			for (int i = 0; i < 3; i++)
+				help_command(v, b == MOUSE_WHEEL_UP ?
+				    CMD_LIST_UP : CMD_LIST_DOWN);
+		return PANE_REDRAW;
+	}
+	return pane_get(v->pane)->mouse(v, r, x, y, b);
+}
+
+static int
 handle_key(struct viewer *w, int key)
 {
 	struct view *v = &w->view;
@@ -436,6 +462,8 @@ handle_key(struct viewer *w, int key)
 		grid_resize(w->grid, w->ti.w, w->ti.h);
 		return PANE_REDRAW;
 	}
+	if (key == TK_MOUSE)
+		return handle_mouse(w);
 	if (w->prompt.kind != PROMPT_NONE)
 		return prompt_key(w, key);
 	if (w->pending != CMD_NONE) {
