@@ -169,6 +169,11 @@ struct fxt_sched {
 	bool out_idle, in_idle;
 };
 
+/* fxt_sort_by_time() moves elements through a 64-byte buffer. */
+_Static_assert(sizeof(struct fxt_dev) <= 64 &&
+    sizeof(struct fxt_async) <= 64 && sizeof(struct fxt_flowev) <= 64 &&
+    sizeof(struct fxt_sched) <= 64, "sorted elements must fit 64 bytes");
+
 /* What the event pass needs of a decoded event record. */
 struct fxt_event {
 	uint64_t off;
