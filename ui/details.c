@@ -150,6 +150,19 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	    STYLE_NORMAL);
 	field(&d, "self", timefmt_duration(query_self_time(t, v->cursor), b2,
 	    sizeof b2), STYLE_NORMAL);
+	/* Args before the rest: on a short pane they matter more. */
+	args = trace_slice_args(t, v->cursor, &nargs);
+	for (size_t i = 0; i < nargs && room(&d); i++) {
+		int c;
+		arg_value(t, &args[i], buf, sizeof buf);
+		c = grid_puts(g, r.x, d.y, r.w, i == 0 ? "args     " :
+		    "         ", STYLE_DIM, 0);
+		c += text_puts(g, r.x + c, d.y, r.w - c,
+		    trace_str(t, args[i].name), STYLE_NORMAL, 0);
+		c += grid_puts(g, r.x + c, d.y, r.w - c, " = ", STYLE_DIM, 0);
+		text_puts(g, r.x + c, d.y, r.w - c, buf, STYLE_NORMAL, 0);
+		d.y++;
+	}
 	snprintf(buf, sizeof buf, "%u", v->cursor.depth);
 	field(&d, "depth", buf, STYLE_NORMAL);
 	flags_text(s->flags, buf, sizeof buf);
@@ -162,18 +175,6 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 		snprintf(buf, sizeof buf, "%u samples",
 		    trace_slice_weight(t, v->cursor));
 		field(&d, "weight", buf, STYLE_NORMAL);
-	}
-	args = trace_slice_args(t, v->cursor, &nargs);
-	for (size_t i = 0; i < nargs && room(&d); i++) {
-		int c;
-		arg_value(t, &args[i], buf, sizeof buf);
-		c = grid_puts(g, r.x, d.y, r.w, i == 0 ? "args     " :
-		    "         ", STYLE_DIM, 0);
-		c += text_puts(g, r.x + c, d.y, r.w - c,
-		    trace_str(t, args[i].name), STYLE_NORMAL, 0);
-		c += grid_puts(g, r.x + c, d.y, r.w - c, " = ", STYLE_DIM, 0);
-		text_puts(g, r.x + c, d.y, r.w - c, buf, STYLE_NORMAL, 0);
-		d.y++;
 	}
 	snprintf(buf, sizeof buf, "%s .. %s",
 	    timefmt_time(s->start, t->first, b2, sizeof b2),
