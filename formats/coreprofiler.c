@@ -845,7 +845,6 @@ coreprofiler_load(struct load_ctx *ctx)
 	struct unknown_seen unk = { .n = 0 };
 	size_t off = 0, next_report = 0;
 	const size_t chunk = 16u << 20;
-	bool records = false;
 
 	mapfile_sequential(ctx->file);
 	while (off < size && !cp.failed) {
@@ -859,7 +858,6 @@ coreprofiler_load(struct load_ctx *ctx)
 			e--;
 		if (e > p) {
 			line(&cp, p, e, counts, &unk);
-			records = true;
 		}
 		off = next;
 		if (off >= next_report) {
@@ -879,7 +877,10 @@ coreprofiler_load(struct load_ctx *ctx)
 		if (counts[i] != 0)
 			builder_count(cp.b, rec_name[i], counts[i]);
 	cp_free(&cp);
-	if (!records) {
+	uint64_t good = 0;
+	for (int i = 0; i < R_UNKNOWN; i++)
+		good += counts[i];
+	if (good == 0) {
 		builder_note(ctx->b, DIAG_ERROR, "no CoreProfiler records");
 		return -1;
 	}
