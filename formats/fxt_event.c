@@ -265,9 +265,10 @@ fxt_event(struct fxt *x, const struct fxt_event *ev)
 		counter(x, ev);
 		return;
 	}
+	/* Flow events only link slices: their names and args go nowhere. */
 	if (ev->type < FXT_EV_FLOW_BEGIN)
 		f = fxt_func(x, ev->name, ev->cat);
-	if (ev->nargs > 0) {
+	if (ev->nargs > 0 && ev->type < FXT_EV_FLOW_BEGIN) {
 		builder_args_begin(x->b);
 		if (!fxt_args(x, ev->args, ev->args_end, ev->nargs, ev->off)) {
 			builder_args_end(x->b);
