@@ -76,5 +76,12 @@ tmux -L "$sock" send-keys -t ui q
 wait_for "[Timeline]" absent
 tmux -L "$sock" send-keys -t ui "echo back-in-shell-\$((40+2))" Enter
 wait_for "back-in-shell-42"
-echo "PASS: start, move, Ctrl-Z, fg, q"
+
+# Ctrl-C also leaves cleanly, with status 0.
+tmux -L "$sock" send-keys -t ui "$TTV $trace; echo status=\$?" Enter
+wait_for "[Timeline]"
+tmux -L "$sock" send-keys -t ui C-c
+wait_for "status=0"
+wait_for "[Timeline]" absent
+echo "PASS: start, move, Ctrl-Z, fg, q, Ctrl-C"
 exit 0
