@@ -8,7 +8,7 @@
  *   wait TEXT             expect ROW TEXT       expect_not TEXT
  *   screen NAME           attrs NAME            cell ROW COL ATTRS
  *   find TEXT|ATTRS       nocontrol             bytes_max N
- *   dump
+ *   bytes_save            bytes_max_saved       dump
  *   quit                  bench N KEY...   (latency and bytes per key)
  *
  * No sleeping: with TTV_TEST_SENTINEL set, ttv writes an OSC sequence that
@@ -57,7 +57,7 @@ static char tail[64];		/* last bytes, for sentinels cut in two */
 static long long stream_pos;	/* bytes read from ttv so far */
 static long long frame_end;	/* stream_pos just after the last sentinel */
 static size_t tail_len;
-static size_t bytes_since_key, bytes_last_key;
+static size_t bytes_since_key, bytes_last_key, bytes_saved;
 static char *envs[32];
 static int nenv;
 static char *raw_log;		/* everything ttv wrote, for the quit checks */
@@ -929,6 +929,13 @@ run_line(char *line)
 		if (bytes_last_key > max)
 			fail("the last key cost %zu bytes, more than %zu",
 			    bytes_last_key, max);
+	} else if (strcmp(cmd, "bytes_save") == 0) {
+		/* The last key's bytes as a yardstick (e.g. a full repaint). */
+		bytes_saved = bytes_last_key;
+	} else if (strcmp(cmd, "bytes_max_saved") == 0) {
+		if (bytes_last_key > bytes_saved)
+			fail("the last key cost %zu bytes, more than the saved "
+			    "%zu", bytes_last_key, bytes_saved);
 	} else if (strcmp(cmd, "resize") == 0) {
 		int c, r;
 		if (sscanf(arg, "%d %d", &c, &r) != 2)
