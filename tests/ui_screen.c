@@ -743,6 +743,32 @@ fxt_instant(FILE *fp, uint64_t pid, uint64_t tid, const char *name,
 	wstr(fp, name);
 }
 
+/* An FXT counter event: one int64 argument, then the counter id. */
+static void
+fxt_counter(FILE *fp, uint64_t pid, uint64_t tid, const char *name,
+    const char *arg, int64_t value, uint64_t t)
+{
+	const char *cat = "test";
+	uint64_t awords = 1 + pad8(strlen(arg)) / 8 + 1;
+	uint64_t words = 1 + 1 + 2 + pad8(strlen(cat)) / 8 +
+	    pad8(strlen(name)) / 8 + awords + 1;
+	uint64_t hdr = 4 | (words << 4) | (1ull << 16) | (1ull << 20) |
+	    ((0x8000ull | strlen(cat)) << 32) |
+	    ((0x8000ull | strlen(name)) << 48);
+
+	w64(fp, hdr);
+	w64(fp, t);
+	w64(fp, pid);
+	w64(fp, tid);
+	wstr(fp, cat);
+	wstr(fp, name);
+	/* int64 argument: type 3, size, inline name. */
+	w64(fp, 3 | (awords << 4) | ((0x8000ull | strlen(arg)) << 16));
+	wstr(fp, arg);
+	w64(fp, (uint64_t)value);
+	w64(fp, 1);		/* counter id */
+}
+
 static void
 fxt_thread_name(FILE *fp, uint64_t tid, const char *name)
 {
@@ -780,6 +806,10 @@ make_fxt(const char *path)
 	    600000, 700000);
 	/* An instant whose name would clear the screen if sent raw. */
 	fxt_instant(fp, 100, 101, "\033[2Jboom", 750000);
+	/* A counter rising from 0 to 7 and back. */
+	for (int i = 0; i < 16; i++)
+		fxt_counter(fp, 100, 101, "queue", "depth", i < 8 ? i : 15 - i,
+		    (uint64_t)i * 62500);
 	/* Thread 102: names made of escape sequences and controls. */
 	fxt_complete(fp, 100, 102, "\033[31mred\033[0m", 0, 500000);
 	fxt_complete(fp, 100, 102, "\xc2\x9b" "2J c1", 200000, 300000);

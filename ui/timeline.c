@@ -392,6 +392,17 @@ draw_lane_header(struct view *v, struct grid *g, int x, int y, int w,
 			snprintf(info, sizeof info, "  pid %lld, %zu slices%s",
 			    (long long)pid, tr->nslices,
 			    v->folded[track] ? " (folded)" : "");
+	} else if (tr->kind == TRACK_COUNTER) {
+		double lo = 0, hi = 0;
+		for (size_t i = 0; i < tr->nsamples; i++) {
+			double val = tr->samples[i].value;
+			if (i == 0 || val < lo)
+				lo = val;
+			if (i == 0 || val > hi)
+				hi = val;
+		}
+		snprintf(info, sizeof info, "  %zu samples, %g .. %g%s",
+		    tr->nsamples, lo, hi, v->folded[track] ? " (folded)" : "");
 	} else
 		snprintf(info, sizeof info, "  %zu slices%s", tr->nslices,
 		    v->folded[track] ? " (folded)" : "");
