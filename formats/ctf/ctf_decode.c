@@ -23,7 +23,8 @@ fail(struct ctf_dec *d, uint64_t pos, const char *why)
 static inline uint64_t
 align_up(uint64_t pos, uint32_t a)
 {
-	return a <= 1 ? pos : (pos + a - 1) & ~(uint64_t)(a - 1);
+	/* alignments are powers of two, at least 1 */
+	return (pos + a - 1) & ~(uint64_t)(a - 1);
 }
 
 static inline __attribute__((always_inline)) int
@@ -319,7 +320,9 @@ ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp)
 		if (hp->e_ts->type->clock >= 0)
 			update_clock(d, v, hp->e_ts->type->size);
 	} else {
-		if (ctf_enum_label(hp->id, id, NULL) == NULL) {
+		bool known = hp->compact_max != UINT64_MAX &&
+		    id <= hp->compact_max;
+		if (!known && ctf_enum_label(hp->id, id, NULL) == NULL) {
 			/* let the generic path say what is wrong */
 			d->pos = start;
 			return ctf_decode(d, hp->header, NULL, 0);

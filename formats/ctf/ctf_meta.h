@@ -146,6 +146,7 @@ struct ctf_header_plan {
 	const struct ctf_type *id;	/* the enum */
 	const struct ctf_field *id_field;
 	uint64_t ext_id;		/* id value selecting the extended form */
+	uint64_t compact_max;		/* ids 0..compact_max are all labelled */
 	const struct ctf_type *compact, *extended;	/* option structs */
 	const struct ctf_field *c_ts, *e_id, *e_ts;
 };

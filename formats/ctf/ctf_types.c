@@ -606,6 +606,24 @@ header_plan(struct ctf_meta *m, const struct ctf_type *h)
 	}
 	if (!have_ext || hp.compact == NULL)
 		return NULL;
+	/* the largest n with 0..n all labelled, to skip the label search */
+	hp.compact_max = 0;
+	bool grew = true;
+	bool any = false;
+	while (grew) {
+		grew = false;
+		for (size_t i = 0; i < idf->type->nmaps; i++) {
+			const struct ctf_enum_map *mp = &idf->type->maps[i];
+			uint64_t lo = (uint64_t)mp->lo, hi = (uint64_t)mp->hi;
+			uint64_t next = any ? hp.compact_max + 1 : 0;
+			if (lo <= next && hi >= next && hi != UINT64_MAX) {
+				hp.compact_max = hi;
+				any = grew = true;
+			}
+		}
+	}
+	if (!any)
+		hp.compact_max = UINT64_MAX;	/* none: always search */
 	struct ctf_header_plan *p = ctf_alloc(m, sizeof *p);
 	*p = hp;
 	return p;
