@@ -503,7 +503,9 @@ rec_cls_ldf(struct cp *cp, struct cp_cur *c)
 		cp_bad_fields(cp, "cls ldf", &c0, "CLASS_ID/x CLASS_IID/x MODULE/x TOKEN/x HR/x");
 		return;
 	}
-	idmap_put(&cp->class_by_clr, clr, cp_class_get(cp, iid));
+	/* Class names come from `cls nam` by internal id; the CLR ids are
+	 * not needed for anything shown. */
+	cp_class_get(cp, iid);
 }
 
 static void
@@ -832,7 +834,6 @@ coreprofiler_load(struct load_ctx *ctx)
 	idmap_init(&cp.func_by_iid);
 	idmap_init(&cp.func_by_clr);
 	idmap_init(&cp.class_by_iid);
-	idmap_init(&cp.class_by_clr);
 	cp.bufcap = 256;
 	cp.buf = xmalloc(cp.bufcap);
 

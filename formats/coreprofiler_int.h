@@ -100,7 +100,7 @@ struct cp {
 	struct idmap func_by_iid, func_by_clr;
 
 	VEC(struct cp_class) classes;
-	struct idmap class_by_iid, class_by_clr;
+	struct idmap class_by_iid;
 
 	VEC(struct cp_pause) pauses;
 	bool paused;

@@ -752,7 +752,6 @@ cp_free(struct cp *cp)
 	idmap_free(&cp->func_by_iid);
 	idmap_free(&cp->func_by_clr);
 	idmap_free(&cp->class_by_iid);
-	idmap_free(&cp->class_by_clr);
 	free(cp->fr);
 	free(cp->al);
 	free(cp->buf);
