@@ -50,14 +50,6 @@ node_name(const struct view *v, uint32_t n, char *buf, size_t size)
 	return "all";
 }
 
-/* Where each node was drawn last, for clicks. */
-struct flame_box {
-	int y, c0, c1;
-	uint32_t node;
-};
-static struct flame_box *boxes;
-static size_t nboxes, capboxes;
-
 struct fctx {
 	struct view *v;
 	struct grid *g;
@@ -93,11 +85,8 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 		style = STYLE_SLICE0 + view_func_hue(nd->func);
 	for (c = c0; c < c1; c++)
 		grid_set(f->g, f->r.x + c, y, ' ', style, 0);
-	if (nboxes == capboxes) {
-		capboxes = capboxes ? capboxes * 2 : 64;
-		boxes = xreallocarray(boxes, capboxes, sizeof *boxes);
-	}
-	boxes[nboxes++] = (struct flame_box){ y, f->r.x + c0, f->r.x + c1, n };
+	VEC_PUSH(&f->v->flame_boxes, ((struct flame_box){ y, f->r.x + c0,
+	    f->r.x + c1, n }));
 	if (c1 - c0 >= 2 && c0 > 0)
 		grid_set(f->g, f->r.x + c0, y, GLYPH_EDGE(f->g->utf8), style, 0),
 		    c0++;
@@ -156,7 +145,7 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	f.g = g;
 	f.r = (struct rect){ r.x, r.y + 1, r.w, r.h - 1 };
 	f.grand = node_total(v, 0);
-	nboxes = 0;
+	v->flame_boxes.len = 0;
 	/* A zoomed node spans the width; its callers are not drawn. */
 	draw_node(&f, v->flame_root, 0, 0, r.w);
 	if (v->flame_sel < v->tree.n) {
@@ -245,14 +234,16 @@ flame_mouse(struct view *v, struct rect r, int x, int y,
 	(void)r;
 	if (b != MOUSE_CLICK || !v->tree_valid)
 		return PANE_HANDLED;
-	for (size_t i = 0; i < nboxes; i++)
-		if (boxes[i].y == y && x >= boxes[i].c0 && x < boxes[i].c1 &&
-		    boxes[i].node < v->tree.n) {
-			if (boxes[i].node == v->flame_sel)
+	for (size_t i = 0; i < v->flame_boxes.len; i++) {
+		const struct flame_box *bx = &v->flame_boxes.items[i];
+		if (bx->y == y && x >= bx->c0 && x < bx->c1 &&
+		    bx->node < v->tree.n) {
+			if (bx->node == v->flame_sel)
 				v->flame_root = v->flame_sel;
-			v->flame_sel = boxes[i].node;
+			v->flame_sel = bx->node;
 			return PANE_REDRAW;
 		}
+	}
 	return PANE_HANDLED;
 }
 

@@ -65,6 +65,7 @@ view_free(struct view *v)
 	stats_free(&v->stats);
 	call_tree_free(&v->tree);
 	free(v->marker_rows);
+	VEC_FREE(&v->flame_boxes);
 	memset(v, 0, sizeof *v);
 }
 

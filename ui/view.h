@@ -18,6 +18,7 @@
 #include "keys.h"
 #include "model.h"
 #include "query.h"
+#include "xalloc.h"
 
 /* What a command handler tells the main loop. */
 #define PANE_UNHANDLED 0x0
@@ -35,6 +36,12 @@ enum pane_id {
 struct list_pos {
 	size_t sel, top;
 	int rows;		/* rows shown at the last draw */
+};
+
+/* Where the flame pane drew a node, for mouse clicks. */
+struct flame_box {
+	int y, c0, c1;
+	uint32_t node;
 };
 
 struct bookmark {
@@ -106,6 +113,7 @@ struct view {
 	uint32_t flame_sel;
 	bool flame_icicle;
 	bool flame_per_thread;
+	VEC(struct flame_box) flame_boxes;	/* of the last draw */
 
 	/* Marker list: indices into trace->markers that pass the filter. */
 	size_t *marker_rows;
