@@ -11,11 +11,13 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "builder.h"
 #include "glyph.h"
 #include "grid.h"
+#include "jobs.h"
 #include "panes.h"
 #include "text.h"
 #include "view.h"
@@ -421,6 +423,59 @@ test_other_panes(void **state)
 	view_clear_filters(v);
 }
 
+static void
+test_background_jobs(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+	struct stats_table sync;
+	struct timespec ts = { 0, 1000000 };
+
+	/* The same trace, queries on the worker thread. */
+	v->async = true;
+	query_stats(f->t, &v->filter, v->t0, v->t1, &sync);
+	view_request(v, JOB_STATS);
+	for (int i = 0; i < 5000 && !v->stats_valid; i++) {
+		view_collect(v);
+		nanosleep(&ts, NULL);
+	}
+	assert_true(v->stats_valid);
+	assert_int_equal(v->stats.n, sync.n);
+	stats_free(&sync);
+
+	/* A result asked for an older window is dropped, not shown. */
+	view_request(v, JOB_TREE);
+	view_zoom(v, 0.5);
+	while (jobs_busy(JOB_TREE)) {
+		view_collect(v);
+		nanosleep(&ts, NULL);
+	}
+	assert_false(v->tree_valid);
+	view_request(v, JOB_TREE);
+	while (!v->tree_valid) {
+		view_collect(v);
+		nanosleep(&ts, NULL);
+	}
+	assert_true(v->tree.n > 1);
+
+	/* Searches too; a filter change redoes them. */
+	assert_int_equal(view_search(v, "^tiny$"), 0);
+	while (v->search_pending) {
+		view_collect(v);
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(v->nhits, 100);
+	v->thread_pick[f->b] = 1;
+	view_apply_threads(v);
+	assert_true(v->search_pending);
+	while (v->search_pending) {
+		view_collect(v);
+		nanosleep(&ts, NULL);
+	}
+	assert_int_equal(v->nhits, 0);
+	assert_true(jobs_stop());
+}
+
 int
 main(void)
 {
@@ -437,6 +492,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_markers_and_goto, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_panes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_background_jobs, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
