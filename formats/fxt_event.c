@@ -301,6 +301,8 @@ fxt_event(struct fxt *x, const struct fxt_event *ev)
 	}
 	if (ev->t > x->max_t)
 		x->max_t = ev->t;
+	/* Tracks are made in the order threads first appear, sorted or not. */
+	fxt_thread_track(x, ev->thread);
 	if (!th->defer) {
 		thread_run(x, ev->thread, ev->type, ev->t, xv, f, a);
 		return;
