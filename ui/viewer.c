@@ -76,6 +76,13 @@ load_progress_cb(void *arg, uint64_t done, uint64_t total)
 	char buf[256];
 	double secs, mb = (double)done / 1e6;
 
+	if (term_quit_requested()) {
+		/* Ctrl-C while a big trace loads: the load cannot be
+		 * stopped half way, so leave now, terminal restored. */
+		term_close();
+		fprintf(stderr, "ttv: interrupted while loading %s\n", w->path);
+		exit(130);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	/* Ten updates a second are plenty; each costs one status line. */
 	if (done < total && elapsed(&w->load_last, &now) < 0.1)
