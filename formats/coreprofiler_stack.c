@@ -115,6 +115,12 @@ rt_track(struct cp *cp, uint32_t th)
 {
 	struct cp_thread *T = &cp->threads.items[th];
 	if (T->rt_track == CP_NONE) {
+		/* The thread's stack track first, so the two stay in that
+		 * order on screen. */
+		if (T->iid != UINT64_MAX) {
+			cp_thread_track(cp, th);
+			T = &cp->threads.items[th];
+		}
 		int64_t tid = T->ostid >= 0 ? T->ostid : (int64_t)T->iid;
 		if (T->iid == UINT64_MAX && T->ostid < 0)
 			tid = -1;
