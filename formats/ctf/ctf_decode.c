@@ -237,6 +237,56 @@ decode_array(struct ctf_dec *d, const struct ctf_type *t,
 	return 0;
 }
 
+/* The fields of a flat struct (the common case: contexts, most
+ * payloads), with their layouts side by side in t->ops. */
+static int
+decode_flat(struct ctf_dec *d, const struct ctf_type *t)
+{
+	const struct ctf_flat_op *op = t->ops, *last = op + t->nfields;
+	if (d->out != NULL)
+		VEC_RESERVE(d->out, t->nfields);
+	for (; op < last; op++) {
+		if (op->special || op->is_float) {
+			int rc = op->is_float ? decode_float(d, op->t, op->f, 0) :
+			    decode_int(d, op->t, op->f, 0);
+			if (rc < 0)
+				return -1;
+			continue;
+		}
+		uint64_t pos = align_up(d->pos, op->align), v;
+		uint32_t size = op->size;
+		if (pos > d->end || size > d->end - pos)
+			return fail(d, pos, "field past the end of the packet "
+			    "content");
+		const uint8_t *p = d->buf + (pos >> 3);
+		if ((pos & 7) == 0 && size == 32) {
+			uint32_t x;
+			memcpy(&x, p, 4);
+			v = op->be ? __builtin_bswap32(x) : x;
+		} else if ((pos & 7) == 0 && size == 64) {
+			memcpy(&v, p, 8);
+			if (op->be)
+				v = __builtin_bswap64(v);
+		} else if (read_bits(d, op->t, &v) < 0)
+			return -1;
+		if (op->is_signed && size < 64 && (v >> (size - 1)) & 1)
+			v |= ~(uint64_t)0 << size;
+		d->pos = pos + size;
+		if (d->out != NULL) {
+			struct ctf_val *o = &d->out->items[d->out->len++];
+			o->field = op->f;
+			o->type = op->t;
+			o->index = 0;
+			o->end = (uint32_t)d->out->len;
+			o->v.u = v;
+			o->str = NULL;
+			o->len = 0;
+			o->is_text = false;
+		}
+	}
+	return 0;
+}
+
 int
 ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
     const struct ctf_field *f, uint32_t index)
@@ -257,16 +307,9 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 		d->pos = pos;
 		size_t at = d->out ? d->out->len : 0;
 		push(d, t, f, index);
-		if (t->flat) {
-			/* the common case (contexts, most payloads): one loop */
-			for (size_t i = 0; i < t->nfields; i++) {
-				const struct ctf_field *ff = &t->fields[i];
-				int rc = ff->type->kind == CTF_FLOAT ?
-				    decode_float(d, ff->type, ff, 0) :
-				    decode_int(d, ff->type, ff, 0);
-				if (rc < 0)
-					return -1;
-			}
+		if (t->ops != NULL) {
+			if (decode_flat(d, t) < 0)
+				return -1;
 		} else
 			for (size_t i = 0; i < t->nfields; i++)
 				if (ctf_decode(d, t->fields[i].type, &t->fields[i],

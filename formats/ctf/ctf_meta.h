@@ -34,6 +34,7 @@ enum ctf_role {
 };
 
 struct ctf_type;
+struct ctf_flat_op;
 
 struct ctf_enum_map {
 	const char *label;
@@ -84,8 +85,18 @@ struct ctf_type {
 	int length_slot;
 	bool is_text;		/* 8-bit encoded integer elements: a string */
 
-	/* struct of integers, enums and floats only: decoded in one loop */
+	/* struct of integers, enums and floats only: decoded in one loop
+	 * over `ops`, the fields' layouts side by side */
 	bool flat;
+	struct ctf_flat_op *ops;
+};
+
+struct ctf_flat_op {
+	const struct ctf_field *f;
+	const struct ctf_type *t;
+	uint32_t size, align;
+	bool be, is_signed, is_float;
+	bool special;		/* has a slot, a role or a clock */
 };
 
 enum ctf_scope {

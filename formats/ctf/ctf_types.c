@@ -423,6 +423,18 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 			}
 			t->align = al;
 			t->flat = flat;
+			if (flat && t->nfields > 0) {
+				t->ops = ctf_alloc(c->m, t->nfields * sizeof *t->ops);
+				for (size_t i = 0; i < t->nfields; i++) {
+					const struct ctf_field *f = &t->fields[i];
+					const struct ctf_type *ft = f->type;
+					t->ops[i] = (struct ctf_flat_op){ f, ft,
+					    ft->size, ft->align,
+					    ft->byte_order == CTF_BO_BE,
+					    ft->is_signed, ft->kind == CTF_FLOAT,
+					    false };
+				}
+			}
 		}
 		return 0;
 	case CTF_SEQUENCE: {
@@ -649,6 +661,36 @@ resolve_root(struct rctx *c, struct ctf_type **slot, int scope,
 	return resolve_type(c, t);
 }
 
+/* Slots are given to fields when later paths refer to them: the flat
+ * ops learn which fields need more than a read once all is resolved. */
+static void
+finish_ops(struct ctf_type *t, int depth)
+{
+	if (t == NULL || depth > 100)
+		return;
+	switch (t->kind) {
+	case CTF_STRUCT:
+	case CTF_VARIANT:
+		for (size_t i = 0; i < t->nfields; i++) {
+			if (t->ops != NULL) {
+				const struct ctf_field *f = &t->fields[i];
+				t->ops[i].special = f->slot >= 0 ||
+				    f->role != ROLE_NONE || f->type->clock >= 0;
+				t->ops[i].t = f->type;
+				t->ops[i].is_signed = f->type->is_signed;
+			}
+			finish_ops(t->fields[i].type, depth + 1);
+		}
+		break;
+	case CTF_ARRAY:
+	case CTF_SEQUENCE:
+		finish_ops(t->elem, depth + 1);
+		break;
+	default:
+		break;
+	}
+}
+
 int
 ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 {
@@ -689,6 +731,7 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 	    "the packet header") < 0)
 		return -1;
 	struct ctf_type *ph = c.roots[SCOPE_PACKET_HEADER];
+	finish_ops(m->packet_header, 0);
 	for (size_t si = 0; si < m->nstreams; si++) {
 		struct ctf_stream_class *s = m->streams[si];
 		c.roots[SCOPE_PACKET_HEADER] = ph;
@@ -742,6 +785,13 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 					return rerr(&c, s->events[b]->line,
 					    "duplicate event id %llu",
 					    (unsigned long long)s->events[b]->id);
+		finish_ops(s->packet_context, 0);
+		finish_ops(s->event_header, 0);
+		finish_ops(s->event_context, 0);
+		for (size_t ei = 0; ei < s->nevents; ei++) {
+			finish_ops(s->events[ei]->context, 0);
+			finish_ops(s->events[ei]->fields, 0);
+		}
 		if (s->nevents > 0 && maxid < (1u << 20)) {
 			s->nby_id = maxid + 1;
 			s->by_id = ctf_alloc(m, s->nby_id * sizeof *s->by_id);
