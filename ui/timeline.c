@@ -23,7 +23,7 @@
 
 /* How many slices of a dense column are looked at to estimate how busy it
  * is: enough for a stable shade, few enough to stay O(1) per column. */
-#define DENSITY_SAMPLE 32
+#define DENSITY_SAMPLE 16
 
 size_t
 timeline_rows(const struct view *v, struct lane_row **rows)
