@@ -776,7 +776,7 @@ sort_level(struct builder *b, uint32_t track, uint32_t depth)
 	for (size_t i = 0; i < l->len; i++)
 		order[i] = (uint32_t)i;
 	sort_base = l->s;
-	qsort(order, l->len, sizeof *order, cmp_index_by_start);
+	xqsort(order, l->len, sizeof *order, cmp_index_by_start);
 	struct slice *s = xreallocarray(NULL, l->len, sizeof *s);
 	uint32_t *w = l->w ? xreallocarray(NULL, l->len, sizeof *w) : NULL;
 	uint32_t *where = xreallocarray(NULL, l->len, sizeof *where);
@@ -860,12 +860,12 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 		if (bt->levels[d].unsorted)
 			sort_level(b, t, d);
 	if (bt->instants_unsorted)
-		qsort(bt->instants.items, bt->instants.len,
+		xqsort(bt->instants.items, bt->instants.len,
 		    sizeof *bt->instants.items, cmp_instant);
 	if (bt->samples_unsorted)
-		qsort(bt->samples.items, bt->samples.len,
+		xqsort(bt->samples.items, bt->samples.len,
 		    sizeof *bt->samples.items, cmp_sample);
-	qsort(bt->sargs.items, bt->sargs.len, sizeof *bt->sargs.items,
+	xqsort(bt->sargs.items, bt->sargs.len, sizeof *bt->sargs.items,
 	    cmp_sargs);
 
 	memset(out, 0, sizeof *out);
@@ -934,11 +934,11 @@ builder_finish(struct builder *b)
 
 	for (size_t i = 0; i < b->markers.len; i++)
 		b->markers.items[i].pad2 = (uint32_t)i;
-	qsort(b->markers.items, b->markers.len, sizeof *b->markers.items,
+	xqsort(b->markers.items, b->markers.len, sizeof *b->markers.items,
 	    cmp_marker);
 	for (size_t i = 0; i < b->markers.len; i++)
 		b->markers.items[i].pad2 = 0;
-	qsort(b->logs.items, b->logs.len, sizeof *b->logs.items, cmp_log);
+	xqsort(b->logs.items, b->logs.len, sizeof *b->logs.items, cmp_log);
 
 #define MOVE(dst, ndst, vec) do {                                         \
 	VEC_SHRINK(&(vec));                                                   \

@@ -255,7 +255,7 @@ put_flows(struct out *o, const struct trace *t, const struct filter *f)
 	    sizeof *v);
 	for (size_t i = 0; i < t->nflows; i++)
 		v[i] = &t->flows[i];
-	qsort(v, t->nflows, sizeof *v, cmp_flow);
+	xqsort(v, t->nflows, sizeof *v, cmp_flow);
 	for (size_t i = 0; i < t->nflows; i++) {
 		const struct flow *fl = v[i];
 		if (!ref_ok(t, fl->from) || !ref_ok(t, fl->to) ||

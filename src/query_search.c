@@ -46,7 +46,7 @@ query_search(const struct trace *t, const struct filter *f,
 				    { ti, SEARCH_INSTANT, (uint32_t)i } }));
 		}
 	}
-	qsort(v.items, v.len, sizeof *v.items, cmp_hit);
+	xqsort(v.items, v.len, sizeof *v.items, cmp_hit);
 	*hits = v.items;
 	*n = v.len;
 }

@@ -278,7 +278,7 @@ stats_sort(const struct trace *t, struct stats_table *st, enum stats_key key,
 	sort_trace = t;
 	sort_key = key;
 	sort_desc = descending;
-	qsort(st->rows, st->n, sizeof *st->rows, cmp_rows);
+	xqsort(st->rows, st->n, sizeof *st->rows, cmp_rows);
 }
 
 void

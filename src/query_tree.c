@@ -260,7 +260,7 @@ query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
 		nodes[i].first_child = nodes[i].next_sibling = CALL_NONE;
 	}
 	sort_nodes = nodes;
-	qsort(order + 1, n - 1, sizeof *order, cmp_children);
+	xqsort(order + 1, n - 1, sizeof *order, cmp_children);
 	for (size_t k = n; k-- > 1;) {
 		struct call_node *c = &nodes[order[k]];
 		struct call_node *p = &nodes[c->parent];

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
@@ -17,6 +18,15 @@ void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* qsort that accepts an empty (NULL) array, which qsort itself may not. */
+static inline void
+xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *,
+    const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 #define VEC(type) struct { type *items; size_t len, cap; }
 
