@@ -239,18 +239,19 @@ xray_arg(struct xray *x, struct xray_thread *th, uint64_t v, uint64_t off)
  * slice from the thread's previous timestamp, so counts stay right.
  */
 void
-xray_exit(struct xray *x, struct xray_thread *th, ttv_ns t, func_id f,
-    uint32_t flags)
-{
-	if (builder_pop_func(x->b, th->track, t, f, flags) == POP_NOT_FOUND)
-		xray_exit_unmatched(x, th, t, f, flags);
-}
-
-void
 xray_exit_unmatched(struct xray *x, struct xray_thread *th, ttv_ns t,
     func_id f, uint32_t flags)
 {
 	uint32_t depth = builder_stack_depth(x->b, th->track);
+	/* builder_pop_func() just looked through every open frame */
+	th->search_cost += depth;
+	if (th->search_cost > XRAY_SEARCH_BUDGET && !th->no_search) {
+		th->no_search = true;
+		builder_note(x->b, DIAG_WARNING, "thread %" PRId64 ": too "
+		    "many exits match no open call; from here on an exit "
+		    "only closes the innermost call of its function",
+		    th->tid);
+	}
 	if (depth == 0 && th->orphans < XRAY_MAX_ORPHAN_PARENTS) {
 		builder_pop_orphan(x->b, th->track, t, f,
 		    flags | SLICE_NO_ENTRY);
@@ -272,6 +273,17 @@ xray_exit_unmatched(struct xray *x, struct xray_thread *th, ttv_ns t,
 		builder_slice(x->b, th->track, depth, start, t - start, f,
 		    flags | SLICE_NO_ENTRY, 0);
 	}
+}
+
+void
+xray_exit_nosearch(struct xray *x, struct xray_thread *th, ttv_ns t,
+    func_id f, uint32_t flags)
+{
+	uint32_t depth = builder_stack_depth(x->b, th->track);
+	if (depth > 0 && builder_stack_func(x->b, th->track, depth - 1) == f)
+		builder_pop_func(x->b, th->track, t, f, flags);
+	else
+		xray_exit_unmatched(x, th, t, f, flags);
 }
 
 /* ---------------------------------------------------------------- header */

@@ -312,10 +312,7 @@ on_function(struct fdr *F, struct xray_thread *th, uint32_t w, ttv_ns t,
 	case 1:
 	case 2:
 		x->counts[kind == 1 ? XC_EXIT : XC_TAIL_EXIT]++;
-		if (builder_pop_func(x->b, th->track, t, f, kind == 2 ?
-		    SLICE_TAIL_EXIT : 0) == POP_NOT_FOUND)
-			xray_exit_unmatched(x, th, t, f, kind == 2 ?
-			    SLICE_TAIL_EXIT : 0);
+		xray_exit(x, th, t, f, kind == 2 ? SLICE_TAIL_EXIT : 0);
 		th->arg_open = false;
 		break;
 	default:

@@ -38,6 +38,11 @@ struct xray_thread {
 	ttv_ns last;		/* time of the last timestamped record */
 	uint64_t orphans;	/* exits whose entry was never seen */
 	uint64_t clamped;	/* timestamps that went backwards */
+	/* Open frames looked through by exits that matched none of them:
+	 * past a budget, exits only close the innermost frame (a damaged
+	 * log could otherwise cost depth x exits). */
+	uint64_t search_cost;
+	bool no_search;
 	/* FDR: this thread's buffers in replay (time) order. */
 	uint32_t *bufs;
 	uint32_t nbufs, capbufs, next;
@@ -87,6 +92,8 @@ struct xray {
 #define XRAY_MAX_MSGS 200u
 /* Exits without entry that become the parent of their thread's track. */
 #define XRAY_MAX_ORPHAN_PARENTS 64u
+/* Frames a thread's unmatched exits may look through in all. */
+#define XRAY_SEARCH_BUDGET (1ULL << 28)
 /* Arguments kept per call (XRay logs one; more means damage). */
 #define XRAY_MAX_ARGS 16u
 
@@ -159,12 +166,24 @@ xray_thread_time(struct xray_thread *th, ttv_ns t)
 	return t;
 }
 
-/* Exit handling shared by both modes (see xray.c); the second is for an
- * exit that builder_pop_func() did not find open. */
-void xray_exit(struct xray *x, struct xray_thread *th, ttv_ns t,
-    func_id f, uint32_t flags);
+/* Exits (see xray.c): the second is for an exit that builder_pop_func()
+ * did not find open, the third for threads whose exits no longer search
+ * the stack. */
 void xray_exit_unmatched(struct xray *x, struct xray_thread *th, ttv_ns t,
     func_id f, uint32_t flags);
+void xray_exit_nosearch(struct xray *x, struct xray_thread *th, ttv_ns t,
+    func_id f, uint32_t flags);
+
+static inline __attribute__((always_inline)) void
+xray_exit(struct xray *x, struct xray_thread *th, ttv_ns t, func_id f,
+    uint32_t flags)
+{
+	if (__builtin_expect(th->no_search, 0))
+		xray_exit_nosearch(x, th, t, f, flags);
+	else if (builder_pop_func(x->b, th->track, t, f, flags) ==
+	    POP_NOT_FOUND)
+		xray_exit_unmatched(x, th, t, f, flags);
+}
 
 int xray_load_fdr(struct xray *x);
 int xray_load_basic(struct xray *x);

@@ -82,8 +82,9 @@ cp "$data/fdr-v5-le.xray" "$tmp/v9.log"
 printf '\011' | dd of="$tmp/v9.log" bs=1 conv=notrunc 2>/dev/null
 expect_msg "$tmp/v9.log" 1 "."
 # Damage that would cost quadratic work if followed naively: 300000 exits
-# without entry (each would become the parent of the whole thread) and
-# 300000 arguments for one call. Both must load promptly.
+# without entry (each would become the parent of the whole thread),
+# 300000 arguments for one call, and 300000 exits that match none of
+# 300000 open calls. All must load promptly.
 if command -v python3 >/dev/null 2>&1; then
 	python3 - "$tmp" <<'EOF2'
 import struct, sys
@@ -101,10 +102,12 @@ n = 300000
 log(sys.argv[1] + "/orphans.log", struct.pack("<II", 5 << 4 | 2, 10) * n)
 log(sys.argv[1] + "/args.log", struct.pack("<II", 6 << 4, 10) +
     (bytes([0x0d]) + struct.pack("<Q", 1) + bytes(7)) * n)
+log(sys.argv[1] + "/deep.log", struct.pack("<II", 6 << 4, 10) * n +
+    struct.pack("<II", 7 << 4 | 2, 10) * n)
 EOF2
 	to=""
 	command -v timeout >/dev/null 2>&1 && to="timeout 30"
-	for f in orphans args; do
+	for f in orphans args deep; do
 		$to "$TTV" --info "$tmp/$f.log" >"$tmp/$f.out" 2>"$tmp/err"
 		rc=$?
 		if [ "$rc" -ne 0 ]; then
@@ -116,6 +119,10 @@ EOF2
 	grep -q "^slices: 300000$" "$tmp/orphans.out" &&
 	    grep -q "dropped: 1$" "$tmp/orphans.out" || {
 		echo "FAIL: orphans.log: want 300000 slices and a dropped marker"
+		fail=1
+	}
+	grep -q "^slices: 600000$" "$tmp/deep.out" || {
+		echo "FAIL: deep.log: want 600000 slices"
 		fail=1
 	}
 fi
