@@ -36,9 +36,10 @@ sum_pass(const struct trace *t, const struct filter *f, ttv_ns t0, ttv_ns t1,
     struct func_stats *rows)
 {
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
-		if (!filter_track(f, ti))
-			continue;
 		const struct track *tr = &t->tracks[ti];
+		/* CPU lanes say what ran, not what was called. */
+		if (!filter_track(f, ti) || tr->kind == TRACK_CPU)
+			continue;
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
 			const struct depth_level *l = &tr->depth[d];
 			size_t lo, hi;
@@ -85,9 +86,10 @@ gather_pass(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, const uint8_t *in, size_t *fill, ttv_ns *durs)
 {
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
-		if (!filter_track(f, ti))
-			continue;
 		const struct track *tr = &t->tracks[ti];
+		/* CPU lanes say what ran, not what was called. */
+		if (!filter_track(f, ti) || tr->kind == TRACK_CPU)
+			continue;
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
 			const struct slice *s = tr->depth[d].slices;
 			size_t lo, hi;

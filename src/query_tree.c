@@ -202,7 +202,8 @@ query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
 	VEC_PUSH(&tb.nodes, root);
 	struct walk w = { .t = t, .f = f, .t0 = t0, .t1 = t1, .tb = &tb };
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
-		if (!filter_track(f, ti) || t->tracks[ti].nslices == 0)
+		if (!filter_track(f, ti) || t->tracks[ti].nslices == 0 ||
+		    t->tracks[ti].kind == TRACK_CPU)
 			continue;
 		w.tr = &t->tracks[ti];
 		uint32_t top = per_thread ? child_node(&tb, 0, CALL_NONE, ti) : 0;
