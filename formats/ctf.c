@@ -79,13 +79,13 @@ struct loader {
 	VEC(uint32_t) stream_track;	/* per stream index + 1 */
 	VEC(str_id) stream_text;
 	struct fcache c_vtid[2], c_tid[2], c_vpid[2], c_pid[2];
-	/* per stream: the thread of its last event */
-	struct last_thread {
+	/* (vpid, vtid) -> track, direct-mapped: spares the builder's own
+	 * lookups for nearly every event */
+	struct thread_cache {
 		bool valid;
 		uint64_t vtid, vpid;
 		uint32_t track;
-	} *last;
-	size_t nlast;
+	} tcache[256];
 	ttv_ns origin;
 	bool have_origin;
 	uint64_t seq;		/* time of events without a clock */
@@ -252,22 +252,15 @@ track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
 					vpid = (uint64_t)m->env[i].i;
 		}
 		*vpid_out = (int64_t)vpid;
-		size_t si = (size_t)s->index;
-		if (si >= L->nlast) {
-			size_t n = si + 16;
-			L->last = xreallocarray(L->last, n, sizeof *L->last);
-			memset(L->last + L->nlast, 0, (n - L->nlast) *
-			    sizeof *L->last);
-			L->nlast = n;
-		}
-		struct last_thread *lt = &L->last[si];
+		struct thread_cache *lt =
+		    &L->tcache[(vtid ^ (vtid >> 8) ^ (vpid * 31)) & 255];
 		if (lt->valid && lt->vtid == vtid && lt->vpid == vpid)
 			return lt->track;
 		uint32_t proc = builder_process(L->b, (int64_t)vpid);
 		uint32_t t = builder_track(L->b, TRACK_THREAD, proc,
 		    (int64_t)vtid);
 		name_track(L, t, s, proc, vtid == vpid);
-		*lt = (struct last_thread){ true, vtid, vpid, t };
+		*lt = (struct thread_cache){ true, vtid, vpid, t };
 		return t;
 	}
 	if (s->has_cpu_id)
@@ -653,7 +646,6 @@ ctf_load(struct load_ctx *ctx)
 	VEC_FREE(&L.named);
 	VEC_FREE(&L.stream_track);
 	VEC_FREE(&L.stream_text);
-	free(L.last);
 	for (size_t i = 0; i < L.nseen; i++)
 		free(L.seen[i].t);
 	free(L.seen);
