@@ -89,6 +89,7 @@ struct loader {
 	ttv_ns origin;
 	bool have_origin;
 	uint64_t seq;		/* time of events without a clock */
+	bool stop;		/* --strict and an error was seen */
 	uint64_t nevents, npackets, ndiscarded, nlost;
 	str_id s_cpu;
 };
@@ -98,6 +99,8 @@ on_diag(void *arg, bool error, const char *file, int64_t off, const char *msg)
 {
 	struct loader *L = arg;
 	enum diag_level lv = error ? DIAG_ERROR : DIAG_WARNING;
+	if (error && L->ctx->opts != NULL && L->ctx->opts->strict)
+		L->stop = true;
 	if (off >= 0)
 		builder_note(L->b, lv, "%s: offset %lld: %s", file,
 		    (long long)off, msg);
@@ -609,7 +612,7 @@ ctf_load(struct load_ctx *ctx)
 	describe(&L);
 	uint64_t total = ctf_reader_bytes_total(L.r), next_report = 0;
 	struct ctf_item it;
-	while (ctf_reader_next(L.r, &it)) {
+	while (!L.stop && ctf_reader_next(L.r, &it)) {
 		if (it.kind == CTF_ITEM_EVENT)
 			on_event(&L, &it);
 		else
