@@ -287,6 +287,56 @@ decode_flat(struct ctf_dec *d, const struct ctf_type *t)
 	return 0;
 }
 
+/* A fixed struct (see ctf_meta.h) known to fit: plain loads at fixed
+ * offsets, the struct's start being byte-aligned. */
+static void
+decode_fixed(struct ctf_dec *d, const struct ctf_type *t)
+{
+	const uint8_t *base = d->buf + (d->pos >> 3);
+	const struct ctf_flat_op *op = t->ops, *last = op + t->nfields;
+	d->pos += t->fixed_bits;
+	if (d->out == NULL)
+		return;
+	VEC_RESERVE(d->out, t->nfields);
+	struct ctf_val *o = &d->out->items[d->out->len];
+	for (; op < last; op++, o++) {
+		const uint8_t *p = base + op->off;
+		uint64_t v;
+		switch (op->size) {
+		case 8:
+			v = p[0];
+			break;
+		case 16: {
+			uint16_t x;
+			memcpy(&x, p, 2);
+			v = op->be ? __builtin_bswap16(x) : x;
+			break;
+		}
+		case 32: {
+			uint32_t x;
+			memcpy(&x, p, 4);
+			v = op->be ? __builtin_bswap32(x) : x;
+			break;
+		}
+		default:
+			memcpy(&v, p, 8);
+			if (op->be)
+				v = __builtin_bswap64(v);
+			break;
+		}
+		if (op->is_signed && op->size < 64 && (v >> (op->size - 1)) & 1)
+			v |= ~(uint64_t)0 << op->size;
+		o->field = op->f;
+		o->type = op->t;
+		o->index = 0;
+		o->v.u = v;
+		o->str = NULL;
+		o->len = 0;
+		o->is_text = false;
+		o->end = (uint32_t)(++d->out->len);
+	}
+}
+
 int
 ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
     const struct ctf_field *f, uint32_t index)
@@ -307,7 +357,9 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 		d->pos = pos;
 		size_t at = d->out ? d->out->len : 0;
 		push(d, t, f, index);
-		if (t->ops != NULL) {
+		if (t->fixed && t->fixed_bits <= d->end - pos) {
+			decode_fixed(d, t);
+		} else if (t->ops != NULL) {
 			if (decode_flat(d, t) < 0)
 				return -1;
 		} else

@@ -89,6 +89,10 @@ struct ctf_type {
 	 * over `ops`, the fields' layouts side by side */
 	bool flat;
 	struct ctf_flat_op *ops;
+	/* flat, byte-aligned, whole-byte fields with nothing special: each
+	 * field at a fixed byte offset, fixed_bits in all */
+	bool fixed;
+	uint32_t fixed_bits;
 };
 
 struct ctf_flat_op {
@@ -97,6 +101,7 @@ struct ctf_flat_op {
 	uint32_t size, align;
 	bool be, is_signed, is_float;
 	bool special;		/* has a slot, a role or a clock */
+	uint32_t off;		/* bytes from the struct start, when fixed */
 };
 
 enum ctf_scope {

@@ -432,7 +432,7 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 					    ft->size, ft->align,
 					    ft->byte_order == CTF_BO_BE,
 					    ft->is_signed, ft->kind == CTF_FLOAT,
-					    false };
+					    false, 0 };
 				}
 			}
 		}
@@ -671,13 +671,22 @@ finish_ops(struct ctf_type *t, int depth)
 	switch (t->kind) {
 	case CTF_STRUCT:
 	case CTF_VARIANT:
+		t->fixed = t->ops != NULL && t->align == 8;
+		t->fixed_bits = 0;
 		for (size_t i = 0; i < t->nfields; i++) {
 			if (t->ops != NULL) {
+				struct ctf_flat_op *op = &t->ops[i];
 				const struct ctf_field *f = &t->fields[i];
-				t->ops[i].special = f->slot >= 0 ||
+				op->special = f->slot >= 0 ||
 				    f->role != ROLE_NONE || f->type->clock >= 0;
-				t->ops[i].t = f->type;
-				t->ops[i].is_signed = f->type->is_signed;
+				op->t = f->type;
+				op->is_signed = f->type->is_signed;
+				op->off = t->fixed_bits / 8;
+				t->fixed_bits += op->size;
+				if (op->special || op->is_float || op->align > 8 ||
+				    (op->size != 8 && op->size != 16 &&
+				    op->size != 32 && op->size != 64))
+					t->fixed = false;
 			}
 			finish_ops(t->fields[i].type, depth + 1);
 		}
