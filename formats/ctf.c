@@ -221,12 +221,20 @@ name_track(struct loader *L, uint32_t track, const struct ctf_stream *s,
 }
 
 static uint32_t
-kernel_proc(struct loader *L)
+kernel_proc(struct loader *L, const struct ctf_stream *s)
 {
+	/* CPUs and streams without threads go under one pseudo-process,
+	 * named after the trace's domain (LTTng: "kernel") or host */
 	if (!L->has_kernel_proc) {
+		const struct ctf_meta *m = s->trace->m;
+		const char *name = ctf_env_str(m, "domain");
+		if (name == NULL)
+			name = ctf_env_str(m, "hostname");
+		if (name == NULL)
+			name = "trace";
 		L->kernel_proc = builder_process(L->b, -1);
 		builder_process_name(L->b, L->kernel_proc,
-		    builder_intern_cstr(L->b, "kernel"));
+		    builder_intern_cstr(L->b, name));
 		L->has_kernel_proc = true;
 	}
 	return L->kernel_proc;
@@ -267,13 +275,13 @@ track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
 		return t;
 	}
 	if (s->has_cpu_id)
-		return builder_track(L->b, TRACK_CPU, kernel_proc(L),
+		return builder_track(L->b, TRACK_CPU, kernel_proc(L, s),
 		    (int64_t)s->cpu_id);
 	size_t i = (size_t)s->index;
 	while (L->stream_track.len <= i)
 		VEC_PUSH(&L->stream_track, 0);
 	if (L->stream_track.items[i] == 0) {
-		uint32_t t = builder_track(L->b, TRACK_THREAD, kernel_proc(L),
+		uint32_t t = builder_track(L->b, TRACK_THREAD, kernel_proc(L, s),
 		    (int64_t)i);
 		builder_track_name(L->b, t, builder_intern_cstr(L->b, s->path));
 		L->stream_track.items[i] = t + 1;
@@ -381,7 +389,7 @@ sched_switch(struct loader *L, const struct ctf_stream *s, ttv_ns t)
 	while (L->cpus.len <= s->cpu_id)
 		VEC_PUSH(&L->cpus, ((struct cpu_state){ 0 }));
 	struct cpu_state *c = &L->cpus.items[s->cpu_id];
-	uint32_t track = builder_track(L->b, TRACK_CPU, kernel_proc(L),
+	uint32_t track = builder_track(L->b, TRACK_CPU, kernel_proc(L, s),
 	    (int64_t)s->cpu_id);
 	if (c->running && t >= c->since)
 		builder_slice(L->b, track, 0, c->since, t - c->since, c->func,
