@@ -147,12 +147,13 @@ test_arrays_and_sequences(void **state)
 	assert_string_equal(parse_err(HEAD
 	    "typealias integer { size = 8; signed = true; } := s8;\n"
 	    "event { name = e; fields := struct { s8 n; s8 v[n]; }; };\n"),
-	    "line 4: the length `n` of a sequence is not an unsigned integer");
+	    "line 4, column 48: the length `n` of a sequence is not an "
+	    "unsigned integer");
 	assert_string_equal(parse_err(HEAD
 	    "typealias integer { size = 8; } := u8;\n"
 	    "event { name = e; fields := struct { u8 v[nope]; }; };\n"),
-	    "line 4: cannot find the length `nope` of a sequence in the fields "
-	    "of event `e`");
+	    "line 4, column 42: cannot find the length `nope` of a sequence in "
+	    "the fields of event `e`");
 }
 
 static void
@@ -179,7 +180,7 @@ test_variants_and_paths(void **state)
 	    "typealias integer { size = 8; } := u8;\n"
 	    "event { name = e; fields := struct { u8 t; variant <t> { u8 a; } "
 	    "v; }; };\n"),
-	    "line 4: the tag `t` of a variant is not an enum");
+	    "line 4, column 44: the tag `t` of a variant is not an enum");
 }
 
 static void
@@ -259,10 +260,10 @@ test_errors(void **state)
 	    "line 3, column 55: duplicate field `a`");
 	assert_string_equal(parse_err(HEAD "event { name = e; id = 1; };\n"
 	    "event { name = f; id = 1; };\n"),
-	    "line 4: duplicate event id 1");
+	    "line 4, column 1: duplicate event id 1");
 	assert_string_equal(parse_err(HEAD "stream { event.header := struct "
 	    "{ integer { size = 8; map = clock.nope.value; } timestamp; }; };"),
-	    "line 3: unknown clock `nope`");
+	    "line 3, column 35: unknown clock `nope`");
 	assert_string_equal(parse_err("@"),
 	    "line 1, column 1: unexpected character");
 }

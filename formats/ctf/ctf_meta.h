@@ -52,7 +52,7 @@ struct ctf_field {
 struct ctf_type {
 	enum ctf_kind kind;
 	uint32_t align;		/* bits */
-	int line;		/* where it was declared, for messages */
+	int line, col;		/* where it was declared, for messages */
 
 	/* integers, enum containers, floats */
 	uint32_t size;		/* bits */
@@ -130,7 +130,7 @@ struct ctf_event_class {
 	int64_t loglevel;
 	struct ctf_type *context;	/* may be NULL */
 	struct ctf_type *fields;	/* may be NULL */
-	int line;
+	int line, col;
 	/* filled by the reader: its own per-class data */
 	void *user;
 };

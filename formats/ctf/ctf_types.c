@@ -333,14 +333,17 @@ resolve_path(struct rctx *c, const char *path)
 	return NULL;
 }
 
-static int rerr(struct rctx *c, int line, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+static int rerr(struct rctx *c, int line, int col, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 static int
-rerr(struct rctx *c, int line, const char *fmt, ...)
+rerr(struct rctx *c, int line, int col, const char *fmt, ...)
 {
 	int n = 0;
-	if (line > 0)
+	if (line > 0 && col > 0)
+		n = snprintf(c->err, c->errsize, "line %d, column %d: ", line,
+		    col);
+	else if (line > 0)
 		n = snprintf(c->err, c->errsize, "line %d: ", line);
 	if (n < 0 || (size_t)n >= c->errsize)
 		n = 0;
@@ -365,14 +368,14 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 	case CTF_VARIANT:
 		if (t->kind == CTF_VARIANT) {
 			if (t->tag == NULL)
-				return rerr(c, t->line, "variant without a tag "
+				return rerr(c, t->line, t->col, "variant without a tag "
 				    "in %s", c->where);
 			struct ctf_field *f = resolve_path(c, t->tag);
 			if (f == NULL)
-				return rerr(c, t->line, "cannot find the tag "
+				return rerr(c, t->line, t->col, "cannot find the tag "
 				    "`%s` of a variant in %s", t->tag, c->where);
 			if (f->type->kind != CTF_ENUM)
-				return rerr(c, t->line, "the tag `%s` of a "
+				return rerr(c, t->line, t->col, "the tag `%s` of a "
 				    "variant is not an enum", t->tag);
 			if (f->slot < 0)
 				f->slot = c->m->nslots++;
@@ -400,7 +403,7 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 			}
 		}
 		if (c->nstack == (int)(sizeof c->stack / sizeof c->stack[0]))
-			return rerr(c, t->line, "types nested too deeply");
+			return rerr(c, t->line, t->col, "types nested too deeply");
 		c->stack[c->nstack].t = t;
 		c->stack[c->nstack].upto = 0;
 		c->nstack++;
@@ -440,11 +443,11 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 	case CTF_SEQUENCE: {
 		struct ctf_field *f = resolve_path(c, t->length_path);
 		if (f == NULL)
-			return rerr(c, t->line, "cannot find the length `%s` of "
+			return rerr(c, t->line, t->col, "cannot find the length `%s` of "
 			    "a sequence in %s", t->length_path, c->where);
 		if ((f->type->kind != CTF_INT && f->type->kind != CTF_ENUM) ||
 		    f->type->is_signed)
-			return rerr(c, t->line, "the length `%s` of a sequence "
+			return rerr(c, t->line, t->col, "the length `%s` of a sequence "
 			    "is not an unsigned integer", t->length_path);
 		if (f->slot < 0)
 			f->slot = c->m->nslots++;
@@ -654,7 +657,7 @@ resolve_root(struct rctx *c, struct ctf_type **slot, int scope,
 	}
 	struct ctf_type *t = deep_copy(c->m, *slot, 0);
 	if (t == NULL)
-		return rerr(c, (*slot)->line, "types nested too deeply");
+		return rerr(c, (*slot)->line, (*slot)->col, "types nested too deeply");
 	*slot = t;
 	c->roots[scope] = t;
 	assign_roles(c->m, t, scope);
@@ -705,7 +708,7 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 {
 	struct rctx c = { .m = m, .err = err, .errsize = errsize };
 	if (!m->has_major)
-		return rerr(&c, 0, "metadata without a trace block");
+		return rerr(&c, 0, 0, "metadata without a trace block");
 	if (m->byte_order == CTF_BO_NATIVE)
 		m->byte_order = CTF_BO_LE;
 	for (size_t i = 0; i < m->ntypes; i++) {
@@ -717,11 +720,11 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 				if (!strcmp(m->clocks[k].name, t->clock_name))
 					t->clock = (int)k;
 			if (t->clock < 0)
-				return rerr(&c, t->line, "unknown clock `%s`",
+				return rerr(&c, t->line, t->col, "unknown clock `%s`",
 				    t->clock_name);
 		}
 		if (t->kind == CTF_FLOAT && t->size != 32 && t->size != 64)
-			return rerr(&c, t->line, "unsupported float size");
+			return rerr(&c, t->line, t->col, "unsupported float size");
 	}
 	for (size_t i = 0; i < m->nclocks; i++) {
 		struct ctf_clock *ck = &m->clocks[i];
@@ -745,7 +748,7 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 		struct ctf_stream_class *s = m->streams[si];
 		c.roots[SCOPE_PACKET_HEADER] = ph;
 		if (s->line == 0 && s->has_id && s->nevents > 0)
-			return rerr(&c, s->events[0]->line, "event `%s` refers "
+			return rerr(&c, s->events[0]->line, s->events[0]->col, "event `%s` refers "
 			    "to stream class %llu, which is not declared",
 			    s->events[0]->name, (unsigned long long)s->id);
 		if (resolve_root(&c, &s->packet_context, SCOPE_PACKET_CONTEXT,
@@ -781,7 +784,7 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 				return -1;
 			if (!e->has_id) {
 				if (s->nevents > 1)
-					return rerr(&c, e->line, "event `%s` "
+					return rerr(&c, e->line, e->col, "event `%s` "
 					    "without an id", e->name);
 				e->id = 0;
 			}
@@ -792,6 +795,7 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 			for (size_t b = a + 1; b < s->nevents && b < a + 64; b++)
 				if (s->events[a]->id == s->events[b]->id)
 					return rerr(&c, s->events[b]->line,
+					    s->events[b]->col,
 					    "duplicate event id %llu",
 					    (unsigned long long)s->events[b]->id);
 		finish_ops(s->packet_context, 0);
@@ -807,6 +811,7 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 			for (size_t ei = 0; ei < s->nevents; ei++) {
 				if (s->by_id[s->events[ei]->id] != NULL)
 					return rerr(&c, s->events[ei]->line,
+					    s->events[ei]->col,
 					    "duplicate event id %llu",
 					    (unsigned long long)s->events[ei]->id);
 				s->by_id[s->events[ei]->id] = s->events[ei];

@@ -361,6 +361,7 @@ parse_integer(struct parser *p, bool floating)
 	struct tsdl_token start = next(p);
 	struct ctf_type *t = ctf_type_new(p->m, floating ? CTF_FLOAT : CTF_INT);
 	t->line = start.line;
+	t->col = start.col;
 	t->base = 10;
 	t->byte_order = CTF_BO_NATIVE;
 	bool has_size = false, has_align = false;
@@ -454,6 +455,7 @@ parse_string(struct parser *p)
 	struct tsdl_token start = next(p);
 	struct ctf_type *t = ctf_type_new(p->m, CTF_STRING);
 	t->line = start.line;
+	t->col = start.col;
 	t->align = 8;
 	if (accept(p, TOK_LBRACE)) {
 		while (!accept(p, TOK_RBRACE)) {
@@ -479,6 +481,7 @@ parse_struct(struct parser *p)
 	if (is_tok(p, TOK_LBRACE)) {
 		t = ctf_type_new(p->m, CTF_STRUCT);
 		t->line = start.line;
+	t->col = start.col;
 		t->align = 1;
 		next(p);
 		scope_push(p);
@@ -546,6 +549,7 @@ parse_variant(struct parser *p)
 		next(p);
 		t = ctf_type_new(p->m, CTF_VARIANT);
 		t->line = start.line;
+	t->col = start.col;
 		t->align = 1;
 		t->tag = tag;
 		scope_push(p);
@@ -607,6 +611,7 @@ parse_enum(struct parser *p)
 	struct ctf_type *t = ctf_type_copy(p->m, container);
 	t->kind = CTF_ENUM;
 	t->line = start.line;
+	t->col = start.col;
 	size_t cap = 0;
 	int64_t nextv = 0;
 	while (!accept(p, TOK_RBRACE)) {
@@ -776,6 +781,7 @@ parse_declarator(struct parser *p, struct ctf_type *base, const char **name)
 			perr(p, peek(p, 0), "expected an array length, found %s",
 			    tsdl_tok_name(peek(p, 0)->kind));
 		a->line = lb.line;
+		a->col = lb.col;
 		expect(p, TOK_RBRACKET);
 		dims[nd++] = a;
 	}
@@ -1091,6 +1097,7 @@ parse_event(struct parser *p)
 	struct ctf_meta *m = p->m;
 	struct ctf_event_class *e = ctf_alloc(m, sizeof *e);
 	e->line = start.line;
+	e->col = start.col;
 	e->loglevel = -1;
 	BLOCK_BEGIN(p)
 		if (!strcmp(a, "name"))
