@@ -143,19 +143,21 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	}
 	f.v = v;
 	f.g = g;
-	f.r = (struct rect){ r.x, r.y + 1, r.w, r.h - 1 };
+	f.r = (struct rect){ r.x, r.y + 2, r.w, r.h - 2 };
 	f.grand = node_total(v, 0);
 	v->flame_boxes.len = 0;
 	/* A zoomed node spans the width; its callers are not drawn. */
 	draw_node(&f, v->flame_root, 0, 0, r.w);
 	if (v->flame_sel < v->tree.n) {
+		/* The selected node, on its own line under the title. */
 		const struct call_node *s = &v->tree.nodes[v->flame_sel];
-		snprintf(buf, sizeof buf, "%llu calls, total %s, self %s",
+		int c = text_puts(g, r.x, r.y + 1, r.w, node_name(v,
+		    v->flame_sel, nb, sizeof nb), STYLE_SELECTED, 0);
+		snprintf(buf, sizeof buf, ": %llu calls, total %s, self %s",
 		    (unsigned long long)s->count,
 		    timefmt_duration(node_total(v, v->flame_sel), b2, sizeof b2),
 		    timefmt_duration(s->self, b3, sizeof b3));
-		view_message(v, false, "%s: %s", node_name(v, v->flame_sel, nb,
-		    sizeof nb), buf);
+		grid_puts(g, r.x + c, r.y + 1, r.w - c, buf, STYLE_DIM, 0);
 	}
 }
 
