@@ -19,6 +19,8 @@ help_lines(struct help_line *out, size_t max)
 	char keys[96];
 
 	for (int ctx = 0; ctx < CTX_COUNT; ctx++) {
+		if (!keys_ctx_used((enum key_ctx)ctx))
+			continue;
 		if (n < max)
 			out[n] = (struct help_line){ ctx, CMD_NONE };
 		n++;

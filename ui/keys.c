@@ -180,7 +180,7 @@ const struct binding bindings[] = {
 	{ CTX_THREADS, ' ', CMD_THREAD_TOGGLE },
 	{ CTX_THREADS, 'I', CMD_THREAD_INVERT },
 	{ CTX_THREADS, 'a', CMD_THREAD_ALL },
-	{ CTX_THREADS, TK_ENTER, CMD_LIST_ENTER },
+	{ CTX_THREADS, TK_ENTER, CMD_PANE_TIMELINE },
 
 	{ CTX_HELP, 'q', CMD_CLOSE },
 	{ CTX_HELP, TK_ESC, CMD_CLOSE },
@@ -204,6 +204,15 @@ const char *
 keys_ctx_title(enum key_ctx ctx)
 {
 	return ctx < CTX_COUNT ? ctx_titles[ctx] : "";
+}
+
+bool
+keys_ctx_used(enum key_ctx ctx)
+{
+	for (size_t i = 0; i < nbindings; i++)
+		if (bindings[i].ctx == ctx)
+			return true;
+	return false;
 }
 
 const struct command *
@@ -323,6 +332,8 @@ keys_write_man(FILE *fp)
 	char keys[128];
 
 	for (int ctx = 0; ctx < CTX_COUNT; ctx++) {
+		if (!keys_ctx_used((enum key_ctx)ctx))
+			continue;
 		fputs(".SS ", fp);
 		roff_text(fp, ctx_titles[ctx]);
 		fputc('\n', fp);

@@ -11,6 +11,7 @@
 #ifndef TTV_UI_KEYS_H
 #define TTV_UI_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -92,6 +93,8 @@ enum cmd command_by_name(const char *name);
  * panes, then to CTX_GLOBAL); CMD_NONE if unbound. */
 enum cmd keys_lookup(enum key_ctx ctx, int key);
 const char *keys_ctx_title(enum key_ctx ctx);
+/* Whether a context binds any key of its own (else it only inherits). */
+bool keys_ctx_used(enum key_ctx ctx);
 /* "q", "Space", "Ctrl-L", "Left"... */
 const char *keys_name(int key, char *buf, size_t size);
 /* The keys bound to cmd in ctx, as "h, Left"; returns buf. */

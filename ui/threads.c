@@ -105,9 +105,6 @@ threads_command(struct view *v, enum cmd c)
 			    t->tracks[i].kind == TRACK_THREAD;
 		view_apply_threads(v);
 		return PANE_REDRAW | PANE_DATA;
-	case CMD_LIST_ENTER:
-		v->pane = PANE_TIMELINE;
-		return PANE_REDRAW;
 	default:
 		return list_command(p, n, c);
 	}
