@@ -402,7 +402,8 @@ test_other_panes(void **state)
 	help_command(v, CMD_LIST_PGDN);
 	grid_clear(f->g);
 	help_draw(v, f->g, r);
-	assert_true(grid_has(f, "h, Left                previous slice at this depth"));
+	assert_true(grid_has(f,
+	    "h, Left                previous slice at this depth"));
 
 	grid_clear(f->g);
 	v->has_cursor = false;
@@ -481,18 +482,19 @@ main(void)
 {
 	/* Width of CJK characters needs a UTF-8 locale. */
 	setlocale(LC_ALL, "C.UTF-8");
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_rows_and_folding, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_blocks_and_labels, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_density_never_dropped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ascii_fallback, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_trace_text_escaped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cursor_walk, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_search, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_markers_and_goto, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_filters, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_panes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_background_jobs, setup, teardown),
+		T(test_rows_and_folding),
+		T(test_blocks_and_labels),
+		T(test_density_never_dropped),
+		T(test_ascii_fallback),
+		T(test_trace_text_escaped),
+		T(test_cursor_walk),
+		T(test_search),
+		T(test_markers_and_goto),
+		T(test_filters),
+		T(test_other_panes),
+		T(test_background_jobs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -343,6 +343,12 @@ prompt_key(struct viewer *w, int key)
 
 /* ------------------------------------------------------------- commands */
 
+/* run_command maps these ranges by arithmetic. */
+_Static_assert(CMD_PANE_THREADS - CMD_PANE_TIMELINE ==
+    PANE_THREADS - PANE_TIMELINE, "pane commands follow pane order");
+_Static_assert(CMD_EVENT_PREV - CMD_MARKER_NEXT == 9,
+    "marker commands come in next/previous pairs");
+
 static void
 set_pane(struct view *v, enum pane_id p)
 {
@@ -367,12 +373,16 @@ run_command(struct viewer *w, enum cmd c)
 	case CMD_PROMPT:
 		prompt_open(w, PROMPT_COMMAND, NULL);
 		return PANE_REDRAW;
-	case CMD_PANE_TIMELINE: set_pane(v, PANE_TIMELINE); return PANE_REDRAW;
-	case CMD_PANE_FLAME: set_pane(v, PANE_FLAME); return PANE_REDRAW;
-	case CMD_PANE_FUNCTIONS: set_pane(v, PANE_FUNCTIONS); return PANE_REDRAW;
-	case CMD_PANE_SEARCH: set_pane(v, PANE_SEARCH); return PANE_REDRAW;
-	case CMD_PANE_MARKERS: set_pane(v, PANE_MARKERS); return PANE_REDRAW;
-	case CMD_PANE_THREADS: set_pane(v, PANE_THREADS); return PANE_REDRAW;
+	case CMD_PANE_TIMELINE:
+	case CMD_PANE_FLAME:
+	case CMD_PANE_FUNCTIONS:
+	case CMD_PANE_SEARCH:
+	case CMD_PANE_MARKERS:
+	case CMD_PANE_THREADS:
+		/* The pane commands are in pane order. */
+		set_pane(v, (enum pane_id)(PANE_TIMELINE +
+		    (c - CMD_PANE_TIMELINE)));
+		return PANE_REDRAW;
 	case CMD_NEXT_PANE:
 		set_pane(v, (enum pane_id)((v->pane + 1) % PANE_COUNT));
 		return PANE_REDRAW;
@@ -407,16 +417,24 @@ run_command(struct viewer *w, enum cmd c)
 		view_clear_filters(v);
 		view_message(v, false, "filters cleared");
 		return PANE_REDRAW | PANE_DATA;
-	case CMD_MARKER_NEXT: view_marker_jump(v, -1, true); break;
-	case CMD_MARKER_PREV: view_marker_jump(v, -1, false); break;
-	case CMD_WRAP_NEXT: view_marker_jump(v, MARKER_TSC_WRAP, true); break;
-	case CMD_WRAP_PREV: view_marker_jump(v, MARKER_TSC_WRAP, false); break;
-	case CMD_BUFFER_NEXT: view_marker_jump(v, VIEW_MARKER_BUFFER, true); break;
-	case CMD_BUFFER_PREV: view_marker_jump(v, VIEW_MARKER_BUFFER, false); break;
-	case CMD_CPU_NEXT: view_marker_jump(v, MARKER_CPU_CHANGE, true); break;
-	case CMD_CPU_PREV: view_marker_jump(v, MARKER_CPU_CHANGE, false); break;
-	case CMD_EVENT_NEXT: view_marker_jump(v, MARKER_CUSTOM_EVENT, true); break;
-	case CMD_EVENT_PREV: view_marker_jump(v, MARKER_CUSTOM_EVENT, false); break;
+	case CMD_MARKER_NEXT:
+	case CMD_MARKER_PREV:
+	case CMD_WRAP_NEXT:
+	case CMD_WRAP_PREV:
+	case CMD_BUFFER_NEXT:
+	case CMD_BUFFER_PREV:
+	case CMD_CPU_NEXT:
+	case CMD_CPU_PREV:
+	case CMD_EVENT_NEXT:
+	case CMD_EVENT_PREV: {
+		/* Pairs of next/previous, in the order of the kinds. */
+		static const int kinds[] = { -1, MARKER_TSC_WRAP,
+		    VIEW_MARKER_BUFFER, MARKER_CPU_CHANGE,
+		    MARKER_CUSTOM_EVENT };
+		int i = c - CMD_MARKER_NEXT;
+		view_marker_jump(v, kinds[i / 2], i % 2 == 0);
+		break;
+	}
 	case CMD_GOTO:
 		prompt_open(w, PROMPT_GOTO, NULL);
 		return PANE_REDRAW;
@@ -569,7 +587,8 @@ viewer_main(const char *path, const struct load_options *lopts,
 	if (t == NULL) {
 		term_close();
 		grid_free(w.grid);
-		fprintf(stderr, "ttv: %s: %s\n", path, err ? err : "unreadable");
+		fprintf(stderr, "ttv: %s: %s\n", path,
+		    err ? err : "unreadable");
 		free(err);
 		return 1;
 	}
