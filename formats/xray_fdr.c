@@ -368,7 +368,8 @@ lost(struct fdr *F, struct xray_thread *th, bool any, size_t bytes,
 	if (!any)
 		return;
 	builder_marker(F->x->b, MARKER_DROPPED, th->track,
-	    builder_track_last(F->x->b, th->track), (int64_t)bytes, builder_intern_cstr(F->x->b, why));
+	    builder_track_last(F->x->b, th->track), (int64_t)bytes,
+	    builder_intern_cstr(F->x->b, why));
 }
 
 /* Replays one buffer's records into its thread. Inlined twice, once per
@@ -571,6 +572,7 @@ replay(struct fdr *F, struct fdr_buf *fb)
 		replay_order(F, fb, false);
 }
 
+/* qsort() has no context argument: the buffers being sorted. */
 static const struct fdr_buf *sort_bufs;
 
 static int
