@@ -31,6 +31,7 @@ struct blevel {
 	struct slice *s;
 	size_t len, cap;
 	uint32_t *w;		/* weights, parallel to s, or NULL */
+	VEC(struct long_dur) longs;
 	ttv_ns last_start;
 	bool unsorted;
 };
@@ -102,6 +103,7 @@ btrack_free(struct btrack *bt)
 	for (uint32_t d = 0; d < bt->nlevels; d++) {
 		free(bt->levels[d].s);
 		free(bt->levels[d].w);
+		VEC_FREE(&bt->levels[d].longs);
 	}
 	free(bt->levels);
 	VEC_FREE(&bt->stack);
@@ -290,6 +292,17 @@ builder_func(struct builder *b, str_id name, str_id category,
 	uint32_t f;
 	if (hashmap_get(&b->func_map, name, category, &f))
 		return f;
+	if (b->funcs.len >= FUNC_ID_MAX) {
+		/* A slice has 24 bits for its function: the rest share one. */
+		if (b->funcs.len == FUNC_ID_MAX) {
+			VEC_PUSH(&b->funcs, ((struct func){ builder_intern_cstr(b,
+			    "(more functions than ttv can name)"), 0, -1 }));
+			builder_note(b, DIAG_WARNING, "more than %u distinct "
+			    "function names: the rest are shown as one",
+			    FUNC_ID_MAX);
+		}
+		return FUNC_ID_MAX;
+	}
 	f = (uint32_t)b->funcs.len;
 	VEC_PUSH(&b->funcs, ((struct func){ name, category, source_id }));
 	hashmap_put(&b->func_map, name, category, f);
@@ -521,7 +534,16 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 		l->unsorted = true;
 	l->last_start = start;
 	size_t i = l->len++;
-	l->s[i] = (struct slice){ start, dur, f, flags };
+	struct slice *s = &l->s[i];
+	s->start = start;
+	if (dur >= (ttv_ns)SLICE_DUR_LONG) {
+		s->dur32 = SLICE_DUR_LONG;
+		VEC_PUSH(&l->longs, ((struct long_dur){ (uint32_t)i, 0, dur }));
+	} else {
+		s->dur32 = (uint32_t)dur;
+	}
+	s->func = f;
+	s->flags = flags & SLICE_STORED_FLAGS;
 	if (l->w != NULL)
 		l->w[i] = 1;
 	return i;
@@ -767,6 +789,13 @@ cmp_index_by_start(const void *a, const void *c)
 	return i < j ? -1 : i > j;
 }
 
+static int
+cmp_long(const void *a, const void *c)
+{
+	const struct long_dur *x = a, *y = c;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
 /* Sorts a depth given out of order and remaps references into it. */
 static void
 sort_level(struct builder *b, uint32_t track, uint32_t depth)
@@ -791,6 +820,10 @@ sort_level(struct builder *b, uint32_t track, uint32_t depth)
 	l->s = s;
 	l->w = w;
 	l->cap = l->len;
+	for (size_t i = 0; i < l->longs.len; i++)
+		l->longs.items[i].index = where[l->longs.items[i].index];
+	xqsort(l->longs.items, l->longs.len, sizeof *l->longs.items,
+	    cmp_long);
 	struct btrack *bt = &b->tracks[track];
 	for (size_t i = 0; i < bt->sargs.len; i++)
 		if (bt->sargs.items[i].depth == depth)
@@ -894,6 +927,11 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 		out->depth[d].slices = l->s;
 		out->depth[d].len = l->len;
 		out->depth[d].weights = l->w;
+		VEC_SHRINK(&l->longs);
+		out->depth[d].longs = l->longs.items;
+		out->depth[d].nlongs = l->longs.len;
+		l->longs.items = NULL;
+		l->longs.len = l->longs.cap = 0;
 		out->nslices += l->len;
 		l->s = NULL;
 		l->w = NULL;

@@ -19,8 +19,8 @@
  * builder_lock() and builder_unlock().
  *
  * builder_finish() hands over a struct trace that the caller owns and frees
- * with trace_free(); the builder itself is freed by builder_free() either
- * way.
+ * with trace_free(), and frees the builder; builder_free() is for a
+ * builder that is given up without finishing.
  */
 #ifndef TTV_BUILDER_H
 #define TTV_BUILDER_H

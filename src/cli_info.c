@@ -41,7 +41,7 @@ cli_info(const struct trace *t, const struct filter *f, FILE *out)
 		    (long long)t->wall_origin);
 
 	size_t counts[4] = { 0 }, slices = 0, instants = 0, samples = 0;
-	size_t flagged[9] = { 0 };
+	size_t flagged[8] = { 0 };
 	uint32_t maxdepth = 0;
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
@@ -56,7 +56,7 @@ cli_info(const struct trace *t, const struct filter *f, FILE *out)
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			for (size_t k = 0; k < tr->depth[d].len; k++) {
 				uint32_t fl = tr->depth[d].slices[k].flags;
-				for (int b = 0; b < 9; b++)
+				for (int b = 0; b < 8; b++)
 					if (fl & (1u << b))
 						flagged[b]++;
 			}
@@ -84,11 +84,11 @@ cli_info(const struct trace *t, const struct filter *f, FILE *out)
 		fprintf(out, "counter tracks: %zu\n", counts[TRACK_COUNTER]);
 	fprintf(out, "functions: %u\n", t->nfuncs);
 	fprintf(out, "slices: %zu\n", slices);
-	static const char *const flag_names[9] = {
+	static const char *const flag_names[8] = {
 		"unterminated", "tail exit", "no entry", "unwound", "with args",
-		"sampled", "async", "instant", "truncated",
+		"instant", "truncated", "?",
 	};
-	for (int b = 0; b < 9; b++)
+	for (int b = 0; b < 8; b++)
 		if (flagged[b])
 			fprintf(out, "  %s: %zu\n", flag_names[b], flagged[b]);
 	fprintf(out, "max depth: %u\n", maxdepth);

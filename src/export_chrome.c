@@ -116,6 +116,7 @@ put_slice(struct out *o, const struct trace *t, struct slice_ref r)
 {
 	const struct track *tr = &t->tracks[r.track];
 	const struct slice *s = trace_slice(t, r);
+	ttv_ns dur = trace_slice_dur(t, r);
 	const struct func *fn = &t->funcs[s->func];
 	int64_t pid = track_pid(t, tr);
 	if (tr->kind == TRACK_ASYNC) {
@@ -128,14 +129,14 @@ put_slice(struct out *o, const struct trace *t, struct slice_ref r)
 			put_args(t, a, n, o->fp);
 		fputs("}", o->fp);
 		put_head(o, "e", trace_str(t, fn->name), trace_str(t,
-		    fn->category), s->start + s->dur, pid, tr->tid);
+		    fn->category), s->start + dur, pid, tr->tid);
 		fprintf(o->fp, ",\"id\":\"0x%" PRIx64 "\"}", (uint64_t)tr->tid);
 		return;
 	}
 	put_head(o, "X", trace_str(t, fn->name), trace_str(t, fn->category),
 	    s->start, pid, tr->tid);
 	fputs(",\"dur\":", o->fp);
-	put_us(o->fp, s->dur);
+	put_us(o->fp, dur);
 	size_t n;
 	const struct arg *a = trace_slice_args(t, r, &n);
 	if (n || s->flags & (SLICE_INEXACT | SLICE_TAIL_EXIT)) {
@@ -194,7 +195,7 @@ put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
 			const struct slice *s = trace_slice(t, r);
 			if (filter_func(f, s->func))
 				put_slice(o, t, r);
-			end[0] = s->start + s->dur;
+			end[0] = trace_slice_end(t, r);
 			if (tr->ndepth > 1)
 				cur[1] = first_start_ge(&tr->depth[1], s->start);
 			top = 1;
@@ -207,7 +208,7 @@ put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
 			const struct slice *s = trace_slice(t, r);
 			if (filter_func(f, s->func))
 				put_slice(o, t, r);
-			end[d] = s->start + s->dur;
+			end[d] = trace_slice_end(t, r);
 			if (d + 1 < tr->ndepth)
 				cur[d + 1] = first_start_ge(&tr->depth[d + 1],
 				    s->start);

@@ -16,6 +16,7 @@ trace_free(struct trace *t)
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
 			free(tr->depth[d].slices);
 			free(tr->depth[d].weights);
+			free(tr->depth[d].longs);
 		}
 		free(tr->depth);
 		free(tr->instants);
@@ -50,6 +51,22 @@ trace_free(struct trace *t)
 	free(t->version);
 	free(t->byte_order);
 	free(t);
+}
+
+ttv_ns
+level_long_dur(const struct depth_level *l, size_t i)
+{
+	size_t lo = 0, hi = l->nlongs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->longs[mid].index < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < l->nlongs && l->longs[lo].index == i)
+		return l->longs[lo].dur;
+	return SLICE_DUR_LONG;	/* not listed: the value is what it says */
 }
 
 const struct arg *
@@ -146,7 +163,8 @@ trace_memory(const struct trace *t)
 		n += sizeof *tr + tr->ndepth * sizeof *tr->depth;
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			n += tr->depth[d].len * (sizeof(struct slice) +
-			    (tr->depth[d].weights ? sizeof(uint32_t) : 0));
+			    (tr->depth[d].weights ? sizeof(uint32_t) : 0)) +
+			    tr->depth[d].nlongs * sizeof(struct long_dur);
 		n += tr->ninstants * sizeof *tr->instants;
 		n += tr->nsamples * sizeof *tr->samples;
 		n += tr->nslice_args * sizeof *tr->slice_args;

@@ -13,8 +13,9 @@
  * Slices live on tracks. A track keeps one array per stack depth, each
  * sorted by start time; slices at one depth never overlap, so their end
  * times are sorted too and a time window maps to a contiguous index range
- * found by binary search (query.h). A slice is 24 bytes: its depth and its
- * track are implied by where it is stored, its args live in a side table.
+ * found by binary search (query.h). A slice is 16 bytes: its depth and its
+ * track are implied by where it is stored, its args and durations of more
+ * than 4.29 s live in side tables.
  */
 #ifndef TTV_MODEL_H
 #define TTV_MODEL_H
@@ -40,21 +41,33 @@ enum slice_flag {
 	SLICE_NO_ENTRY = 1 << 2,	/* end seen without its begin: start is a guess */
 	SLICE_UNWOUND = 1 << 3,	/* closed because an outer frame ended */
 	SLICE_HAS_ARGS = 1 << 4,	/* look up args with trace_slice_args() */
-	SLICE_SAMPLED = 1 << 5,	/* from stack samples, weight in track->weights */
-	SLICE_ASYNC = 1 << 6,	/* async slice (on an async track) */
-	SLICE_INSTANT = 1 << 7,	/* zero-length event shown as a slice */
-	SLICE_TRUNCATED = 1 << 8,	/* overlapped a sibling and was cut */
+	SLICE_INSTANT = 1 << 5,	/* zero-length event shown as a slice */
+	SLICE_TRUNCATED = 1 << 6,	/* overlapped a sibling and was cut */
+	/* Not stored (a slice has 8 bits of flags): readers may pass them,
+	 * they are known from where a slice lives — sampled slices have
+	 * weights in their depth_level, async ones are on TRACK_ASYNC. */
+	SLICE_SAMPLED = 1 << 8,
+	SLICE_ASYNC = 1 << 9,
 };
+#define SLICE_STORED_FLAGS 0xffu
 /* Slices whose duration is not a measured one; statistics leave them out. */
 #define SLICE_INEXACT (SLICE_UNTERMINATED | SLICE_NO_ENTRY)
 
+/*
+ * 16 bytes: most durations fit 32 bits of ns (4.29 s); a longer one is
+ * stored as SLICE_DUR_LONG with the real value in its depth's `longs`
+ * list. Read durations with slice_dur()/slice_end(), never dur32.
+ */
+#define SLICE_DUR_LONG UINT32_MAX
+#define FUNC_ID_MAX ((1u << 24) - 1)
+
 struct slice {
 	ttv_ns start;
-	ttv_ns dur;
-	func_id func;
-	uint32_t flags;
+	uint32_t dur32;
+	uint32_t func : 24;	/* func_id */
+	uint32_t flags : 8;	/* enum slice_flag, stored ones */
 };
-_Static_assert(sizeof(struct slice) == 24, "a slice must stay 24 bytes");
+_Static_assert(sizeof(struct slice) == 16, "a slice must stay 16 bytes");
 
 /* A slice named by its place: track, depth, index in that depth's array. */
 struct slice_ref {
@@ -63,12 +76,37 @@ struct slice_ref {
 	uint32_t index;
 };
 
+/* A duration too long for dur32, by index in its depth. */
+struct long_dur {
+	uint32_t index;
+	uint32_t pad;
+	ttv_ns dur;
+};
+
 struct depth_level {
 	struct slice *slices;	/* sorted by start, non-overlapping */
 	size_t len;
 	/* Sample weights, parallel to slices, or NULL (weight = 1 each). */
 	uint32_t *weights;
+	struct long_dur *longs;	/* sorted by index */
+	size_t nlongs;
 };
+
+/* The duration of slice i of a depth: looked up when it is a long one. */
+ttv_ns level_long_dur(const struct depth_level *l, size_t i);
+
+static inline ttv_ns
+level_dur(const struct depth_level *l, size_t i)
+{
+	uint32_t d = l->slices[i].dur32;
+	return d != SLICE_DUR_LONG ? (ttv_ns)d : level_long_dur(l, i);
+}
+
+static inline ttv_ns
+level_end(const struct depth_level *l, size_t i)
+{
+	return l->slices[i].start + level_dur(l, i);
+}
 
 struct instant {
 	ttv_ns t;
@@ -259,6 +297,24 @@ static inline const struct slice *
 trace_slice(const struct trace *t, struct slice_ref r)
 {
 	return &t->tracks[r.track].depth[r.depth].slices[r.index];
+}
+
+static inline const struct depth_level *
+trace_level(const struct trace *t, struct slice_ref r)
+{
+	return &t->tracks[r.track].depth[r.depth];
+}
+
+static inline ttv_ns
+trace_slice_dur(const struct trace *t, struct slice_ref r)
+{
+	return level_dur(trace_level(t, r), r.index);
+}
+
+static inline ttv_ns
+trace_slice_end(const struct trace *t, struct slice_ref r)
+{
+	return level_end(trace_level(t, r), r.index);
 }
 
 /* Args of a slice (NULL and *n = 0 when it has none). */

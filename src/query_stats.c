@@ -54,26 +54,27 @@ sum_pass(const struct trace *t, const struct filter *f, ttv_ns t0, ttv_ns t1,
 			    l->slices[lo].start) : 0;
 			for (size_t i = lo; i < hi; i++) {
 				const struct slice *s = &l->slices[i];
-				ttv_ns end = s->start + s->dur, child = 0;
+				ttv_ns dur = level_dur(l, i);
+				ttv_ns end = s->start + dur, child = 0;
 				while (c < cn && cs[c].start < s->start)
 					c++;
 				while (c < cn && cs[c].start < end)
-					child += cs[c++].dur;
+					child += level_dur(cl, c++);
 				if ((s->flags & SLICE_INEXACT) ||
 				    !filter_func(f, s->func))
 					continue;
 				struct func_stats *fs = &rows[s->func];
-				if (fs->count == 0 || s->dur < fs->min)
-					fs->min = s->dur;
-				if (fs->count == 0 || s->dur > fs->max) {
-					fs->max = s->dur;
+				if (fs->count == 0 || dur < fs->min)
+					fs->min = dur;
+				if (fs->count == 0 || dur > fs->max) {
+					fs->max = dur;
 					fs->longest = (struct slice_ref){ ti, d,
 					    (uint32_t)i };
 				}
 				fs->count++;
 				fs->weight += l->weights ? l->weights[i] : 1;
-				fs->total += s->dur;
-				fs->self += child > s->dur ? 0 : s->dur - child;
+				fs->total += dur;
+				fs->self += child > dur ? 0 : dur - child;
 			}
 		}
 	}
@@ -91,13 +92,14 @@ gather_pass(const struct trace *t, const struct filter *f, ttv_ns t0,
 		if (!filter_track(f, ti) || tr->kind == TRACK_CPU)
 			continue;
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
-			const struct slice *s = tr->depth[d].slices;
+			const struct depth_level *l = &tr->depth[d];
+			const struct slice *s = l->slices;
 			size_t lo, hi;
 			query_window(tr, d, t0, t1, &lo, &hi);
 			for (size_t i = lo; i < hi; i++) {
 				func_id fn = s[i].func;
 				if (in[fn] && !(s[i].flags & SLICE_INEXACT))
-					durs[fill[fn]++] = s[i].dur;
+					durs[fill[fn]++] = level_dur(l, i);
 			}
 		}
 	}

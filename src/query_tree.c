@@ -53,10 +53,11 @@ first_start_ge(const struct slice *s, size_t n, ttv_ns t)
 }
 
 static ttv_ns
-clip(const struct slice *s, ttv_ns t0, ttv_ns t1)
+clip(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
 {
+	const struct slice *s = &l->slices[i];
 	ttv_ns a = s->start > t0 ? s->start : t0;
-	ttv_ns e = s->start + s->dur;
+	ttv_ns e = level_end(l, i);
 	ttv_ns b = e < t1 ? e : t1;
 	return b > a ? b - a : 0;
 }
@@ -88,7 +89,8 @@ static bool
 open_frame(struct walk *w, uint32_t parent, uint32_t d, size_t i,
     bool parent_focus)
 {
-	const struct slice *s = &w->tr->depth[d].slices[i];
+	const struct depth_level *l = &w->tr->depth[d];
+	const struct slice *s = &l->slices[i];
 	bool on = filter_func(w->f, s->func);
 	if (w->f != NULL && w->f->hide_functions && !on)
 		return false;
@@ -96,7 +98,7 @@ open_frame(struct walk *w, uint32_t parent, uint32_t d, size_t i,
 		.depth = d, .index = i,
 		.node = child_node(w->tb, parent, s->func, CALL_NONE),
 		.in_focus = parent_focus || on,
-		.clipped = clip(s, w->t0, w->t1),
+		.clipped = clip(l, i, w->t0, w->t1),
 	};
 	if (d + 1 < w->tr->ndepth) {
 		const struct depth_level *cl = &w->tr->depth[d + 1];
@@ -149,15 +151,14 @@ walk_track(struct walk *w, uint32_t root)
 			continue;
 		while (w->stack.len > 0) {
 			struct frame *fr = &w->stack.items[w->stack.len - 1];
-			const struct slice *s = &tr->depth[fr->depth].slices[fr->index];
-			ttv_ns end = s->start + s->dur;
+			ttv_ns end = level_end(&tr->depth[fr->depth], fr->index);
 			uint32_t cd = fr->depth + 1;
 			if (cd < tr->ndepth) {
 				const struct depth_level *cl = &tr->depth[cd];
 				size_t c = fr->child;
 				while (c < cl->len && cl->slices[c].start < end &&
-				    clip(&cl->slices[c], w->t0, w->t1) == 0 &&
-				    !(cl->slices[c].dur == 0 &&
+				    clip(cl, c, w->t0, w->t1) == 0 &&
+				    !(cl->slices[c].dur32 == 0 &&
 				    cl->slices[c].start >= w->t0 &&
 				    cl->slices[c].start < w->t1))
 					c++;	/* outside the window */

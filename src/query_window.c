@@ -8,13 +8,14 @@
 
 /* First index whose end is > t0 (or a zero-length slice at t0). */
 static size_t
-first_ending_after(const struct slice *s, size_t n, ttv_ns t0)
+first_ending_after(const struct depth_level *l, ttv_ns t0)
 {
-	size_t lo = 0, hi = n;
+	const struct slice *s = l->slices;
+	size_t lo = 0, hi = l->len;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		ttv_ns end = s[mid].start + s[mid].dur;
-		if (end > t0 || (s[mid].dur == 0 && s[mid].start >= t0))
+		ttv_ns end = level_end(l, mid);
+		if (end > t0 || (s[mid].dur32 == 0 && s[mid].start >= t0))
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -45,7 +46,7 @@ query_window(const struct track *tr, uint32_t depth, ttv_ns t0, ttv_ns t1,
 	if (depth >= tr->ndepth)
 		return;
 	const struct depth_level *l = &tr->depth[depth];
-	*lo = first_ending_after(l->slices, l->len, t0);
+	*lo = first_ending_after(l, t0);
 	*hi = first_starting_at(l->slices, l->len, t1);
 	if (*hi < *lo)
 		*hi = *lo;
@@ -64,7 +65,7 @@ query_slice_at(const struct trace *t, uint32_t track, uint32_t depth,
 	if (i == 0)
 		return false;
 	const struct slice *s = &l->slices[i - 1];
-	if (when < s->start + s->dur || (s->dur == 0 && s->start == when)) {
+	if (when < level_end(l, i - 1) || (s->dur32 == 0 && s->start == when)) {
 		*out = (struct slice_ref){ track, depth, (uint32_t)(i - 1) };
 		return true;
 	}
@@ -88,10 +89,11 @@ query_first_child(const struct trace *t, struct slice_ref r,
 	if (r.depth + 1 >= tr->ndepth)
 		return false;
 	const struct slice *s = trace_slice(t, r);
+	ttv_ns end = trace_slice_end(t, r);
 	const struct depth_level *l = &tr->depth[r.depth + 1];
 	size_t i = first_starting_at(l->slices, l->len, s->start);
-	if (i < l->len && l->slices[i].start <= s->start + s->dur &&
-	    (l->slices[i].start < s->start + s->dur || s->dur == 0)) {
+	if (i < l->len && l->slices[i].start <= end &&
+	    (l->slices[i].start < end || end == s->start)) {
 		*out = (struct slice_ref){ r.track, r.depth + 1, (uint32_t)i };
 		return true;
 	}
@@ -126,14 +128,15 @@ query_self_time(const struct trace *t, struct slice_ref r)
 {
 	const struct track *tr = &t->tracks[r.track];
 	const struct slice *s = trace_slice(t, r);
+	ttv_ns dur = trace_slice_dur(t, r);
 	if (r.depth + 1 >= tr->ndepth)
-		return s->dur;
+		return dur;
 	const struct depth_level *l = &tr->depth[r.depth + 1];
-	ttv_ns end = s->start + s->dur, child = 0;
+	ttv_ns end = s->start + dur, child = 0;
 	for (size_t i = first_starting_at(l->slices, l->len, s->start);
 	    i < l->len && l->slices[i].start < end; i++)
-		child += l->slices[i].dur;
-	return child > s->dur ? 0 : s->dur - child;
+		child += level_dur(l, i);
+	return child > dur ? 0 : dur - child;
 }
 
 size_t

@@ -71,12 +71,11 @@ sane(const char *what, const struct trace *t, size_t n)
 			const struct depth_level *l = &tr->depth[d];
 			for (size_t i = 0; i < l->len; i++) {
 				const struct slice *s = &l->slices[i];
-				if (s->dur < 0)
+				if (level_dur(l, i) < 0)
 					fail(what, "negative duration", n);
 				if (s->func >= t->nfuncs)
 					fail(what, "function out of range", n);
-				if (i > 0 && s->start < l->slices[i - 1].start +
-				    l->slices[i - 1].dur)
+				if (i > 0 && s->start < level_end(l, i - 1))
 					fail(what, "overlapping slices", n);
 				if (d > 0) {
 					struct slice_ref r = { k, d, (uint32_t)i }, p;

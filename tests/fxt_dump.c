@@ -102,7 +102,7 @@ dump_thread(const struct trace *t, const struct track *tr)
 				bn[nbn].count = 0;
 				nbn++;
 			}
-			bn[j].dur += s->dur;
+			bn[j].dur += level_dur(l, i);
 			bn[j].count++;
 		}
 	}
@@ -144,7 +144,8 @@ dump_extra(const struct trace *t)
 				const struct slice *s = &tr->depth[d].slices[k];
 				printf("%s %s depth %u %" PRId64 " +%" PRId64
 				    " %s%s\n", tr->kind == TRACK_CPU ? "cpu" :
-				    "async", label, d, s->start, s->dur,
+				    "async", label, d, s->start,
+				    level_dur(&tr->depth[d], k),
 				    trace_func_name(t, s->func),
 				    s->flags & SLICE_UNTERMINATED ?
 				    " (unterminated)" : "");

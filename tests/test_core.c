@@ -129,17 +129,17 @@ test_builder_nesting(void **state)
 	assert_int_equal(k->depth[0].len, 2);
 	const struct slice *s0 = &k->depth[0].slices[0];
 	assert_int_equal(s0->start, 10);
-	assert_int_equal(s0->dur, 41);
+	assert_int_equal(level_dur(&k->depth[0], 0), 41);
 	assert_int_equal(s0->flags, 0);
 	assert_int_equal(k->depth[3].slices[0].func, a);
-	assert_int_equal(k->depth[3].slices[0].dur, 4);
+	assert_int_equal(level_dur(&k->depth[3], 0), 4);
 	assert_int_equal(k->depth[3].slices[0].flags, 0);
 	/* the c opened at 60 never ended: it ends at the track's end */
 	assert_int_equal(k->depth[0].slices[1].start, 60);
-	assert_int_equal(k->depth[0].slices[1].dur, 39);
+	assert_int_equal(level_dur(&k->depth[0], 1), 39);
 	assert_true(k->depth[0].slices[1].flags & SLICE_UNTERMINATED);
 	const struct slice *s1 = &k->depth[1].slices[0];
-	assert_int_equal(s1->dur, 10);
+	assert_int_equal(level_dur(&k->depth[1], 0), 10);
 	assert_true(s1->flags & SLICE_TAIL_EXIT);
 	assert_true(s1->flags & SLICE_HAS_ARGS);
 	assert_true(k->depth[1].slices[1].flags & SLICE_UNWOUND);
@@ -183,7 +183,7 @@ test_builder_orphans(void **state)
 	/* z encloses everything, y the first call, x is at the bottom */
 	assert_int_equal(k->depth[0].slices[0].func, f[2]);
 	assert_int_equal(k->depth[0].slices[0].start, 100);
-	assert_int_equal(k->depth[0].slices[0].dur, 30);
+	assert_int_equal(level_dur(&k->depth[0], 0), 30);
 	assert_true(k->depth[0].slices[0].flags & SLICE_NO_ENTRY);
 	assert_int_equal(k->depth[1].len, 2);
 	assert_int_equal(k->depth[1].slices[0].func, f[1]);
@@ -223,6 +223,38 @@ test_unsorted_whole_slices(void **state)
 	    (struct slice_ref){ tr, 0, 2 }, &n);
 	assert_int_equal(n, 1);
 	assert_int_equal(args[0].v.i, -5);
+	trace_free(t);
+}
+
+static void
+test_long_durations(void **state)
+{
+	/* Durations beyond 32 bits of ns live beside the slices. */
+	struct builder *b = builder_new("t");
+	func_id f = builder_func(b, builder_intern_cstr(b, "f"), 0, -1);
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	ttv_ns hour = 3600LL * 1000000000LL;
+	builder_slice(b, tr, 0, 5 * hour, 10, f, 0, 0);
+	builder_slice(b, tr, 0, 0, 2 * hour, f, 0, 0);	/* out of order */
+	builder_slice(b, tr, 0, 3 * hour, (ttv_ns)UINT32_MAX, f, 0, 0);
+	builder_push(b, tr, 6 * hour, f);
+	builder_pop(b, tr, 9 * hour, 0);
+	struct trace *t = builder_finish(b);
+	const struct depth_level *l = &t->tracks[tr].depth[0];
+	assert_int_equal(l->len, 4);
+	assert_int_equal(level_dur(l, 0), 2 * hour);
+	assert_int_equal(level_dur(l, 1), (ttv_ns)UINT32_MAX);
+	assert_int_equal(level_dur(l, 2), 10);
+	assert_int_equal(level_end(l, 3), 9 * hour);
+	size_t lo, hi;
+	query_window(&t->tracks[tr], 0, hour, hour + 1, &lo, &hi);
+	assert_int_equal(lo, 0);
+	assert_int_equal(hi, 1);
+	struct stats_table st;
+	query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+	assert_int_equal(st.rows[0].max, 3 * hour);
+	assert_int_equal(st.rows[0].total, 5 * hour + (ttv_ns)UINT32_MAX + 10);
+	stats_free(&st);
 	trace_free(t);
 }
 
@@ -271,7 +303,7 @@ test_navigation(void **state)
 			const struct slice *s = trace_slice(t, r);
 			const struct slice *ps = trace_slice(t, p);
 			assert_true(ps->start <= s->start);
-			assert_true(ps->start + ps->dur >= s->start + s->dur);
+			assert_true(trace_slice_end(t, p) >= trace_slice_end(t, r));
 			assert_true(query_first_child(t, p, &c));
 			assert_true(trace_slice(t, c)->start <= s->start);
 			struct slice_ref *path;
@@ -329,7 +361,7 @@ test_stats_random(void **state)
 		assert_int_equal(s->median, d[n / 2]);
 		assert_int_equal(s->p90, d[(size_t)(0.9 * (double)n)]);
 		assert_int_equal(s->p99, d[(size_t)(0.99 * (double)n)]);
-		assert_int_equal(trace_slice(t, s->longest)->dur, s->max);
+		assert_int_equal(trace_slice_dur(t, s->longest), s->max);
 		free(d);
 	}
 	stats_sort(t, &st, STATS_TOTAL, true);
@@ -576,6 +608,7 @@ main(void)
 		cmocka_unit_test(test_builder_nesting),
 		cmocka_unit_test(test_builder_orphans),
 		cmocka_unit_test(test_unsorted_whole_slices),
+		cmocka_unit_test(test_long_durations),
 		cmocka_unit_test(test_window_random),
 		cmocka_unit_test(test_navigation),
 		cmocka_unit_test(test_stats_random),

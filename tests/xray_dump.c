@@ -95,7 +95,8 @@ main(int argc, char **argv)
 					*f++ = '-';
 				*f = 0;
 				printf("slice %s %" PRIu32 " %" PRId64 " %" PRId64
-				    " %s %s\n", key, d, s->start, s->dur,
+				    " %s %s\n", key, d, s->start,
+				    level_dur(&tr->depth[d], i),
 				    trace_func_name(t, s->func), fl);
 				size_t na;
 				struct slice_ref r = { k, d, (uint32_t)i };

@@ -79,7 +79,7 @@ check(const char *what, const unsigned char *p, size_t n)
 			const struct depth_level *l = &tr->depth[d];
 			for (size_t i = 0; i < l->len; i++) {
 				const struct slice *s = &l->slices[i];
-				if (s->dur < 0)
+				if (level_dur(l, i) < 0)
 					fail(what, "negative duration", n);
 				if (i > 0 && s->start < l->slices[i - 1].start)
 					fail(what, "depth not sorted", n);

@@ -146,7 +146,8 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	field(&d, "thread", buf, STYLE_NORMAL);
 	field(&d, "start", timefmt_time(s->start, t->first, b2, sizeof b2),
 	    STYLE_NORMAL);
-	field(&d, "duration", timefmt_duration(s->dur, b2, sizeof b2),
+	field(&d, "duration", timefmt_duration(trace_slice_dur(t, v->cursor),
+	    b2, sizeof b2),
 	    STYLE_NORMAL);
 	field(&d, "self", timefmt_duration(query_self_time(t, v->cursor), b2,
 	    sizeof b2), STYLE_NORMAL);
@@ -165,7 +166,13 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	}
 	snprintf(buf, sizeof buf, "%u", v->cursor.depth);
 	field(&d, "depth", buf, STYLE_NORMAL);
-	flags_text(s->flags, buf, sizeof buf);
+	/* Sampled and async are known from where the slice lives. */
+	uint32_t flags = s->flags;
+	if (trace_level(t, v->cursor)->weights != NULL)
+		flags |= SLICE_SAMPLED;
+	if (tr->kind == TRACK_ASYNC)
+		flags |= SLICE_ASYNC;
+	flags_text(flags, buf, sizeof buf);
 	field(&d, "flags", buf, s->flags & (SLICE_UNTERMINATED |
 	    SLICE_NO_ENTRY | SLICE_TRUNCATED) ? STYLE_ERROR : STYLE_NORMAL);
 	if (t->funcs[s->func].category != 0)
@@ -178,6 +185,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	}
 	snprintf(buf, sizeof buf, "%s .. %s",
 	    timefmt_time(s->start, t->first, b2, sizeof b2),
-	    timefmt_time(s->start + s->dur, t->first, b3, sizeof b3));
+	    timefmt_time(trace_slice_end(t, v->cursor), t->first, b3,
+	    sizeof b3));
 	field(&d, "span", buf, STYLE_DIM);
 }

@@ -88,7 +88,7 @@ run_search(struct job *j)
 		else {
 			const struct slice *s = trace_slice(t, h->ref);
 			f = s->func;
-			per[f].total += s->dur;
+			per[f].total += trace_slice_dur(t, h->ref);
 		}
 		per[f].func = f;
 		per[f].count++;

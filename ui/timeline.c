@@ -169,7 +169,7 @@ timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
 		const struct slice *s = &l->slices[i];
 		struct slice_ref ref = { track, depth, (uint32_t)i };
 		double p0 = tmap_pos(&m, s->start);
-		double p1 = tmap_pos(&m, s->start + s->dur);
+		double p1 = tmap_pos(&m, level_end(l, i));
 		int c = p0 < 0 ? 0 : (int)floor(p0);
 		ttv_ns col_end;
 		size_t j;
@@ -193,7 +193,7 @@ timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
 			j = i + 1;
 		if (j - i > 1) {
 			const struct slice *last = &l->slices[j - 1];
-			if (tmap_pos(&m, last->start + last->dur) -
+			if (tmap_pos(&m, level_end(l, j - 1)) -
 			    tmap_pos(&m, last->start) >= 1.0)
 				j--;	/* a wide one starting here: a block */
 		}
@@ -222,8 +222,8 @@ timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
 					const struct slice *q = &l->slices[k];
 					ttv_ns a = q->start < col_start ?
 					    col_start : q->start;
-					ttv_ns b = q->start + q->dur > col_end ?
-					    col_end : q->start + q->dur;
+					ttv_ns qe = level_end(l, k);
+					ttv_ns b = qe > col_end ? col_end : qe;
 					if (b > a)
 						busy += b - a;
 					if (view_func_matches(v, q->func))

@@ -219,7 +219,7 @@ view_cursor_time(const struct view *v)
 {
 	if (v->has_cursor) {
 		const struct slice *s = trace_slice(v->trace, v->cursor);
-		return s->start + s->dur / 2;
+		return s->start + trace_slice_dur(v->trace, v->cursor) / 2;
 	}
 	return v->cursor_t;
 }
@@ -267,7 +267,7 @@ view_slice_visible(const struct view *v, struct slice_ref r)
 {
 	const struct slice *s = trace_slice(v->trace, r);
 
-	return s->start < v->t1 && s->start + s->dur >= v->t0;
+	return s->start < v->t1 && trace_slice_end(v->trace, r) >= v->t0;
 }
 
 void
@@ -284,11 +284,12 @@ view_show_cursor(struct view *v)
 	if (view_slice_visible(v, v->cursor))
 		return;
 	s = trace_slice(v->trace, v->cursor);
-	if (s->dur > v->t1 - v->t0)
-		tmap_fit(&v->t0, &v->t1, s->start, s->start + s->dur,
+	ttv_ns dur = trace_slice_dur(v->trace, v->cursor);
+	if (dur > v->t1 - v->t0)
+		tmap_fit(&v->t0, &v->t1, s->start, s->start + dur,
 		    v->trace->first, trace_last(v->trace));
 	else
-		tmap_center(&v->t0, &v->t1, s->start + s->dur / 2,
+		tmap_center(&v->t0, &v->t1, s->start + dur / 2,
 		    v->trace->first, trace_last(v->trace));
 	view_data_changed(v);
 }
@@ -339,7 +340,7 @@ view_zoom_slice(struct view *v)
 	if (!v->has_cursor)
 		return;
 	s = trace_slice(v->trace, v->cursor);
-	tmap_fit(&v->t0, &v->t1, s->start, s->start + s->dur,
+	tmap_fit(&v->t0, &v->t1, s->start, trace_slice_end(v->trace, v->cursor),
 	    v->trace->first, trace_last(v->trace));
 	view_data_changed(v);
 }

@@ -42,7 +42,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			const struct arg *a = trace_args(t, sa->args, &n);
 			if (n > 0)
 				sink += a[n - 1].name;
-			sink += t->tracks[k].depth[sa->depth].slices[sa->index].dur;
+			sink += level_dur(&t->tracks[k].depth[sa->depth],
+			    sa->index);
 		}
 	(void)sink;
 	trace_free(t);
