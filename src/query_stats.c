@@ -6,6 +6,8 @@
  * batch of functions at a time so that the extra memory stays bounded
  * (GATHER_MAX durations) however large the trace is.
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,14 +238,18 @@ stats_key_parse(const char *name)
 	return -1;
 }
 
-static const struct trace *sort_trace;
-static enum stats_key sort_key;
-static bool sort_desc;
+/* What a sort compares by; passed to qsort_r so that sorts on different
+ * threads (the viewer computes on a worker) do not share state. */
+struct sort_by {
+	const struct trace *t;
+	enum stats_key key;
+	bool desc;
+};
 
 static ttv_ns
-key_value(const struct func_stats *s)
+key_value(const struct func_stats *s, enum stats_key key)
 {
-	switch (sort_key) {
+	switch (key) {
 	case STATS_COUNT: return (ttv_ns)s->count;
 	case STATS_TOTAL: return s->total;
 	case STATS_SELF: return s->self;
@@ -257,18 +263,19 @@ key_value(const struct func_stats *s)
 }
 
 static int
-cmp_rows(const void *a, const void *b)
+cmp_rows(const void *a, const void *b, void *arg)
 {
 	const struct func_stats *x = a, *y = b;
+	const struct sort_by *by = arg;
 	int c = 0;
-	if (sort_key == STATS_NAME)
-		c = strcmp(trace_func_name(sort_trace, x->func),
-		    trace_func_name(sort_trace, y->func));
+	if (by->key == STATS_NAME)
+		c = strcmp(trace_func_name(by->t, x->func),
+		    trace_func_name(by->t, y->func));
 	else {
-		ttv_ns u = key_value(x), v = key_value(y);
+		ttv_ns u = key_value(x, by->key), v = key_value(y, by->key);
 		c = u < v ? -1 : u > v;
 	}
-	if (sort_desc)
+	if (by->desc)
 		c = -c;
 	if (c == 0)	/* ties in a stable, meaningful order */
 		c = x->func < y->func ? -1 : x->func > y->func;
@@ -279,10 +286,9 @@ void
 stats_sort(const struct trace *t, struct stats_table *st, enum stats_key key,
     bool descending)
 {
-	sort_trace = t;
-	sort_key = key;
-	sort_desc = descending;
-	xqsort(st->rows, st->n, sizeof *st->rows, cmp_rows);
+	struct sort_by by = { t, key, descending };
+	if (st->n > 1)
+		qsort_r(st->rows, st->n, sizeof *st->rows, cmp_rows, &by);
 }
 
 void

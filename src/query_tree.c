@@ -7,6 +7,8 @@
  * With a focus filter, each walk reports how much of its subtree's time is
  * in focus, so ancestors of focused frames keep exactly that time.
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,13 +177,12 @@ walk_track(struct walk *w, uint32_t root)
 	}
 }
 
-static struct call_node *sort_nodes;
-
 static int
-cmp_children(const void *a, const void *b)
+cmp_children(const void *a, const void *b, void *arg)
 {
-	const struct call_node *x = &sort_nodes[*(const uint32_t *)a];
-	const struct call_node *y = &sort_nodes[*(const uint32_t *)b];
+	const struct call_node *nodes = arg;
+	const struct call_node *x = &nodes[*(const uint32_t *)a];
+	const struct call_node *y = &nodes[*(const uint32_t *)b];
 	if (x->parent != y->parent)
 		return x->parent < y->parent ? -1 : 1;
 	if (x->total != y->total)
@@ -261,8 +262,8 @@ query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
 		order[i] = (uint32_t)i;
 		nodes[i].first_child = nodes[i].next_sibling = CALL_NONE;
 	}
-	sort_nodes = nodes;
-	xqsort(order + 1, n - 1, sizeof *order, cmp_children);
+	if (n > 2)
+		qsort_r(order + 1, n - 1, sizeof *order, cmp_children, nodes);
 	for (size_t k = n; k-- > 1;) {
 		struct call_node *c = &nodes[order[k]];
 		struct call_node *p = &nodes[c->parent];
