@@ -406,6 +406,7 @@ start(char *args)
 {
 	const char *ttv = getenv("TTV");
 	char *argv[32];
+	bool owned[32] = { false };	/* argv[i] was allocated here */
 	int argc = 0;
 	struct winsize ws = { (unsigned short)rows, (unsigned short)cols, 0, 0 };
 
@@ -424,7 +425,10 @@ start(char *args)
 			const char *val = getenv(name);
 			if (val == NULL)
 				die("%s is not set", name);
-			asprintf(&argv[argc++], "%s%s", val, slash ? slash : "");
+			owned[argc] = true;
+			if (asprintf(&argv[argc++], "%s%s", val,
+			    slash ? slash : "") < 0)
+				die("out of memory");
 		} else
 			argv[argc++] = tok;
 	}
@@ -455,6 +459,9 @@ start(char *args)
 		execv(ttv, argv);
 		_exit(127);
 	}
+	for (int i = 0; i < argc; i++)
+		if (owned[i])
+			free(argv[i]);
 	frame = -1;
 	keys_sent = 0;
 	wait_frame(0);
