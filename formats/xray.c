@@ -112,12 +112,14 @@ xray_warn(struct xray *x, uint64_t off, const char *fmt, ...)
 	char buf[512];
 	va_list ap;
 
-	if (!msg_room(x))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	builder_warn(x->b, off, "%s", buf);
+	xray_lock(x);
+	if (msg_room(x)) {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof buf, fmt, ap);
+		va_end(ap);
+		builder_warn(x->b, off, "%s", buf);
+	}
+	xray_unlock(x);
 }
 
 void
@@ -127,16 +129,15 @@ xray_error(struct xray *x, uint64_t off, const char *fmt, ...)
 	va_list ap;
 
 	if (x->ctx->opts != NULL && x->ctx->opts->strict)
-		x->stop = true;
+		__atomic_store_n(&x->stop, true, __ATOMIC_RELAXED);
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (!msg_room(x)) {
-		/* Errors must still be counted as errors: keep one. */
-		if (builder_has_errors(x->b))
-			return;
-	}
-	builder_error(x->b, off, "%s", buf);
+	xray_lock(x);
+	/* past the cap, errors must still count as errors: keep one */
+	if (msg_room(x) || !builder_has_errors(x->b))
+		builder_error(x->b, off, "%s", buf);
+	xray_unlock(x);
 }
 
 /* ------------------------------------------------------- names, threads */
@@ -146,9 +147,15 @@ xray_func_slow(struct xray *x, int64_t id)
 {
 	uint32_t v;
 
-	if ((uint64_t)id >= XRAY_FCACHE_SIZE &&
-	    (v = xray_map_get(&x->bigids, (uint64_t)id, 0)) != 0)
+	xray_lock(x);
+	if ((uint64_t)id < XRAY_FCACHE_SIZE)
+		v = x->fcache[id];	/* another worker may have made it */
+	else
+		v = xray_map_get(&x->bigids, (uint64_t)id, 0);
+	if (v != 0) {
+		xray_unlock(x);
 		return v - 1;
+	}
 
 	const char *name = NULL;
 	char buf[32];
@@ -160,9 +167,10 @@ xray_func_slow(struct xray *x, int64_t id)
 	}
 	func_id f = builder_func(x->b, builder_intern_cstr(x->b, name), 0, id);
 	if ((uint64_t)id < XRAY_FCACHE_SIZE)
-		x->fcache[id] = f + 1;
+		__atomic_store_n(&x->fcache[id], f + 1, __ATOMIC_RELEASE);
 	else
 		xray_map_put(&x->bigids, (uint64_t)id, 0, f + 1);
+	xray_unlock(x);
 	return f;
 }
 
@@ -224,9 +232,12 @@ xray_arg(struct xray *x, struct xray_thread *th, uint64_t v, uint64_t off)
 			    "the rest are ignored", XRAY_MAX_ARGS);
 		return;
 	}
+	xray_lock(x);
 	builder_args_begin(x->b);
 	builder_arg_u64(x->b, xray_argname(x, th->nargs), v);
-	builder_push_args(x->b, th->track, builder_args_end(x->b));
+	args_id a = builder_args_end(x->b);
+	xray_unlock(x);
+	builder_push_args(x->b, th->track, a);
 	th->nargs++;
 }
 
@@ -247,24 +258,31 @@ xray_exit_unmatched(struct xray *x, struct xray_thread *th, ttv_ns t,
 	th->search_cost += depth;
 	if (th->search_cost > XRAY_SEARCH_BUDGET && !th->no_search) {
 		th->no_search = true;
+		xray_lock(x);
 		builder_note(x->b, DIAG_WARNING, "thread %" PRId64 ": too "
 		    "many exits match no open call; from here on an exit "
 		    "only closes the innermost call of its function",
 		    th->tid);
+		xray_unlock(x);
 	}
 	if (depth == 0 && th->orphans < XRAY_MAX_ORPHAN_PARENTS) {
+		xray_lock(x);
 		builder_pop_orphan(x->b, th->track, t, f,
 		    flags | SLICE_NO_ENTRY);
+		xray_unlock(x);
 		th->orphans++;
 	} else if (depth == 0) {
 		/* Each orphan parent pushes the whole track one level down:
 		 * past a few, the log is damaged, not wrapped, and that would
 		 * be quadratic. Keep the exit as a short slice instead. */
-		if (th->orphans++ == XRAY_MAX_ORPHAN_PARENTS)
+		if (th->orphans++ == XRAY_MAX_ORPHAN_PARENTS) {
+			xray_lock(x);
 			builder_note(x->b, DIAG_WARNING, "thread %" PRId64 ": "
 			    "more than %u exits without entry; later ones are "
 			    "kept as short slices", th->tid,
 			    XRAY_MAX_ORPHAN_PARENTS);
+			xray_unlock(x);
+		}
 		ttv_ns start = th->have_last ? th->last : t;
 		builder_slice(x->b, th->track, 0, start, t - start, f,
 		    flags | SLICE_NO_ENTRY, 0);
@@ -447,6 +465,8 @@ xray_load(struct load_ctx *ctx)
 	for (uint32_t i = 0; i < x.nthreads; i++) {
 		struct xray_thread *th = &x.threads[i];
 		clamped += th->clamped;
+		for (int k = 0; k < XC_COUNT; k++)
+			x.counts[k] += th->counts[k];
 		free(th->bufs);
 	}
 	if (clamped != 0)

@@ -10,11 +10,13 @@
  * is replayed as soon as it is its thread's next one — so the pages behind
  * the lowest unreplayed buffer can be dropped (mapfile_release) and a
  * large log is decoded straight from the mapping with no per-record
- * allocation.
+ * allocation. Big logs split their threads among one worker per CPU.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "xalloc.h"
 #include "xray_priv.h"
@@ -35,17 +37,27 @@ struct fdr_buf {
 	bool cut;		/* extents ran past the end of the file */
 };
 
+struct worker;
+
 struct fdr {
 	struct xray *x;
 	struct fdr_buf *bufs;
 	uint32_t nbufs, capbufs;
-	uint64_t progress_at, release_at;
-	size_t released;
+	uint64_t progress_at;
+	size_t released;	/* pass 1: pages dropped up to here */
+	struct worker *workers;
+	uint32_t nworkers;
+	uint32_t *owner;	/* thread index -> worker */
 };
 
 /* How often (bytes) to report progress and to drop decoded pages. */
 #define PROGRESS_STEP (4u << 20)
 #define RELEASE_STEP (32u << 20)
+/* Logs this big replay their threads on several CPUs. */
+#ifndef PARALLEL_MIN_BYTES
+#define PARALLEL_MIN_BYTES (64u << 20)
+#endif
+#define MAX_WORKERS 8u
 
 /* ---------------------------------------------------------------- pass 1 */
 
@@ -156,7 +168,7 @@ scan_extents(struct fdr *F)
 	const unsigned char *d = x->data;
 	size_t off = 32;
 
-	while (off < x->size && !x->stop) {
+	while (off < x->size && !xray_stopped(x)) {
 		if (x->size - off < 16) {
 			xray_error(x, off, "%zu bytes at the end of the file "
 			    "are not a whole record", x->size - off);
@@ -274,7 +286,7 @@ scan_fixed(struct fdr *F)
 	size_t bs = (size_t)x->buffer_size;
 	size_t off = 32;
 
-	while (off < x->size && !x->stop) {
+	while (off < x->size && !xray_stopped(x)) {
 		size_t end = bs > x->size - off ? x->size : off + bs;
 		bool cut = end - off < bs;
 		if (cut && x->data[off] == META_BYTE(MK_NEW_BUFFER))
@@ -304,19 +316,19 @@ on_function(struct fdr *F, struct xray_thread *th, uint32_t w, ttv_ns t,
 	switch (kind) {
 	case 0:
 	case 3:
-		x->counts[kind == 0 ? XC_ENTER : XC_ENTER_ARGS]++;
+		th->counts[kind == 0 ? XC_ENTER : XC_ENTER_ARGS]++;
 		builder_push(x->b, th->track, t, f);
 		th->arg_open = true;
 		th->nargs = 0;
 		break;
 	case 1:
 	case 2:
-		x->counts[kind == 1 ? XC_EXIT : XC_TAIL_EXIT]++;
+		th->counts[kind == 1 ? XC_EXIT : XC_TAIL_EXIT]++;
 		xray_exit(x, th, t, f, kind == 2 ? SLICE_TAIL_EXIT : 0);
 		th->arg_open = false;
 		break;
 	default:
-		x->counts[XC_UNKNOWN]++;
+		th->counts[XC_UNKNOWN]++;
 		xray_warn(x, off, "function record of unknown kind %u "
 		    "(function id %" PRIu32 ") ignored", kind, w >> 4);
 		return;
@@ -330,8 +342,10 @@ on_event(struct fdr *F, struct xray_thread *th, enum marker_kind kind,
     ttv_ns t, int64_t value, const unsigned char *payload, size_t n)
 {
 	struct xray *x = F->x;
+	xray_lock(x);
 	str_id text = builder_intern(x->b, (const char *)payload, n);
 	builder_marker(x->b, kind, th->track, t, value, text);
+	xray_unlock(x);
 	th->last = t;
 	th->have_last = true;
 }
@@ -367,9 +381,11 @@ lost(struct fdr *F, struct xray_thread *th, bool any, size_t bytes,
 {
 	if (!any)
 		return;
+	xray_lock(F->x);
 	builder_marker(F->x->b, MARKER_DROPPED, th->track,
 	    builder_track_last(F->x->b, th->track), (int64_t)bytes,
 	    builder_intern_cstr(F->x->b, why));
+	xray_unlock(F->x);
 }
 
 /* Replays one buffer's records into its thread. Inlined twice, once per
@@ -387,7 +403,7 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 
 	th->arg_open = false;
 	/* the preamble was checked by pass 1 */
-	x->counts[XC_NEW_BUFFER]++;
+	th->counts[XC_NEW_BUFFER]++;
 	off += 16;
 
 	while (off < end) {
@@ -417,14 +433,17 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 			goto cut;
 		switch (c >> 1) {
 		case MK_NEW_CPU: {
-			x->counts[XC_NEW_CPU]++;
+			th->counts[XC_NEW_CPU]++;
 			int32_t cpu = rd16(be, d + off + 1);
 			tsc = rd64(be, d + off + 3);
 			known = true;
 			t = xray_thread_time(th, xray_ns(x, tsc));
-			if (th->cpu >= 0 && cpu != th->cpu)
+			if (th->cpu >= 0 && cpu != th->cpu) {
+				xray_lock(x);
 				builder_marker(x->b, MARKER_CPU_CHANGE,
 				    th->track, t, cpu, 0);
+				xray_unlock(x);
+			}
 			th->cpu = cpu;
 			if (!any) {
 				first = t;
@@ -435,11 +454,13 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 			break;
 		}
 		case MK_TSC_WRAP:
-			x->counts[XC_TSC_WRAP]++;
+			th->counts[XC_TSC_WRAP]++;
 			tsc = rd64(be, d + off + 1);
 			known = true;
 			t = xray_thread_time(th, xray_ns(x, tsc));
+			xray_lock(x);
 			builder_marker(x->b, MARKER_TSC_WRAP, th->track, t, 0, 0);
+			xray_unlock(x);
 			if (!any) {
 				first = t;
 				any = true;
@@ -448,7 +469,7 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 			off += 16;
 			break;
 		case MK_CALL_ARG: {
-			x->counts[XC_CALL_ARG]++;
+			th->counts[XC_CALL_ARG]++;
 			uint64_t v = rd64(be, d + off + 1);
 			if (th->arg_open) {
 				xray_arg(x, th, v, off);
@@ -463,7 +484,7 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 		case MK_TYPED: {
 			bool typed = c >> 1 == MK_TYPED;
 			int32_t n = (int32_t)rd32(be, d + off + 1);
-			x->counts[typed ? XC_TYPED : XC_CUSTOM]++;
+			th->counts[typed ? XC_TYPED : XC_CUSTOM]++;
 			if (n <= 0) {
 				xray_error(x, off, "%s event of size %" PRId32
 				    "; rest of the buffer (%zu bytes) skipped",
@@ -499,11 +520,11 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 			break;
 		}
 		case MK_WALLTIME:
-			x->counts[XC_WALLTIME]++;
+			th->counts[XC_WALLTIME]++;
 			off += 16;
 			break;
 		case MK_PID:
-			x->counts[XC_PID]++;
+			th->counts[XC_PID]++;
 			if (x->version < 3)
 				xray_warn(x, off, "Pid record in a version %u "
 				    "log", x->version);
@@ -513,25 +534,25 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 			off += 16;
 			break;
 		case MK_END_OF_BUFFER:
-			x->counts[XC_END_OF_BUFFER]++;
+			th->counts[XC_END_OF_BUFFER]++;
 			if (x->version >= 2)
 				xray_error(x, off, "EndOfBuffer in a version "
 				    "%u log; rest of the buffer (%zu bytes) "
 				    "skipped", x->version, end - off - 16);
 			goto done;
 		case MK_NEW_BUFFER:
-			x->counts[XC_NEW_BUFFER]++;
+			th->counts[XC_NEW_BUFFER]++;
 			xray_warn(x, off, "NewBuffer inside a buffer ignored");
 			off += 16;
 			break;
 		case MK_EXTENTS:
-			x->counts[XC_EXTENTS]++;
+			th->counts[XC_EXTENTS]++;
 			xray_warn(x, off, "BufferExtents inside a buffer "
 			    "ignored");
 			off += 16;
 			break;
 		default:
-			x->counts[XC_UNKNOWN]++;
+			th->counts[XC_UNKNOWN]++;
 			xray_error(x, off, "unknown metadata record kind %u; "
 			    "rest of the buffer (%zu bytes) skipped", c >> 1,
 			    end - off);
@@ -552,10 +573,12 @@ done:
 	if (any) {
 		ttv_ns last = th->have_last && th->last > first ? th->last :
 		    first;
+		xray_lock(x);
 		builder_marker(x->b, MARKER_BUFFER_START, th->track, first,
 		    (int64_t)fb->off, 0);
 		builder_marker(x->b, MARKER_BUFFER_END, th->track, last,
 		    (int64_t)fb->off, 0);
+		xray_unlock(x);
 	} else {
 		xray_warn(x, fb->start, "buffer of thread %" PRId64 " has no "
 		    "timestamped record", th->tid);
@@ -585,45 +608,165 @@ cmp_buf(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
+/* One replaying thread of control: the log's threads are split among
+ * workers, each replays its own (the builder allows concurrent calls on
+ * distinct tracks). */
+struct worker {
+	struct fdr *F;
+	uint32_t id;
+	size_t pos;		/* (atomic) its buffers before this are done */
+	size_t release_at;
+	pthread_t thread;
+	bool started;
+};
+
+/* Where every worker is: the lowest offset some worker still needs. */
+static size_t
+all_done(const struct fdr *F)
+{
+	size_t m = SIZE_MAX;
+	for (uint32_t i = 0; i < F->nworkers; i++) {
+		size_t p = __atomic_load_n(&F->workers[i].pos, __ATOMIC_ACQUIRE);
+		if (p < m)
+			m = p;
+	}
+	return m;
+}
+
 /*
- * Replays buffers as close to file order as each thread's time order
- * allows: when a buffer is reached in the file, its thread replays every
- * buffer that is both next in its time order and already reached. A
- * buffer behind every unreplayed one is done with, so the pages before
- * the lowest unreplayed buffer can go.
+ * Replays a worker's buffers as close to file order as each thread's time
+ * order allows: when a buffer is reached in the file, its thread replays
+ * every buffer that is both next in its time order and already reached
+ * (the buffers are in file order, so "reached" is index <= cursor). The
+ * pages before the lowest buffer any worker still needs can go.
  */
+static void *
+run_worker(void *arg)
+{
+	struct worker *w = arg;
+	struct fdr *F = w->F;
+	struct xray *x = F->x;
+	uint32_t low = 0;	/* its first buffer (file order) not replayed */
+
+	for (uint32_t cur = 0; cur < F->nbufs && !xray_stopped(x); cur++) {
+		if (F->owner[F->bufs[cur].thread] != w->id)
+			continue;
+		struct xray_thread *th = &x->threads[F->bufs[cur].thread];
+		while (th->next < th->nbufs && th->bufs[th->next] <= cur &&
+		    !xray_stopped(x)) {
+			replay(F, &F->bufs[th->bufs[th->next]]);
+			th->next++;
+		}
+		while (low < F->nbufs && (F->owner[F->bufs[low].thread] !=
+		    w->id || F->bufs[low].done))
+			low++;
+		__atomic_store_n(&w->pos, low < F->nbufs ? F->bufs[low].off :
+		    x->size, __ATOMIC_RELEASE);
+		size_t done = all_done(F);
+		if (w->id == 0 && done >= F->progress_at) {
+			/* the caller's thread: progress is reported there */
+			load_progress(x->ctx, done, x->size);
+			F->progress_at = done + PROGRESS_STEP;
+		}
+		if (done >= w->release_at && done != SIZE_MAX) {
+			mapfile_release(x->ctx->file, done & ~(size_t)4095);
+			w->release_at = done + RELEASE_STEP;
+		}
+	}
+	__atomic_store_n(&w->pos, SIZE_MAX, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* How many workers: one per CPU and thread of the log, for big logs. */
+static uint32_t
+count_workers(const struct fdr *F)
+{
+	const struct xray *x = F->x;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	uint32_t busy = 0;
+
+	if (x->size < PARALLEL_MIN_BYTES || cpus < 2)
+		return 1;
+	for (uint32_t i = 0; i < x->nthreads; i++)
+		busy += x->threads[i].nbufs > 0;
+	uint32_t n = busy < (uint32_t)cpus ? busy : (uint32_t)cpus;
+	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
+}
+
+static uint64_t *sort_load;
+
+static int
+cmp_load(const void *a, const void *b)
+{
+	uint64_t x = sort_load[*(const uint32_t *)a];
+	uint64_t y = sort_load[*(const uint32_t *)b];
+	if (x != y)
+		return x > y ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+/* Gives each thread of the log to a worker, largest first to the least
+ * loaded, so the workers finish together. */
+static void
+split_threads(struct fdr *F)
+{
+	struct xray *x = F->x;
+	uint64_t *bytes = xcalloc(x->nthreads ? x->nthreads : 1, sizeof *bytes);
+	uint32_t *order = xcalloc(x->nthreads ? x->nthreads : 1, sizeof *order);
+	uint64_t load[MAX_WORKERS] = { 0 };
+
+	for (uint32_t i = 0; i < F->nbufs; i++)
+		bytes[F->bufs[i].thread] += F->bufs[i].end - F->bufs[i].start;
+	for (uint32_t i = 0; i < x->nthreads; i++)
+		order[i] = i;
+	sort_load = bytes;
+	qsort(order, x->nthreads, sizeof *order, cmp_load);
+	for (uint32_t i = 0; i < x->nthreads; i++) {
+		uint32_t best = 0;
+		for (uint32_t k = 1; k < F->nworkers; k++)
+			if (load[k] < load[best])
+				best = k;
+		F->owner[order[i]] = best;
+		load[best] += bytes[order[i]];
+	}
+	free(order);
+	free(bytes);
+}
+
 static void
 replay_all(struct fdr *F)
 {
 	struct xray *x = F->x;
-	uint32_t low = 0;	/* first buffer (file order) not replayed */
 
 	for (uint32_t i = 0; i < x->nthreads; i++) {
 		struct xray_thread *th = &x->threads[i];
 		sort_bufs = F->bufs;
 		qsort(th->bufs, th->nbufs, sizeof *th->bufs, cmp_buf);
 	}
-	/* reached[i]: buffer i has been passed in file order; the buffers
-	 * are in file order already, so "reached" is simply i <= cursor. */
-	for (uint32_t cur = 0; cur < F->nbufs && !x->stop; cur++) {
-		struct xray_thread *th = &x->threads[F->bufs[cur].thread];
-		while (th->next < th->nbufs && th->bufs[th->next] <= cur &&
-		    !x->stop) {
-			replay(F, &F->bufs[th->bufs[th->next]]);
-			th->next++;
-		}
-		while (low < F->nbufs && F->bufs[low].done)
-			low++;
-		size_t done = low < F->nbufs ? F->bufs[low].off : x->size;
-		if (done >= F->progress_at) {
-			load_progress(x->ctx, done, x->size);
-			F->progress_at = done + PROGRESS_STEP;
-		}
-		if (done >= F->release_at) {
-			mapfile_release(x->ctx->file, done & ~(size_t)4095);
-			F->release_at = done + RELEASE_STEP;
-		}
+	F->nworkers = count_workers(F);
+	F->owner = xcalloc(x->nthreads ? x->nthreads : 1, sizeof *F->owner);
+	F->workers = xcalloc(F->nworkers, sizeof *F->workers);
+	if (F->nworkers > 1)
+		split_threads(F);
+	for (uint32_t i = 0; i < F->nworkers; i++) {
+		F->workers[i].F = F;
+		F->workers[i].id = i;
+		F->workers[i].release_at = RELEASE_STEP;
 	}
+	x->parallel = F->nworkers > 1;
+	for (uint32_t i = 1; i < F->nworkers; i++)
+		F->workers[i].started = pthread_create(&F->workers[i].thread,
+		    NULL, run_worker, &F->workers[i]) == 0;
+	run_worker(&F->workers[0]);
+	for (uint32_t i = 1; i < F->nworkers; i++) {
+		if (F->workers[i].started)
+			pthread_join(F->workers[i].thread, NULL);
+		else
+			run_worker(&F->workers[i]);	/* no thread: here */
+	}
+	x->parallel = false;
+	free(F->workers);
+	free(F->owner);
 	load_progress(x->ctx, x->size, x->size);
 }
 
@@ -646,8 +789,7 @@ xray_load_fdr(struct xray *x)
 	} else {
 		scan_extents(&F);
 	}
-	F.release_at = RELEASE_STEP;
-	if (F.nbufs > 0 && !x->stop) {
+	if (F.nbufs > 0 && !xray_stopped(x)) {
 		/* pass 1 touched a page per buffer: drop them */
 		if (x->size > RELEASE_STEP)
 			mapfile_release(x->ctx->file, x->size & ~(size_t)4095);

@@ -43,6 +43,9 @@ struct xray_thread {
 	 * log could otherwise cost depth x exits). */
 	uint64_t search_cost;
 	bool no_search;
+	/* Records counted while replaying (threads may replay in parallel),
+	 * added into struct xray at the end. */
+	uint64_t counts[XC_COUNT];
 	/* FDR: this thread's buffers in replay (time) order. */
 	uint32_t *bufs;
 	uint32_t nbufs, capbufs, next;
@@ -85,8 +88,31 @@ struct xray {
 	uint64_t counts[XC_COUNT];
 	unsigned nmsgs;		/* diagnostics emitted by the reader */
 	uint64_t nmsgs_dropped;
-	bool stop;		/* --strict and an error was seen */
+	bool stop;		/* --strict and an error was seen (atomic) */
+	/* Threads replay on several workers: every builder call that is not
+	 * about one track goes between xray_lock() and xray_unlock(). */
+	bool parallel;
 };
+
+static inline void
+xray_lock(struct xray *x)
+{
+	if (x->parallel)
+		builder_lock(x->b);
+}
+
+static inline void
+xray_unlock(struct xray *x)
+{
+	if (x->parallel)
+		builder_unlock(x->b);
+}
+
+static inline bool
+xray_stopped(const struct xray *x)
+{
+	return __atomic_load_n(&x->stop, __ATOMIC_RELAXED);
+}
 
 #define XRAY_FCACHE_SIZE 65536u
 #define XRAY_MAX_MSGS 200u
@@ -134,8 +160,12 @@ func_id xray_func_slow(struct xray *x, int64_t id);
 static inline func_id
 xray_func(struct xray *x, int64_t id)
 {
-	if ((uint64_t)id < XRAY_FCACHE_SIZE && x->fcache[id] != 0)
-		return x->fcache[id] - 1;
+	if ((uint64_t)id < XRAY_FCACHE_SIZE) {
+		/* written once, under the lock, by xray_func_slow() */
+		uint32_t v = __atomic_load_n(&x->fcache[id], __ATOMIC_ACQUIRE);
+		if (v != 0)
+			return v - 1;
+	}
 	return xray_func_slow(x, id);
 }
 
