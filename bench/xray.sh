@@ -9,7 +9,8 @@
 # (default /tmp) and are deleted at the end.
 #
 #   TTV=./ttv XRAYGEN=./tests/gen/xraygen [XRAY_BENCH_BYTES=N] bench/xray.sh
-#   (or: make bench-xray)
+#   (or: make bench-xray). LLVM_XRAY=none skips llvm-xray;
+#   LLVM_XRAY_TIMEOUT (default 1800 s) stops it.
 set -u
 TTV=${TTV:-./ttv}
 XRAYGEN=${XRAYGEN:-./tests/gen/xraygen}
@@ -79,11 +80,24 @@ echo "$(wc -c <"$real") bytes, $nrec function records"
 measure "ttv --stats (real)" "$real" "$nrec" "$TTV" --stats \
     --instr-map "$real.bin" "$real" || exit 1
 ttv_wall=$(cat "$dir/wall")
-if [ -n "$LLVM_XRAY" ]; then
-	if measure "llvm-xray account -k (real)" "$real" "$nrec" "$LLVM_XRAY" \
-	    account -k -instr_map="$real.bin" "$real"; then
+if [ "$LLVM_XRAY" = none ]; then
+	echo "SKIP: llvm-xray (LLVM_XRAY=none)"
+elif [ -n "$LLVM_XRAY" ]; then
+	# llvm-xray can take very long here (it prints every record it
+	# skips, with the thread's stack): stop it after LLVM_XRAY_TIMEOUT s
+	limit=${LLVM_XRAY_TIMEOUT:-1800}
+	to=""
+	command -v timeout >/dev/null 2>&1 && to="timeout $limit"
+	if measure "llvm-xray account -k (real)" "$real" "$nrec" $to \
+	    "$LLVM_XRAY" account -k -instr_map="$real.bin" "$real"; then
 		awk -v a="$(cat "$dir/wall")" -v b="$ttv_wall" \
 		    'BEGIN { printf "ttv is %.1f x faster than llvm-xray account -k\n", a / b }'
+	elif grep -q "Exit status: 124$" "$dir/time"; then
+		awk -v a="$limit" -v b="$ttv_wall" '
+		/Maximum resident set size/ { rss = $NF / 1024 }
+		END { printf "llvm-xray account -k did not finish in %d s ' \
+		    '(peak RSS %.0f MB so far): ttv is more than %.0f x ' \
+		    'faster\n", a, rss, a / b }' "$dir/time"
 	fi
 else
 	echo "SKIP: llvm-xray not found"
