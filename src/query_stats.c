@@ -277,7 +277,12 @@ cmp_rows(const void *a, const void *b, void *arg)
 	}
 	if (by->desc)
 		c = -c;
-	if (c == 0)	/* ties in a stable, meaningful order */
+	/* Ties by name: function ids depend on the order a reader met them,
+	 * which parallel readers do not fix. */
+	if (c == 0 && by->key != STATS_NAME)
+		c = strcmp(trace_func_name(by->t, x->func),
+		    trace_func_name(by->t, y->func));
+	if (c == 0)
 		c = x->func < y->func ? -1 : x->func > y->func;
 	return c;
 }

@@ -177,18 +177,32 @@ walk_track(struct walk *w, uint32_t root)
 	}
 }
 
+struct sort_ctx {
+	const struct trace *t;
+	const struct call_node *nodes;
+};
+
 static int
 cmp_children(const void *a, const void *b, void *arg)
 {
-	const struct call_node *nodes = arg;
-	const struct call_node *x = &nodes[*(const uint32_t *)a];
-	const struct call_node *y = &nodes[*(const uint32_t *)b];
+	const struct sort_ctx *ctx = arg;
+	const struct call_node *x = &ctx->nodes[*(const uint32_t *)a];
+	const struct call_node *y = &ctx->nodes[*(const uint32_t *)b];
 	if (x->parent != y->parent)
 		return x->parent < y->parent ? -1 : 1;
 	if (x->total != y->total)
 		return x->total > y->total ? -1 : 1;
-	if (x->func != y->func)
+	/* Equal times by name: function ids follow the order a reader met
+	 * the functions, which parallel readers do not fix. */
+	if (x->func != y->func) {
+		if (x->func == CALL_NONE || y->func == CALL_NONE)
+			return x->func < y->func ? -1 : 1;
+		int c = strcmp(trace_func_name(ctx->t, x->func),
+		    trace_func_name(ctx->t, y->func));
+		if (c != 0)
+			return c;
 		return x->func < y->func ? -1 : 1;
+	}
 	return x->track < y->track ? -1 : x->track > y->track;
 }
 
@@ -263,7 +277,8 @@ query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
 		nodes[i].first_child = nodes[i].next_sibling = CALL_NONE;
 	}
 	if (n > 2)
-		qsort_r(order + 1, n - 1, sizeof *order, cmp_children, nodes);
+		qsort_r(order + 1, n - 1, sizeof *order, cmp_children,
+		    &(struct sort_ctx){ t, nodes });
 	for (size_t k = n; k-- > 1;) {
 		struct call_node *c = &nodes[order[k]];
 		struct call_node *p = &nodes[c->parent];
