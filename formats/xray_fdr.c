@@ -720,7 +720,7 @@ split_threads(struct fdr *F)
 	for (uint32_t i = 0; i < x->nthreads; i++)
 		order[i] = i;
 	sort_load = bytes;
-	qsort(order, x->nthreads, sizeof *order, cmp_load);
+	xqsort(order, x->nthreads, sizeof *order, cmp_load);
 	for (uint32_t i = 0; i < x->nthreads; i++) {
 		uint32_t best = 0;
 		for (uint32_t k = 1; k < F->nworkers; k++)
@@ -741,7 +741,7 @@ replay_all(struct fdr *F)
 	for (uint32_t i = 0; i < x->nthreads; i++) {
 		struct xray_thread *th = &x->threads[i];
 		sort_bufs = F->bufs;
-		qsort(th->bufs, th->nbufs, sizeof *th->bufs, cmp_buf);
+		xqsort(th->bufs, th->nbufs, sizeof *th->bufs, cmp_buf);
 	}
 	F->nworkers = count_workers(F);
 	F->owner = xcalloc(x->nthreads ? x->nthreads : 1, sizeof *F->owner);

@@ -301,7 +301,7 @@ load_relocs(struct loader *L, uint64_t lo, uint64_t hi)
 		add_warning(L->m, "%zu relocation(s) of the map could not be "
 		    "read", bad);
 	if (L->relocs.len > 1)
-		qsort(L->relocs.items, L->relocs.len, sizeof(struct reloc),
+		xqsort(L->relocs.items, L->relocs.len, sizeof(struct reloc),
 		    reloc_cmp);
 }
 
@@ -409,7 +409,7 @@ load_symbols(struct loader *L)
 		    "are named by address",
 		    have_symtab ? "empty .symtab" : "stripped binary");
 	if (L->syms.len > 1)
-		qsort(L->syms.items, L->syms.len, sizeof(struct fsym),
+		xqsort(L->syms.items, L->syms.len, sizeof(struct fsym),
 		    fsym_cmp);
 }
 

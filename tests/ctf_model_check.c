@@ -70,7 +70,7 @@ static char *
 make_line(const char *time, const char *name, strvec *pairs)
 {
 	if (pairs->len)
-		qsort(pairs->items, pairs->len, sizeof *pairs->items, cmp_strp);
+		xqsort(pairs->items, pairs->len, sizeof *pairs->items, cmp_strp);
 	charvec out = { 0 };
 	cv_puts(&out, time, strlen(time));
 	cv_puts(&out, " ", 1);
@@ -424,8 +424,8 @@ check_slices(const struct trace *t, const char *oracle)
 				    (long long)tr->tid, trace_func_name(t,
 				    tr->depth[d].slices[i].func)));
 	}
-	qsort(want.items, want.len, sizeof *want.items, cmp_strp);
-	qsort(got.items, got.len, sizeof *got.items, cmp_strp);
+	xqsort(want.items, want.len, sizeof *want.items, cmp_strp);
+	xqsort(got.items, got.len, sizeof *got.items, cmp_strp);
 	int rc = 0;
 	if (want.len != got.len) {
 		fprintf(stderr, "slices: %zu in the model, %zu func_entry in the "
@@ -483,8 +483,8 @@ main(int argc, char **argv)
 		return 1;
 	}
 	model_lines(t, &got);
-	qsort(want.items, want.len, sizeof *want.items, cmp_strp);
-	qsort(got.items, got.len, sizeof *got.items, cmp_strp);
+	xqsort(want.items, want.len, sizeof *want.items, cmp_strp);
+	xqsort(got.items, got.len, sizeof *got.items, cmp_strp);
 	int rc = 0;
 	for (size_t i = 0; i < want.len || i < got.len; i++) {
 		const char *w = i < want.len ? want.items[i] : "(none)";

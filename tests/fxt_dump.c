@@ -14,6 +14,7 @@
 
 #include "load.h"
 #include "model.h"
+#include "xalloc.h"
 
 /* Record kinds of the reader (fxt.c) by FXT record type. */
 static const struct { const char *kind; int type; } kinds[] = {
@@ -111,7 +112,7 @@ dump_thread(const struct trace *t, const struct track *tr)
 	printf("thread %s instants %zu\n", key, tr->ninstants);
 	printf("thread %s open_at_end %" PRIu64 "\n", key, open);
 	if (nbn > 0)
-		qsort(bn, nbn, sizeof *bn, cmp_name);
+		xqsort(bn, nbn, sizeof *bn, cmp_name);
 	for (j = 0; j < nbn; j++) {
 		printf("thread %s dur %s %" PRId64 "\n", key, bn[j].name,
 		    bn[j].dur);

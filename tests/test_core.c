@@ -352,7 +352,7 @@ test_stats_random(void **state)
 			total += d[n - 1];
 			self += d[n - 1] - ref.calls[i].child;
 		}
-		qsort(d, n, sizeof *d, cmp_ns);
+		xqsort(d, n, sizeof *d, cmp_ns);
 		assert_int_equal(s->count, n);
 		assert_int_equal(s->total, total);
 		assert_int_equal(s->self, self);

@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <vterm.h>
+#include "xalloc.h"
 
 /* Long enough for a loaded machine; UI_TIMEOUT_MS raises it for big
  * traces (bench/ui.sh). */
@@ -873,8 +874,8 @@ bench(char *arg)
 		}
 	for (int k = 0; k < nk; k++) {
 		long *l = lat + k * n, *b = bytes + k * n;
-		qsort(l, (size_t)n, sizeof *l, cmp_long);
-		qsort(b, (size_t)n, sizeof *b, cmp_long);
+		xqsort(l, (size_t)n, sizeof *l, cmp_long);
+		xqsort(b, (size_t)n, sizeof *b, cmp_long);
 		printf("key %-8s x%-4d latency median %7.2f ms  p99 %7.2f ms  "
 		    "max %7.2f ms   bytes median %6ld  max %6ld\n", keys[k], n,
 		    l[n / 2] / 1000.0, l[(size_t)(n * 0.99)] / 1000.0,

@@ -98,7 +98,7 @@ run_search(struct job *j)
 		if (per[f].count > 0)
 			j->results[j->nresults++] = per[f];
 	free(per);
-	qsort(j->results, j->nresults, sizeof *j->results, cmp_result);
+	xqsort(j->results, j->nresults, sizeof *j->results, cmp_result);
 }
 
 void

@@ -237,7 +237,7 @@ load_bin(struct ctf_lttng *l, struct bin *bn)
 	elf_end(e);
 	close(fd);
 	if (syms.len)
-		qsort(syms.items, syms.len, sizeof *syms.items, cmp_sym);
+		xqsort(syms.items, syms.len, sizeof *syms.items, cmp_sym);
 	bn->syms = syms.items;
 	bn->nsyms = syms.len;
 	bn->strs = strs.items;

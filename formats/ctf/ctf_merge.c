@@ -19,6 +19,7 @@
 
 #include "mapfile.h"
 #include "ctf_decode.h"
+#include "xalloc.h"
 
 struct ctf_stream_slot {
 	struct ctf_stream s;
@@ -91,7 +92,7 @@ list_dir(const char *path, size_t *n)
 	}
 	closedir(dir);
 	if (v.len)
-		qsort(v.items, v.len, sizeof *v.items, cmp_str);
+		xqsort(v.items, v.len, sizeof *v.items, cmp_str);
 	*n = v.len;
 	return v.items;
 }

@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "xalloc.h"
 
 /* ------------------------------------------------------------ randomness */
 
@@ -686,7 +687,7 @@ json_acc(FILE *f, const struct acc *a)
 			strcat(items[n], v);
 			n++;
 		}
-	qsort(items, n, sizeof *items, cmp_str);
+	xqsort(items, n, sizeof *items, cmp_str);
 	fputc('[', f);
 	for (size_t i = 0; i < n; i++) {
 		fputs(i ? ",\n    " : "\n    ", f);

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "xalloc.h"
 
 /* ----------------------------------------------------------- the script */
 
@@ -457,7 +458,7 @@ layout_fdr(bool ring)
 		    (g->thr == 1 && round < 1)))
 			g->keep = false;
 	}
-	qsort(bufs, nbufs, sizeof *bufs, cmp_first);
+	xqsort(bufs, nbufs, sizeof *bufs, cmp_first);
 	header(&o, 1);
 	for (size_t i = 0; i < nbufs; i++) {
 		struct gbuf *g = &bufs[i];
@@ -691,7 +692,7 @@ expect_fdr(void)
 	for (size_t i = 0; i < nbufs; i++)
 		if (bufs[i].keep)
 			order[n++] = &bufs[i];
-	qsort(order, n, sizeof *order, cmp_time);
+	xqsort(order, n, sizeof *order, cmp_time);
 
 	fprintf(expect_fp, "format xray-fdr %d %s\n", version, big_endian ?
 	    "big-endian" : "little-endian");
