@@ -47,8 +47,25 @@ struct fcache {
 	uint32_t off;
 };
 
+/* An integer at a fixed place of a raw event (ctf_stream.raw). */
+struct raw_int {
+	uint8_t scope;		/* 1..3; 0: absent */
+	uint8_t size;
+	bool be, is_signed;
+	uint32_t off;
+};
+
+/* Where a cyg-profile event's thread, process and address are when its
+ * scopes are all fixed structs: read there, with no values built. */
+struct raw_plan {
+	struct raw_int vtid, vpid, addr;
+	uint64_t vpid_env;	/* when no vpid field: from the env */
+	bool has_vpid_env;
+};
+
 struct ev_info {
 	struct fcache addr;
+	struct raw_plan raw;
 	func_id func;
 	enum ev_kind kind;
 	uint64_t count;
@@ -74,7 +91,12 @@ struct loader {
 	VEC(uint8_t) named;	/* per track: name given */
 	VEC(uint8_t) no_addr;	/* per track: exits without an address */
 	/* per stream: the thread tracks its events went to */
-	struct seen { uint32_t *t; size_t n, cap; } *seen;
+	struct seen {
+		uint32_t *t;
+		size_t n, cap;
+		uint8_t *has;	/* by track: in t already */
+		size_t nhas;
+	} *seen;
 	size_t nseen;
 	VEC(uint32_t) stream_track;	/* per stream index + 1 */
 	VEC(str_id) stream_text;
@@ -83,6 +105,7 @@ struct loader {
 	 * lookups for nearly every event */
 	struct thread_cache {
 		bool valid;
+		bool named;	/* the generic path has named it */
 		uint64_t vtid, vpid;
 		uint32_t track;
 	} tcache[256];
@@ -108,9 +131,109 @@ on_diag(void *arg, bool error, const char *file, int64_t off, const char *msg)
 		builder_note(L->b, lv, "%s: %s", file, msg);
 }
 
-static struct ev_info *
-info_of(struct loader *L, const struct ctf_event_class *ec)
+/* A top-level integer field of a fixed struct, by its displayed name. */
+static bool
+raw_find(const struct ctf_type *t, int scope, const char *name,
+    struct raw_int *out)
 {
+	if (t == NULL || !t->fixed)
+		return false;
+	for (size_t i = 0; i < t->nfields; i++) {
+		const struct ctf_flat_op *op = &t->ops[i];
+		if (strcmp(t->fields[i].display, name) != 0)
+			continue;
+		if (op->t->kind != CTF_INT && op->t->kind != CTF_ENUM)
+			return false;
+		*out = (struct raw_int){ (uint8_t)scope, (uint8_t)op->size,
+		    op->be, op->is_signed, op->off };
+		return true;
+	}
+	return false;
+}
+
+/* A context field as ctx_cached finds it: the stream's event context
+ * first, then the event's. */
+static bool
+raw_ctx(const struct ctf_stream_class *sc, const struct ctf_event_class *ec,
+    const char *name, struct raw_int *out)
+{
+	return raw_find(sc->event_context, 1, name, out) ||
+	    raw_find(ec->context, 2, name, out);
+}
+
+/* Marks a cyg-profile event class raw when its scopes are all fixed and
+ * its thread and address are found in them as the generic path would. */
+static void
+raw_plan(struct ev_info *in, const struct ctf_stream *s,
+    struct ctf_event_class *ec)
+{
+	const struct ctf_stream_class *sc = s->sc;
+	struct raw_plan *p = &in->raw;
+	const struct ctf_type *ts[3] = { sc->event_context, ec->context,
+	    ec->fields };
+	for (int k = 0; k < 3; k++)
+		if (!ctf_type_raw(ts[k]))
+			return;
+	/* the generic path takes the first field of that name */
+	if (ec->fields != NULL && !raw_find(ec->fields, 3, "addr", &p->addr)) {
+		for (size_t i = 0; i < ec->fields->nfields; i++)
+			if (!strcmp(ec->fields->fields[i].display, "addr"))
+				return;
+	}
+	if (in->kind == EV_ENTRY && p->addr.scope == 0)
+		return;
+	if (!raw_ctx(sc, ec, "vtid", &p->vtid) &&
+	    !raw_ctx(sc, ec, "tid", &p->vtid))
+		return;
+	if (!raw_ctx(sc, ec, "vpid", &p->vpid) &&
+	    !raw_ctx(sc, ec, "pid", &p->vpid)) {
+		const struct ctf_meta *m = s->trace->m;
+		for (size_t i = 0; i < m->nenv; i++)
+			if (!strcmp(m->env[i].key, "vpid") &&
+			    m->env[i].str == NULL) {
+				p->vpid_env = (uint64_t)m->env[i].i;
+				p->has_vpid_env = true;
+			}
+	}
+	ec->raw = true;
+}
+
+static inline uint64_t
+raw_read(const struct ctf_stream *s, const struct raw_int *ri)
+{
+	const uint8_t *p = s->raw[ri->scope] + ri->off;
+	uint64_t v;
+	switch (ri->size) {
+	case 8:
+		v = p[0];
+		break;
+	case 16: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		v = ri->be ? __builtin_bswap16(x) : x;
+		break;
+	}
+	case 32: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		v = ri->be ? __builtin_bswap32(x) : x;
+		break;
+	}
+	default:
+		memcpy(&v, p, 8);
+		if (ri->be)
+			v = __builtin_bswap64(v);
+		break;
+	}
+	if (ri->is_signed && ri->size < 64 && (v >> (ri->size - 1)) & 1)
+		v |= ~(uint64_t)0 << ri->size;
+	return v;
+}
+
+static struct ev_info *
+info_of(struct loader *L, const struct ctf_stream *s)
+{
+	struct ctf_event_class *ec = (struct ctf_event_class *)s->ev;
 	struct ev_info *in = ec->user;
 	if (in != NULL)
 		return in;
@@ -132,7 +255,9 @@ info_of(struct loader *L, const struct ctf_event_class *ec)
 	    !strcmp(n, "lttng_ust_dl:dlmopen") ||
 	    !strcmp(n, "lttng_ust_lib:load"))
 		in->kind = EV_BIN_INFO;
-	((struct ctf_event_class *)ec)->user = in;
+	if (in->kind == EV_ENTRY || in->kind == EV_EXIT)
+		raw_plan(in, s, ec);
+	ec->user = in;
 	VEC_PUSH(&L->infos, in);
 	return in;
 }
@@ -265,13 +390,20 @@ track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
 		*vpid_out = (int64_t)vpid;
 		struct thread_cache *lt =
 		    &L->tcache[(vtid ^ (vtid >> 8) ^ (vpid * 31)) & 255];
-		if (lt->valid && lt->vtid == vtid && lt->vpid == vpid)
+		if (lt->valid && lt->vtid == vtid && lt->vpid == vpid) {
+			if (!lt->named) {
+				name_track(L, lt->track, s,
+				    builder_process(L->b, (int64_t)vpid),
+				    vtid == vpid);
+				lt->named = true;
+			}
 			return lt->track;
+		}
 		uint32_t proc = builder_process(L->b, (int64_t)vpid);
 		uint32_t t = builder_track(L->b, TRACK_THREAD, proc,
 		    (int64_t)vtid);
 		name_track(L, t, s, proc, vtid == vpid);
-		*lt = (struct thread_cache){ true, vtid, vpid, t };
+		*lt = (struct thread_cache){ true, true, vtid, vpid, t };
 		return t;
 	}
 	if (s->has_cpu_id)
@@ -437,11 +569,15 @@ note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
 		L->nseen = n;
 	}
 	struct seen *sn = &L->seen[i];
-	if (sn->n > 0 && sn->t[sn->n - 1] == track)
+	if (track < sn->nhas && sn->has[track])
 		return;
-	for (size_t k = 0; k < sn->n; k++)
-		if (sn->t[k] == track)
-			return;
+	if (track >= sn->nhas) {
+		size_t n = (size_t)track + 64;
+		sn->has = xrealloc(sn->has, n);
+		memset(sn->has + sn->nhas, 0, n - sn->nhas);
+		sn->nhas = n;
+	}
+	sn->has[track] = 1;
 	if (sn->n == sn->cap) {
 		sn->cap = sn->cap ? sn->cap * 2 : 8;
 		sn->t = xreallocarray(sn->t, sn->cap, sizeof *sn->t);
@@ -469,11 +605,51 @@ resync(struct loader *L, const struct ctf_stream *s, ttv_ns t)
 	}
 }
 
+/* The thread track of a raw event (its procname, if any, is named by
+ * the first generic event of the thread: raw events have none). */
+static uint32_t
+raw_track(struct loader *L, const struct ctf_stream *s,
+    const struct raw_plan *p, int64_t *vpid_out)
+{
+	uint64_t vtid = raw_read(s, &p->vtid), vpid;
+	if (p->vpid.scope)
+		vpid = raw_read(s, &p->vpid);
+	else
+		vpid = p->has_vpid_env ? p->vpid_env : vtid;
+	*vpid_out = (int64_t)vpid;
+	struct thread_cache *lt =
+	    &L->tcache[(vtid ^ (vtid >> 8) ^ (vpid * 31)) & 255];
+	if (lt->valid && lt->vtid == vtid && lt->vpid == vpid)
+		return lt->track;
+	uint32_t proc = builder_process(L->b, (int64_t)vpid);
+	uint32_t t = builder_track(L->b, TRACK_THREAD, proc, (int64_t)vtid);
+	*lt = (struct thread_cache){ true, false, vtid, vpid, t };
+	return t;
+}
+
+/* A func_exit: matched to its entry by address, else the innermost. */
+static void
+call_exit(struct loader *L, uint32_t track, ttv_ns t, int64_t vpid,
+    bool has_addr, uint64_t addr)
+{
+	if (has_addr) {
+		func_id f = ctf_lttng_func(L->lt, L->b, vpid, addr);
+		if (builder_pop_func(L->b, track, t, f, 0) == POP_NOT_FOUND &&
+		    builder_stack_depth(L->b, track) == 0)
+			builder_pop_orphan(L->b, track, t, f, 0);
+	} else {
+		while (L->no_addr.len <= track)
+			VEC_PUSH(&L->no_addr, 0);
+		L->no_addr.items[track] = 1;
+		builder_pop(L->b, track, t, 0);
+	}
+}
+
 static void
 on_event(struct loader *L, const struct ctf_item *it)
 {
 	const struct ctf_stream *s = it->s;
-	struct ev_info *in = info_of(L, s->ev);
+	struct ev_info *in = info_of(L, s);
 	in->count++;
 	L->nevents++;
 	ttv_ns t;
@@ -486,6 +662,19 @@ on_event(struct loader *L, const struct ctf_item *it)
 	} else
 		t = (ttv_ns)L->seq++;
 	int64_t vpid;
+	if (s->is_raw) {
+		/* the common cyg-profile layouts: a few loads, no values */
+		const struct raw_plan *p = &in->raw;
+		uint32_t track = raw_track(L, s, p, &vpid);
+		note_seen(L, s, track);
+		if (in->kind == EV_ENTRY)
+			builder_push(L->b, track, t, ctf_lttng_func(L->lt, L->b,
+			    vpid, raw_read(s, &p->addr)));
+		else
+			call_exit(L, track, t, vpid, p->addr.scope != 0,
+			    p->addr.scope ? raw_read(s, &p->addr) : 0);
+		return;
+	}
 	uint32_t track = track_of(L, s, &vpid);
 	uint64_t addr;
 	if (in->kind == EV_ENTRY || in->kind == EV_EXIT)
@@ -497,19 +686,11 @@ on_event(struct loader *L, const struct ctf_item *it)
 		builder_push(L->b, track, t,
 		    ctf_lttng_func(L->lt, L->b, vpid, addr));
 		return;
-	case EV_EXIT:
-		if (int_of(field_cached(s, 3, "addr", &in->addr), &addr)) {
-			func_id f = ctf_lttng_func(L->lt, L->b, vpid, addr);
-			if (builder_pop_func(L->b, track, t, f, 0) ==
-			    POP_NOT_FOUND && builder_stack_depth(L->b, track) == 0)
-				builder_pop_orphan(L->b, track, t, f, 0);
-		} else {
-			while (L->no_addr.len <= track)
-				VEC_PUSH(&L->no_addr, 0);
-			L->no_addr.items[track] = 1;
-			builder_pop(L->b, track, t, 0);
-		}
+	case EV_EXIT: {
+		bool has = int_of(field_cached(s, 3, "addr", &in->addr), &addr);
+		call_exit(L, track, t, vpid, has, has ? addr : 0);
 		return;
+	}
 	case EV_SCHED_SWITCH:
 		sched_switch(L, s, t);
 		break;
@@ -657,8 +838,10 @@ ctf_load(struct load_ctx *ctx)
 	VEC_FREE(&L.named);
 	VEC_FREE(&L.stream_track);
 	VEC_FREE(&L.stream_text);
-	for (size_t i = 0; i < L.nseen; i++)
+	for (size_t i = 0; i < L.nseen; i++) {
 		free(L.seen[i].t);
+		free(L.seen[i].has);
+	}
 	free(L.seen);
 	VEC_FREE(&L.no_addr);
 	ctf_lttng_free(L.lt);

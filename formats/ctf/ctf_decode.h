@@ -106,9 +106,23 @@ struct ctf_stream {
 	uint64_t ts;		/* cycles */
 	int64_t ns;		/* from the clock's origin */
 	bool has_ts;
+	/* an event of a class marked raw whose scopes are all fixed: no
+	 * values (scope_root all -1); raw[k] is where scope k (1 stream
+	 * event context, 2 event context, 3 fields) starts, or NULL */
+	bool is_raw;
+	const uint8_t *raw[4];
 	uint64_t ev_off;	/* file offset of the event */
 	bool done;
 };
+
+/* Can a scope of this type be read raw (ctf_stream.raw)? Fixed structs
+ * and empty ones (only aligned); NULL is an absent scope. */
+static inline bool
+ctf_type_raw(const struct ctf_type *t)
+{
+	return t == NULL || t->fixed ||
+	    (t->kind == CTF_STRUCT && t->nfields == 0);
+}
 
 enum ctf_item_kind { CTF_ITEM_PACKET, CTF_ITEM_EVENT };
 

@@ -133,6 +133,10 @@ struct ctf_event_class {
 	int line, col;
 	/* filled by the reader: its own per-class data */
 	void *user;
+	/* set by the reader: it reads this event's context and fields
+	 * itself at fixed offsets (ctf_stream.raw) when all of them are
+	 * fixed structs, so no values are built for it */
+	bool raw;
 };
 
 /* A resolved root scope instance: types are deep-copied per scope so a

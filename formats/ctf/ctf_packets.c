@@ -258,6 +258,39 @@ ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
 	return 1;
 }
 
+/* The scopes of a raw event, if all are fixed and fit in the packet:
+ * their starts noted, nothing decoded (fixed structs hold no lengths,
+ * tags or clocks, so nothing later depends on their values). Else false
+ * with the position untouched, for the generic path. */
+static bool
+raw_scopes(struct ctf_stream *s, const struct ctf_event_class *ev)
+{
+	struct ctf_dec *d = &s->d;
+	const struct ctf_type *ts[4] = { NULL, s->sc->event_context,
+	    ev->context, ev->fields };
+	uint64_t pos = d->pos;
+	for (int k = 1; k < 4; k++) {
+		const struct ctf_type *t = ts[k];
+		s->raw[k] = NULL;
+		if (t == NULL)
+			continue;
+		if (!ctf_type_raw(t))
+			return false;
+		pos = (pos + t->align - 1) & ~(uint64_t)(t->align - 1);
+		if (pos > d->end)
+			return false;
+		if (!t->fixed)
+			continue;	/* empty: only aligned */
+		if (t->fixed_bits > d->end - pos)
+			return false;
+		s->raw[k] = d->buf + (pos >> 3);
+		pos += t->fixed_bits;
+	}
+	d->pos = pos;
+	s->is_raw = true;
+	return true;
+}
+
 int
 ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff)
@@ -305,6 +338,9 @@ ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
 		    "event header without an id in a stream class with "
 		    "several event classes");
 	s->ev = ev;
+	s->is_raw = false;
+	if (ev->raw && raw_scopes(s, ev))
+		goto done;
 	if (sc->event_context != NULL) {
 		s->scope_root[1] = (int)s->evals.len;
 		if (ctf_decode(d, sc->event_context, NULL, 0) < 0)
@@ -320,6 +356,7 @@ ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
 		if (ctf_decode(d, ev->fields, NULL, 0) < 0)
 			return derr(s, err, errsize, erroff);
 	}
+done:
 	if (d->pos == start)
 		return serr(s, err, errsize, erroff, s->ev_off,
 		    "event of size zero");
