@@ -81,6 +81,45 @@ flags_text(uint32_t f, char *buf, size_t n)
 		snprintf(buf, n, "-");
 }
 
+static bool
+same_ref(struct slice_ref a, struct slice_ref b)
+{
+	return a.track == b.track && a.depth == b.depth && a.index == b.index;
+}
+
+static bool
+valid_ref(const struct trace *t, struct slice_ref r)
+{
+	return r.track < t->ntracks && r.depth < t->tracks[r.track].ndepth &&
+	    r.index < t->tracks[r.track].depth[r.depth].len;
+}
+
+/* The selected slice's flows: incoming ones (< to walk back) then
+ * outgoing ones (> to follow), each with the slice at its other end. */
+static void
+flows_draw(struct view *v, struct dctx *d)
+{
+	const struct trace *t = v->trace;
+	char buf[256], tb[48], lb[64];
+
+	for (int out = 0; out < 2; out++)
+		for (size_t i = 0; i < t->nflows && room(d); i++) {
+			const struct flow *fl = &t->flows[i];
+			struct slice_ref here = out ? fl->from : fl->to;
+			struct slice_ref there = out ? fl->to : fl->from;
+			if (!same_ref(here, v->cursor) || !valid_ref(t, there))
+				continue;
+			snprintf(buf, sizeof buf, "%s %llu %s (%s) at %s",
+			    out ? "->" : "<-", (unsigned long long)fl->id,
+			    trace_func_name(t, trace_slice(t, there)->func),
+			    track_label(t, &t->tracks[there.track], lb,
+			    sizeof lb), view_time(v, trace_slice(t,
+			    there)->start, tb, sizeof tb));
+			field(d, out ? "flow out" : "flow in", buf,
+			    STYLE_NORMAL);
+		}
+}
+
 void
 details_draw(struct view *v, struct grid *g, struct rect r)
 {
@@ -116,7 +155,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	d.y = r.y;
 	if (!v->has_cursor) {
 		snprintf(buf, sizeof buf, "no slice selected at %s",
-		    timefmt_time(v->cursor_t, t->first, b2, sizeof b2));
+		    view_time(v, v->cursor_t, b2, sizeof b2));
 		field(&d, "", buf, STYLE_DIM);
 		return;
 	}
@@ -144,7 +183,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	snprintf(buf, sizeof buf, "%s (tid %lld)",
 	    track_label(t, tr, b2, sizeof b2), (long long)tr->tid);
 	field(&d, "thread", buf, STYLE_NORMAL);
-	field(&d, "start", timefmt_time(s->start, t->first, b2, sizeof b2),
+	field(&d, "start", view_time(v, s->start, b2, sizeof b2),
 	    STYLE_NORMAL);
 	field(&d, "duration", timefmt_duration(trace_slice_dur(t, v->cursor),
 	    b2, sizeof b2),
@@ -164,6 +203,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 		text_puts(g, r.x + c, d.y, r.w - c, buf, STYLE_NORMAL, 0);
 		d.y++;
 	}
+	flows_draw(v, &d);
 	snprintf(buf, sizeof buf, "%u", v->cursor.depth);
 	field(&d, "depth", buf, STYLE_NORMAL);
 	/* Sampled and async are known from where the slice lives. */
@@ -184,8 +224,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 		field(&d, "weight", buf, STYLE_NORMAL);
 	}
 	snprintf(buf, sizeof buf, "%s .. %s",
-	    timefmt_time(s->start, t->first, b2, sizeof b2),
-	    timefmt_time(trace_slice_end(t, v->cursor), t->first, b3,
-	    sizeof b3));
+	    view_time(v, s->start, b2, sizeof b2),
+	    view_time(v, trace_slice_end(t, v->cursor), b3, sizeof b3));
 	field(&d, "span", buf, STYLE_DIM);
 }

@@ -54,6 +54,7 @@ job_free(struct job *j)
 		return;
 	filter_clear(&j->filter);
 	free(j->match);
+	free(j->pattern);
 	stats_free(&j->stats);
 	call_tree_free(&j->tree);
 	free(j->hits);
@@ -71,6 +72,98 @@ cmp_result(const void *a, const void *b)
 	return x->func < y->func ? -1 : x->func > y->func;
 }
 
+static int
+cmp_hit(const void *a, const void *b)
+{
+	const struct search_hit *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	if (x->ref.track != y->ref.track)
+		return x->ref.track < y->ref.track ? -1 : 1;
+	if (x->ref.depth != y->ref.depth)
+		return x->ref.depth < y->ref.depth ? -1 : 1;
+	return x->ref.index < y->ref.index ? -1 : x->ref.index > y->ref.index;
+}
+
+/* Whether a string arg of the run matches. */
+static bool
+args_match(const struct trace *t, const struct arg *a, size_t n,
+    const struct regex *re)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *s;
+		if (a[i].type != ARG_STR)
+			continue;
+		s = trace_str(t, a[i].v.s);
+		if (s[0] != '\0' && regex_match(re, s, strlen(s)))
+			return true;
+	}
+	return false;
+}
+
+/* Slices and instants whose own function does not match but a string
+ * arg does: added to the hits, which stay in time order. Runs here, per
+ * slice with args, so a big trace is searched off the drawing thread. */
+static void
+search_args(struct job *j)
+{
+	const struct trace *t = j->t;
+	struct regex *re;
+	char *err = NULL;
+	VEC(struct search_hit) more = { 0 };
+
+	if (j->pattern == NULL || (re = regex_compile(j->pattern, &err)) ==
+	    NULL) {
+		free(err);
+		return;
+	}
+	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
+		const struct track *tr = &t->tracks[ti];
+		if (!filter_track(&j->filter, ti))
+			continue;
+		for (size_t k = 0; k < tr->nslice_args; k++) {
+			const struct slice_args *sa = &tr->slice_args[k];
+			struct slice_ref r = { ti, sa->depth, sa->index };
+			const struct slice *s;
+			const struct arg *a;
+			size_t n;
+			if (sa->depth >= tr->ndepth ||
+			    sa->index >= tr->depth[sa->depth].len)
+				continue;
+			s = trace_slice(t, r);
+			if (j->match[s->func] || !filter_func(&j->filter,
+			    s->func))
+				continue;
+			a = trace_args(t, sa->args, &n);
+			if (args_match(t, a, n, re))
+				VEC_PUSH(&more, ((struct search_hit){
+				    s->start, r }));
+		}
+		for (size_t i = 0; i < tr->ninstants; i++) {
+			const struct instant *in = &tr->instants[i];
+			const struct arg *a;
+			size_t n;
+			if (in->args == 0 || j->match[in->func] ||
+			    !filter_func(&j->filter, in->func))
+				continue;
+			a = trace_args(t, in->args, &n);
+			if (args_match(t, a, n, re))
+				VEC_PUSH(&more, ((struct search_hit){ in->t,
+				    { ti, SEARCH_INSTANT, (uint32_t)i } }));
+		}
+	}
+	regex_free(re);
+	if (more.len == 0)
+		return;
+	j->hits = xreallocarray(j->hits, j->nhits + more.len,
+	    sizeof *j->hits);
+	memcpy(j->hits + j->nhits, more.items, more.len * sizeof *more.items);
+	j->nhits += more.len;
+	VEC_FREE(&more);
+	xqsort(j->hits, j->nhits, sizeof *j->hits, cmp_hit);
+}
+
 static void
 run_search(struct job *j)
 {
@@ -78,6 +171,7 @@ run_search(struct job *j)
 	struct search_row *per;
 
 	query_search(t, &j->filter, j->match, &j->hits, &j->nhits);
+	search_args(j);
 	/* One row per matching function: its count and total time. */
 	per = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *per);
 	for (size_t i = 0; i < j->nhits; i++) {

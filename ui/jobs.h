@@ -36,6 +36,7 @@ struct job {
 	ttv_ns t0, t1;
 	bool per_thread;
 	uint8_t *match;
+	char *pattern;		/* searches: string args match it too */
 	/* Outputs, owned until taken. */
 	struct stats_table stats;
 	struct call_tree tree;

@@ -20,6 +20,7 @@ const struct command commands[] = {
 	{ CMD_PANE_SEARCH, "results", "search results pane" },
 	{ CMD_PANE_MARKERS, "markers", "marker list pane" },
 	{ CMD_PANE_THREADS, "threads", "thread filter pane" },
+	{ CMD_PANE_LOGS, "logs", "log pane: log records with time and thread" },
 	{ CMD_NEXT_PANE, "next-pane", "next pane" },
 	{ CMD_PREV_PANE, "prev-pane", "previous pane" },
 	{ CMD_TOGGLE_DETAILS, "details", "show or hide the details pane" },
@@ -59,6 +60,12 @@ const struct command commands[] = {
 	{ CMD_LANE_PREV, "lane-prev", "previous thread lane" },
 	{ CMD_LANE_FOLD, "lane-fold", "collapse or expand the cursor's lane" },
 	{ CMD_ZOOM_SLICE, "zoom-slice", "zoom to the selected slice" },
+	{ CMD_FLOW_NEXT, "flow-next",
+	    "follow an outgoing flow to the next slice in it" },
+	{ CMD_FLOW_PREV, "flow-prev",
+	    "follow an incoming flow back to the previous slice" },
+	{ CMD_WALL_CLOCK, "wall-clock",
+	    "times since trace start or wall-clock time of day (UTC)" },
 	{ CMD_FLAME_LEFT, "node-left", "node to the left" },
 	{ CMD_FLAME_RIGHT, "node-right", "node to the right" },
 	{ CMD_FLAME_UP, "node-up", "node above" },
@@ -100,6 +107,7 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, '5', CMD_PANE_MARKERS },
 	{ CTX_GLOBAL, '6', CMD_PANE_THREADS },
 	{ CTX_GLOBAL, 'T', CMD_PANE_THREADS },
+	{ CTX_GLOBAL, '7', CMD_PANE_LOGS },
 	{ CTX_GLOBAL, TK_TAB, CMD_NEXT_PANE },
 	{ CTX_GLOBAL, TK_BTAB, CMD_PREV_PANE },
 	{ CTX_GLOBAL, 'd', CMD_TOGGLE_DETAILS },
@@ -133,6 +141,7 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, 'g', CMD_GOTO },
 	{ CTX_GLOBAL, 'm', CMD_MARK_SET },
 	{ CTX_GLOBAL, '\'', CMD_MARK_JUMP },
+	{ CTX_GLOBAL, 'U', CMD_WALL_CLOCK },
 
 	{ CTX_TIMELINE, 'h', CMD_SLICE_PREV },
 	{ CTX_TIMELINE, TK_LEFT, CMD_SLICE_PREV },
@@ -149,6 +158,8 @@ const struct binding bindings[] = {
 	{ CTX_TIMELINE, ' ', CMD_LANE_FOLD },
 	{ CTX_TIMELINE, 'z', CMD_ZOOM_SLICE },
 	{ CTX_TIMELINE, TK_ENTER, CMD_ZOOM_SLICE },
+	{ CTX_TIMELINE, '>', CMD_FLOW_NEXT },
+	{ CTX_TIMELINE, '<', CMD_FLOW_PREV },
 
 	{ CTX_FLAME, 'h', CMD_FLAME_LEFT },
 	{ CTX_FLAME, TK_LEFT, CMD_FLAME_LEFT },
@@ -188,6 +199,8 @@ const struct binding bindings[] = {
 	{ CTX_THREADS, 'a', CMD_THREAD_ALL },
 	{ CTX_THREADS, TK_ENTER, CMD_PANE_TIMELINE },
 
+	{ CTX_LOGS, '/', CMD_SEARCH },
+
 	{ CTX_HELP, 'q', CMD_CLOSE },
 	{ CTX_HELP, TK_ESC, CMD_CLOSE },
 	{ CTX_HELP, '?', CMD_CLOSE },
@@ -198,11 +211,12 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_GLOBAL] = "Everywhere",
 	[CTX_TIMELINE] = "Timeline",
 	[CTX_FLAME] = "Flame graph",
-	[CTX_LIST] = "Lists (functions, results, markers, threads, help)",
+	[CTX_LIST] = "Lists (functions, results, markers, threads, logs, help)",
 	[CTX_FUNCTIONS] = "Functions",
 	[CTX_SEARCH] = "Search results",
 	[CTX_MARKERS] = "Markers",
 	[CTX_THREADS] = "Thread filter",
+	[CTX_LOGS] = "Logs",
 	[CTX_HELP] = "Help",
 };
 
@@ -251,7 +265,8 @@ static int
 is_list(enum key_ctx ctx)
 {
 	return ctx == CTX_FUNCTIONS || ctx == CTX_SEARCH ||
-	    ctx == CTX_MARKERS || ctx == CTX_THREADS || ctx == CTX_HELP;
+	    ctx == CTX_MARKERS || ctx == CTX_THREADS || ctx == CTX_LOGS ||
+	    ctx == CTX_HELP;
 }
 
 enum cmd

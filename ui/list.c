@@ -16,6 +16,7 @@ pane_get(enum pane_id id)
 	case PANE_SEARCH: return &pane_search;
 	case PANE_MARKERS: return &pane_markers;
 	case PANE_THREADS: return &pane_threads;
+	case PANE_LOGS: return &pane_logs;
 	default: return &pane_timeline;
 	}
 }

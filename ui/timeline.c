@@ -280,6 +280,26 @@ ruler_label(ttv_ns off, ttv_ns step, bool utf8, char *buf, size_t size)
 	    u == 2 && utf8 ? "\u00b5s" : names[u]);
 }
 
+/* A tick as UTC time of day, with the decimals the step needs. */
+static void
+wall_label(ttv_ns ns, ttv_ns step, char *buf, size_t size)
+{
+	const ttv_ns day = 86400LL * 1000000000LL;
+	ttv_ns in = ((ns % day) + day) % day;
+	long long sec = (long long)(in / 1000000000);
+	long long frac = (long long)(in % 1000000000);
+	int dec = 0;
+
+	for (ttv_ns q = 1000000000; q > step && dec < 9; q /= 10)
+		dec++;
+	if (dec < 3)
+		dec = 3;
+	for (int i = dec; i < 9; i++)
+		frac /= 10;
+	snprintf(buf, size, "%02lld:%02lld:%02lld.%0*lld", sec / 3600,
+	    sec / 60 % 60, sec % 60, dec, frac);
+}
+
 /* Two rows: tick labels, then a rule with ticks, the cursor and the
  * markers (one letter per kind, '*' for several kinds in a column). */
 void
@@ -302,7 +322,12 @@ timeline_draw_ruler(struct view *v, struct grid *g, int x, int y, int w)
 		if (c < 0 || c >= w)
 			continue;
 		grid_set(g, x + c, y + 1, GLYPH_TICK(g->utf8), STYLE_TICK, 0);
-		ruler_label(tick - t->first, step, g->utf8, buf, sizeof buf);
+		if (v->wall_clock && t->wall_origin != TTV_NS_MIN)
+			wall_label(t->wall_origin + tick, step, buf,
+			    sizeof buf);
+		else
+			ruler_label(tick - t->first, step, g->utf8, buf,
+			    sizeof buf);
 		len = text_width(g, buf, strlen(buf), w);
 		if (c <= label_end || c + len > w)
 			continue;
@@ -633,6 +658,11 @@ timeline_command(struct view *v, enum cmd c)
 		return PANE_REDRAW;
 	case CMD_ZOOM_SLICE:
 		view_zoom_slice(v);
+		return PANE_REDRAW | PANE_DATA;
+	case CMD_FLOW_NEXT:
+	case CMD_FLOW_PREV:
+		/* view_show_cursor may have moved the window. */
+		view_flow_jump(v, c == CMD_FLOW_NEXT);
 		return PANE_REDRAW | PANE_DATA;
 	default:
 		return PANE_UNHANDLED;

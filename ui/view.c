@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "timefmt.h"
 #include "tmap.h"
 #include "view.h"
 #include "xalloc.h"
@@ -65,6 +66,7 @@ view_free(struct view *v)
 	stats_free(&v->stats);
 	call_tree_free(&v->tree);
 	free(v->marker_rows);
+	free(v->log_rows);
 	VEC_FREE(&v->flame_boxes);
 	memset(v, 0, sizeof *v);
 }
@@ -75,6 +77,7 @@ view_data_changed(struct view *v)
 	v->stats_valid = false;
 	v->tree_valid = false;
 	v->markers_valid = false;
+	v->logs_valid = false;
 	v->data_gen++;
 }
 
@@ -380,6 +383,13 @@ view_filter_functions(struct view *v, const char *pattern, bool hide)
 		return -1;
 	}
 	filter_set_functions(&v->filter, v->trace, re, hide);
+	/* A function's category counts like its name. */
+	for (uint32_t f = 0; f < v->trace->nfuncs && v->filter.func_on; f++) {
+		const char *c = trace_str(v->trace,
+		    v->trace->funcs[f].category);
+		if (c[0] != '\0' && regex_match(re, c, strlen(c)))
+			v->filter.func_on[f] = !hide;
+	}
 	regex_free(re);
 	free(v->func_pattern);
 	v->func_pattern = xstrdup(pattern);
@@ -455,6 +465,10 @@ view_search_clear(struct view *v)
 	free(v->match);
 	free(v->hits);
 	free(v->results);
+	free(v->log_match);
+	v->log_match = NULL;
+	v->nlog_matches = 0;
+	v->logs_valid = false;
 	v->search_pattern = NULL;
 	v->match = NULL;
 	v->hits = NULL;
@@ -472,6 +486,8 @@ search_submit(struct view *v)
 
 	j->match = xmalloc(n);
 	memcpy(j->match, v->match, n);
+	if (v->search_pattern != NULL)
+		j->pattern = xstrdup(v->search_pattern);
 	v->search_pending = true;
 	if (!v->async) {
 		job_run(j);
@@ -501,6 +517,23 @@ view_search(struct view *v, const char *pattern)
 		free(v->match);
 		v->match = xcalloc(1, 1);
 	}
+	/* A function's category matches like its name. */
+	for (uint32_t f = 0; f < t->nfuncs; f++) {
+		const char *c = trace_str(t, t->funcs[f].category);
+		if (!v->match[f] && c[0] != '\0' &&
+		    regex_match(re, c, strlen(c)))
+			v->match[f] = 1;
+	}
+	/* Log text, for the log pane. */
+	v->log_match = xcalloc(t->nlogs ? t->nlogs : 1, 1);
+	for (size_t i = 0; i < t->nlogs; i++) {
+		const char *s = trace_str(t, t->logs[i].text);
+		if (regex_match(re, s, strlen(s))) {
+			v->log_match[i] = 1;
+			v->nlog_matches++;
+		}
+	}
+	v->logs_valid = false;
 	regex_free(re);
 	search_submit(v);
 	return 0;
@@ -574,6 +607,95 @@ view_search_jump(struct view *v, bool forward)
 		}
 		go_hit(v, i - 1);
 	}
+}
+
+/* -------------------------------------------------------------- flows */
+
+bool
+view_flow_jump(struct view *v, bool forward)
+{
+	const struct trace *t = v->trace;
+	const struct flow *best = NULL;
+	size_t n = 0;
+
+	if (!v->has_cursor) {
+		view_message(v, true, "no slice selected");
+		return false;
+	}
+	for (size_t i = 0; i < t->nflows; i++) {
+		const struct flow *fl = &t->flows[i];
+		struct slice_ref here = forward ? fl->from : fl->to;
+		if (!same_ref(here, v->cursor))
+			continue;
+		n++;
+		/* Along the chain being walked first, else the first. */
+		if (best == NULL || (v->flow_valid && fl->id == v->flow_id &&
+		    best->id != v->flow_id))
+			best = fl;
+	}
+	if (best == NULL) {
+		view_message(v, true, "no %s flow on this slice", forward ?
+		    "outgoing" : "incoming");
+		return false;
+	}
+	struct slice_ref to = forward ? best->to : best->from;
+	if (to.track >= t->ntracks || to.depth >= t->tracks[to.track].ndepth ||
+	    to.index >= t->tracks[to.track].depth[to.depth].len) {
+		view_message(v, true, "flow %llu leads nowhere",
+		    (unsigned long long)best->id);
+		return false;
+	}
+	v->flow_valid = true;
+	v->flow_id = best->id;
+	view_set_cursor(v, to);
+	v->folded[to.track] = 0;
+	view_show_cursor(v);
+	view_message(v, false, "flow %llu %s %s%s", (unsigned long long)best->id,
+	    forward ? "to" : "from", trace_func_name(t,
+	    trace_slice(t, to)->func), n > 1 ? " (one of several)" : "");
+	return true;
+}
+
+/* --------------------------------------------------------------- logs */
+
+void
+view_logs_refresh(struct view *v)
+{
+	const struct trace *t = v->trace;
+
+	if (v->logs_valid)
+		return;
+	free(v->log_rows);
+	v->log_rows = xcalloc(t->nlogs ? t->nlogs : 1, sizeof *v->log_rows);
+	v->nlog_rows = 0;
+	for (size_t i = 0; i < t->nlogs; i++) {
+		uint32_t tr = t->logs[i].track;
+		if (tr < t->ntracks && !view_track_shown(v, tr))
+			continue;
+		if (v->log_match != NULL && !v->log_match[i])
+			continue;
+		v->log_rows[v->nlog_rows++] = i;
+	}
+	v->logs_valid = true;
+}
+
+/* ---------------------------------------------------------- wall clock */
+
+const char *
+view_time(const struct view *v, ttv_ns t, char *buf, size_t size)
+{
+	const struct trace *tr = v->trace;
+
+	if (v->wall_clock && tr->wall_origin != TTV_NS_MIN) {
+		ttv_ns ns = tr->wall_origin + t;	/* origin is of time 0 */
+		ttv_ns day = 86400LL * 1000000000LL;
+		ttv_ns in = ((ns % day) + day) % day;
+		long long ms = (long long)(in / 1000000);
+		snprintf(buf, size, "%02lld:%02lld:%02lld.%03lld",
+		    ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
+		return buf;
+	}
+	return timefmt_time(t, tr->first, buf, size);
 }
 
 /* ------------------------------------------------------------ markers */

@@ -29,7 +29,7 @@
 
 enum pane_id {
 	PANE_TIMELINE, PANE_FLAME, PANE_FUNCTIONS, PANE_SEARCH,
-	PANE_MARKERS, PANE_THREADS, PANE_COUNT
+	PANE_MARKERS, PANE_THREADS, PANE_LOGS, PANE_COUNT
 };
 
 /* A scrollable list position shared by the list panes. */
@@ -85,6 +85,22 @@ struct view {
 	struct search_row *results;	/* per matching function */
 	size_t nresults;
 	bool search_pending;	/* hits being computed */
+	uint8_t *log_match;	/* nlogs, NULL: no search */
+	size_t nlog_matches;
+
+	/* Log pane: indices into trace->logs on shown tracks (and
+	 * matching the search, when there is one). */
+	size_t *log_rows;
+	size_t nlog_rows;
+	bool logs_valid;
+
+	/* Flows: the id last followed, so a chain is walked along one id
+	 * where a slice has several. */
+	bool flow_valid;
+	uint64_t flow_id;
+
+	/* Times shown as wall-clock time of day (trace->wall_origin). */
+	bool wall_clock;
 
 	/* Slow queries run on a worker thread for big traces (jobs.h).
 	 * data_gen counts window/filter changes, filter_gen filter
@@ -182,6 +198,23 @@ view_func_matches(const struct view *v, func_id f)
 {
 	return v->match != NULL && f < v->trace->nfuncs && v->match[f];
 }
+
+/* Flows: follows the cursor slice's outgoing flow (forward) or incoming
+ * one back; false with a message when there is none. */
+bool view_flow_jump(struct view *v, bool forward);
+
+/* Logs. */
+void view_logs_refresh(struct view *v);
+static inline bool
+view_log_matches(const struct view *v, size_t i)
+{
+	return v->log_match != NULL && v->log_match[i];
+}
+
+/* A time for display: from the trace start, or wall-clock time of day
+ * when switched on and known. */
+const char *view_time(const struct view *v, ttv_ns t, char *buf,
+    size_t size);
 
 /* Markers: kind -1 for any, VIEW_MARKER_BUFFER for a buffer start or
  * end. */

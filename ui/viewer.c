@@ -113,8 +113,8 @@ draw_header(struct viewer *w, struct rect r)
 	    w->path, STYLE_HEADER, 0);
 	snprintf(buf, sizeof buf, "  [%s] %s .. %s (%s)  ",
 	    pane_get(v->pane)->title,
-	    timefmt_time(v->t0, t->first, b2, sizeof b2),
-	    timefmt_time(v->t1, t->first, b3, sizeof b3),
+	    view_time(v, v->t0, b2, sizeof b2),
+	    view_time(v, v->t1, b3, sizeof b3),
 	    timefmt_duration(v->t1 - v->t0, b4, sizeof b4));
 	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
 	view_filter_text(v, buf, sizeof buf);
@@ -175,7 +175,7 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 		c = grid_puts(g, r.x, r.y, r.w, "? keys  / search  q quit",
 		    STYLE_STATUS, 0);
 	snprintf(buf, sizeof buf, "  %s",
-	    timefmt_time(view_cursor_time(v), v->trace->first, b2, sizeof b2));
+	    view_time(v, view_cursor_time(v), b2, sizeof b2));
 	int bw = text_width(g, buf, strlen(buf), r.w);
 	if (bw + c < r.w)
 		grid_puts(g, r.x + r.w - bw, r.y, bw, buf, STYLE_STATUS, 0);
@@ -344,8 +344,8 @@ prompt_key(struct viewer *w, int key)
 /* ------------------------------------------------------------- commands */
 
 /* run_command maps these ranges by arithmetic. */
-_Static_assert(CMD_PANE_THREADS - CMD_PANE_TIMELINE ==
-    PANE_THREADS - PANE_TIMELINE, "pane commands follow pane order");
+_Static_assert(CMD_PANE_LOGS - CMD_PANE_TIMELINE ==
+    PANE_LOGS - PANE_TIMELINE, "pane commands follow pane order");
 _Static_assert(CMD_EVENT_PREV - CMD_MARKER_NEXT == 9,
     "marker commands come in next/previous pairs");
 
@@ -379,6 +379,7 @@ run_command(struct viewer *w, enum cmd c)
 	case CMD_PANE_SEARCH:
 	case CMD_PANE_MARKERS:
 	case CMD_PANE_THREADS:
+	case CMD_PANE_LOGS:
 		/* The pane commands are in pane order. */
 		set_pane(v, (enum pane_id)(PANE_TIMELINE +
 		    (c - CMD_PANE_TIMELINE)));
@@ -437,6 +438,16 @@ run_command(struct viewer *w, enum cmd c)
 	}
 	case CMD_GOTO:
 		prompt_open(w, PROMPT_GOTO, NULL);
+		return PANE_REDRAW;
+	case CMD_WALL_CLOCK:
+		if (v->trace->wall_origin == TTV_NS_MIN) {
+			view_message(v, true, "this trace has no wall-clock "
+			    "time");
+			return PANE_REDRAW;
+		}
+		v->wall_clock = !v->wall_clock;
+		view_message(v, false, "times %s", v->wall_clock ?
+		    "of day, UTC" : "from the trace start");
 		return PANE_REDRAW;
 	case CMD_MARK_SET:
 	case CMD_MARK_JUMP:

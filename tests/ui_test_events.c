@@ -1,0 +1,283 @@
+/*
+ * Viewer features for what FXT and CoreProfiler traces carry beyond call
+ * stacks, on a trace built in-process: flows in the details pane and the
+ * keys that walk them, the log pane and its search, search and filters
+ * over categories and string args, sample weights in the functions and
+ * flame panes, and wall-clock times.
+ */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "builder.h"
+#include "grid.h"
+#include "jobs.h"
+#include "panes.h"
+#include "view.h"
+
+struct fixture {
+	struct trace *t;
+	struct view v;
+	struct grid *g;
+	uint32_t a, b, s;	/* tracks */
+};
+
+/* Wall-clock origin: 1970-01-01 01:00:02.500 UTC plus whole days. */
+#define WALL (20000LL * 86400 * 1000000000 + 3602500000000LL)
+
+/* Track A (tid 1): send [0,100), done [600,700) with arg path=/tmp/needle
+ * Track B (tid 2): recv [300,400) (category "net"), other [150,200)
+ * Flows: 7 send->recv, 7 recv->done, 9 send->other.
+ * Logs: 50 A "hello world", 350 B "error: disk full", 650 A "bye".
+ * Track S (tid 3, sampled): hot [0,10) x 50 samples, cold [10,900) x 1. */
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct builder *b = builder_new("events");
+	uint32_t p = builder_process(b, 10);
+	func_id fsend, frecv, fdone, fother, fhot, fcold;
+	args_id args;
+
+	f->a = builder_track(b, TRACK_THREAD, p, 1);
+	f->b = builder_track(b, TRACK_THREAD, p, 2);
+	f->s = builder_track(b, TRACK_THREAD, p, 3);
+#define S(s) builder_intern_cstr(b, s)
+	fsend = builder_func(b, S("send"), 0, -1);
+	frecv = builder_func(b, S("recv"), S("net"), -1);
+	fdone = builder_func(b, S("done"), 0, -1);
+	fother = builder_func(b, S("other"), 0, -1);
+	fhot = builder_func(b, S("hot"), 0, -1);
+	fcold = builder_func(b, S("cold"), 0, -1);
+	builder_args_begin(b);
+	builder_arg_str(b, S("path"), S("/tmp/needle"));
+	args = builder_args_end(b);
+	builder_slice(b, f->a, 0, 0, 100, fsend, 0, 0);
+	builder_slice(b, f->a, 0, 600, 100, fdone, 0, args);
+	builder_slice(b, f->b, 0, 150, 50, fother, 0, 0);
+	builder_slice(b, f->b, 0, 300, 100, frecv, 0, 0);
+	builder_slice_weighted(b, f->s, 0, 0, 10, fhot, 0, 50);
+	builder_slice_weighted(b, f->s, 0, 10, 890, fcold, 0, 1);
+	builder_flow(b, 7, (struct slice_ref){ f->a, 0, 0 },
+	    (struct slice_ref){ f->b, 0, 1 });
+	builder_flow(b, 9, (struct slice_ref){ f->a, 0, 0 },
+	    (struct slice_ref){ f->b, 0, 0 });
+	builder_flow(b, 7, (struct slice_ref){ f->b, 0, 1 },
+	    (struct slice_ref){ f->a, 0, 1 });
+	builder_log(b, f->a, 50, S("hello world"));
+	builder_log(b, f->b, 350, S("error: disk full"));
+	builder_log(b, f->a, 650, S("bye"));
+	builder_set_wall_origin(b, WALL);
+	f->t = builder_finish(b);
+	assert_non_null(f->t);
+	view_init(&f->v, f->t, true);
+	f->g = grid_new(120, 30, true);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	view_free(&f->v);
+	grid_free(f->g);
+	trace_free(f->t);
+	free(f);
+	return 0;
+}
+
+static const char *
+cursor_name(struct fixture *f)
+{
+	assert_true(f->v.has_cursor);
+	return trace_func_name(f->t, trace_slice(f->t, f->v.cursor)->func);
+}
+
+/* The whole grid as text, one line per row. */
+static char *
+screen(struct fixture *f)
+{
+	static char buf[30 * 400];
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int y = 0; y < f->g->h; y++) {
+		char *r = grid_row_text(f->g, y);
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s\n", r);
+		free(r);
+	}
+	return buf;
+}
+
+static void
+test_flow_details(void **state)
+{
+	struct fixture *f = *state;
+	char *s;
+
+	assert_string_equal(cursor_name(f), "send");
+	details_draw(&f->v, f->g, (struct rect){ 0, 0, 100, 30 });
+	s = screen(f);
+	assert_non_null(strstr(s, "flow out -> 7 recv (tid 2) at"));
+	assert_non_null(strstr(s, "flow out -> 9 other (tid 2) at"));
+	assert_null(strstr(s, "flow in"));
+	/* recv has one flow in and one out, of the same chain. */
+	view_set_cursor(&f->v, (struct slice_ref){ f->b, 0, 1 });
+	grid_clear(f->g);
+	details_draw(&f->v, f->g, (struct rect){ 0, 0, 100, 30 });
+	s = screen(f);
+	assert_non_null(strstr(s, "flow in  <- 7 send (tid 1) at"));
+	assert_non_null(strstr(s, "flow out -> 7 done (tid 1) at"));
+}
+
+static void
+test_flow_walk(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+
+	assert_string_equal(cursor_name(f), "send");
+	/* Nothing flows into the first slice. */
+	pane_timeline.command(v, CMD_FLOW_PREV);
+	assert_true(v->msg_error);
+	assert_string_equal(cursor_name(f), "send");
+	/* Two flows out of send: the first one, id 7, then along id 7. */
+	pane_timeline.command(v, CMD_FLOW_NEXT);
+	assert_false(v->msg_error);
+	assert_string_equal(cursor_name(f), "recv");
+	assert_non_null(strstr(v->msg, "flow 7"));
+	pane_timeline.command(v, CMD_FLOW_NEXT);
+	assert_string_equal(cursor_name(f), "done");
+	pane_timeline.command(v, CMD_FLOW_NEXT);
+	assert_true(v->msg_error);
+	assert_string_equal(cursor_name(f), "done");
+	pane_timeline.command(v, CMD_FLOW_PREV);
+	assert_string_equal(cursor_name(f), "recv");
+	pane_timeline.command(v, CMD_FLOW_PREV);
+	assert_string_equal(cursor_name(f), "send");
+	/* The keys: > and < in the timeline; the functions pane keeps them
+	 * for sorting. */
+	assert_int_equal(keys_lookup(CTX_TIMELINE, '>'), CMD_FLOW_NEXT);
+	assert_int_equal(keys_lookup(CTX_TIMELINE, '<'), CMD_FLOW_PREV);
+	assert_int_equal(keys_lookup(CTX_FUNCTIONS, '>'), CMD_SORT_NEXT);
+}
+
+static void
+test_logs_pane(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+	struct rect r = { 0, 0, 100, 20 };
+	char *s;
+
+	pane_logs.draw(v, f->g, r);
+	s = screen(f);
+	assert_non_null(strstr(s, "3 of 3 records"));
+	assert_non_null(strstr(s, "hello world"));
+	assert_non_null(strstr(s, "error: disk full"));
+	assert_non_null(strstr(s, "tid 2"));
+	/* A search keeps the records whose text matches. */
+	assert_int_equal(view_search(v, "disk"), 0);
+	assert_int_equal(v->nlog_matches, 1);
+	grid_clear(f->g);
+	pane_logs.draw(v, f->g, r);
+	s = screen(f);
+	assert_non_null(strstr(s, "1 of 3 records match /disk/"));
+	assert_null(strstr(s, "hello world"));
+	/* Enter: the record's time on its thread. */
+	pane_logs.command(v, CMD_LIST_ENTER);
+	assert_int_equal(v->pane, PANE_TIMELINE);
+	assert_int_equal(v->cursor_t, 350);
+	assert_int_equal(v->cursor_track, f->b);
+	assert_string_equal(cursor_name(f), "recv");
+	/* A thread filter hides the other thread's records. */
+	view_search_clear(v);
+	v->thread_pick[f->a] = 1;
+	view_apply_threads(v);
+	grid_clear(f->g);
+	pane_logs.draw(v, f->g, r);
+	assert_non_null(strstr(screen(f), "2 of 3 records"));
+	assert_int_equal(keys_lookup(CTX_GLOBAL, '7'), CMD_PANE_LOGS);
+}
+
+static void
+test_search_categories_and_args(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+
+	/* "net" is recv's category, in no name. */
+	assert_int_equal(view_search(v, "^net$"), 0);
+	assert_int_equal(v->nhits, 1);
+	assert_int_equal(v->hits[0].t, 300);
+	/* "needle" is in a string arg of done only. */
+	assert_int_equal(view_search(v, "needle"), 0);
+	assert_int_equal(v->nhits, 1);
+	assert_int_equal(v->hits[0].t, 600);
+	assert_string_equal(trace_func_name(f->t, v->results[0].func),
+	    "done");
+	view_search_jump(v, true);
+	assert_string_equal(cursor_name(f), "done");
+	/* Name and arg hits together stay in time order. */
+	assert_int_equal(view_search(v, "^send$|needle|^net$"), 0);
+	assert_int_equal(v->nhits, 3);
+	assert_int_equal(v->hits[0].t, 0);
+	assert_int_equal(v->hits[1].t, 300);
+	assert_int_equal(v->hits[2].t, 600);
+	view_search_clear(v);
+	/* A function filter by category. */
+	assert_int_equal(view_filter_functions(v, "^net$", false), 0);
+	assert_true(filter_func(&v->filter, trace_slice(f->t,
+	    (struct slice_ref){ f->b, 0, 1 })->func));
+	assert_false(filter_func(&v->filter, trace_slice(f->t,
+	    (struct slice_ref){ f->b, 0, 0 })->func));
+	assert_int_equal(view_filter_functions(v, "^net$", true), 0);
+	assert_false(filter_func(&v->filter, trace_slice(f->t,
+	    (struct slice_ref){ f->b, 0, 1 })->func));
+	view_filter_functions(v, NULL, false);
+}
+
+static void
+test_wall_clock(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+	char buf[64];
+
+	assert_string_equal(view_time(v, 0, buf, sizeof buf), "+0 ns");
+	v->wall_clock = true;
+	assert_string_equal(view_time(v, 0, buf, sizeof buf),
+	    "01:00:02.500");
+	assert_string_equal(view_time(v, 650000000, buf, sizeof buf),
+	    "01:00:03.150");
+	/* The ruler's labels too. */
+	timeline_draw_ruler(v, f->g, 0, 0, 120);
+	{
+		char *r = grid_row_text(f->g, 0);
+		assert_non_null(strstr(r, "01:00:02.500"));
+		free(r);
+	}
+	assert_int_equal(keys_lookup(CTX_TIMELINE, 'U'), CMD_WALL_CLOCK);
+}
+
+int
+main(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_flow_details),
+		T(test_flow_walk),
+		T(test_logs_pane),
+		T(test_search_categories_and_args),
+		T(test_wall_clock),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,95 @@
+/*
+ * The log pane: the trace's log records (FXT log records...) on the
+ * tracks the filter keeps, with their time and thread. A search (`/`)
+ * matches log text too: while one is active the pane lists the records
+ * that match. Enter goes to the record's time on its thread.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "panes.h"
+#include "text.h"
+
+static void
+logs_draw(struct view *v, struct grid *g, struct rect r)
+{
+	const struct trace *t = v->trace;
+	struct list_pos *p = &v->list[PANE_LOGS];
+	char buf[160], tb[48], lb[64];
+	int rows = r.h - 2;
+
+	view_logs_refresh(v);
+	if (v->search_pattern != NULL)
+		snprintf(buf, sizeof buf, "%zu of %zu records match /%s/; "
+		    "\\ shows all", v->nlog_rows, t->nlogs, v->search_pattern);
+	else
+		snprintf(buf, sizeof buf, "%zu of %zu records; / searches, "
+		    "Enter jumps to the time", v->nlog_rows, t->nlogs);
+	pane_title(g, r, "Logs", buf);
+	grid_printf(g, r.x, r.y + 1, r.w, STYLE_TITLE, 0, "%-14s %-16s %s",
+	    "time", "thread", "text");
+	list_clamp(p, v->nlog_rows, rows);
+	for (int row = 0; row < rows && p->top + (size_t)row < v->nlog_rows;
+	    row++) {
+		size_t i = p->top + (size_t)row;
+		const struct log_entry *l = &t->logs[v->log_rows[i]];
+		int y = r.y + 2 + row;
+		int style = i == p->sel ? STYLE_SELECTED : STYLE_NORMAL;
+		const char *label = "-";
+
+		if (i == p->sel)
+			grid_fill(g, (struct rect){ r.x, y, r.w, 1 }, ' ',
+			    STYLE_SELECTED, 0);
+		if (l->track < t->ntracks)
+			label = track_label(t, &t->tracks[l->track], lb,
+			    sizeof lb);
+		text_puts(g, r.x, y, 14, view_time(v, l->t, tb, sizeof tb),
+		    style, 0);
+		text_puts(g, r.x + 15, y, 16, label, style, 0);
+		if (r.w > 32)
+			text_puts(g, r.x + 32, y, r.w - 32,
+			    trace_str(t, l->text), i != p->sel &&
+			    view_log_matches(v, v->log_rows[i]) ?
+			    STYLE_MATCH : style, 0);
+	}
+	if (v->nlog_rows == 0)
+		grid_puts(g, r.x, r.y + 2, r.w, t->nlogs == 0 ?
+		    "no log records in this trace" : "no log records shown",
+		    STYLE_DIM, 0);
+}
+
+static int
+logs_command(struct view *v, enum cmd c)
+{
+	struct list_pos *p = &v->list[PANE_LOGS];
+	const struct log_entry *l;
+
+	view_logs_refresh(v);
+	if (c != CMD_LIST_ENTER)
+		return list_command(p, v->nlog_rows, c);
+	if (p->sel >= v->nlog_rows)
+		return PANE_HANDLED;
+	l = &v->trace->logs[v->log_rows[p->sel]];
+	if (l->track < v->trace->ntracks) {
+		v->cursor_track = l->track;
+		v->folded[l->track] = 0;
+	}
+	view_goto_time(v, l->t);
+	v->pane = PANE_TIMELINE;
+	view_message(v, false, "log %zu of %zu", v->log_rows[p->sel] + 1,
+	    v->trace->nlogs);
+	return PANE_REDRAW | PANE_DATA;
+}
+
+static int
+logs_mouse(struct view *v, struct rect r, int x, int y, enum mouse_button b)
+{
+	(void)x;
+	view_logs_refresh(v);
+	return list_mouse(v, &v->list[PANE_LOGS], v->nlog_rows, r, y, b,
+	    logs_command);
+}
+
+const struct pane_class pane_logs = {
+	"Logs", CTX_LOGS, logs_draw, logs_command, logs_mouse
+};
