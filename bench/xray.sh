@@ -64,6 +64,10 @@ synth="$dir/synth.fdr"
 nrec=$("$XRAYGEN" -B "$BYTES" "$synth") || exit 1
 echo "$(wc -c <"$synth") bytes, $nrec function records"
 measure "ttv --stats (synthetic)" "$synth" "$nrec" "$TTV" --stats "$synth"
+# The model's budget is 24 bytes of peak RSS per slice, file pages included.
+nslices=$("$TTV" --info "$synth" 2>/dev/null | awk '/^slices: / { print $2 }')
+awk -v rss="$(awk '/Maximum resident set size/ { print $NF * 1024 }' "$dir/time")" \
+    -v n="$nslices" 'BEGIN { if (n > 0) printf "%d slices: peak RSS %.1f bytes per slice\n", n, rss / n }'
 rm -f "$synth"
 
 echo
