@@ -169,6 +169,12 @@ struct ctf_header_plan {
 	uint64_t compact_max;		/* ids 0..compact_max are all labelled */
 	const struct ctf_type *compact, *extended;	/* option structs */
 	const struct ctf_field *c_ts, *e_id, *e_ts;
+	/* the compact form in one load: LTTng's compact header (id and
+	 * timestamp packed in 32 bits) or large one (16-bit id, 32-bit
+	 * timestamp at byte 2), same byte order, the header byte-aligned */
+	enum { HP_SLOW, HP_PACKED32, HP_LARGE } fast;
+	bool fast_be;
+	bool c_clock;			/* the compact timestamp is a clock */
 };
 
 struct ctf_env {

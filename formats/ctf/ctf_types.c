@@ -639,6 +639,18 @@ header_plan(struct ctf_meta *m, const struct ctf_type *h)
 	}
 	if (!any)
 		hp.compact_max = UINT64_MAX;	/* none: always search */
+	const struct ctf_type *it = idf->type, *tt = hp.c_ts->type;
+	hp.c_clock = tt->clock >= 0;
+	if (h->align == 8 && it->byte_order == tt->byte_order &&
+	    it->align <= 8 && any) {
+		hp.fast_be = it->byte_order == CTF_BO_BE;
+		if (it->size + tt->size == 32 && hp.compact->align == 1 &&
+		    tt->align == 1)
+			hp.fast = HP_PACKED32;
+		else if (it->size == 16 && tt->size == 32 &&
+		    hp.compact->align <= 16 && tt->align <= 16)
+			hp.fast = HP_LARGE;
+	}
 	struct ctf_header_plan *p = ctf_alloc(m, sizeof *p);
 	*p = hp;
 	return p;
