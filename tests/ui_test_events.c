@@ -265,6 +265,47 @@ test_wall_clock(void **state)
 		free(r);
 	}
 	assert_int_equal(keys_lookup(CTX_TIMELINE, 'U'), CMD_WALL_CLOCK);
+	/* The goto prompt takes a time of day. */
+	{
+		ttv_ns t = -1;
+		assert_int_equal(view_parse_wall(v, "01:00:03.150", &t), 0);
+		assert_int_equal(t, 650000000);
+		assert_int_equal(view_parse_wall(v, "01:00:02.5000001 UTC",
+		    &t), 0);
+		assert_int_equal(t, 100);
+		assert_int_equal(view_parse_wall(v, "1:00", &t), 0);
+		assert_int_equal(t, -2500000000LL + 86400000000000LL);
+		assert_int_equal(view_parse_wall(v, "25:00", &t), -1);
+		assert_int_equal(view_parse_wall(v, "01:00:x", &t), -1);
+		assert_int_equal(view_parse_wall(v, "1.5ms", &t), -1);
+	}
+}
+
+static void
+test_samples(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+	struct rect r = { 0, 0, 120, 20 };
+	char *s, *line;
+
+	assert_true(v->sampled);
+	pane_functions.draw(v, f->g, r);
+	s = screen(f);
+	assert_non_null(strstr(s, "samples"));
+	/* hot: 50 samples in 10 ns; cold: 1 in 890 ns. */
+	line = strstr(s, "\nhot ");
+	assert_non_null(line);
+	assert_non_null(strstr(line, "        50 "));
+	/* The flame pane sizes by samples: hot is 50 of 55 (the four
+	 * calls of the unsampled threads weigh one each), though it ran
+	 * for 10 of 1260 ns. */
+	grid_clear(f->g);
+	pane_flame.draw(v, f->g, r);
+	s = screen(f);
+	assert_non_null(strstr(s, "by samples"));
+	assert_non_null(strstr(s, "hot 90.9%"));
+	assert_non_null(strstr(s, "55 samples"));
 }
 
 int
@@ -278,6 +319,7 @@ main(void)
 		T(test_logs_pane),
 		T(test_search_categories_and_args),
 		T(test_wall_clock),
+		T(test_samples),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,24 @@ node_total(const struct view *v, uint32_t n)
 	return sum;
 }
 
+/* What a node's width stands for: samples in a sampled trace (so sampled
+ * time shows even where slices are short), else time. */
+static int64_t
+node_size(const struct view *v, uint32_t n)
+{
+	const struct call_node *nd = &v->tree.nodes[n];
+	int64_t sum = 0;
+
+	if (!v->sampled)
+		return node_total(v, n);
+	if (nd->weight > 0 || nd->first_child == CALL_NONE)
+		return (int64_t)nd->weight;
+	for (uint32_t c = nd->first_child; c != CALL_NONE;
+	    c = v->tree.nodes[c].next_sibling)
+		sum += node_size(v, c);
+	return sum;
+}
+
 static const char *
 node_name(const struct view *v, uint32_t n, char *buf, size_t size)
 {
@@ -54,7 +72,7 @@ struct fctx {
 	struct view *v;
 	struct grid *g;
 	struct rect r;		/* rows for nodes (title excluded) */
-	ttv_ns grand;		/* total of the whole tree, for % */
+	int64_t grand;		/* size of the whole tree, for % */
 };
 
 static void
@@ -64,7 +82,7 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 	int y, c0, c1, style, c;
 	char name[64], pct[32];
 	const char *label;
-	ttv_ns total;
+	int64_t total;
 
 	if (w < 1.0 || depth >= f->r.h)
 		return;
@@ -90,7 +108,7 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 	if (c1 - c0 >= 2 && c0 > 0)
 		grid_set(f->g, f->r.x + c0, y, GLYPH_EDGE(f->g->utf8), style, 0),
 		    c0++;
-	total = node_total(f->v, n);
+	total = node_size(f->v, n);
 	label = node_name(f->v, n, name, sizeof name);
 	if (c1 - c0 >= 3 && text_width(f->g, label, strlen(label), c1 - c0 + 1) >
 	    c1 - c0) {
@@ -112,7 +130,7 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 		return;
 	for (uint32_t ch = nd->first_child; ch != CALL_NONE;
 	    ch = f->v->tree.nodes[ch].next_sibling) {
-		double cw = w * (double)node_total(f->v, ch) / (double)total;
+		double cw = w * (double)node_size(f->v, ch) / (double)total;
 		draw_node(f, ch, depth + 1, x0, cw);
 		x0 += cw;
 	}
@@ -125,18 +143,19 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	char buf[160], b2[48], b3[48], nb[64];
 
 	refresh(v);
-	snprintf(buf, sizeof buf, "%s, %s, %s .. %s; z/u zoom, I flip, p threads",
-	    v->flame_icicle ? "icicle" : "flame graph",
+	snprintf(buf, sizeof buf, "%s%s, %s, %s .. %s; z/u zoom, I flip, "
+	    "p threads", v->flame_icicle ? "icicle" : "flame graph",
+	    v->sampled ? " by samples" : "",
 	    v->flame_per_thread ? "per thread" : "threads merged",
-	    timefmt_time(v->t0, v->trace->first, b2, sizeof b2),
-	    timefmt_time(v->t1, v->trace->first, b3, sizeof b3));
+	    view_time(v, v->t0, b2, sizeof b2),
+	    view_time(v, v->t1, b3, sizeof b3));
 	pane_title(g, r, "Flame", buf);
 	if (!v->tree_valid) {
 		grid_puts(g, r.x, r.y + 1, r.w, "computing the call tree of "
 		    "this window...", STYLE_DIM, 0);
 		return;
 	}
-	if (v->tree.n == 0 || node_total(v, 0) <= 0) {
+	if (v->tree.n == 0 || node_size(v, 0) <= 0) {
 		grid_puts(g, r.x, r.y + 1, r.w, "no calls in this window",
 		    STYLE_DIM, 0);
 		return;
@@ -144,7 +163,7 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	f.v = v;
 	f.g = g;
 	f.r = (struct rect){ r.x, r.y + 2, r.w, r.h - 2 };
-	f.grand = node_total(v, 0);
+	f.grand = node_size(v, 0);
 	v->flame_boxes.len = 0;
 	/* A zoomed node spans the width; its callers are not drawn. */
 	draw_node(&f, v->flame_root, 0, 0, r.w);
@@ -157,6 +176,11 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 		    (unsigned long long)s->count,
 		    timefmt_duration(node_total(v, v->flame_sel), b2, sizeof b2),
 		    timefmt_duration(s->self, b3, sizeof b3));
+		if (v->sampled) {
+			size_t n = strlen(buf);
+			snprintf(buf + n, sizeof buf - n, ", %llu samples",
+			    (unsigned long long)node_size(v, v->flame_sel));
+		}
 		grid_puts(g, r.x + c, r.y + 1, r.w - c, buf, STYLE_DIM, 0);
 	}
 }

@@ -84,8 +84,10 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	const struct trace *t = v->trace;
 	struct list_pos *p = &v->list[PANE_FUNCTIONS];
 	enum stats_key keys[NCOLS];
-	size_t ncol = columns_shown(r.w, keys);
-	int name_w = r.w - (int)ncol * NUM_W;
+	/* Sampled traces: a samples column first, before the others. */
+	int sw = v->sampled ? NUM_W : 0;
+	size_t ncol = columns_shown(r.w - sw, keys);
+	int name_w = r.w - sw - (int)ncol * NUM_W;
 	char buf[96], b2[48], b3[48];
 	int rows = r.h - 2;
 
@@ -95,10 +97,11 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 		    "this window...");
 		return;
 	}
-	snprintf(buf, sizeof buf, "%zu functions in %s .. %s, by %s %s",
-	    v->stats.n, timefmt_time(v->t0, t->first, b2, sizeof b2),
-	    timefmt_time(v->t1, t->first, b3, sizeof b3),
-	    stats_key_name(v->sort_key), v->sort_desc ? "desc" : "asc");
+	snprintf(buf, sizeof buf, "%zu functions in %s .. %s, by %s %s%s",
+	    v->stats.n, view_time(v, v->t0, b2, sizeof b2),
+	    view_time(v, v->t1, b3, sizeof b3),
+	    stats_key_name(v->sort_key), v->sort_desc ? "desc" : "asc",
+	    v->sampled ? "; sampled: samples per function" : "");
 	pane_title(g, r, "Functions", buf);
 	/* Column headers; the sorted one carries an arrow. */
 	grid_puts(g, r.x, r.y + 1, name_w, "function", STYLE_TITLE,
@@ -106,8 +109,11 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	if (v->sort_key == STATS_NAME)
 		grid_set(g, r.x + 9, r.y + 1, v->sort_desc ?
 		    GLYPH_DOWN(g->utf8) : GLYPH_UP(g->utf8), STYLE_TITLE, 0);
+	if (sw > 0)
+		grid_puts(g, r.x + name_w + NUM_W - 7, r.y + 1, 7, "samples",
+		    STYLE_TITLE, 0);
 	for (size_t i = 0; i < ncol; i++) {
-		int x = r.x + name_w + (int)i * NUM_W;
+		int x = r.x + name_w + sw + (int)i * NUM_W;
 		bool sorted = keys[i] == v->sort_key;
 		const char *tt = col_title(keys[i]);
 		int len = (int)strlen(tt);
@@ -136,8 +142,15 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 		text_puts(g, r.x, y, name_w - 1, trace_func_name(t, s->func),
 		    view_func_matches(v, s->func) && !sel ? STYLE_MATCH :
 		    style, 0);
+		if (sw > 0) {
+			snprintf(buf, sizeof buf, "%llu",
+			    (unsigned long long)s->weight);
+			int len = (int)strlen(buf);
+			grid_puts(g, r.x + name_w + NUM_W - len, y, len, buf,
+			    style, 0);
+		}
 		for (size_t c = 0; c < ncol; c++) {
-			int x = r.x + name_w + (int)c * NUM_W;
+			int x = r.x + name_w + sw + (int)c * NUM_W;
 			if (keys[c] == STATS_COUNT)
 				snprintf(buf, sizeof buf, "%llu",
 				    (unsigned long long)s->count);

@@ -40,7 +40,7 @@ markers_draw(struct view *v, struct grid *g, struct rect r)
 		if (m->track < t->ntracks)
 			label = track_label(t, &t->tracks[m->track], lb,
 			    sizeof lb);
-		timefmt_time(m->t, t->first, tb, sizeof tb);
+		view_time(v, m->t, tb, sizeof tb);
 		c = text_puts(g, r.x, y, 14, tb, style, 0);
 		c = 15;
 		c += grid_printf(g, r.x + c, y, r.w - c, style, 0, "%-13s ",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "export.h"
 #include "timefmt.h"
 #include "tmap.h"
 #include "view.h"
@@ -37,6 +38,7 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	v->flame_root = 0;
 	v->cursor_t = t->first;
 	v->cursor_track = UINT32_MAX;
+	v->sampled = trace_is_sampled(t);
 	/* Below a few million slices every query answers within a frame:
 	 * no thread, and screens that do not depend on timing. */
 	{
@@ -696,6 +698,62 @@ view_time(const struct view *v, ttv_ns t, char *buf, size_t size)
 		return buf;
 	}
 	return timefmt_time(t, tr->first, buf, size);
+}
+
+int
+view_parse_wall(struct view *v, const char *s, ttv_ns *out)
+{
+	const struct trace *tr = v->trace;
+	const ttv_ns day = 86400LL * 1000000000LL;
+	long long h = 0, m = 0, sec = 0, frac = 0;
+	int digits = 0;
+	const char *p = s;
+	ttv_ns tod, base, t;
+
+	if (tr->wall_origin == TTV_NS_MIN) {
+		view_message(v, true, "this trace has no wall-clock time");
+		return -1;
+	}
+	while (*p == ' ')
+		p++;
+	if (sscanf(p, "%2lld:%2lld", &h, &m) != 2)
+		goto bad;
+	p = strchr(p, ':') + 1;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == ':') {
+		p++;
+		if (*p < '0' || *p > '9')
+			goto bad;
+		for (; *p >= '0' && *p <= '9'; p++)
+			sec = sec * 10 + (*p - '0');
+		if (*p == '.')
+			for (p++; *p >= '0' && *p <= '9'; p++)
+				if (digits < 9) {
+					frac = frac * 10 + (*p - '0');
+					digits++;
+				}
+	}
+	while (*p == ' ')
+		p++;
+	if (*p != '\0' && strcmp(p, "UTC") != 0)
+		goto bad;
+	if (h > 23 || m > 59 || sec > 60)
+		goto bad;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	tod = ((h * 60 + m) * 60 + sec) * 1000000000LL + frac;
+	/* The day the trace starts on, in wall-clock ns. */
+	base = tr->wall_origin + tr->first;
+	base -= ((base % day) + day) % day;
+	t = base + tod - tr->wall_origin;
+	if (t < tr->first)
+		t += day;
+	*out = t;
+	return 0;
+bad:
+	view_message(v, true, "not a time of day: try 13:05:01.250");
+	return -1;
 }
 
 /* ------------------------------------------------------------ markers */

@@ -99,6 +99,11 @@ struct view {
 	bool flow_valid;
 	uint64_t flow_id;
 
+	/* Slices carry sample weights (CoreProfiler sampling): the
+	 * functions pane adds a samples column, the flame pane sizes nodes
+	 * by samples. */
+	bool sampled;
+
 	/* Times shown as wall-clock time of day (trace->wall_origin). */
 	bool wall_clock;
 
@@ -215,6 +220,12 @@ view_log_matches(const struct view *v, size_t i)
  * when switched on and known. */
 const char *view_time(const struct view *v, ttv_ns t, char *buf,
     size_t size);
+
+/* Parses a UTC time of day "HH:MM[:SS[.fff...]]" into the trace time
+ * it names (the day of the trace's start, or the next one when the trace
+ * runs past midnight); -1 with a message if malformed or the trace has
+ * no wall-clock origin. */
+int view_parse_wall(struct view *v, const char *s, ttv_ns *out);
 
 /* Markers: kind -1 for any, VIEW_MARKER_BUFFER for a buffer start or
  * end. */

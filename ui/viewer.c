@@ -153,8 +153,10 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 	*cx = -1;
 	if (w->prompt.kind != PROMPT_NONE) {
 		struct prompt *p = &w->prompt;
-		c = grid_puts(g, r.x, r.y, r.w, prompt_label(p->kind),
-		    STYLE_STATUS, ATTR_BOLD);
+		c = grid_puts(g, r.x, r.y, r.w, p->kind == PROMPT_GOTO &&
+		    v->wall_clock ? "go to time of day (13:05:01.250 UTC, "
+		    "+20us, -1s): " : prompt_label(p->kind), STYLE_STATUS,
+		    ATTR_BOLD);
 		int tc = text_put(g, r.x + c, r.y, r.w - c - 1, p->buf, p->len,
 		    STYLE_STATUS, 0);
 		if (p->err_col > 0 && p->err_col <= tc + 1)
@@ -269,6 +271,15 @@ prompt_submit(struct viewer *w)
 		rc = view_filter_functions(v, p->buf, k == PROMPT_HIDE);
 		break;
 	case PROMPT_GOTO:
+		if (strchr(p->buf, ':') != NULL) {
+			/* A time of day, when the trace knows its clock. */
+			if (view_parse_wall(v, p->buf, &t) != 0) {
+				rc = -1;
+				break;
+			}
+			view_goto_time(v, t);
+			break;
+		}
 		if (timefmt_parse(p->buf, &t, &rel) != 0) {
 			view_message(v, true, "not a time: try 1.5ms, +20us "
 			    "or -1s");
