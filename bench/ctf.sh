@@ -7,9 +7,10 @@
 # decoder alone (tests/ctf_text_dump -c: every event decoded with all its
 # values, nothing built) and `babeltrace2 -c sink.utils.dummy` (decode
 # only) under /usr/bin/time -v:
-# wall and CPU time, events/s, peak RSS against the trace size, and the
-# ratio of babeltrace2's CPU time to ttv's (targets: >= 10x, RSS <= 1.5x
-# the trace). The trace is deleted at the end.
+# wall and CPU time, events/s, peak RSS against the trace size; then the
+# medians and the ratios of babeltrace2's CPU and wall time to ttv's
+# (issue 6's targets: >= 10x, and ttv --stats' peak RSS <= 1.5x the
+# trace). The trace is deleted at the end.
 #
 #   TTV=./ttv CTFGEN=./tests/gen/ctfgen CTFDUMP=./tests/ctf_text_dump \
 #       [CTF_BENCH_CALLS=N] sh bench/ctf.sh
@@ -39,7 +40,8 @@ events=$(awk '$1 == "events" { n += $3 } END { print n }' "$dir/expected")
 cat "$dir"/trace/* > /dev/null
 echo "trace: $bytes bytes, $events events ($CALLS calls, 8 threads)"
 
-# measure LABEL CMD...: one run; prints a line, leaves "cpu" in $dir/cpu
+# measure LABEL CMD...: one run; prints a line, leaves "cpu wall rss" in
+# $dir/cpu
 measure() {
 	label=$1
 	shift
@@ -63,12 +65,14 @@ measure() {
 		    "%5.0f MB/s  peak RSS %5.0f MB = %.2f x trace\n", label,
 		    wall, cpu, events / cpu / 1e6, bytes / cpu / 1e6,
 		    rss / 1e6, rss / bytes
-		print cpu > out
+		print cpu, wall, rss > out
 	}' "$dir/time"
 }
 
+# median COLUMN < FILE
 median() {
-	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+	awk -v c="$1" '{ print $c }' | sort -n |
+	    awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
 : > "$dir/ttv.cpu"
@@ -87,16 +91,28 @@ for run in $(seq "$RUNS"); do
 		    "$dir/trace" && cat "$dir/cpu" >> "$dir/bt.cpu"
 	fi
 done
-t=$(median < "$dir/ttv.cpu")
-i=$(median < "$dir/info.cpu")
-d=$(median < "$dir/dec.cpu")
+t=$(median 1 < "$dir/ttv.cpu")
+tw=$(median 2 < "$dir/ttv.cpu")
+tr=$(median 3 < "$dir/ttv.cpu")
+i=$(median 1 < "$dir/info.cpu")
+d=$(median 1 < "$dir/dec.cpu")
+awk -v tr="$tr" -v bytes="$bytes" 'BEGIN {
+	printf "ttv --stats peak RSS: %.2f x the trace (target <= 1.5x): %s\n",
+	    tr / bytes, tr <= 1.5 * bytes ? "met" : "NOT met"
+}'
 if [ -s "$dir/bt.cpu" ]; then
-	b=$(median < "$dir/bt.cpu")
-	awk -v t="$t" -v i="$i" -v d="$d" -v b="$b" 'BEGIN {
+	b=$(median 1 < "$dir/bt.cpu")
+	bw=$(median 2 < "$dir/bt.cpu")
+	awk -v t="$t" -v tw="$tw" -v i="$i" -v d="$d" -v b="$b" -v bw="$bw" \
+	    -v events="$events" 'BEGIN {
 		printf "median cpu: ttv --stats %.2f s, ttv --info %.2f s, " \
 		    "decoder %.2f s, babeltrace2 %.2f s\n", t, i, d, b
-		printf "babeltrace2 / ttv: %.1fx (--stats), %.1fx (--info), " \
-		    "%.1fx (decoding alone); target >= 10x\n", b / t, b / i, b / d
+		printf "median wall: ttv --stats %.2f s (%.1f M events/s), " \
+		    "babeltrace2 %.2f s (%.1f M events/s)\n", tw,
+		    events / tw / 1e6, bw, events / bw / 1e6
+		printf "babeltrace2 / ttv, cpu: %.1fx (--stats), %.1fx " \
+		    "(--info), %.1fx (decoding alone); wall: %.1fx (--stats); " \
+		    "target >= 10x\n", b / t, b / i, b / d, bw / tw
 	}'
 else
 	echo "babeltrace2 not installed: no comparison"
