@@ -137,6 +137,12 @@ struct ctf_event_class {
 	 * itself at fixed offsets (ctf_stream.raw) when all of them are
 	 * fixed structs, so no values are built for it */
 	bool raw;
+	/* the decoder's: 1 when its raw scopes sit at fixed byte offsets
+	 * (raw_off, UINT32_MAX for none) from a byte-aligned event body
+	 * raw_bits long, -1 when not, 0 not known yet */
+	int8_t raw_const;
+	uint32_t raw_off[4];
+	uint32_t raw_bits;
 };
 
 /* A resolved root scope instance: types are deep-copied per scope so a

@@ -262,12 +262,47 @@ ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
  * their starts noted, nothing decoded (fixed structs hold no lengths,
  * tags or clocks, so nothing later depends on their values). Else false
  * with the position untouched, for the generic path. */
+static void
+raw_layout(struct ctf_event_class *ev, const struct ctf_type *const ts[4])
+{
+	uint32_t bits = 0;
+	for (int k = 1; k < 4; k++) {
+		const struct ctf_type *t = ts[k];
+		ev->raw_off[k] = UINT32_MAX;
+		if (t == NULL)
+			continue;
+		/* fixed structs are byte-aligned and whole bytes long */
+		if (!ctf_type_raw(t) || t->align > 8) {
+			ev->raw_const = -1;
+			return;
+		}
+		if (t->fixed) {
+			ev->raw_off[k] = bits / 8;
+			bits += t->fixed_bits;
+		}
+	}
+	ev->raw_bits = bits;
+	ev->raw_const = 1;
+}
+
 static bool
-raw_scopes(struct ctf_stream *s, const struct ctf_event_class *ev)
+raw_scopes(struct ctf_stream *s, struct ctf_event_class *ev)
 {
 	struct ctf_dec *d = &s->d;
 	const struct ctf_type *ts[4] = { NULL, s->sc->event_context,
 	    ev->context, ev->fields };
+	if (ev->raw_const == 0)
+		raw_layout(ev, ts);
+	if (ev->raw_const > 0 && (d->pos & 7) == 0 && d->pos <= d->end &&
+	    ev->raw_bits <= d->end - d->pos) {
+		const uint8_t *b = d->buf + (d->pos >> 3);
+		for (int k = 1; k < 4; k++)
+			s->raw[k] = ev->raw_off[k] == UINT32_MAX ? NULL :
+			    b + ev->raw_off[k];
+		d->pos += ev->raw_bits;
+		s->is_raw = true;
+		return true;
+	}
 	uint64_t pos = d->pos;
 	for (int k = 1; k < 4; k++) {
 		const struct ctf_type *t = ts[k];
@@ -339,7 +374,7 @@ ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
 		    "several event classes");
 	s->ev = ev;
 	s->is_raw = false;
-	if (ev->raw && raw_scopes(s, ev))
+	if (ev->raw && raw_scopes(s, (struct ctf_event_class *)ev))
 		goto done;
 	if (sc->event_context != NULL) {
 		s->scope_root[1] = (int)s->evals.len;
