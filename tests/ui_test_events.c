@@ -308,6 +308,63 @@ test_samples(void **state)
 	assert_non_null(strstr(s, "55 samples"));
 }
 
+/* Lanes: each process's threads, then its async tracks and counters,
+ * whatever order the reader made them in; CPU lanes last. J follows. */
+static void
+test_lane_order(void **state)
+{
+	struct builder *b = builder_new("lanes");
+	uint32_t p1 = builder_process(b, 1), p2 = builder_process(b, 2);
+	uint32_t ta, tc, tb, tx, tcpu, td;
+	func_id fn;
+	struct trace *t;
+	struct view v;
+	struct lane_row *rows;
+	size_t n;
+	uint32_t want[6];
+
+	(void)state;
+	fn = builder_func(b, builder_intern_cstr(b, "f"), 0, -1);
+	ta = builder_track(b, TRACK_THREAD, p1, 11);
+	tc = builder_track(b, TRACK_COUNTER, p1, 1);
+	tb = builder_track(b, TRACK_THREAD, p2, 21);
+	tx = builder_track(b, TRACK_ASYNC, p1, 5);
+	tcpu = builder_track(b, TRACK_CPU, p1, 0);
+	td = builder_track(b, TRACK_THREAD, p1, 12);
+	builder_slice(b, ta, 0, 0, 10, fn, 0, 0);
+	builder_counter(b, tc, 0, 1.0);
+	builder_slice(b, tb, 0, 0, 10, fn, 0, 0);
+	builder_slice(b, tx, 0, 0, 10, fn, 0, 0);
+	builder_slice(b, tcpu, 0, 0, 10, fn, 0, 0);
+	builder_slice(b, td, 0, 0, 10, fn, 0, 0);
+	t = builder_finish(b);
+	assert_non_null(t);
+	view_init(&v, t, true);
+	want[0] = ta; want[1] = td; want[2] = tx; want[3] = tc;
+	want[4] = tb; want[5] = tcpu;
+	n = timeline_rows(&v, &rows);
+	assert_int_equal(n, 12);	/* six headers, six rows */
+	for (size_t i = 0; i < 6; i++) {
+		assert_int_equal(rows[2 * i].depth, -1);
+		assert_int_equal(rows[2 * i].track, want[i]);
+	}
+	free(rows);
+	/* J from A: D, X, then B (a counter has no slices to stand on). */
+	assert_int_equal(v.cursor.track, ta);
+	pane_timeline.command(&v, CMD_LANE_NEXT);
+	assert_int_equal(v.cursor.track, td);
+	pane_timeline.command(&v, CMD_LANE_NEXT);
+	assert_int_equal(v.cursor.track, tx);
+	pane_timeline.command(&v, CMD_LANE_NEXT);
+	assert_int_equal(v.cursor.track, tb);
+	pane_timeline.command(&v, CMD_LANE_NEXT);
+	assert_int_equal(v.cursor.track, tcpu);
+	pane_timeline.command(&v, CMD_LANE_PREV);
+	assert_int_equal(v.cursor.track, tb);
+	view_free(&v);
+	trace_free(t);
+}
+
 int
 main(void)
 {
@@ -320,6 +377,7 @@ main(void)
 		T(test_search_categories_and_args),
 		T(test_wall_clock),
 		T(test_samples),
+		cmocka_unit_test(test_lane_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

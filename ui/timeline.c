@@ -32,7 +32,8 @@ timeline_rows(const struct view *v, struct lane_row **rows)
 	size_t n = 0, cap = 0;
 	struct lane_row *r = NULL;
 
-	for (uint32_t i = 0; i < t->ntracks; i++) {
+	for (uint32_t k = 0; k < t->ntracks; k++) {
+		uint32_t i = v->lane_order[k];
 		const struct track *tr = &t->tracks[i];
 		uint32_t nd = tr->kind == TRACK_COUNTER ? 1 : tr->ndepth;
 
@@ -406,7 +407,14 @@ draw_lane_header(struct view *v, struct grid *g, int x, int y, int w,
 	c = 2;
 	c += text_puts(g, x + c, y, w - c, label, STYLE_LANE,
 	    cur ? ATTR_UNDERLINE : 0);
-	if (tr->kind == TRACK_THREAD || tr->kind == TRACK_ASYNC) {
+	if (tr->kind == TRACK_ASYNC) {
+		int64_t pid = tr->process < t->nprocesses ?
+		    t->processes[tr->process].pid : -1;
+		/* Under its process's threads: say whose it is. */
+		snprintf(info, sizeof info, "  async %lld of pid %lld, %zu "
+		    "slices%s", (long long)tr->tid, (long long)pid,
+		    tr->nslices, v->folded[track] ? " (folded)" : "");
+	} else if (tr->kind == TRACK_THREAD) {
 		int64_t pid = tr->process < t->nprocesses ?
 		    t->processes[tr->process].pid : -1;
 		if (tr->name != 0)
@@ -572,10 +580,13 @@ static void
 lane_step(struct view *v, int dir)
 {
 	const struct trace *t = v->trace;
-	int64_t i = v->cursor_track == UINT32_MAX ? -1 : (int64_t)v->cursor_track;
+	/* In the order the lanes are shown. */
+	int64_t k = v->cursor_track >= t->ntracks ? -1 :
+	    (int64_t)v->lane_pos[v->cursor_track];
 	ttv_ns when = view_cursor_time(v);
 
-	for (i += dir; i >= 0 && i < (int64_t)t->ntracks; i += dir) {
+	for (k += dir; k >= 0 && k < (int64_t)t->ntracks; k += dir) {
+		int64_t i = v->lane_order[k];
 		if (!view_track_shown(v, (uint32_t)i) ||
 		    t->tracks[i].ndepth == 0)
 			continue;

@@ -20,6 +20,59 @@ trace_last(const struct trace *t)
 	    t->first + TMAP_MIN_SPAN;
 }
 
+/* Lane order (see view.h): by process, in the order processes first
+ * appear among the tracks, then by kind, then as the reader made them.
+ * One 64-bit key per track: CPU lane, process rank, kind, index. */
+static int
+kind_rank(enum track_kind k)
+{
+	switch (k) {
+	case TRACK_THREAD: return 0;
+	case TRACK_ASYNC: return 1;
+	case TRACK_COUNTER: return 2;
+	default: return 3;
+	}
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+lane_order_init(struct view *v, const struct trace *t)
+{
+	uint32_t n = t->ntracks;
+	uint32_t *first = xcalloc((size_t)t->nprocesses + 1, sizeof *first);
+	uint64_t *key = xcalloc(n ? n : 1, sizeof *key);
+
+	v->lane_order = xcalloc(n ? n : 1, sizeof *v->lane_order);
+	v->lane_pos = xcalloc(n ? n : 1, sizeof *v->lane_pos);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct track *tr = &t->tracks[i];
+		uint32_t p = tr->process < t->nprocesses ? tr->process :
+		    t->nprocesses;
+		bool cpu = tr->kind == TRACK_CPU;
+		if (first[p] == 0)
+			first[p] = i + 1;
+		/* 29 bits of rank: more tracks than that cannot be
+		 * loaded anyway. */
+		key[i] = (uint64_t)cpu << 63 |
+		    (uint64_t)(cpu ? 0 : first[p] & 0x1fffffffu) << 34 |
+		    (uint64_t)kind_rank(tr->kind) << 32 | i;
+	}
+	xqsort(key, n, sizeof *key, cmp_u64);
+	for (uint32_t i = 0; i < n; i++) {
+		v->lane_order[i] = (uint32_t)key[i];
+		v->lane_pos[(uint32_t)key[i]] = i;
+	}
+	free(key);
+	free(first);
+}
+
 void
 view_init(struct view *v, const struct trace *t, bool utf8)
 {
@@ -30,6 +83,7 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	v->t1 = trace_last(t);
 	v->folded = xcalloc(t->ntracks ? t->ntracks : 1, 1);
 	v->thread_pick = xcalloc(t->ntracks ? t->ntracks : 1, 1);
+	lane_order_init(v, t);
 	filter_init(&v->filter);
 	v->sort_key = STATS_TOTAL;
 	v->sort_desc = true;
@@ -62,6 +116,8 @@ view_free(struct view *v)
 {
 	free(v->folded);
 	free(v->thread_pick);
+	free(v->lane_order);
+	free(v->lane_pos);
 	filter_clear(&v->filter);
 	free(v->func_pattern);
 	view_search_clear(v);

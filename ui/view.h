@@ -67,6 +67,10 @@ struct view {
 
 	/* Timeline lanes. */
 	uint8_t *folded;	/* ntracks */
+	/* Tracks in the order the timeline shows them: each process's
+	 * threads, then its async tracks and counters; CPU lanes last. */
+	uint32_t *lane_order;	/* ntracks */
+	uint32_t *lane_pos;	/* ntracks: index of a track in lane_order */
 	int lane_top;		/* first row shown */
 
 	/* Filters, applied by every pane. */
