@@ -34,7 +34,8 @@ struct fixture {
  * Track B (tid 2): recv [300,400) (category "net"), other [150,200)
  * Flows: 7 send->recv, 7 recv->done, 9 send->other.
  * Logs: 50 A "hello world", 350 B "error: disk full", 650 A "bye".
- * Track S (tid 3, sampled): hot [0,10) x 50 samples, cold [10,900) x 1. */
+ * Track S (tid 3, sampled): hot [0,10) x 50 samples, cold [10,900) x 1.
+ * An instant "tick" (category "ui") on A at 800 with msg=haystack. */
 static int
 setup(void **state)
 {
@@ -72,6 +73,12 @@ setup(void **state)
 	builder_log(b, f->a, 50, S("hello world"));
 	builder_log(b, f->b, 350, S("error: disk full"));
 	builder_log(b, f->a, 650, S("bye"));
+	builder_args_begin(b);
+	builder_arg_str(b, S("msg"), S("haystack"));
+	builder_arg_i64(b, S("n"), -3);
+	args = builder_args_end(b);
+	builder_instant(b, f->a, 800, builder_func(b, S("tick"), S("ui"), -1),
+	    args);
 	builder_set_wall_origin(b, WALL);
 	f->t = builder_finish(b);
 	assert_non_null(f->t);
@@ -231,6 +238,22 @@ test_search_categories_and_args(void **state)
 	assert_int_equal(v->hits[0].t, 0);
 	assert_int_equal(v->hits[1].t, 300);
 	assert_int_equal(v->hits[2].t, 600);
+	/* An instant's string arg: the hit puts the cursor on its time,
+	 * and the details pane shows the instant with its args. */
+	assert_int_equal(view_search(v, "hay"), 0);
+	assert_int_equal(v->nhits, 1);
+	assert_int_equal(v->hits[0].ref.depth, SEARCH_INSTANT);
+	view_search_jump(v, true);
+	assert_false(v->has_cursor);
+	assert_int_equal(v->cursor_t, 800);
+	details_draw(v, f->g, (struct rect){ 0, 0, 100, 30 });
+	{
+		char *s = screen(f);
+		assert_non_null(strstr(s, "instant  tick"));
+		assert_non_null(strstr(s, "args     msg = haystack"));
+		assert_non_null(strstr(s, "         n = -3"));
+		assert_non_null(strstr(s, "category ui"));
+	}
 	view_search_clear(v);
 	/* A function filter by category. */
 	assert_int_equal(view_filter_functions(v, "^net$", false), 0);

@@ -120,6 +120,67 @@ flows_draw(struct view *v, struct dctx *d)
 		}
 }
 
+static void
+args_draw(const struct trace *t, struct dctx *d, const struct arg *args,
+    size_t nargs)
+{
+	char buf[256];
+
+	for (size_t i = 0; i < nargs && room(d); i++) {
+		int c;
+		arg_value(t, &args[i], buf, sizeof buf);
+		c = grid_puts(d->g, d->r.x, d->y, d->r.w, i == 0 ?
+		    "args     " : "         ", STYLE_DIM, 0);
+		c += text_puts(d->g, d->r.x + c, d->y, d->r.w - c,
+		    trace_str(t, args[i].name), STYLE_NORMAL, 0);
+		c += grid_puts(d->g, d->r.x + c, d->y, d->r.w - c, " = ",
+		    STYLE_DIM, 0);
+		text_puts(d->g, d->r.x + c, d->y, d->r.w - c, buf,
+		    STYLE_NORMAL, 0);
+		d->y++;
+	}
+}
+
+/* No slice selected: an instant at the cursor's time on its track (a
+ * search hit on an instant goes there), with its args. */
+static bool
+instant_draw(struct view *v, struct dctx *d)
+{
+	const struct trace *t = v->trace;
+	const struct track *tr;
+	const struct instant *in;
+	const struct arg *args;
+	size_t lo = 0, hi, nargs;
+	char buf[128], b2[64];
+
+	if (v->cursor_track >= t->ntracks)
+		return false;
+	tr = &t->tracks[v->cursor_track];
+	hi = tr->ninstants;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tr->instants[mid].t < v->cursor_t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= tr->ninstants || tr->instants[lo].t != v->cursor_t)
+		return false;
+	in = &tr->instants[lo];
+	field(d, "instant", trace_func_name(t, in->func),
+	    view_func_matches(v, in->func) ? STYLE_MATCH : STYLE_TITLE);
+	snprintf(buf, sizeof buf, "%s (tid %lld)",
+	    track_label(t, tr, b2, sizeof b2), (long long)tr->tid);
+	field(d, "thread", buf, STYLE_NORMAL);
+	field(d, "time", view_time(v, in->t, b2, sizeof b2), STYLE_NORMAL);
+	args = trace_args(t, in->args, &nargs);
+	args_draw(t, d, args, nargs);
+	if (in->func < t->nfuncs && t->funcs[in->func].category != 0)
+		field(d, "category", trace_str(t, t->funcs[in->func].category),
+		    STYLE_NORMAL);
+	return true;
+}
+
 void
 details_draw(struct view *v, struct grid *g, struct rect r)
 {
@@ -154,6 +215,8 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	d.r = r;
 	d.y = r.y;
 	if (!v->has_cursor) {
+		if (instant_draw(v, &d))
+			return;
 		snprintf(buf, sizeof buf, "no slice selected at %s",
 		    view_time(v, v->cursor_t, b2, sizeof b2));
 		field(&d, "", buf, STYLE_DIM);
@@ -192,17 +255,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	    sizeof b2), STYLE_NORMAL);
 	/* Args before the rest: on a short pane they matter more. */
 	args = trace_slice_args(t, v->cursor, &nargs);
-	for (size_t i = 0; i < nargs && room(&d); i++) {
-		int c;
-		arg_value(t, &args[i], buf, sizeof buf);
-		c = grid_puts(g, r.x, d.y, r.w, i == 0 ? "args     " :
-		    "         ", STYLE_DIM, 0);
-		c += text_puts(g, r.x + c, d.y, r.w - c,
-		    trace_str(t, args[i].name), STYLE_NORMAL, 0);
-		c += grid_puts(g, r.x + c, d.y, r.w - c, " = ", STYLE_DIM, 0);
-		text_puts(g, r.x + c, d.y, r.w - c, buf, STYLE_NORMAL, 0);
-		d.y++;
-	}
+	args_draw(t, &d, args, nargs);
 	flows_draw(v, &d);
 	snprintf(buf, sizeof buf, "%u", v->cursor.depth);
 	field(&d, "depth", buf, STYLE_NORMAL);

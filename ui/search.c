@@ -27,8 +27,13 @@ search_draw(struct view *v, struct grid *g, struct rect r)
 		pane_title(g, r, "Search results", "searching...");
 		return;
 	}
-	snprintf(buf, sizeof buf, "%zu matches in %zu functions, Enter "
-	    "jumps to the first", v->nhits, v->nresults);
+	if (v->nlog_matches > 0)
+		snprintf(buf, sizeof buf, "%zu matches in %zu functions (and "
+		    "%zu log records: 7), Enter jumps to the first", v->nhits,
+		    v->nresults, v->nlog_matches);
+	else
+		snprintf(buf, sizeof buf, "%zu matches in %zu functions, "
+		    "Enter jumps to the first", v->nhits, v->nresults);
 	pane_title(g, r, "Search results", buf);
 	if (name_w < 10)
 		name_w = 10;

@@ -230,9 +230,15 @@ search_done(struct view *v, bool jump)
 {
 	if (jump && v->nhits > 0)
 		view_search_jump(v, true);
-	view_message(v, false, "/%s/: %zu matches in %zu functions "
-	    "(n/N next/previous, 4 lists them)", v->search_pattern,
-	    v->nhits, v->nresults);
+	if (v->nlog_matches > 0)
+		view_message(v, false, "/%s/: %zu matches in %zu functions, "
+		    "%zu log records (n/N next/previous, 4 and 7 list them)",
+		    v->search_pattern, v->nhits, v->nresults,
+		    v->nlog_matches);
+	else
+		view_message(v, false, "/%s/: %zu matches in %zu functions "
+		    "(n/N next/previous, 4 lists them)", v->search_pattern,
+		    v->nhits, v->nresults);
 }
 
 static int
