@@ -162,20 +162,6 @@ put_slice(struct out *o, const struct trace *t, struct slice_ref r)
 	putc('}', o->fp);
 }
 
-static size_t
-first_start_ge(const struct depth_level *l, ttv_ns t)
-{
-	size_t lo = 0, hi = l->len;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->slices[mid].start >= t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 /* Pre-order walk of one track's slices. */
 static void
 put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
@@ -197,7 +183,8 @@ put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
 				put_slice(o, t, r);
 			end[0] = trace_slice_end(t, r);
 			if (tr->ndepth > 1)
-				cur[1] = first_start_ge(&tr->depth[1], s->start);
+				cur[1] = level_first_start(&tr->depth[1],
+				    s->start);
 			top = 1;
 			continue;
 		}
@@ -210,7 +197,7 @@ put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
 				put_slice(o, t, r);
 			end[d] = trace_slice_end(t, r);
 			if (d + 1 < tr->ndepth)
-				cur[d + 1] = first_start_ge(&tr->depth[d + 1],
+				cur[d + 1] = level_first_start(&tr->depth[d + 1],
 				    s->start);
 			top = d + 1;
 			continue;

@@ -63,6 +63,8 @@ filter_func(const struct filter *f, func_id fn)
 
 /* --------------------------------------------------------------- window */
 
+/* The first index of a depth whose slice starts at or after t. */
+size_t level_first_start(const struct depth_level *l, ttv_ns t);
 /* The index range [*lo, *hi) of slices at one depth overlapping [t0, t1).
  * A zero-length slice at t0 counts as overlapping. O(log n). */
 void query_window(const struct track *tr, uint32_t depth, ttv_ns t0,

@@ -16,20 +16,6 @@
 
 #define GATHER_MAX ((size_t)32 << 20)
 
-static size_t
-first_start_ge(const struct slice *s, size_t n, ttv_ns t)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].start >= t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 /* The first pass: counts, sums, self times, min and max. Self time comes
  * from walking each depth beside the one below it: a child belongs to the
  * parent whose span holds its start. */
@@ -52,7 +38,7 @@ sum_pass(const struct trace *t, const struct filter *f, ttv_ns t0, ttv_ns t1,
 			    d + 1 < tr->ndepth ? &tr->depth[d + 1] : NULL;
 			const struct slice *cs = cl ? cl->slices : NULL;
 			size_t cn = cl ? cl->len : 0;
-			size_t c = cl ? first_start_ge(cs, cn,
+			size_t c = cl ? level_first_start(cl,
 			    l->slices[lo].start) : 0;
 			for (size_t i = lo; i < hi; i++) {
 				const struct slice *s = &l->slices[i];

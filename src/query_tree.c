@@ -40,20 +40,6 @@ child_node(struct tree_builder *tb, uint32_t parent, func_id func,
 	return n;
 }
 
-static size_t
-first_start_ge(const struct slice *s, size_t n, ttv_ns t)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].start >= t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 static ttv_ns
 clip(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
 {
@@ -104,7 +90,7 @@ open_frame(struct walk *w, uint32_t parent, uint32_t d, size_t i,
 	};
 	if (d + 1 < w->tr->ndepth) {
 		const struct depth_level *cl = &w->tr->depth[d + 1];
-		fr.child = first_start_ge(cl->slices, cl->len, s->start);
+		fr.child = level_first_start(cl, s->start);
 	}
 	VEC_PUSH(&w->stack, fr);
 	return true;

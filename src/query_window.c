@@ -23,14 +23,13 @@ first_ending_after(const struct depth_level *l, ttv_ns t0)
 	return lo;
 }
 
-/* First index whose start is >= t. */
-static size_t
-first_starting_at(const struct slice *s, size_t n, ttv_ns t)
+size_t
+level_first_start(const struct depth_level *l, ttv_ns t)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = 0, hi = l->len;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].start >= t)
+		if (l->slices[mid].start >= t)
 			hi = mid;
 		else
 			lo = mid + 1;
@@ -47,7 +46,7 @@ query_window(const struct track *tr, uint32_t depth, ttv_ns t0, ttv_ns t1,
 		return;
 	const struct depth_level *l = &tr->depth[depth];
 	*lo = first_ending_after(l, t0);
-	*hi = first_starting_at(l->slices, l->len, t1);
+	*hi = level_first_start(l, t1);
 	if (*hi < *lo)
 		*hi = *lo;
 }
@@ -61,7 +60,7 @@ query_slice_at(const struct trace *t, uint32_t track, uint32_t depth,
 		return false;
 	const struct depth_level *l = &tr->depth[depth];
 	/* The last slice starting at or before `when`. */
-	size_t i = first_starting_at(l->slices, l->len, when + 1);
+	size_t i = level_first_start(l, when + 1);
 	if (i == 0)
 		return false;
 	const struct slice *s = &l->slices[i - 1];
@@ -91,7 +90,7 @@ query_first_child(const struct trace *t, struct slice_ref r,
 	const struct slice *s = trace_slice(t, r);
 	ttv_ns end = trace_slice_end(t, r);
 	const struct depth_level *l = &tr->depth[r.depth + 1];
-	size_t i = first_starting_at(l->slices, l->len, s->start);
+	size_t i = level_first_start(l, s->start);
 	if (i < l->len && l->slices[i].start <= end &&
 	    (l->slices[i].start < end || end == s->start)) {
 		*out = (struct slice_ref){ r.track, r.depth + 1, (uint32_t)i };
@@ -133,7 +132,7 @@ query_self_time(const struct trace *t, struct slice_ref r)
 		return dur;
 	const struct depth_level *l = &tr->depth[r.depth + 1];
 	ttv_ns end = s->start + dur, child = 0;
-	for (size_t i = first_starting_at(l->slices, l->len, s->start);
+	for (size_t i = level_first_start(l, s->start);
 	    i < l->len && l->slices[i].start < end; i++)
 		child += level_dur(l, i);
 	return child > dur ? 0 : dur - child;
