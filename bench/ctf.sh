@@ -1,7 +1,11 @@
 #!/bin/sh
 # Benchmark of the CTF reader: a large LTTng-UST-like cyg-profile trace
 # (tests/gen/ctfgen: 8 threads on per-CPU streams, large event headers,
-# vpid/vtid contexts, 1 MiB packets, function entries and exits only),
+# vpid/vtid contexts, 1 MiB packets, function entries and exits only,
+# events 1..CTF_BENCH_STEP ns apart as a busy instrumented program writes
+# them, with now and then an idle gap past the header's range; an empty
+# CTF_BENCH_STEP gives ctfgen's default times, milliseconds apart with
+# gaps every 97 events, so most slices are seconds long),
 # then in the same run, three times each, `ttv --stats` and `ttv --info`
 # (decode + build the model, with and without the statistics), the
 # decoder alone (tests/ctf_text_dump -c: every event decoded with all its
@@ -13,13 +17,15 @@
 # trace). The trace is deleted at the end.
 #
 #   TTV=./ttv CTFGEN=./tests/gen/ctfgen CTFDUMP=./tests/ctf_text_dump \
-#       [CTF_BENCH_CALLS=N] sh bench/ctf.sh
+#       [CTF_BENCH_CALLS=N] [CTF_BENCH_RUNS=N] [CTF_BENCH_STEP=NS] \
+#       sh bench/ctf.sh
 set -u
 TTV=${TTV:-./ttv}
 CTFGEN=${CTFGEN:-./tests/gen/ctfgen}
 CTFDUMP=${CTFDUMP:-./tests/ctf_text_dump}
 CALLS=${CTF_BENCH_CALLS:-20000000}
 RUNS=${CTF_BENCH_RUNS:-3}
+STEP=${CTF_BENCH_STEP-2000}
 for x in "$TTV" "$CTFGEN" "$CTFDUMP"; do
 	if [ ! -x "$x" ]; then
 		echo "bench/ctf.sh: $x not built (make check builds it)" >&2
@@ -33,12 +39,13 @@ fi
 dir=$(mktemp -d "${CTF_BENCH_DIR:-/tmp}/ttv-bench-ctf.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT INT TERM
 
-"$CTFGEN" -n "$CALLS" -t 8 -S 0 -P 1048576 -s 3 -e "$dir/expected" \
-    "$dir/trace" || exit 1
+"$CTFGEN" -n "$CALLS" -t 8 -S 0 -P 1048576 -s 3 ${STEP:+-T "$STEP"} \
+    -e "$dir/expected" "$dir/trace" || exit 1
 bytes=$(cat "$dir"/trace/* | wc -c)
 events=$(awk '$1 == "events" { n += $3 } END { print n }' "$dir/expected")
 cat "$dir"/trace/* > /dev/null
-echo "trace: $bytes bytes, $events events ($CALLS calls, 8 threads)"
+echo "trace: $bytes bytes, $events events ($CALLS calls, 8 threads," \
+    "steps ${STEP:-as ctfgen sets them})"
 
 # measure LABEL CMD...: one run; prints a line, leaves "cpu wall rss" in
 # $dir/cpu
@@ -61,6 +68,8 @@ measure() {
 	/Maximum resident set size/ { rss = $NF * 1024 }
 	END {
 		cpu = user + sys
+		if (cpu < 0.01) cpu = 0.01	# the resolution of time -v
+		if (wall < 0.01) wall = 0.01
 		printf "%-12s wall %6.2f s  cpu %6.2f s  %6.1f M events/s  " \
 		    "%5.0f MB/s  peak RSS %5.0f MB = %.2f x trace\n", label,
 		    wall, cpu, events / cpu / 1e6, bytes / cpu / 1e6,
@@ -79,7 +88,7 @@ median() {
 : > "$dir/info.cpu"
 : > "$dir/bt.cpu"
 : > "$dir/dec.cpu"
-for run in $(seq "$RUNS"); do
+for _ in $(seq "$RUNS"); do
 	measure "ttv --stats" "$TTV" --stats "$dir/trace" &&
 	    cat "$dir/cpu" >> "$dir/ttv.cpu"
 	measure "ttv --info" "$TTV" --info "$dir/trace" &&

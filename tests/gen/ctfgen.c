@@ -17,6 +17,11 @@
  *     -s SEED     random seed
  *     -S N        a sample event after one call event in N (default 7;
  *                 0: none, a pure function trace)
+ *     -T NS       times as a busy instrumented program gives them: steps
+ *                 of 1..NS ns, and a jump past the header's range only
+ *                 once in 65536 events (default: steps up to 3 ms, or
+ *                 40 us with -c, and a jump once in 97 events, so slices
+ *                 are long and the extended header and wraps frequent)
  *     -e FILE     expected facts (see below)
  *
  * Every few calls a thread also writes a "ttvgen:sample" event whose
@@ -499,7 +504,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: ctfgen [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
-	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-e FILE] OUTDIR\n");
+	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-T NS] [-e FILE] OUTDIR\n");
 	exit(2);
 }
 
@@ -507,11 +512,12 @@ int
 main(int argc, char **argv)
 {
 	uint64_t calls = 200;
+	uint64_t max_step = 0;	/* -T */
 	unsigned nthreads = 3;
 	bool packetized = false;
 	const char *expected = NULL;
 	int c;
-	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:S:e:")) != -1) {
+	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:S:T:e:")) != -1) {
 		switch (c) {
 		case 'b': be = true; break;
 		case 'c': compact = true; break;
@@ -522,6 +528,7 @@ main(int argc, char **argv)
 		case 'd': discard_every = strtoull(optarg, NULL, 0); break;
 		case 's': rng = strtoull(optarg, NULL, 0) | 1; break;
 		case 'S': sample_every = strtoull(optarg, NULL, 0); break;
+		case 'T': max_step = strtoull(optarg, NULL, 0); break;
 		case 'e': expected = optarg; break;
 		default: usage();
 		}
@@ -575,11 +582,12 @@ main(int argc, char **argv)
 		struct stream *s = &streams[ti % NSTREAMS];
 		/* steps: mostly short, now and then past the header's range */
 		uint64_t r = rnd();
-		if (r % 97 == 0)
+		if (r % (max_step ? 65536 : 97) == 0)
 			ts += compact ? ((uint64_t)1 << 27) + (r >> 40) :
 			    ((uint64_t)1 << 32) + (r >> 36);
 		else
-			ts += 1 + (r >> 20) % (compact ? 40000 : 3000000);
+			ts += 1 + (r >> 20) % (max_step ? max_step :
+			    compact ? 40000 : 3000000);
 		ensure_room(s, (int)(ti % NSTREAMS), ts);
 		bool enter = written < calls && t->depth < MAXDEPTH &&
 		    (t->depth == 0 || rnd() % 100 < 45);
