@@ -82,12 +82,6 @@ flags_text(uint32_t f, char *buf, size_t n)
 }
 
 static bool
-same_ref(struct slice_ref a, struct slice_ref b)
-{
-	return a.track == b.track && a.depth == b.depth && a.index == b.index;
-}
-
-static bool
 valid_ref(const struct trace *t, struct slice_ref r)
 {
 	return r.track < t->ntracks && r.depth < t->tracks[r.track].ndepth &&
@@ -102,12 +96,14 @@ flows_draw(struct view *v, struct dctx *d)
 	const struct trace *t = v->trace;
 	char buf[256], tb[48], lb[64];
 
-	for (int out = 0; out < 2; out++)
-		for (size_t i = 0; i < t->nflows && room(d); i++) {
-			const struct flow *fl = &t->flows[i];
-			struct slice_ref here = out ? fl->from : fl->to;
+	for (int out = 0; out < 2; out++) {
+		size_t n;
+		const struct flow_key *k = view_flows_at(v, out, v->cursor,
+		    &n);
+		for (size_t i = 0; i < n && room(d); i++) {
+			const struct flow *fl = &t->flows[k[i].flow];
 			struct slice_ref there = out ? fl->to : fl->from;
-			if (!same_ref(here, v->cursor) || !valid_ref(t, there))
+			if (!valid_ref(t, there))
 				continue;
 			snprintf(buf, sizeof buf, "%s %llu %s (%s) at %s",
 			    out ? "->" : "<-", (unsigned long long)fl->id,
@@ -118,6 +114,7 @@ flows_draw(struct view *v, struct dctx *d)
 			field(d, out ? "flow out" : "flow in", buf,
 			    STYLE_NORMAL);
 		}
+	}
 }
 
 static void

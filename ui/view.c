@@ -73,6 +73,62 @@ lane_order_init(struct view *v, const struct trace *t)
 	free(first);
 }
 
+static int
+cmp_ref(struct slice_ref a, struct slice_ref b)
+{
+	if (a.track != b.track)
+		return a.track < b.track ? -1 : 1;
+	if (a.depth != b.depth)
+		return a.depth < b.depth ? -1 : 1;
+	return a.index < b.index ? -1 : a.index > b.index;
+}
+
+static int
+cmp_flow_key(const void *a, const void *b)
+{
+	const struct flow_key *x = a, *y = b;
+	int c = cmp_ref(x->ref, y->ref);
+
+	if (c != 0)
+		return c;
+	return x->flow < y->flow ? -1 : x->flow > y->flow;
+}
+
+static void
+flow_index_init(struct view *v, const struct trace *t)
+{
+	size_t n = t->nflows;
+
+	v->flow_out = xcalloc(n ? n : 1, sizeof *v->flow_out);
+	v->flow_in = xcalloc(n ? n : 1, sizeof *v->flow_in);
+	for (size_t i = 0; i < n; i++) {
+		v->flow_out[i] = (struct flow_key){ t->flows[i].from, 0, i };
+		v->flow_in[i] = (struct flow_key){ t->flows[i].to, 0, i };
+	}
+	xqsort(v->flow_out, n, sizeof *v->flow_out, cmp_flow_key);
+	xqsort(v->flow_in, n, sizeof *v->flow_in, cmp_flow_key);
+}
+
+const struct flow_key *
+view_flows_at(const struct view *v, bool out, struct slice_ref r, size_t *n)
+{
+	const struct flow_key *k = out ? v->flow_out : v->flow_in;
+	size_t lo = 0, hi = v->trace->nflows, end;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (cmp_ref(k[mid].ref, r) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < v->trace->nflows && cmp_ref(k[end].ref, r) == 0;
+	    end++)
+		;
+	*n = end - lo;
+	return k + lo;
+}
+
 void
 view_init(struct view *v, const struct trace *t, bool utf8)
 {
@@ -84,6 +140,7 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	v->folded = xcalloc(t->ntracks ? t->ntracks : 1, 1);
 	v->thread_pick = xcalloc(t->ntracks ? t->ntracks : 1, 1);
 	lane_order_init(v, t);
+	flow_index_init(v, t);
 	filter_init(&v->filter);
 	v->sort_key = STATS_TOTAL;
 	v->sort_desc = true;
@@ -118,6 +175,8 @@ view_free(struct view *v)
 	free(v->thread_pick);
 	free(v->lane_order);
 	free(v->lane_pos);
+	free(v->flow_out);
+	free(v->flow_in);
 	filter_clear(&v->filter);
 	free(v->func_pattern);
 	view_search_clear(v);
@@ -674,18 +733,15 @@ view_flow_jump(struct view *v, bool forward)
 {
 	const struct trace *t = v->trace;
 	const struct flow *best = NULL;
-	size_t n = 0;
+	size_t n;
 
 	if (!v->has_cursor) {
 		view_message(v, true, "no slice selected");
 		return false;
 	}
-	for (size_t i = 0; i < t->nflows; i++) {
-		const struct flow *fl = &t->flows[i];
-		struct slice_ref here = forward ? fl->from : fl->to;
-		if (!same_ref(here, v->cursor))
-			continue;
-		n++;
+	const struct flow_key *k = view_flows_at(v, forward, v->cursor, &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct flow *fl = &t->flows[k[i].flow];
 		/* Along the chain being walked first, else the first. */
 		if (best == NULL || (v->flow_valid && fl->id == v->flow_id &&
 		    best->id != v->flow_id))

@@ -38,6 +38,13 @@ struct list_pos {
 	int rows;		/* rows shown at the last draw */
 };
 
+/* A flow found by one of its ends. */
+struct flow_key {
+	struct slice_ref ref;
+	uint32_t pad;
+	size_t flow;		/* index into trace->flows */
+};
+
 /* Where the flame pane drew a node, for mouse clicks. */
 struct flame_box {
 	int y, c0, c1;
@@ -98,6 +105,9 @@ struct view {
 	size_t nlog_rows;
 	bool logs_valid;
 
+	/* Flows by the slice they leave (flow_out) and the one they reach
+	 * (flow_in), sorted by slice, for lookups in O(log flows). */
+	struct flow_key *flow_out, *flow_in;
 	/* Flows: the id last followed, so a chain is walked along one id
 	 * where a slice has several. */
 	bool flow_valid;
@@ -211,6 +221,9 @@ view_func_matches(const struct view *v, func_id f)
 /* Flows: follows the cursor slice's outgoing flow (forward) or incoming
  * one back; false with a message when there is none. */
 bool view_flow_jump(struct view *v, bool forward);
+/* The flows leaving (out) or reaching slice r: *n keys, in flow order. */
+const struct flow_key *view_flows_at(const struct view *v, bool out,
+    struct slice_ref r, size_t *n);
 
 /* Logs. */
 void view_logs_refresh(struct view *v);
