@@ -232,6 +232,15 @@ test_search_categories_and_args(void **state)
 	    "done");
 	view_search_jump(v, true);
 	assert_string_equal(cursor_name(f), "done");
+	/* The timeline marks the hit though its name does not match. */
+	assert_true(v->arg_hits);
+	assert_true(view_slice_matches(v, (struct slice_ref){ f->a, 0, 1 }));
+	assert_false(view_slice_matches(v, (struct slice_ref){ f->a, 0, 0 }));
+	view_set_cursor(v, (struct slice_ref){ f->a, 0, 0 });
+	timeline_draw_depth(v, f->g, 0, 0, 100, f->a, 0);
+	/* done [600, 700) covers column 70 whatever the trace end. */
+	assert_int_equal(grid_cell(f->g, 70, 0)->style, STYLE_MATCH);
+	assert_int_equal(grid_cell(f->g, 5, 0)->style, STYLE_SELECTED);
 	/* Name and arg hits together stay in time order. */
 	assert_int_equal(view_search(v, "^send$|needle|^net$"), 0);
 	assert_int_equal(v->nhits, 3);

@@ -222,7 +222,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	s = trace_slice(t, v->cursor);
 	tr = &t->tracks[v->cursor.track];
 	field(&d, "name", trace_func_name(t, s->func),
-	    view_func_matches(v, s->func) ? STYLE_MATCH : STYLE_TITLE);
+	    view_slice_matches(v, v->cursor) ? STYLE_MATCH : STYLE_TITLE);
 	npath = query_call_path(t, v->cursor, &path);
 	if (npath > 1 && room(&d)) {
 		int c = grid_puts(g, r.x, d.y, r.w, "path     ", STYLE_DIM, 0);

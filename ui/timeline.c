@@ -63,7 +63,7 @@ slice_style(const struct view *v, const struct slice *s, struct slice_ref r,
 	if (v->has_cursor && v->cursor.track == r.track &&
 	    v->cursor.depth == r.depth && v->cursor.index == r.index)
 		return STYLE_SELECTED;
-	if (view_func_matches(v, s->func))
+	if (view_slice_matches(v, r))
 		return STYLE_MATCH;
 	if (*hidden)
 		return STYLE_DIM;

@@ -247,6 +247,12 @@ install(struct view *v, struct job *j)
 		j->results = NULL;
 		v->search_pending = false;
 		v->list[PANE_SEARCH].sel = v->list[PANE_SEARCH].top = 0;
+		v->arg_hits = false;
+		for (size_t i = 0; i < v->nhits && !v->arg_hits; i++)
+			if (v->hits[i].ref.depth != SEARCH_INSTANT &&
+			    !view_func_matches(v, trace_slice(v->trace,
+			    v->hits[i].ref)->func))
+				v->arg_hits = true;
 		break;
 	default:
 		break;
@@ -592,6 +598,7 @@ view_search_clear(struct view *v)
 	v->results = NULL;
 	v->nhits = v->nresults = 0;
 	v->search_pending = false;
+	v->arg_hits = false;
 }
 
 static void
@@ -724,6 +731,29 @@ view_search_jump(struct view *v, bool forward)
 		}
 		go_hit(v, i - 1);
 	}
+}
+
+bool
+view_slice_matches(const struct view *v, struct slice_ref r)
+{
+	const struct slice *s = trace_slice(v->trace, r);
+	size_t lo = 0, hi = v->nhits;
+
+	if (view_func_matches(v, s->func))
+		return true;
+	if (!v->arg_hits)
+		return false;
+	while (lo < hi) {	/* hits are in time order */
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->hits[mid].t < s->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < v->nhits && v->hits[lo].t == s->start; lo++)
+		if (same_ref(v->hits[lo].ref, r))
+			return true;
+	return false;
 }
 
 /* -------------------------------------------------------------- flows */

@@ -96,6 +96,7 @@ struct view {
 	struct search_row *results;	/* per matching function */
 	size_t nresults;
 	bool search_pending;	/* hits being computed */
+	bool arg_hits;		/* some hits match by an arg, not by name */
 	uint8_t *log_match;	/* nlogs, NULL: no search */
 	size_t nlog_matches;
 
@@ -243,6 +244,9 @@ const char *view_time(const struct view *v, ttv_ns t, char *buf,
  * runs past midnight); -1 with a message if malformed or the trace has
  * no wall-clock origin. */
 int view_parse_wall(struct view *v, const char *s, ttv_ns *out);
+
+/* Whether slice r is a search hit (by name, category or arg). */
+bool view_slice_matches(const struct view *v, struct slice_ref r);
 
 /* Markers: kind -1 for any, VIEW_MARKER_BUFFER for a buffer start or
  * end. */
