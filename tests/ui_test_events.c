@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
 #include "builder.h"
@@ -340,6 +341,31 @@ test_samples(void **state)
 	assert_non_null(strstr(s, "55 samples"));
 }
 
+/* On the worker thread (big traces), arg and log matches arrive with the
+ * name hits. */
+static void
+test_search_in_background(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+	struct timespec ts = { 0, 1000000 };
+
+	v->async = true;
+	assert_int_equal(view_search(v, "needle|disk"), 0);
+	for (int i = 0; i < 5000 && v->search_pending; i++) {
+		view_collect(v);
+		nanosleep(&ts, NULL);
+	}
+	assert_false(v->search_pending);
+	assert_int_equal(v->nhits, 1);
+	assert_int_equal(v->hits[0].t, 600);
+	assert_int_equal(v->nlog_matches, 1);
+	view_logs_refresh(v);
+	assert_int_equal(v->nlog_rows, 1);
+	assert_int_equal(f->t->logs[v->log_rows[0]].t, 350);
+	assert_true(jobs_stop());
+}
+
 /* Lanes: each process's threads, then its async tracks and counters,
  * whatever order the reader made them in; CPU lanes last. J follows. */
 static void
@@ -409,6 +435,7 @@ main(void)
 		T(test_search_categories_and_args),
 		T(test_wall_clock),
 		T(test_samples),
+		T(test_search_in_background),
 		cmocka_unit_test(test_lane_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

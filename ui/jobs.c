@@ -59,6 +59,7 @@ job_free(struct job *j)
 	call_tree_free(&j->tree);
 	free(j->hits);
 	free(j->results);
+	free(j->log_match);
 	free(j);
 }
 
@@ -106,18 +107,11 @@ args_match(const struct trace *t, const struct arg *a, size_t n,
  * arg does: added to the hits, which stay in time order. Runs here, per
  * slice with args, so a big trace is searched off the drawing thread. */
 static void
-search_args(struct job *j)
+search_args(struct job *j, const struct regex *re)
 {
 	const struct trace *t = j->t;
-	struct regex *re;
-	char *err = NULL;
 	VEC(struct search_hit) more = { 0 };
 
-	if (j->pattern == NULL || (re = regex_compile(j->pattern, &err)) ==
-	    NULL) {
-		free(err);
-		return;
-	}
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
 		const struct track *tr = &t->tracks[ti];
 		if (!filter_track(&j->filter, ti))
@@ -153,7 +147,6 @@ search_args(struct job *j)
 				    { ti, SEARCH_INSTANT, (uint32_t)i } }));
 		}
 	}
-	regex_free(re);
 	if (more.len == 0)
 		return;
 	j->hits = xreallocarray(j->hits, j->nhits + more.len,
@@ -164,6 +157,22 @@ search_args(struct job *j)
 	xqsort(j->hits, j->nhits, sizeof *j->hits, cmp_hit);
 }
 
+/* Log records whose text matches, for the log pane. */
+static void
+search_logs(struct job *j, const struct regex *re)
+{
+	const struct trace *t = j->t;
+
+	j->log_match = xcalloc(t->nlogs ? t->nlogs : 1, 1);
+	for (size_t i = 0; i < t->nlogs; i++) {
+		const char *s = trace_str(t, t->logs[i].text);
+		if (regex_match(re, s, strlen(s))) {
+			j->log_match[i] = 1;
+			j->nlog_matches++;
+		}
+	}
+}
+
 static void
 run_search(struct job *j)
 {
@@ -171,7 +180,16 @@ run_search(struct job *j)
 	struct search_row *per;
 
 	query_search(t, &j->filter, j->match, &j->hits, &j->nhits);
-	search_args(j);
+	if (j->pattern != NULL) {
+		char *err = NULL;
+		struct regex *re = regex_compile(j->pattern, &err);
+		free(err);
+		if (re != NULL) {
+			search_args(j, re);
+			search_logs(j, re);
+			regex_free(re);
+		}
+	}
 	/* One row per matching function: its count and total time. */
 	per = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *per);
 	for (size_t i = 0; i < j->nhits; i++) {

@@ -44,6 +44,8 @@ struct job {
 	size_t nhits;
 	struct search_row *results;
 	size_t nresults;
+	uint8_t *log_match;	/* nlogs: log text matches pattern */
+	size_t nlog_matches;
 };
 
 /* A job with copies of the filter's masks (and of match, for searches). */

@@ -19,7 +19,10 @@ logs_draw(struct view *v, struct grid *g, struct rect r)
 	int rows = r.h - 2;
 
 	view_logs_refresh(v);
-	if (v->search_pattern != NULL)
+	if (v->search_pending)
+		snprintf(buf, sizeof buf, "searching /%s/...",
+		    v->search_pattern ? v->search_pattern : "");
+	else if (v->search_pattern != NULL)
 		snprintf(buf, sizeof buf, "%zu of %zu records match /%s/; "
 		    "\\ shows all", v->nlog_rows, t->nlogs, v->search_pattern);
 	else

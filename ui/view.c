@@ -247,6 +247,12 @@ install(struct view *v, struct job *j)
 		j->results = NULL;
 		v->search_pending = false;
 		v->list[PANE_SEARCH].sel = v->list[PANE_SEARCH].top = 0;
+		/* Log text matches too, for the log pane. */
+		free(v->log_match);
+		v->log_match = j->log_match;
+		v->nlog_matches = j->nlog_matches;
+		j->log_match = NULL;
+		v->logs_valid = false;
 		v->arg_hits = false;
 		for (size_t i = 0; i < v->nhits && !v->arg_hits; i++)
 			if (v->hits[i].ref.depth != SEARCH_INSTANT &&
@@ -648,16 +654,6 @@ view_search(struct view *v, const char *pattern)
 		    regex_match(re, c, strlen(c)))
 			v->match[f] = 1;
 	}
-	/* Log text, for the log pane. */
-	v->log_match = xcalloc(t->nlogs ? t->nlogs : 1, 1);
-	for (size_t i = 0; i < t->nlogs; i++) {
-		const char *s = trace_str(t, t->logs[i].text);
-		if (regex_match(re, s, strlen(s))) {
-			v->log_match[i] = 1;
-			v->nlog_matches++;
-		}
-	}
-	v->logs_valid = false;
 	regex_free(re);
 	search_submit(v);
 	return 0;
