@@ -323,9 +323,10 @@ timeline_draw_ruler(struct view *v, struct grid *g, int x, int y, int w)
 		if (c < 0 || c >= w)
 			continue;
 		grid_set(g, x + c, y + 1, GLYPH_TICK(g->utf8), STYLE_TICK, 0);
-		if (v->wall_clock && t->wall_origin != TTV_NS_MIN)
-			wall_label(t->wall_origin + tick, step, buf,
-			    sizeof buf);
+		ttv_ns wall;
+		if (v->wall_clock && t->wall_origin != TTV_NS_MIN &&
+		    !__builtin_add_overflow(t->wall_origin, tick, &wall))
+			wall_label(wall, step, buf, sizeof buf);
 		else
 			ruler_label(tick - t->first, step, g->utf8, buf,
 			    sizeof buf);

@@ -825,9 +825,11 @@ const char *
 view_time(const struct view *v, ttv_ns t, char *buf, size_t size)
 {
 	const struct trace *tr = v->trace;
+	ttv_ns ns;
 
-	if (v->wall_clock && tr->wall_origin != TTV_NS_MIN) {
-		ttv_ns ns = tr->wall_origin + t;	/* origin is of time 0 */
+	/* The origin is of time 0; a sum past int64 shows trace time. */
+	if (v->wall_clock && tr->wall_origin != TTV_NS_MIN &&
+	    !__builtin_add_overflow(tr->wall_origin, t, &ns)) {
 		ttv_ns day = 86400LL * 1000000000LL;
 		ttv_ns in = ((ns % day) + day) % day;
 		long long ms = (long long)(in / 1000000);
@@ -882,10 +884,13 @@ view_parse_wall(struct view *v, const char *s, ttv_ns *out)
 		frac *= 10;
 	tod = ((h * 60 + m) * 60 + sec) * 1000000000LL + frac;
 	/* The day the trace starts on, in wall-clock ns. */
-	base = tr->wall_origin + tr->first;
+	if (__builtin_add_overflow(tr->wall_origin, tr->first, &base))
+		goto bad;
 	base -= ((base % day) + day) % day;
-	t = base + tod - tr->wall_origin;
-	if (t < tr->first)
+	/* base + tod - origin, in range since both are near the origin. */
+	if (__builtin_sub_overflow(base + tod, tr->wall_origin, &t))
+		goto bad;
+	if (t < tr->first && t <= TTV_NS_MAX - day)
 		t += day;
 	*out = t;
 	return 0;
