@@ -97,10 +97,12 @@ void
 fxt_malformed(struct fxt *x, uint64_t off, const char *what)
 {
 	x->kinds[K_MALFORMED]++;
+	fxt_lock(x);
 	if (x->malformed_reported++ < MALFORMED_REPORTS)
 		builder_warn(x->b, off, "malformed record dropped: %s", what);
 	else if (x->malformed_reported == MALFORMED_REPORTS + 1)
 		builder_warn(x->b, off, "more malformed records: counted only");
+	fxt_unlock(x);
 }
 
 /* ---------------------------------------------------------------- names */
@@ -108,7 +110,12 @@ fxt_malformed(struct fxt *x, uint64_t off, const char *what)
 uint32_t
 fxt_process(struct fxt *x, int64_t pid)
 {
-	return builder_process(x->b, pid);
+	uint32_t v;
+
+	fxt_lock(x);
+	v = builder_process(x->b, pid);
+	fxt_unlock(x);
+	return v;
 }
 
 uint32_t
@@ -127,6 +134,11 @@ fxt_thread_get(struct fxt *x, int64_t pid, int64_t tid)
 	th.last_t = INT64_MIN;
 	v = (uint32_t)x->threads.len;
 	VEC_PUSH(&x->threads, th);
+	{
+		struct fxt_stack sk;
+		memset(&sk, 0, sizeof sk);
+		VEC_PUSH(&x->stacks, sk);
+	}
 	fxt_map_put(&x->thread_map, (uint64_t)pid, (uint64_t)tid, v);
 	return v;
 }
@@ -138,7 +150,9 @@ fxt_thread_track_new(struct fxt *x, uint32_t thread)
 
 	if (th->process == FXT_NONE)
 		th->process = fxt_process(x, th->pid);
+	fxt_lock(x);
 	th->track = builder_track(x->b, TRACK_THREAD, th->process, th->tid);
+	fxt_unlock(x);
 	return th->track;
 }
 
@@ -148,7 +162,9 @@ fxt_func_new(struct fxt *x, struct fxt_fcache *c, str_id name, str_id cat)
 	c->used = true;
 	c->name = name;
 	c->cat = cat;
+	fxt_lock(x);
 	c->func = builder_func(x->b, name, cat, -1);
+	fxt_unlock(x);
 	return c->func;
 }
 
@@ -226,8 +242,11 @@ fxt_sref_inline(struct fxt *x, unsigned ref, const unsigned char **p,
 
 	if ((size_t)(end - *p) < padded)
 		return false;
-	if (out != NULL)
+	if (out != NULL) {
+		fxt_lock(x);
 		*out = builder_intern(x->b, (const char *)*p, n);
+		fxt_unlock(x);
+	}
 	*p += padded;
 	return true;
 }
@@ -357,10 +376,14 @@ fxt_args(struct fxt *x, const unsigned char *p, const unsigned char *end,
 {
 	struct fxt_arg a;
 	unsigned i;
+	bool ok = true;
 
-	for (i = 0; i < n; i++) {
-		if (!fxt_arg_next(x, &p, end, &a))
-			return false;
+	fxt_lock(x);
+	for (i = 0; i < n && ok; i++) {
+		if (!fxt_arg_next(x, &p, end, &a)) {
+			ok = false;
+			break;
+		}
 		switch (a.type) {
 		case 0: builder_arg(x->b, a.name, ARG_NULL, 0); break;
 		case 1: case 3: builder_arg(x->b, a.name, ARG_I64, a.bits); break;
@@ -379,7 +402,8 @@ fxt_args(struct fxt *x, const unsigned char *p, const unsigned char *end,
 			break;
 		}
 	}
-	return true;
+	fxt_unlock(x);
+	return ok;
 }
 
 /* Skips n args, checking only their sizes. */
@@ -423,7 +447,9 @@ metadata(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 			return;
 		}
 		p = provider_reset(x, id);
+		fxt_lock(x);
 		p->name = builder_intern(x->b, (const char *)r + 8, n);
+		fxt_unlock(x);
 		free(p->cname);
 		p->cname = xstrndup((const char *)r + 8, n);
 		x->cur = p;
@@ -450,6 +476,7 @@ metadata(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 		if (((h >> 52) & 15) == 0) {
 			char buf[160];
 			p = provider_find(x, id);
+			fxt_lock(x);
 			snprintf(buf, sizeof buf, "buffer full, records were "
 			    "likely dropped (provider %" PRIu32 "%s%s)", id,
 			    p != NULL && p->cname[0] ? " " : "",
@@ -457,6 +484,7 @@ metadata(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 			builder_marker(x->b, MARKER_DROPPED, UINT32_MAX,
 			    x->last_t == INT64_MIN ? 0 : x->last_t, id,
 			    builder_intern_cstr(x->b, buf));
+			fxt_unlock(x);
 		}
 		return;
 	case 4:		/* trace info */
@@ -519,7 +547,9 @@ string_record(struct fxt *x, uint64_t off, uint64_t h,
 			x->kinds[K_STRING_IGNORED]++;
 		return;
 	}
+	fxt_lock(x);
 	cur(x)->strings[idx] = builder_intern(x->b, (const char *)r + 8, n);
+	fxt_unlock(x);
 	cur(x)->text[idx] = (uint64_t)(r + 8 - x->data) << 16 | n;
 	if (x->scan)
 		x->kinds[K_STRING]++;
@@ -669,16 +699,18 @@ log_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 	uint64_t ticks;
 	int64_t t;
 
-	if (x->scan) {
+	if (x->scan)
 		x->kinds[K_LOG]++;
-		return;
-	}
 	if (end - p < 8)
 		goto bad;
 	ticks = fxt_word(x, p);
 	p += 8;
+	/* The scan pass makes every thread the event pass will see, so the
+	 * thread array stays put while the replay worker reads it. */
 	if (!tref(x, (h >> 32) & 0xff, &p, end, &thread))
 		goto bad;
+	if (x->scan)
+		return;
 	if ((size_t)(end - p) < n)
 		goto bad;
 	if (thread == FXT_NONE)
@@ -689,11 +721,15 @@ log_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 	}
 	if (t > x->max_t)
 		x->max_t = t;
+	fxt_thread_track(x, thread);
+	fxt_lock(x);
 	builder_log(x->b, fxt_thread_track(x, thread), t,
 	    builder_intern(x->b, (const char *)p, n));
+	fxt_unlock(x);
 	return;
 bad:
-	fxt_malformed(x, off, "log fields run past the record");
+	if (!x->scan)
+		fxt_malformed(x, off, "log fields run past the record");
 }
 
 /* Reads a named int32 weight from a scheduling record's args. */
@@ -733,6 +769,12 @@ sched_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 	if (x->scan) {
 		x->kinds[sub == 0 ? K_CSWITCH_LEGACY : sub == 1 ? K_CSWITCH :
 		    sub == 2 ? K_WAKEUP : K_SCHED_UNKNOWN]++;
+		/* Makes the threads of legacy records (see log_record). */
+		if (sub == 0 && end - p >= 8) {
+			p += 8;
+			if (tref(x, (h >> 28) & 0xff, &p, end, &out_th))
+				tref(x, (h >> 36) & 0xff, &p, end, &in_th);
+		}
 		return;
 	}
 	if (sub > 2)
@@ -773,13 +815,17 @@ sched_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 			s.in_tid = (int64_t)fxt_word(x, p);
 			p += 8;
 		}
-		if (!sched_args(x, p, end, nargs, &s))
+		fxt_lock(x);
+		if (!sched_args(x, p, end, nargs, &s)) {
+			fxt_unlock(x);
 			goto bad;
+		}
 		if (sub == 2 && nargs > 0) {
 			builder_args_begin(x->b);
 			fxt_args(x, p, end, nargs, off);
 			s.args = builder_args_end(x->b);
 		}
+		fxt_unlock(x);
 		/* New records mark idle with the weight INT32_MIN. */
 		s.out_idle = s.out_tid == 0 || s.out_prio == INT32_MIN;
 		s.in_idle = s.in_tid == 0 || s.in_prio == INT32_MIN;
@@ -1008,7 +1054,9 @@ fxt_load(struct load_ctx *ctx)
 	providers_free(&x);
 	x.scan = false;
 	x.kernel_process = FXT_NONE;
+	fxt_pipe_start(&x);
 	walk(&x);
+	fxt_pipe_finish(&x);
 	fxt_events_finish(&x);
 	fxt_sched_finish(&x);
 	name_things(&x);

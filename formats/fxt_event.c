@@ -33,110 +33,110 @@
 #define OPEN_END INT64_MIN	/* a begin's frame: end not known yet */
 
 static void
-frame_push(struct fxt_thread *th, int64_t start, int64_t end)
+frame_push(struct fxt_stack *sk, int64_t start, int64_t end)
 {
-	if (th->depth == th->stack_cap) {
-		th->stack_cap = th->stack_cap ? th->stack_cap * 2 : 8;
-		th->stack = xreallocarray(th->stack, th->stack_cap,
-		    sizeof *th->stack);
+	if (sk->depth == sk->stack_cap) {
+		sk->stack_cap = sk->stack_cap ? sk->stack_cap * 2 : 8;
+		sk->stack = xreallocarray(sk->stack, sk->stack_cap,
+		    sizeof *sk->stack);
 	}
-	th->stack[th->depth].start = start;
-	th->stack[th->depth].end = end;
-	th->depth++;
+	sk->stack[sk->depth].start = start;
+	sk->stack[sk->depth].end = end;
+	sk->depth++;
 }
 
 /* The end a frame can have at most: the end of its innermost complete
  * ancestor (INT64_MAX if none). */
 static int64_t
-frame_limit(const struct fxt_thread *th, uint32_t below)
+frame_limit(const struct fxt_stack *sk, uint32_t below)
 {
 	uint32_t i;
 
 	for (i = below; i > 0; i--)
-		if (th->stack[i - 1].end != OPEN_END)
-			return th->stack[i - 1].end;
+		if (sk->stack[i - 1].end != OPEN_END)
+			return sk->stack[i - 1].end;
 	return INT64_MAX;
 }
 
 /* Pops the complete events that ended at or before t. */
 static void
-close_completes(struct fxt *x, struct fxt_thread *th, uint32_t track,
+close_completes(struct fxt *x, struct fxt_stack *sk, uint32_t track,
     int64_t t)
 {
-	while (th->depth > 0 && th->stack[th->depth - 1].end != OPEN_END &&
-	    th->stack[th->depth - 1].end <= t) {
-		builder_pop(x->b, track, th->stack[th->depth - 1].end, 0);
-		th->depth--;
+	while (sk->depth > 0 && sk->stack[sk->depth - 1].end != OPEN_END &&
+	    sk->stack[sk->depth - 1].end <= t) {
+		builder_pop(x->b, track, sk->stack[sk->depth - 1].end, 0);
+		sk->depth--;
 	}
 }
 
-/* One event of a thread, in the thread's time order. */
-static void
-thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
-    int64_t xv, func_id f, args_id a)
+void
+fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
+    int64_t xv, func_id f, args_id a, uint64_t *kinds)
 {
 	struct fxt_thread *th = &x->threads.items[thread];
+	struct fxt_stack *sk = &x->stacks.items[thread];
 	uint32_t track = fxt_thread_track(x, thread);
 	struct fxt_flowev fe;
 	int64_t limit, end;
 	uint32_t i;
 
-	close_completes(x, th, track, t);
+	close_completes(x, sk, track, t);
 	switch (type) {
 	case FXT_EV_INSTANT:
 		builder_instant(x->b, track, t, f, a);
 		return;
 	case FXT_EV_BEGIN:
-		if (th->depth >= FXT_MAX_DEPTH) {
-			x->kinds[K_TOO_DEEP]++;
+		if (sk->depth >= FXT_MAX_DEPTH) {
+			kinds[K_TOO_DEEP]++;
 			return;
 		}
 		builder_push(x->b, track, t, f);
 		if (a != 0)
 			builder_push_args(x->b, track, a);
-		frame_push(th, t, OPEN_END);
+		frame_push(sk, t, OPEN_END);
 		return;
 	case FXT_EV_END:
-		for (i = th->depth; i > 0; i--)
-			if (th->stack[i - 1].end == OPEN_END)
+		for (i = sk->depth; i > 0; i--)
+			if (sk->stack[i - 1].end == OPEN_END)
 				break;
 		if (i == 0) {
-			x->kinds[K_END_WITHOUT_BEGIN]++;
+			kinds[K_END_WITHOUT_BEGIN]++;
 			return;
 		}
 		/* Complete events still open above the begin outlive it. */
-		while (th->depth > i) {
-			x->kinds[K_COMPLETE_TRUNCATED]++;
+		while (sk->depth > i) {
+			kinds[K_COMPLETE_TRUNCATED]++;
 			builder_pop(x->b, track, t, SLICE_TRUNCATED);
-			th->depth--;
+			sk->depth--;
 		}
-		limit = frame_limit(th, i - 1);
+		limit = frame_limit(sk, i - 1);
 		if (a != 0)
 			builder_push_args(x->b, track, a);
 		if (t > limit) {
-			x->kinds[K_COMPLETE_TRUNCATED]++;
+			kinds[K_COMPLETE_TRUNCATED]++;
 			builder_pop(x->b, track, limit, SLICE_TRUNCATED);
 		} else
 			builder_pop(x->b, track, t, 0);
-		th->depth--;
+		sk->depth--;
 		return;
 	case FXT_EV_COMPLETE:
-		if (th->depth >= FXT_MAX_DEPTH) {
-			x->kinds[K_TOO_DEEP]++;
+		if (sk->depth >= FXT_MAX_DEPTH) {
+			kinds[K_TOO_DEEP]++;
 			return;
 		}
 		end = xv;
-		limit = frame_limit(th, th->depth);
+		limit = frame_limit(sk, sk->depth);
 		if (end > limit) {
 			/* Partly overlaps its parent: cut at the parent's end.
 			 * The flag goes on when it is popped. */
-			x->kinds[K_COMPLETE_TRUNCATED]++;
+			kinds[K_COMPLETE_TRUNCATED]++;
 			end = limit;
 		}
 		builder_push(x->b, track, t, f);
 		if (a != 0)
 			builder_push_args(x->b, track, a);
-		frame_push(th, t, end);
+		frame_push(sk, t, end);
 		return;
 	default:	/* flows */
 		memset(&fe, 0, sizeof fe);
@@ -144,9 +144,9 @@ thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
 		fe.id = (uint64_t)xv;
 		fe.pid = th->pid;
 		fe.type = (uint8_t)type;
-		if (th->depth > 0 && builder_open_slice(x->b, track, &fe.ref)) {
+		if (sk->depth > 0 && builder_open_slice(x->b, track, &fe.ref)) {
 			fe.bound = true;
-			fe.slice_start = th->stack[th->depth - 1].start;
+			fe.slice_start = sk->stack[sk->depth - 1].start;
 		}
 		VEC_PUSH(&x->flows, fe);
 		return;
@@ -161,19 +161,20 @@ static void
 thread_finish(struct fxt *x, uint32_t thread)
 {
 	struct fxt_thread *th = &x->threads.items[thread];
+	struct fxt_stack *sk = &x->stacks.items[thread];
 	int64_t limit;
 
-	while (th->depth > 0) {
-		struct fxt_frame *fr = &th->stack[th->depth - 1];
+	while (sk->depth > 0) {
+		struct fxt_frame *fr = &sk->stack[sk->depth - 1];
 		if (fr->end != OPEN_END)
 			builder_pop(x->b, th->track, fr->end, 0);
 		else {
-			limit = frame_limit(th, th->depth - 1);
+			limit = frame_limit(sk, sk->depth - 1);
 			if (limit == INT64_MAX)
 				break;
 			builder_pop(x->b, th->track, limit, SLICE_UNTERMINATED);
 		}
-		th->depth--;
+		sk->depth--;
 	}
 }
 
@@ -196,6 +197,7 @@ series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
 
 	if (c->used && c->k1 == k1 && c->id == ev->x && c->process == process)
 		return c->track;
+	fxt_lock(x);
 	if (fxt_map_get(&x->counters, k1, ev->x, &head))
 		for (i = head; i != FXT_NONE; i = x->series.items[i].next)
 			if (x->series.items[i].process == process)
@@ -203,6 +205,7 @@ series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
 	if (i != FXT_NONE) {
 		*c = (struct fxt_scache){ k1, ev->x, process,
 		    x->series.items[i].track, true };
+		fxt_unlock(x);
 		return c->track;
 	}
 	s.process = process;
@@ -218,6 +221,7 @@ series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
 	    (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1));
 	fxt_map_put(&x->counters, k1, ev->x, (uint32_t)x->series.len);
 	VEC_PUSH(&x->series, s);
+	fxt_unlock(x);
 	return s.track;
 }
 
@@ -228,6 +232,7 @@ counter(struct fxt *x, const struct fxt_event *ev)
 	const unsigned char *p = ev->args;
 	struct fxt_arg a;
 	unsigned i;
+	uint32_t track;
 	double v;
 
 	if (th->process == FXT_NONE)
@@ -244,8 +249,14 @@ counter(struct fxt *x, const struct fxt_event *ev)
 			    K_ARG_UNKNOWN]++;
 			continue;
 		}
-		builder_counter(x->b, series_track(x, th->process, ev, &a),
-		    ev->t, v);
+		track = series_track(x, th->process, ev, &a);
+		if (x->pipe != NULL) {
+			int64_t bits;
+			memcpy(&bits, &v, sizeof bits);
+			fxt_pipe_put(x, FXT_EV_COUNTER, 0, ev->t, bits, track,
+			    0);
+		} else
+			builder_counter(x->b, track, ev->t, v);
 	}
 }
 
@@ -269,13 +280,16 @@ fxt_event(struct fxt *x, const struct fxt_event *ev)
 	if (ev->type < FXT_EV_FLOW_BEGIN)
 		f = fxt_func(x, ev->name, ev->cat);
 	if (ev->nargs > 0 && ev->type < FXT_EV_FLOW_BEGIN) {
+		fxt_lock(x);
 		builder_args_begin(x->b);
 		if (!fxt_args(x, ev->args, ev->args_end, ev->nargs, ev->off)) {
 			builder_args_end(x->b);
 			fxt_malformed(x, ev->off, "argument past the record");
+			fxt_unlock(x);
 			return;
 		}
 		a = builder_args_end(x->b);
+		fxt_unlock(x);
 	}
 	th = &x->threads.items[ev->thread];
 	if (ev->type >= FXT_EV_ASYNC_BEGIN && ev->type <= FXT_EV_ASYNC_END) {
@@ -304,7 +318,11 @@ fxt_event(struct fxt *x, const struct fxt_event *ev)
 	/* Tracks are made in the order threads first appear, sorted or not. */
 	fxt_thread_track(x, ev->thread);
 	if (!th->defer) {
-		thread_run(x, ev->thread, ev->type, ev->t, xv, f, a);
+		if (x->pipe != NULL)
+			fxt_pipe_put(x, ev->type, ev->thread, ev->t, xv, f, a);
+		else
+			fxt_thread_run(x, ev->thread, ev->type, ev->t, xv, f,
+			    a, x->kinds);
 		return;
 	}
 	dev.t = ev->t;
@@ -515,8 +533,8 @@ fxt_events_finish(struct fxt *x)
 			    sizeof *th->dev.items);
 			for (j = 0; j < th->dev.len; j++) {
 				const struct fxt_dev *d = &th->dev.items[j];
-				thread_run(x, (uint32_t)i, d->type, d->t, d->x,
-				    d->func, d->args);
+				fxt_thread_run(x, (uint32_t)i, d->type, d->t,
+				    d->x, d->func, d->args, x->kinds);
 			}
 			VEC_FREE(&th->dev);
 		}
@@ -632,10 +650,11 @@ fxt_state_free(struct fxt *x)
 	size_t i;
 
 	for (i = 0; i < x->threads.len; i++) {
-		free(x->threads.items[i].stack);
+		free(x->stacks.items[i].stack);
 		VEC_FREE(&x->threads.items[i].dev);
 	}
 	VEC_FREE(&x->threads);
+	VEC_FREE(&x->stacks);
 	for (i = 0; i < x->knames.len; i++)
 		free(x->knames.items[i].text);
 	VEC_FREE(&x->knames);

@@ -114,9 +114,16 @@ struct fxt_thread {
 	uint32_t process;	/* builder process index, FXT_NONE until used */
 	int64_t last_t;		/* scan pass: last event time seen */
 	bool defer;		/* events out of order: sort before feeding */
+	VEC(struct fxt_dev) dev;
+};
+
+/* The open slices of a thread (x->stacks, by thread index). Apart from
+ * struct fxt_thread, which the reading thread reads on every event, and a
+ * cache line each: the replay worker writes them on every event. */
+struct fxt_stack {
 	struct fxt_frame *stack;
 	uint32_t depth, stack_cap;
-	VEC(struct fxt_dev) dev;
+	unsigned char pad[64 - sizeof(struct fxt_frame *) - 8];
 };
 
 /* Async event, processed after sorting by time. */
@@ -187,6 +194,8 @@ struct fxt_event {
 	const unsigned char *args, *args_end;
 };
 
+struct fxt_pipe;
+
 struct fxt {
 	struct load_ctx *ctx;
 	struct builder *b;
@@ -200,6 +209,7 @@ struct fxt {
 	uint64_t first_tps;	/* for builder_set_tick_rate */
 
 	VEC(struct fxt_thread) threads;
+	VEC(struct fxt_stack) stacks;	/* one per thread */
 	struct fxt_map thread_map;	/* (pid, tid) -> thread index */
 	struct fxt_map koid_names;	/* (koid, 0) -> index in knames */
 	VEC(struct fxt_kname) knames;
@@ -220,6 +230,12 @@ struct fxt {
 	int64_t max_t;		/* latest time of anything */
 	uint64_t kinds[K_COUNT];
 	uint64_t malformed_reported;
+	/* The event pass of a big trace replays thread stacks and counter
+	 * samples on a second thread (fxt_pipe.c); the calls the reader makes
+	 * meanwhile that are not per track go under the builder lock, taken
+	 * through fxt_lock() (nested calls lock once). */
+	struct fxt_pipe *pipe;
+	unsigned lock_depth;
 	str_id s_sched;		/* "sched" category */
 	struct fxt_fcache {
 		str_id name, cat;
@@ -232,6 +248,22 @@ struct fxt {
 		bool used;
 	} scache[1 << FXT_SCACHE_BITS];
 };
+
+/* The builder lock around calls that are not per track, while the replay
+ * worker runs (only the reading thread calls these). */
+static inline void
+fxt_lock(struct fxt *x)
+{
+	if (x->pipe != NULL && x->lock_depth++ == 0)
+		builder_lock(x->b);
+}
+
+static inline void
+fxt_unlock(struct fxt *x)
+{
+	if (x->pipe != NULL && --x->lock_depth == 0)
+		builder_unlock(x->b);
+}
 
 /* One word in the trace's byte order (records are 8-aligned in the
  * mapping, so this is a plain load plus, for foreign traces, a swap). */
@@ -328,8 +360,23 @@ fxt_func(struct fxt *x, str_id name, str_id cat)
 
 /* fxt_event.c */
 void fxt_event(struct fxt *x, const struct fxt_event *ev);
+/* One event of a thread, in the thread's time order; kinds gets the
+ * counts of what was dropped or cut. */
+void fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
+    int64_t xv, func_id f, args_id a, uint64_t *kinds);
 void fxt_events_finish(struct fxt *x);
 void fxt_sched_finish(struct fxt *x);
 void fxt_state_free(struct fxt *x);
+
+/* fxt_pipe.c: the replay worker of the event pass. */
+/* Starts it if the trace is big enough and a second CPU is there. */
+void fxt_pipe_start(struct fxt *x);
+/* Hands over one thread event (as fxt_thread_run takes it), or with type
+ * FXT_EV_COUNTER a counter sample (f: the counter track, xv: the value's
+ * bits). In file order. */
+void fxt_pipe_put(struct fxt *x, unsigned type, uint32_t thread, int64_t t,
+    int64_t xv, func_id f, args_id a);
+/* Waits for the worker to replay everything, adds its counts. */
+void fxt_pipe_finish(struct fxt *x);
 
 #endif

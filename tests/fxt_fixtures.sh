@@ -14,7 +14,12 @@
 #     is out of order), give the same statistics, and big-endian the same;
 #  4. the command line shows the same: --info (byte order, records),
 #     --stats --tsv (out-of-order complete events nested and timed), and
-#     --export chrome-json (X, i, b/e, s/t/f and C events).
+#     --export chrome-json (X, i, b/e, s/t/f and C events);
+#  5. the event pass with its replay worker (used on big traces; forced
+#     here with TTV_FXT_PIPE_MIN=0) builds the very model the serial pass
+#     builds: the same dump, line for line, of every fixture and of bulk
+#     traces long enough to go round the worker's ring many times, in and
+#     out of order, and the same chrome-json export.
 set -u
 : "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 data="$TTV_SRCDIR/tests/data/fxt"
@@ -91,4 +96,29 @@ for ph in X i b e s t f C; do
 		fail=1
 	fi
 done
+
+# 5. Serial and with the replay worker: the same model.
+"$gen" -R 60000 -B 100000000 "$tmp/ring.fxt" >/dev/null &&
+"$gen" -O -R 60000 -B 100000000 "$tmp/ring-o.fxt" >/dev/null || fail=1
+for f in "$data/full.fxt" "$data/full-be.fxt" "$data/trunc.fxt" \
+    "$tmp/ring.fxt" "$tmp/ring-o.fxt"; do
+	TTV_FXT_PIPE_MIN=18446744073709551615 "$dump" --cpu "$f" \
+	    >"$tmp/serial" 2>&1 || fail=1
+	TTV_FXT_PIPE_MIN=0 "$dump" --cpu "$f" >"$tmp/piped" 2>&1 || fail=1
+	if [ "$(wc -l <"$tmp/serial")" -lt 20 ]; then
+		echo "FAIL: $f: dump too short to compare"
+		fail=1
+	fi
+	if ! cmp -s "$tmp/serial" "$tmp/piped"; then
+		echo "FAIL: $f: the replay worker builds another model:"
+		diff "$tmp/serial" "$tmp/piped" | head -20
+		fail=1
+	fi
+done
+TTV_FXT_PIPE_MIN=0 "$TTV" --export chrome-json "$data/full.fxt" \
+    >"$tmp/json-piped" 2>/dev/null || fail=1
+if ! cmp -s "$tmp/json" "$tmp/json-piped"; then
+	echo "FAIL: chrome-json differs with the replay worker"
+	fail=1
+fi
 exit $fail
