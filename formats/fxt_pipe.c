@@ -21,8 +21,9 @@
 #include "fxt_int.h"
 
 #define PIPE_MIN_BYTES (32u << 20)	/* smaller traces: serial */
-#define BATCH 4096			/* entries per batch */
-#define NBATCH 8			/* batches in the ring: 512 KB */
+#define BATCH 8192			/* entries per batch */
+#define NBATCH 8			/* batches in the ring: 1 MB */
+#define WAKE 4		/* a sleeping worker is woken with this many */
 #define HOLD 1024	/* the worker lets the reader in this often */
 
 /*
@@ -62,6 +63,9 @@ struct fxt_pipe {
 	unsigned tail;		/* batch being filled */
 	unsigned count;		/* batches handed over, not yet replayed */
 	bool done;
+	/* Who sleeps: wake-ups cost more than the replay of a small batch,
+	 * so the worker is woken once several batches wait for it. */
+	bool worker_sleeps, reader_sleeps;
 	uint64_t kinds[K_COUNT];
 };
 
@@ -109,8 +113,11 @@ worker(void *arg)
 
 	for (;;) {
 		pthread_mutex_lock(&pp->mu);
-		while (pp->count == 0 && !pp->done)
+		while (pp->count == 0 && !pp->done) {
+			pp->worker_sleeps = true;
 			pthread_cond_wait(&pp->full, &pp->mu);
+			pp->worker_sleeps = false;
+		}
 		if (pp->count == 0) {
 			pthread_mutex_unlock(&pp->mu);
 			return NULL;
@@ -121,7 +128,8 @@ worker(void *arg)
 		pthread_mutex_lock(&pp->mu);
 		pp->head = (pp->head + 1) % NBATCH;
 		pp->count--;
-		pthread_cond_signal(&pp->freed);
+		if (pp->reader_sleeps)
+			pthread_cond_signal(&pp->freed);
 		pthread_mutex_unlock(&pp->mu);
 	}
 }
@@ -165,9 +173,13 @@ pipe_flush(struct fxt_pipe *pp)
 	pthread_mutex_lock(&pp->mu);
 	pp->count++;
 	pp->tail = (pp->tail + 1) % NBATCH;
-	pthread_cond_signal(&pp->full);
-	while (pp->count == NBATCH)
+	if (pp->worker_sleeps && pp->count >= WAKE)
+		pthread_cond_signal(&pp->full);
+	while (pp->count == NBATCH) {
+		pp->reader_sleeps = true;
 		pthread_cond_wait(&pp->freed, &pp->mu);
+		pp->reader_sleeps = false;
+	}
 	pp->len[pp->tail] = 0;
 	pthread_mutex_unlock(&pp->mu);
 }
