@@ -102,6 +102,21 @@ level_dur(const struct depth_level *l, size_t i)
 	return d != SLICE_DUR_LONG ? (ttv_ns)d : level_long_dur(l, i);
 }
 
+/* The same for a walk by increasing i: *cursor (start at 0) follows the
+ * long durations so that each costs no search. */
+static inline ttv_ns
+level_dur_walk(const struct depth_level *l, size_t i, size_t *cursor)
+{
+	uint32_t d = l->slices[i].dur32;
+	if (d != SLICE_DUR_LONG)
+		return (ttv_ns)d;
+	while (*cursor < l->nlongs && l->longs[*cursor].index < i)
+		(*cursor)++;
+	if (*cursor < l->nlongs && l->longs[*cursor].index == i)
+		return l->longs[*cursor].dur;
+	return (ttv_ns)d;
+}
+
 static inline ttv_ns
 level_end(const struct depth_level *l, size_t i)
 {

@@ -40,14 +40,15 @@ sum_pass(const struct trace *t, const struct filter *f, ttv_ns t0, ttv_ns t1,
 			size_t cn = cl ? cl->len : 0;
 			size_t c = cl ? level_first_start(cl,
 			    l->slices[lo].start) : 0;
+			size_t lc = 0, cc = 0;	/* cursors into long durations */
 			for (size_t i = lo; i < hi; i++) {
 				const struct slice *s = &l->slices[i];
-				ttv_ns dur = level_dur(l, i);
+				ttv_ns dur = level_dur_walk(l, i, &lc);
 				ttv_ns end = s->start + dur, child = 0;
 				while (c < cn && cs[c].start < s->start)
 					c++;
 				while (c < cn && cs[c].start < end)
-					child += level_dur(cl, c++);
+					child += level_dur_walk(cl, c++, &cc);
 				if ((s->flags & SLICE_INEXACT) ||
 				    !filter_func(f, s->func))
 					continue;
@@ -84,10 +85,12 @@ gather_pass(const struct trace *t, const struct filter *f, ttv_ns t0,
 			const struct slice *s = l->slices;
 			size_t lo, hi;
 			query_window(tr, d, t0, t1, &lo, &hi);
+			size_t lc = 0;
 			for (size_t i = lo; i < hi; i++) {
 				func_id fn = s[i].func;
 				if (in[fn] && !(s[i].flags & SLICE_INEXACT))
-					durs[fill[fn]++] = level_dur(l, i);
+					durs[fill[fn]++] =
+					    level_dur_walk(l, i, &lc);
 			}
 		}
 	}
