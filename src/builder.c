@@ -20,6 +20,11 @@
 #include <string.h>
 
 #define MAX_DIAGS 1000
+/* Bounds that keep damaged input from costing quadratic time: how deep
+ * below the top an end looks for its begin, and how many ends without a
+ * begin may re-parent a whole track. */
+#define POP_SEARCH_MAX 4096
+#define ORPHAN_SHIFT_MAX 64
 
 struct open_frame {
 	ttv_ns start;
@@ -55,6 +60,7 @@ struct btrack {
 
 	bool has_last;
 	struct slice_ref last_ref;
+	uint32_t orphan_shifts;
 };
 
 struct builder {
@@ -607,10 +613,10 @@ builder_pop_func(struct builder *b, uint32_t track, ttv_ns t, func_id f,
 		touch(bt, t);
 		return POP_MATCHED;
 	}
-	size_t i = n;
-	while (i > 0 && bt->stack.items[i - 1].func != f)
+	size_t i = n, floor = n > POP_SEARCH_MAX ? n - POP_SEARCH_MAX : 0;
+	while (i > floor && bt->stack.items[i - 1].func != f)
 		i--;
-	if (i == 0)
+	if (i == floor)
 		return POP_NOT_FOUND;
 	while (bt->stack.len > i)
 		close_frame(b, track, t, SLICE_UNWOUND);
@@ -626,6 +632,22 @@ builder_pop_orphan(struct builder *b, uint32_t track, ttv_ns t, func_id f,
 	struct btrack *bt = &b->tracks[track];
 	if (bt->stack.len != 0)
 		return;
+	if (bt->orphan_shifts >= ORPHAN_SHIFT_MAX) {
+		/* Past the bound the end only gets the time since the
+		 * track's last event. */
+		if (bt->orphan_shifts++ == ORPHAN_SHIFT_MAX)
+			builder_note(b, DIAG_WARNING, "more than %d ends "
+			    "without a begin on one track: later ones are "
+			    "kept as short slices", ORPHAN_SHIFT_MAX);
+		ttv_ns from = bt->last < t ? bt->last : t;
+		size_t i = append(bt, 0, from, t - from, f,
+		    flags | SLICE_NO_ENTRY);
+		touch(bt, t);
+		bt->has_last = true;
+		bt->last_ref = (struct slice_ref){ track, 0, (uint32_t)i };
+		return;
+	}
+	bt->orphan_shifts++;
 	touch(bt, t);
 	/* Everything so far happened inside this frame: it becomes depth 0
 	 * and every existing depth moves one down. */

@@ -115,12 +115,15 @@ enum pop_result {
 	POP_NOT_FOUND,	/* not open at all: nothing closed */
 };
 /* Closes the innermost open slice of function f, closing (flag UNWOUND) any
- * opened after it. `flags` go on the slice of f. */
+ * opened after it. `flags` go on the slice of f. Only the 4096 innermost
+ * frames are searched (damaged input must not cost quadratic time). */
 enum pop_result builder_pop_func(struct builder *b, uint32_t track, ttv_ns t,
     func_id f, uint32_t flags);
 /* An end whose begin was lost while nothing is open: the slice becomes the
  * parent of everything already on the track, from the track's first time
- * to t, flagged NO_ENTRY. Only valid when the stack is empty. */
+ * to t, flagged NO_ENTRY. Only valid when the stack is empty. After 64 of
+ * them on one track, later ones only span the time since the track's last
+ * event (with one warning). */
 void builder_pop_orphan(struct builder *b, uint32_t track, ttv_ns t,
     func_id f, uint32_t flags);
 uint32_t builder_stack_depth(const struct builder *b, uint32_t track);

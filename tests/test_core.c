@@ -200,6 +200,39 @@ test_builder_orphans(void **state)
 }
 
 static void
+test_damage_bounds(void **state)
+{
+	/* Ends without begins re-parent the track only so many times. */
+	struct builder *b = builder_new("t");
+	func_id f = builder_func(b, builder_intern_cstr(b, "f"), 0, -1);
+	func_id g = builder_func(b, builder_intern_cstr(b, "g"), 0, -1);
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	for (int i = 0; i < 200; i++)
+		builder_pop_orphan(b, tr, 10 * (i + 1), f, 0);
+	/* A deep stack and ends that match nothing: bounded search. */
+	uint32_t deep = builder_track(b, TRACK_THREAD, builder_process(b, 1), 2);
+	for (int i = 0; i < 20000; i++)
+		builder_push(b, deep, i, f);
+	for (int i = 0; i < 20000; i++)
+		assert_int_equal(builder_pop_func(b, deep, 20000 + i, g, 0),
+		    POP_NOT_FOUND);
+	struct trace *t = builder_finish(b);
+	const struct track *k = &t->tracks[tr];
+	assert_int_equal(k->nslices, 200);
+	assert_true(k->ndepth <= 65);
+	for (uint32_t d = 0; d < k->ndepth; d++)
+		for (size_t i = 1; i < k->depth[d].len; i++)
+			assert_true(k->depth[d].slices[i].start >=
+			    level_end(&k->depth[d], i - 1));
+	assert_int_equal(t->tracks[deep].nslices, 20000);
+	size_t warnings = 0;
+	for (size_t i = 0; i < t->ndiags; i++)
+		warnings += strstr(t->diags[i].text, "without a begin") != NULL;
+	assert_int_equal(warnings, 1);
+	trace_free(t);
+}
+
+static void
 test_unsorted_whole_slices(void **state)
 {
 	struct builder *b = builder_new("t");
@@ -607,6 +640,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builder_nesting),
 		cmocka_unit_test(test_builder_orphans),
+		cmocka_unit_test(test_damage_bounds),
 		cmocka_unit_test(test_unsorted_whole_slices),
 		cmocka_unit_test(test_long_durations),
 		cmocka_unit_test(test_window_random),
