@@ -1,5 +1,6 @@
 /* --stats: the per-function table, as text or TSV. */
 #include "cli.h"
+#include "export.h"
 #include "escape.h"
 #include "timefmt.h"
 
@@ -25,6 +26,10 @@ cli_stats(const struct trace *t, const struct filter *f,
 			    (long long)s->max);
 		}
 	} else {
+		/* Sampled traces: how many samples each function was in. */
+		bool sampled = trace_is_sampled(t);
+		if (sampled)
+			fprintf(out, "%10s ", "samples");
 		fprintf(out, "%10s %10s %10s %10s %10s %10s %10s %10s  %s\n",
 		    "count", "total", "self", "min", "median", "p90", "p99",
 		    "max", "function");
@@ -35,6 +40,9 @@ cli_stats(const struct trace *t, const struct filter *f,
 			    s->p90, s->p99, s->max, 0 };
 			for (int k = 0; k < 7; k++)
 				timefmt_duration(v[k], b[k], sizeof b[k]);
+			if (sampled)
+				fprintf(out, "%10llu ",
+				    (unsigned long long)s->weight);
 			fprintf(out, "%10llu %10s %10s %10s %10s %10s %10s %10s  ",
 			    (unsigned long long)s->count, b[0], b[1], b[2], b[3],
 			    b[4], b[5], b[6]);

@@ -69,7 +69,7 @@ usage(FILE *fp)
 "                          median, p90, p99, max\n"
 "      --tsv               with --stats: tab-separated with a header line\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
-"                          min, median, p90, p99 or max\n"
+"                          min, median, p90, p99, max or samples\n"
 "      --ascending         with --stats: smallest first\n"
 "  -e, --export FORMAT     chrome-json (Perfetto, chrome://tracing) or\n"
 "                          collapsed (folded stacks for flamegraph tools)\n"

@@ -105,7 +105,9 @@ struct stats_table {
 
 enum stats_key {
 	STATS_NAME, STATS_COUNT, STATS_TOTAL, STATS_SELF, STATS_MIN,
-	STATS_MEDIAN, STATS_P90, STATS_P99, STATS_MAX, STATS_KEY_COUNT
+	STATS_MEDIAN, STATS_P90, STATS_P99, STATS_MAX,
+	STATS_SAMPLES,	/* func_stats.weight: samples on sampled tracks */
+	STATS_KEY_COUNT
 };
 
 /* One row per function with at least one slice overlapping [t0, t1) on the

@@ -210,6 +210,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 
 static const char *const key_names[STATS_KEY_COUNT] = {
 	"name", "count", "total", "self", "min", "median", "p90", "p99", "max",
+	"samples",
 };
 
 const char *
@@ -247,6 +248,7 @@ key_value(const struct func_stats *s, enum stats_key key)
 	case STATS_P90: return s->p90;
 	case STATS_P99: return s->p99;
 	case STATS_MAX: return s->max;
+	case STATS_SAMPLES: return (ttv_ns)s->weight;
 	default: return 0;
 	}
 }

@@ -97,6 +97,15 @@ grep -q "^ttv: $tmp/cut: offset [0-9]*: " "$tmp/err" || fail "damage message: $(
 expect_rc 1 "$TTV" --stats --strict "$tmp/cut"
 [ -s "$tmp/out" ] && fail "--strict shows nothing"
 
+# sampled traces: a samples column, and --sort samples orders by it
+sampled="$TTV_SRCDIR/tests/data/coreprofiler/sampling.tracelog"
+if [ -f "$sampled" ]; then
+	expect_rc 0 "$TTV" --stats --sort samples "$sampled"
+	head -1 "$tmp/out" | grep -q "^ *samples  *count" || fail "samples column"
+	tail -n +2 "$tmp/out" | awk '{ print $1 }' >"$tmp/samples"
+	sort -rn -c "$tmp/samples" || fail "--sort samples orders by samples"
+fi
+
 # control characters in names never reach the output raw
 expect_rc 0 "$TTV" --info "$demo"
 if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then fail "raw escape in output"; fi

@@ -109,9 +109,15 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	if (v->sort_key == STATS_NAME)
 		grid_set(g, r.x + 9, r.y + 1, v->sort_desc ?
 		    GLYPH_DOWN(g->utf8) : GLYPH_UP(g->utf8), STYLE_TITLE, 0);
-	if (sw > 0)
+	if (sw > 0) {
+		bool sorted = v->sort_key == STATS_SAMPLES;
 		grid_puts(g, r.x + name_w + NUM_W - 7, r.y + 1, 7, "samples",
-		    STYLE_TITLE, 0);
+		    STYLE_TITLE, sorted ? ATTR_UNDERLINE : 0);
+		if (sorted)
+			grid_set(g, r.x + name_w + NUM_W - 8, r.y + 1,
+			    v->sort_desc ? GLYPH_DOWN(g->utf8) :
+			    GLYPH_UP(g->utf8), STYLE_TITLE, 0);
+	}
 	for (size_t i = 0; i < ncol; i++) {
 		int x = r.x + name_w + sw + (int)i * NUM_W;
 		bool sorted = keys[i] == v->sort_key;
@@ -173,11 +179,14 @@ functions_command(struct view *v, enum cmd c)
 	switch (c) {
 	case CMD_SORT_NEXT:
 	case CMD_SORT_PREV:
-		k = (int)v->sort_key + (c == CMD_SORT_NEXT ? 1 : -1);
-		if (k < 0)
-			k = STATS_KEY_COUNT - 1;
-		if (k >= STATS_KEY_COUNT)
-			k = 0;
+		k = (int)v->sort_key;
+		do {	/* samples only where the trace has them */
+			k += c == CMD_SORT_NEXT ? 1 : -1;
+			if (k < 0)
+				k = STATS_KEY_COUNT - 1;
+			if (k >= STATS_KEY_COUNT)
+				k = 0;
+		} while (k == STATS_SAMPLES && !v->sampled);
 		v->sort_key = (enum stats_key)k;
 		/* Names read best A to Z, numbers largest first. */
 		v->sort_desc = v->sort_key != STATS_NAME;
