@@ -201,33 +201,8 @@ raw_plan(struct ev_info *in, const struct ctf_stream *s,
 static inline uint64_t
 raw_read(const struct ctf_stream *s, const struct raw_int *ri)
 {
-	const uint8_t *p = s->raw[ri->scope] + ri->off;
-	uint64_t v;
-	switch (ri->size) {
-	case 8:
-		v = p[0];
-		break;
-	case 16: {
-		uint16_t x;
-		memcpy(&x, p, 2);
-		v = ri->be ? __builtin_bswap16(x) : x;
-		break;
-	}
-	case 32: {
-		uint32_t x;
-		memcpy(&x, p, 4);
-		v = ri->be ? __builtin_bswap32(x) : x;
-		break;
-	}
-	default:
-		memcpy(&v, p, 8);
-		if (ri->be)
-			v = __builtin_bswap64(v);
-		break;
-	}
-	if (ri->is_signed && ri->size < 64 && (v >> (ri->size - 1)) & 1)
-		v |= ~(uint64_t)0 << ri->size;
-	return v;
+	return ctf_read_whole(s->raw[ri->scope] + ri->off, ri->size, ri->be,
+	    ri->is_signed);
 }
 
 static struct ev_info *

@@ -300,32 +300,8 @@ decode_fixed(struct ctf_dec *d, const struct ctf_type *t)
 	VEC_RESERVE(d->out, t->nfields);
 	struct ctf_val *o = &d->out->items[d->out->len];
 	for (; op < last; op++, o++) {
-		const uint8_t *p = base + op->off;
-		uint64_t v;
-		switch (op->size) {
-		case 8:
-			v = p[0];
-			break;
-		case 16: {
-			uint16_t x;
-			memcpy(&x, p, 2);
-			v = op->be ? __builtin_bswap16(x) : x;
-			break;
-		}
-		case 32: {
-			uint32_t x;
-			memcpy(&x, p, 4);
-			v = op->be ? __builtin_bswap32(x) : x;
-			break;
-		}
-		default:
-			memcpy(&v, p, 8);
-			if (op->be)
-				v = __builtin_bswap64(v);
-			break;
-		}
-		if (op->is_signed && op->size < 64 && (v >> (op->size - 1)) & 1)
-			v |= ~(uint64_t)0 << op->size;
+		uint64_t v = ctf_read_whole(base + op->off, op->size, op->be,
+		    op->is_signed);
 		o->field = op->f;
 		o->type = op->t;
 		o->index = 0;

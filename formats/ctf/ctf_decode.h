@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "xalloc.h"
 #include "ctf_meta.h"
@@ -114,6 +115,39 @@ struct ctf_stream {
 	uint64_t ev_off;	/* file offset of the event */
 	bool done;
 };
+
+/* A whole-byte integer of 8, 16, 32 or 64 bits at p (any alignment), in
+ * either byte order, sign-extended when signed. */
+static inline uint64_t
+ctf_read_whole(const uint8_t *p, unsigned size, bool be, bool is_signed)
+{
+	uint64_t v;
+	switch (size) {
+	case 8:
+		v = p[0];
+		break;
+	case 16: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		v = be ? __builtin_bswap16(x) : x;
+		break;
+	}
+	case 32: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		v = be ? __builtin_bswap32(x) : x;
+		break;
+	}
+	default:
+		memcpy(&v, p, 8);
+		if (be)
+			v = __builtin_bswap64(v);
+		break;
+	}
+	if (is_signed && size < 64 && (v >> (size - 1)) & 1)
+		v |= ~(uint64_t)0 << size;
+	return v;
+}
 
 /* Can a scope of this type be read raw (ctf_stream.raw)? Fixed structs
  * and empty ones (only aligned); NULL is an absent scope. */
