@@ -154,15 +154,12 @@ cp_split(const char *s, size_t n, struct cp_tok *parts, size_t max)
  * pass, the field ending at a space, at `stop` (0 for none) or at the end
  * of the line. On success the cursor is left at that delimiter. */
 
+/* Hex digits from p to a space, `stop` or the end; at least one. */
 static inline bool
-cp_hex_at(struct cp_cur *c, char stop, uint64_t *out)
+cp_hexdigits_at(struct cp_cur *c, const char *p, char stop, uint64_t *out)
 {
-	const char *p = c->p, *e = c->e;
-	if (e - p < 3 || p[0] != '0' || (p[1] | 0x20) != 'x')
-		return false;
-	p += 2;
+	const char *e = c->e, *d = p;
 	uint64_t v = 0;
-	const char *d = p;
 	for (; p < e; p++) {
 		unsigned x = cp_hexval[(unsigned char)*p];
 		if (x == 0xff)
@@ -178,27 +175,23 @@ cp_hex_at(struct cp_cur *c, char stop, uint64_t *out)
 	return true;
 }
 
+static inline bool
+cp_has_0x(const struct cp_cur *c)
+{
+	return c->e - c->p >= 2 && c->p[0] == '0' && (c->p[1] | 0x20) == 'x';
+}
+
+static inline bool
+cp_hex_at(struct cp_cur *c, char stop, uint64_t *out)
+{
+	return cp_has_0x(c) && cp_hexdigits_at(c, c->p + 2, stop, out);
+}
+
 /* An IP: hex with or without "0x". */
 static inline bool
 cp_ip_at(struct cp_cur *c, char stop, uint64_t *out)
 {
-	if (c->e - c->p >= 2 && c->p[0] == '0' && (c->p[1] | 0x20) == 'x')
-		return cp_hex_at(c, stop, out);
-	const char *p = c->p, *e = c->e, *d = p;
-	uint64_t v = 0;
-	for (; p < e; p++) {
-		unsigned x = cp_hexval[(unsigned char)*p];
-		if (x == 0xff)
-			break;
-		if ((v >> 60) != 0)
-			return false;
-		v = v << 4 | x;
-	}
-	if (p == d || (p < e && *p != ' ' && *p != stop))
-		return false;
-	*out = v;
-	c->p = p;
-	return true;
+	return cp_hexdigits_at(c, cp_has_0x(c) ? c->p + 2 : c->p, stop, out);
 }
 
 static inline bool
