@@ -17,6 +17,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <immintrin.h>
+#endif
 #include <string.h>
 
 #define MAX_DIAGS 1000
@@ -527,6 +530,39 @@ level_grow(struct blevel *l)
 	l->cap = nc;
 }
 
+/* Slices go to new memory, many levels at once, and are read only after
+ * the load: streaming stores fill their lines without reading each one
+ * in first, which otherwise costs most of the builder's time on large
+ * traces. They are weakly ordered: builder_finish and
+ * builder_thread_done fence them. */
+static inline void
+store_slice(struct slice *dst, struct slice s)
+{
+#ifdef __SSE2__
+	long long w[2];
+	memcpy(w, &s, sizeof w);
+	_mm_stream_si64((long long *)dst, w[0]);
+	_mm_stream_si64((long long *)dst + 1, w[1]);
+#else
+	*dst = s;
+#endif
+}
+
+static inline void
+fence_stores(void)
+{
+#ifdef __SSE2__
+	_mm_sfence();
+#endif
+}
+
+void
+builder_thread_done(struct builder *b)
+{
+	(void)b;
+	fence_stores();
+}
+
 /* Appends a slice; returns its index. The caller widens the track's
  * time range (for stacked slices the start was seen at the push). */
 static inline size_t
@@ -540,16 +576,17 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 		l->unsorted = true;
 	l->last_start = start;
 	size_t i = l->len++;
-	struct slice *s = &l->s[i];
-	s->start = start;
+	/* built whole and stored once: setting the bit-fields in place
+	 * would first read the new, not yet cached line */
+	struct slice s = { .start = start, .func = f,
+	    .flags = flags & SLICE_STORED_FLAGS };
 	if (dur >= (ttv_ns)SLICE_DUR_LONG) {
-		s->dur32 = SLICE_DUR_LONG;
+		s.dur32 = SLICE_DUR_LONG;
 		VEC_PUSH(&l->longs, ((struct long_dur){ (uint32_t)i, 0, dur }));
 	} else {
-		s->dur32 = (uint32_t)dur;
+		s.dur32 = (uint32_t)dur;
 	}
-	s->func = f;
-	s->flags = flags & SLICE_STORED_FLAGS;
+	store_slice(&l->s[i], s);
 	if (l->w != NULL)
 		l->w[i] = 1;
 	return i;
@@ -975,6 +1012,7 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 struct trace *
 builder_finish(struct builder *b)
 {
+	fence_stores();
 	struct trace *t = xcalloc(1, sizeof *t);
 	t->path = b->path;
 	b->path = NULL;
