@@ -164,6 +164,11 @@ enum ctf_item_kind { CTF_ITEM_PACKET, CTF_ITEM_EVENT };
  * (message in err, offset in *erroff). */
 int ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff);
+/* Works out once what ctf_event_next would on an event class's first
+ * event, so that streams of one class can be decoded on several threads
+ * without writing to the class. */
+void ctf_event_prepare(const struct ctf_stream_class *sc,
+    struct ctf_event_class *ev);
 /* Decodes the next event of the packet. 1: an event, 0: end of the
  * packet, -1: error. */
 int ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
@@ -179,14 +184,42 @@ struct ctf_trace {
 	int index;
 };
 
-struct ctf_item {
-	enum ctf_item_kind kind;
-	struct ctf_stream *s;
-	int64_t ns;
-	bool has_ts;
-	/* packets: losses found when the packet opened */
+/* A packet as the items decoded in it see it: the stream's live packet
+ * state belongs to whichever thread is decoding ahead. */
+struct ctf_packet_info {
+	uint64_t off;		/* file offset of the packet */
+	const struct ctf_val *vals;	/* its context's values, or NULL */
+	int root;		/* index of the context in vals, or -1 */
+	uint64_t cpu_id;
+	bool has_cpu_id;
+	/* losses found when the packet opened */
 	uint64_t discarded;	/* events discarded since the last packet */
 	uint64_t lost_packets;
+};
+
+/* One item of the merged walk: a packet start or an event, complete in
+ * itself (streams are decoded ahead, on other threads when the trace is
+ * large), valid until the next call of ctf_reader_next. */
+struct ctf_item {
+	enum ctf_item_kind kind;
+	bool has_ts;
+	bool is_raw;		/* an event of a class marked raw */
+	uint8_t mark;		/* the raw hook's */
+	int64_t ns;
+	struct ctf_stream *s;	/* its stream: path, index and trace only */
+	const struct ctf_packet_info *pkt;
+	const struct ctf_event_class *ev;	/* events */
+	union {
+		/* raw events: the integers of the class's pick (0 for
+		 * an unused pick) */
+		uint64_t picked[CTF_PICK_MAX];
+		/* other events: the values of scope k start at
+		 * vals[scope_root[k]] (-1: absent) */
+		struct {
+			const struct ctf_val *vals;
+			int32_t scope_root[4];
+		} v;
+	} u;
 };
 
 struct ctf_reader;
@@ -202,9 +235,25 @@ struct ctf_reader *ctf_reader_open(const char *path, ctf_diag_fn diag,
 void ctf_reader_free(struct ctf_reader *r);
 /* Is there a trace (a `metadata` file) in this directory or below? */
 bool ctf_dir_has_trace(const char *path);
-/* The next item in time order; false at the end. Errors in a stream are
- * reported through diag and end that stream. */
-bool ctf_reader_next(struct ctf_reader *r, struct ctf_item *it);
+/* What the reader's user makes of a raw event (ctf_item.u.picked), on
+ * the thread that decoded it, before the item is handed over: work taken
+ * off the merging thread. It runs on several threads at once (scratch is
+ * the calling thread's own, scratch_size zeroed bytes) and may rewrite
+ * picked and set mark. */
+typedef void (*ctf_raw_hook)(void *arg, void *scratch, struct ctf_item *it);
+/* Before ctf_reader_start. */
+void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
+    void *arg, size_t scratch_size);
+/* Sets the workers that decode streams ahead going: call once, after the
+ * event classes' raw flags are set and before the first item; the first
+ * ctf_reader_next calls it if nobody did. Traces smaller than
+ * TTV_CTF_PIPE_MIN bytes (default 16 MiB), or a machine with one core,
+ * are decoded on the calling thread alone. */
+void ctf_reader_start(struct ctf_reader *r);
+/* The next item in time order; NULL at the end. Errors in a stream are
+ * reported through diag (on the calling thread, where the walk meets
+ * them) and end that stream. */
+const struct ctf_item *ctf_reader_next(struct ctf_reader *r);
 size_t ctf_reader_ntraces(const struct ctf_reader *r);
 struct ctf_trace *ctf_reader_trace(const struct ctf_reader *r, size_t i);
 uint64_t ctf_reader_bytes_total(const struct ctf_reader *r);

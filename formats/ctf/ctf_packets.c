@@ -285,6 +285,16 @@ raw_layout(struct ctf_event_class *ev, const struct ctf_type *const ts[4])
 	ev->raw_const = 1;
 }
 
+void
+ctf_event_prepare(const struct ctf_stream_class *sc,
+    struct ctf_event_class *ev)
+{
+	const struct ctf_type *ts[4] = { NULL, sc->event_context,
+	    ev->context, ev->fields };
+	if (ev->raw_const == 0)
+		raw_layout(ev, ts);
+}
+
 static bool
 raw_scopes(struct ctf_stream *s, struct ctf_event_class *ev)
 {
