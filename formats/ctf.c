@@ -569,7 +569,7 @@ bin_info(struct loader *L, const struct ctf_item *it, int64_t vpid)
 
 /* Remembers that a stream carried a thread's calls (for resync). */
 static void
-note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
+note_seen_slow(struct loader *L, const struct ctf_stream *s, uint32_t track)
 {
 	size_t i = (size_t)s->index;
 	if (i >= L->nseen) {
@@ -593,6 +593,16 @@ note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
 		sn->t = xreallocarray(sn->t, sn->cap, sizeof *sn->t);
 	}
 	sn->t[sn->n++] = track;
+}
+
+static inline void
+note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
+{
+	size_t i = (size_t)s->index;
+	/* nearly always a track the stream has carried already */
+	if (i < L->nseen && track < L->seen[i].nhas && L->seen[i].has[track])
+		return;
+	note_seen_slow(L, s, track);
 }
 
 /* Events of a stream were lost at t: the -fast cyg-profile exits carry

@@ -52,6 +52,25 @@ struct ctf_dec {
 	uint64_t err_pos;	/* bits from buf */
 };
 
+/* Applies the clock-update rule (CTF 1.8 section 8): an N-bit value
+ * replaces the low N bits of the clock and counts one wrap if it went
+ * backwards. */
+static inline void
+ctf_update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
+{
+	if (size >= 64 || !d->clock_set) {
+		d->clock = v;
+		d->clock_set = true;
+		return;
+	}
+	uint64_t mask = ((uint64_t)1 << size) - 1;
+	uint64_t prev = d->clock;
+	uint64_t nv = (prev & ~mask) | v;
+	if (v < (prev & mask))
+		nv += mask + 1;
+	d->clock = nv;
+}
+
 /* Decodes one value of type t (named by f, may be NULL). -1 on error with
  * d->err and d->err_pos set. */
 int ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
@@ -169,6 +188,11 @@ int ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
  * without writing to the class. */
 void ctf_event_prepare(const struct ctf_stream_class *sc,
     struct ctf_event_class *ev);
+/* The next event when it is of a raw class with a constant layout after
+ * an LTTng compact header: 1 with the event decoded as ctf_event_next
+ * would, 0 (nothing changed) for any other event, or at the packet's
+ * end: then ctf_event_next is the one to call (ctf_fast.c). */
+int ctf_event_next_raw(struct ctf_stream *s);
 /* Decodes the next event of the packet. 1: an event, 0: end of the
  * packet, -1: error. */
 int ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,

@@ -65,8 +65,9 @@ struct ctf_stream_slot {
 	size_t nspare;
 	bool busy;		/* being filled */
 	bool ended;		/* its last batch is ready */
-	/* the caller's */
-	struct batch *cur;
+	/* the caller's, on lines of their own: the filler writes the
+	 * stream's decoding state above all the time */
+	_Alignas(64) struct batch *cur;
 	size_t pos;
 	const struct ctf_item *head;
 	int64_t head_ns;	/* head->ns, where the heap looks */
@@ -203,7 +204,7 @@ static void
 add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 {
 	char *full = join(r->root, rel);
-	struct ctf_stream_slot *ss = xcalloc(1, sizeof *ss);
+	struct ctf_stream_slot *ss = xcalloc_aligned(64, sizeof *ss);
 	char *err = NULL;
 	if (mapfile_open(full, &ss->mf, &err) < 0) {
 		diag(r, true, rel, -1, "%s", err ? err : "cannot open");
@@ -435,7 +436,9 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				it->ns = INT64_MIN;
 			continue;
 		}
-		int rc = ctf_event_next(s, msg, sizeof msg, &off);
+		int rc = ctf_event_next_raw(s);
+		if (rc == 0)
+			rc = ctf_event_next(s, msg, sizeof msg, &off);
 		if (rc < 0) {
 			batch_error(bt, msg, off);
 			break;
@@ -569,6 +572,7 @@ worker_main(void *arg)
 /* The caller's next batch of a stream: a ready one, else one it fills
  * itself, else it waits for the worker filling one. NULL when the stream
  * has ended. */
+static unsigned long dbg_waits, dbg_inline, dbg_batches;
 static struct batch *
 next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
@@ -586,6 +590,7 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 			break;
 		if (!ss->busy) {
 			bt = take_spare(r, ss);
+			dbg_inline++;
 			ss->busy = true;
 			if (r->nworkers > 0)
 				pthread_mutex_unlock(&r->lock);
@@ -597,8 +602,10 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 				ss->ended = true;
 			break;
 		}
+		dbg_waits++;
 		pthread_cond_wait(&r->ready, &r->lock);
 	}
+	dbg_batches++;
 	if (r->nworkers > 0) {
 		/* the worker may fill ahead again */
 		pthread_cond_signal(&r->work);
@@ -619,18 +626,11 @@ give_back(struct ctf_reader *r, struct ctf_stream_slot *ss, struct batch *bt)
 	}
 }
 
-/* Moves a stream to its next item (ss->head); false when it has none,
- * after reporting why if an error ended it. */
+/* Moves a stream to its next batch; false when it has none, after
+ * reporting why if an error ended it. */
 static bool
-advance(struct ctf_reader *r, struct ctf_stream_slot *ss)
+advance_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
-	if (ss->cur != NULL && ++ss->pos < ss->cur->n) {
-		ss->head = &ss->cur->items[ss->pos];
-		/* the items were written on another core */
-		__builtin_prefetch(ss->head + 8);
-		ss->head_ns = ss->head->ns;
-		return true;
-	}
 	for (;;) {
 		struct batch *bt = ss->cur;
 		if (bt != NULL) {
@@ -660,6 +660,20 @@ advance(struct ctf_reader *r, struct ctf_stream_slot *ss)
 			return true;
 		}
 	}
+}
+
+/* Moves a stream to its next item (ss->head); false when it has none. */
+static inline bool
+advance(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	if (ss->cur != NULL && ++ss->pos < ss->cur->n) {
+		ss->head = &ss->cur->items[ss->pos];
+		/* the items were written on another core */
+		__builtin_prefetch(ss->head + 8);
+		ss->head_ns = ss->head->ns;
+		return true;
+	}
+	return advance_batch(r, ss);
 }
 
 /* --- the heap --- */
@@ -836,6 +850,8 @@ ctf_reader_start(struct ctf_reader *r)
 	size_t cap = BATCH_BUDGET / (NBATCH * sizeof(struct ctf_item) *
 	    (r->nstreams ? r->nstreams : 1));
 	r->batch_cap = cap < 64 ? 64 : cap > 16384 ? 16384 : cap;
+	if (getenv("TTV_CTF_BATCH"))
+		r->batch_cap = strtoul(getenv("TTV_CTF_BATCH"), NULL, 10);
 	size_t n = worker_count(r);
 	r->nfillers = n + 1;
 	r->fillers = xcalloc(n + 1, sizeof *r->fillers);
@@ -925,6 +941,8 @@ ctf_reader_free(struct ctf_reader *r)
 {
 	if (r == NULL)
 		return;
+	if (getenv("TTV_CTF_DEBUG"))
+		fprintf(stderr, "batches %lu inline %lu waits %lu\n", dbg_batches, dbg_inline, dbg_waits);
 	stop_workers(r);
 	free(r->workers);
 	for (size_t i = 0; i < r->nfillers; i++)
