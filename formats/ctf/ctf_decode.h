@@ -114,6 +114,9 @@ struct ctf_stream {
 	const uint8_t *raw[4];
 	uint64_t ev_off;	/* file offset of the event */
 	bool done;
+	/* LTTng's packet index of this file, or NULL (ctf_index.h): a hint
+	 * to resume past a damaged packet and a cross-check of the walk */
+	struct ctf_index *idx;
 };
 
 /* A whole-byte integer of 8, 16, 32 or 64 bits at p (any alignment), in
