@@ -19,6 +19,7 @@
 
 #include "mapfile.h"
 #include "ctf_decode.h"
+#include "ctf_index.h"
 #include "xalloc.h"
 
 struct ctf_stream_slot {
@@ -153,6 +154,7 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	ss->s.data = ss->mf.data;
 	ss->s.size = ss->mf.size;
 	ss->s.index = (int)r->nstreams;
+	ctf_stream_index_load(&ss->s, r->root, r->diag, r->arg);
 	ss->s.d.slots = xcalloc((size_t)t->m->nslots + 1, sizeof(uint64_t));
 	r->bytes_total += ss->mf.size;
 	r->streams = xreallocarray(r->streams, r->nstreams + 1,
@@ -485,6 +487,7 @@ ctf_reader_free(struct ctf_reader *r)
 	for (size_t i = 0; i < r->nstreams; i++) {
 		struct ctf_stream_slot *ss = r->streams[i];
 		mapfile_close(&ss->mf);
+		ctf_stream_index_free(&ss->s);
 		free(ss->s.path);
 		free(ss->s.d.slots);
 		VEC_FREE(&ss->s.pvals);
