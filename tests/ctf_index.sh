@@ -16,6 +16,9 @@
 #     packet with other sizes) never makes the reader decode what is not
 #     a packet: the entry is passed over and the walk goes on; a walk that
 #     disagrees with the index says so once and keeps the headers' view;
+#     every byte of an index flipped in turn changes nothing in what an
+#     undamaged trace reads to, and brings no foreign event into a
+#     damaged one;
 #  5. the real LTTng traces of ../shared read the same, with no message,
 #     with and without their index/ directories.
 set -u
@@ -251,6 +254,29 @@ grep -q "^warning: chan_0: offset $P2: index/chan_0.idx disagrees with the packe
 [ "$(wc -l < "$tmp/err.txt")" -eq 1 ] ||
     fail "disagreement: not one message: $(cat "$tmp/err.txt")"
 cmp -s "$tmp/out.txt" "$tmp/ref.txt" || fail "disagreement: other events"
+
+# every byte of the index flipped, in turn: an undamaged trace reads the
+# same whatever its index says, and a damaged one never gets an event
+# that is not in the undamaged trace
+fresh flip
+cp -R "$tmp/magic" "$tmp/flipm"
+size=$(wc -c < "$tmp/ref/index/chan_0.idx")
+i=0
+while [ $i -lt "$size" ]; do
+	b=$(od -An -tu1 -j $i -N 1 "$tmp/ref/index/chan_0.idx" | tr -d ' ')
+	x=$(bytes $((255 - b)) 1 le)
+	for t in flip flipm; do
+		cp "$tmp/ref/index/chan_0.idx" "$tmp/$t/index/chan_0.idx"
+		poke "$tmp/$t/index/chan_0.idx" $i "$x"
+	done
+	events "$tmp/flip" "$tmp/out.txt" "$tmp/err.txt"
+	cmp -s "$tmp/out.txt" "$tmp/ref.txt" ||
+	    fail "index byte $i flipped: other events"
+	events "$tmp/flipm" "$tmp/out.txt" "$tmp/err.txt"
+	diff "$tmp/ref.txt" "$tmp/out.txt" | grep -q '^>' &&
+	    fail "index byte $i flipped, damaged trace: events not in the trace"
+	i=$((i + 1))
+done
 
 # 5. real LTTng traces: their index changes nothing and says nothing
 if [ -n "${TTV_SHARED:-}" ] && [ -d "$TTV_SHARED/traces/ctf" ]; then
