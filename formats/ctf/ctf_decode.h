@@ -133,6 +133,9 @@ struct ctf_stream {
 	const uint8_t *raw[4];
 	uint64_t ev_off;	/* file offset of the event */
 	bool done;
+	/* LTTng's packet index of this file, or NULL (ctf_index.h): a hint
+	 * to resume past a damaged packet and a cross-check of the walk */
+	struct ctf_index *idx;
 };
 
 /* A whole-byte integer of 8, 16, 32 or 64 bits at p (any alignment), in
@@ -272,7 +275,8 @@ void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
  * event classes' raw flags are set and before the first item; the first
  * ctf_reader_next calls it if nobody did. Traces smaller than
  * TTV_CTF_PIPE_MIN bytes (default 16 MiB), or a machine with one core,
- * are decoded on the calling thread alone. */
+ * are decoded on the calling thread alone. TTV_CTF_BATCH sets how many
+ * items a batch holds (tests use it to cross many batch boundaries). */
 void ctf_reader_start(struct ctf_reader *r);
 /* The next item in time order; NULL at the end. Errors in a stream are
  * reported through diag (on the calling thread, where the walk meets

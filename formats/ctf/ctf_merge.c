@@ -29,6 +29,7 @@
 
 #include "mapfile.h"
 #include "ctf_decode.h"
+#include "ctf_index.h"
 #include "xalloc.h"
 
 /* Batches per stream: one being read, the others ready or being filled. */
@@ -38,6 +39,14 @@
 /* What the batches of all streams may take, items only. */
 #define BATCH_BUDGET ((size_t)48 << 20)
 #define PIPE_MIN_BYTES ((uint64_t)16 << 20)
+
+/* A message met while filling a batch, said when the walk gets there. */
+struct batch_msg {
+	size_t before;		/* the item it comes before */
+	bool error;
+	int64_t off;
+	char *text;
+};
 
 struct batch {
 	struct ctf_item *items;
@@ -49,12 +58,14 @@ struct batch {
 	bool end;		/* the stream has nothing after these items */
 	char *err;		/* why it ended, if by an error */
 	int64_t err_off;
+	VEC(struct batch_msg) msgs;
 };
 
 struct ctf_stream_slot {
 	struct ctf_stream s;
 	struct mapped_file mf;
 	/* the filler's (one thread at a time: busy) */
+	struct batch *filling;
 	bool in_packet;
 	bool pkt_noted;		/* the open packet has a record in batch */
 	/* under the reader's lock */
@@ -71,6 +82,8 @@ struct ctf_stream_slot {
 	size_t pos;
 	const struct ctf_item *head;
 	int64_t head_ns;	/* head->ns, where the heap looks */
+	size_t msg_next;	/* cur->msgs said so far */
+	size_t msg_at;		/* the item before which the next is said */
 	uint64_t order;		/* (trace, stream): ties in time */
 	uint64_t released;
 };
@@ -164,6 +177,8 @@ list_dir(const char *path, size_t *n)
 	return v.items;
 }
 
+static void batch_diag(void *arg, bool error, const char *file, int64_t off,
+    const char *msg);
 static void add_trace(struct ctf_reader *r, const char *rel);
 
 static void
@@ -221,6 +236,13 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	ss->s.size = ss->mf.size;
 	ss->s.index = (int)r->nstreams;
 	ss->order = (uint64_t)t->index << 32 | r->nstreams;
+	ctf_stream_index_load(&ss->s, r->root, r->diag, r->arg);
+	/* from here on, what the index has to say comes up while filling
+	 * batches, maybe on a worker: it travels in the batch */
+	if (ss->s.idx != NULL) {
+		ss->s.idx->diag = batch_diag;
+		ss->s.idx->arg = ss;
+	}
 	ss->s.d.slots = xcalloc((size_t)t->m->nslots + 1, sizeof(uint64_t));
 	r->bytes_total += ss->mf.size;
 	r->streams = xreallocarray(r->streams, r->nstreams + 1,
@@ -335,7 +357,23 @@ batch_free(struct batch *bt)
 	free(bt->pkts);
 	VEC_FREE(&bt->vals);
 	free(bt->err);
+	for (size_t i = 0; i < bt->msgs.len; i++)
+		free(bt->msgs.items[i].text);
+	VEC_FREE(&bt->msgs);
 	free(bt);
+}
+
+/* The diag function of a stream's decoding (its index's): the message
+ * goes into the batch being filled, before the next item. */
+static void
+batch_diag(void *arg, bool error, const char *file, int64_t off,
+    const char *msg)
+{
+	struct ctf_stream_slot *ss = arg;
+	struct batch *bt = ss->filling;
+	(void)file;		/* the stream's path, known when said */
+	VEC_PUSH(&bt->msgs, ((struct batch_msg){ bt->n, error, off,
+	    xstrdup(msg) }));
 }
 
 /* Copies the values of [root, end) of src into the batch; returns where
@@ -399,6 +437,10 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	bt->end = false;
 	free(bt->err);
 	bt->err = NULL;
+	for (size_t i = 0; i < bt->msgs.len; i++)
+		free(bt->msgs.items[i].text);
+	bt->msgs.len = 0;
+	ss->filling = bt;
 	bt->start_off = s->pkt_off;
 	ss->pkt_noted = false;
 	while (bt->n < bt->cap && bt->vals.len < BATCH_VALS) {
@@ -572,7 +614,6 @@ worker_main(void *arg)
 /* The caller's next batch of a stream: a ready one, else one it fills
  * itself, else it waits for the worker filling one. NULL when the stream
  * has ended. */
-static unsigned long dbg_waits, dbg_inline, dbg_batches;
 static struct batch *
 next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
@@ -590,7 +631,6 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 			break;
 		if (!ss->busy) {
 			bt = take_spare(r, ss);
-			dbg_inline++;
 			ss->busy = true;
 			if (r->nworkers > 0)
 				pthread_mutex_unlock(&r->lock);
@@ -602,10 +642,8 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 				ss->ended = true;
 			break;
 		}
-		dbg_waits++;
 		pthread_cond_wait(&r->ready, &r->lock);
 	}
-	dbg_batches++;
 	if (r->nworkers > 0) {
 		/* the worker may fill ahead again */
 		pthread_cond_signal(&r->work);
@@ -626,6 +664,20 @@ give_back(struct ctf_reader *r, struct ctf_stream_slot *ss, struct batch *bt)
 	}
 }
 
+/* Says the messages of the current batch that come before item upto. */
+static void
+say_msgs(struct ctf_reader *r, struct ctf_stream_slot *ss, size_t upto)
+{
+	const struct batch *bt = ss->cur;
+	while (ss->msg_next < bt->msgs.len &&
+	    bt->msgs.items[ss->msg_next].before <= upto) {
+		const struct batch_msg *m = &bt->msgs.items[ss->msg_next++];
+		diag(r, m->error, ss->s.path, m->off, "%s", m->text);
+	}
+	ss->msg_at = ss->msg_next < bt->msgs.len ?
+	    bt->msgs.items[ss->msg_next].before : SIZE_MAX;
+}
+
 /* Moves a stream to its next batch; false when it has none, after
  * reporting why if an error ended it. */
 static bool
@@ -634,6 +686,7 @@ advance_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	for (;;) {
 		struct batch *bt = ss->cur;
 		if (bt != NULL) {
+			say_msgs(r, ss, SIZE_MAX);
 			ss->cur = NULL;
 			bool end = bt->end;
 			if (bt->err != NULL)
@@ -648,6 +701,8 @@ advance_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 			return false;
 		ss->cur = bt;
 		ss->pos = 0;
+		ss->msg_next = 0;
+		say_msgs(r, ss, 0);
 		/* give back the pages of packets already read */
 		if (bt->start_off > ss->released &&
 		    bt->start_off - ss->released >= (16u << 20)) {
@@ -667,6 +722,8 @@ static inline bool
 advance(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
 	if (ss->cur != NULL && ++ss->pos < ss->cur->n) {
+		if (ss->pos == ss->msg_at)
+			say_msgs(r, ss, ss->pos);
 		ss->head = &ss->cur->items[ss->pos];
 		/* the items were written on another core */
 		__builtin_prefetch(ss->head + 8);
@@ -850,8 +907,10 @@ ctf_reader_start(struct ctf_reader *r)
 	size_t cap = BATCH_BUDGET / (NBATCH * sizeof(struct ctf_item) *
 	    (r->nstreams ? r->nstreams : 1));
 	r->batch_cap = cap < 64 ? 64 : cap > 16384 ? 16384 : cap;
-	if (getenv("TTV_CTF_BATCH"))
-		r->batch_cap = strtoul(getenv("TTV_CTF_BATCH"), NULL, 10);
+	/* tests make batches small to cross many batch boundaries */
+	const char *env = getenv("TTV_CTF_BATCH");
+	if (env != NULL && strtoul(env, NULL, 10) > 0)
+		r->batch_cap = strtoul(env, NULL, 10);
 	size_t n = worker_count(r);
 	r->nfillers = n + 1;
 	r->fillers = xcalloc(n + 1, sizeof *r->fillers);
@@ -941,8 +1000,6 @@ ctf_reader_free(struct ctf_reader *r)
 {
 	if (r == NULL)
 		return;
-	if (getenv("TTV_CTF_DEBUG"))
-		fprintf(stderr, "batches %lu inline %lu waits %lu\n", dbg_batches, dbg_inline, dbg_waits);
 	stop_workers(r);
 	free(r->workers);
 	for (size_t i = 0; i < r->nfillers; i++)
@@ -956,6 +1013,7 @@ ctf_reader_free(struct ctf_reader *r)
 		for (size_t k = 0; k < ss->nspare; k++)
 			batch_free(ss->spare[k]);
 		mapfile_close(&ss->mf);
+		ctf_stream_index_free(&ss->s);
 		free(ss->s.path);
 		free(ss->s.d.slots);
 		VEC_FREE(&ss->s.pvals);
