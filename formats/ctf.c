@@ -20,6 +20,7 @@
 #include "xalloc.h"
 #include "reader.h"
 #include "ctf/ctf_decode.h"
+#include "ctf_calls.h"
 #include "ctf/ctf_keys.h"
 #include "ctf/ctf_lttng.h"
 
@@ -67,6 +68,7 @@ struct ev_info {
 	enum ev_kind kind;
 	uint64_t count;
 	const char *name;
+	size_t index;		/* in loader.infos */
 };
 
 struct cpu_state {
@@ -112,6 +114,17 @@ struct loader {
 	struct ctf_keys thread_keys, func_keys;
 	VEC(uint32_t) key_track;
 	VEC(uint32_t) key_func;
+	/* when every call is raw: the calls, kept apart from the walk and
+	 * built after it (ctf_calls.h), and the events the decoding threads
+	 * took, per stream and class */
+	struct ctf_calls *calls;
+	uint64_t *taken;
+	/* per stream: the function keys it has carried (a byte each) */
+	struct fseen {
+		uint8_t *has;
+		size_t n;
+	} *fseen;
+	uint64_t nitems;	/* items the walk handed out */
 	ttv_ns origin;
 	bool have_origin;
 	uint64_t seq;		/* time of events without a clock */
@@ -245,6 +258,7 @@ plan_classes(struct loader *L)
 				if (in->kind == EV_ENTRY || in->kind == EV_EXIT)
 					raw_plan(in, m, sc, ec);
 				ec->user = in;
+				in->index = L->infos.len;
 				VEC_PUSH(&L->infos, in);
 			}
 		}
@@ -625,6 +639,9 @@ resync(struct loader *L, const struct ctf_stream *s, ttv_ns t)
 	}
 }
 
+/* What a raw event kept apart still brings to the walk (ctf_item.mark). */
+enum { MARK_CLASS = 1, MARK_THREAD = 2, MARK_FUNC = 4 };
+
 /* A decoding thread's caches in front of the loader's key tables. */
 struct raw_scratch {
 	struct ctf_key_cache threads, funcs;
@@ -632,11 +649,24 @@ struct raw_scratch {
 
 /* On the thread that decoded a raw cyg-profile event: its picked vtid,
  * vpid and address become a thread key and a function key. */
-static void
+static bool
 raw_hook(void *arg, void *scratch, struct ctf_item *it)
 {
 	struct loader *L = arg;
 	struct raw_scratch *rs = scratch;
+	if (it == NULL) {
+		/* a batch done: its calls may be built on other threads */
+		if (L->calls != NULL)
+			ctf_calls_fence();
+		return false;
+	}
+	size_t si = (size_t)it->s->index;
+	if (it->kind == CTF_ITEM_PACKET) {
+		if (L->calls != NULL && (it->pkt->discarded ||
+		    it->pkt->lost_packets))
+			ctf_calls_resync(L->calls, si, it->ns);
+		return false;
+	}
 	const struct ev_info *in = it->ev->user;
 	const struct raw_plan *p = &in->raw;
 	uint64_t vtid = it->u.picked[PICK_VTID], vpid;
@@ -649,6 +679,33 @@ raw_hook(void *arg, void *scratch, struct ctf_item *it)
 	    vtid);
 	it->u.picked[1] = p->has_addr ? ctf_keys_cached(&L->func_keys,
 	    &rs->funcs, vpid, addr) : 0;
+	if (L->calls == NULL)
+		return false;
+	enum ctf_call_kind k = in->kind == EV_ENTRY ? CALL_ENTRY :
+	    p->has_addr ? CALL_EXIT : CALL_EXIT_ANY;
+	uint32_t tkey = (uint32_t)it->u.picked[0];
+	uint32_t fkey = (uint32_t)it->u.picked[1];
+	it->mark = L->taken[si * L->infos.len + in->index]++ == 0 ?
+	    MARK_CLASS : 0;
+	if (ctf_calls_add(L->calls, si, tkey, it->ns, k, fkey))
+		it->mark |= MARK_THREAD;
+	if (p->has_addr) {
+		struct fseen *fs = &L->fseen[si];
+		if (fkey >= fs->n) {
+			size_t n = fkey + 256 > 2 * fs->n ? fkey + 256 : 2 * fs->n;
+			fs->has = xrealloc(fs->has, n);
+			memset(fs->has + fs->n, 0, n - fs->n);
+			fs->n = n;
+		}
+		if (!fs->has[fkey]) {
+			fs->has[fkey] = 1;
+			it->mark |= MARK_FUNC;
+		}
+	}
+	/* a thread's or function's first call in a stream still goes
+	 * through the walk, to make its track or function where a walk
+	 * with every call would: the model's order does not change */
+	return it->mark == 0;
 }
 
 /* The thread track of a thread key (its procname, if any, is named by
@@ -711,6 +768,17 @@ static void
 on_event(struct loader *L, const struct ctf_item *it)
 {
 	const struct ctf_stream *s = it->s;
+	if (it->is_raw && it->mark != 0) {
+		/* a call kept apart, shown only for what it makes first,
+		 * in the order on_event would make them */
+		if (it->mark & MARK_CLASS)
+			info_of(L, it);
+		if (it->mark & MARK_THREAD)
+			key_track(L, (uint32_t)it->u.picked[0]);
+		if (it->mark & MARK_FUNC)
+			key_func(L, (uint32_t)it->u.picked[1]);
+		return;
+	}
 	struct ev_info *in = info_of(L, it);
 	in->count++;
 	L->nevents++;
@@ -851,6 +919,98 @@ describe(struct loader *L)
 	(void)absolute;
 }
 
+/* Can the calls be kept apart from the walk and built after it? When
+ * every cyg-profile class is read raw (nothing of theirs goes through
+ * the walk) and every packet says when it starts (the walk's first item,
+ * whose time is the model's origin, comes before any call). Tests set
+ * TTV_CTF_CALLS=walk to have them built in the walk, the reference. */
+static bool
+calls_apart(struct loader *L)
+{
+	const char *env = getenv("TTV_CTF_CALLS");
+	if (env != NULL && strcmp(env, "walk") == 0)
+		return false;
+	bool any = false;
+	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
+		const struct ctf_meta *m = ctf_reader_trace(L->r, ti)->m;
+		for (size_t si = 0; si < m->nstreams; si++) {
+			const struct ctf_stream_class *sc = m->streams[si];
+			bool begins = false;
+			const struct ctf_type *pc = sc->packet_context;
+			for (size_t i = 0; pc != NULL && pc->kind == CTF_STRUCT &&
+			    i < pc->nfields; i++)
+				if (pc->fields[i].role == ROLE_TS_BEGIN)
+					begins = true;
+			if (sc->nevents > 0 && (sc->clock < 0 || !begins))
+				return false;
+			for (size_t ei = 0; ei < sc->nevents; ei++) {
+				const struct ctf_event_class *ec = sc->events[ei];
+				const struct ev_info *in = ec->user;
+				if (in->kind != EV_ENTRY && in->kind != EV_EXIT)
+					continue;
+				if (!ec->raw)
+					return false;
+				any = true;
+			}
+		}
+	}
+	return any;
+}
+
+static const struct ctf_keys *sort_keys;
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const uint64_t *x = sort_keys->pairs[*(const uint32_t *)a];
+	const uint64_t *y = sort_keys->pairs[*(const uint32_t *)b];
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* A table's keys in the order of their pairs: tracks and functions are
+ * made in an order that does not depend on the threads' timing. */
+static uint32_t *
+keys_in_order(const struct ctf_keys *k)
+{
+	uint32_t *o = xcalloc(k->n ? k->n : 1, sizeof *o);
+	for (uint32_t i = 0; i < k->n; i++)
+		o[i] = i;
+	sort_keys = k;
+	xqsort(o, k->n, sizeof *o, cmp_key);
+	return o;
+}
+
+/* After the walk: the calls kept apart become slices. */
+static void
+build_calls(struct loader *L)
+{
+	uint32_t *o = keys_in_order(&L->thread_keys);
+	uint32_t *track_of = xcalloc(L->thread_keys.n ? L->thread_keys.n : 1,
+	    sizeof *track_of);
+	for (uint32_t i = 0; i < L->thread_keys.n; i++)
+		track_of[o[i]] = key_track(L, o[i]);
+	free(o);
+	o = keys_in_order(&L->func_keys);
+	func_id *func_of = xcalloc(L->func_keys.n ? L->func_keys.n : 1,
+	    sizeof *func_of);
+	for (uint32_t i = 0; i < L->func_keys.n; i++)
+		func_of[o[i]] = key_func(L, o[i]);
+	free(o);
+	ctf_calls_build(L->calls, L->b, L->have_origin ? L->origin : 0,
+	    track_of, func_of);
+	free(track_of);
+	free(func_of);
+	size_t ns = ctf_reader_nstreams(L->r);
+	for (size_t si = 0; si < ns; si++)
+		for (size_t i = 0; i < L->infos.len; i++) {
+			uint64_t n = L->taken[si * L->infos.len + i];
+			L->infos.items[i]->count += n;
+			L->nevents += n;
+		}
+}
+
 static int
 ctf_load(struct load_ctx *ctx)
 {
@@ -867,7 +1027,14 @@ ctf_load(struct load_ctx *ctx)
 	plan_classes(&L);
 	ctf_keys_init(&L.thread_keys);
 	ctf_keys_init(&L.func_keys);
-	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch));
+	if (calls_apart(&L)) {
+		size_t ns = ctf_reader_nstreams(L.r);
+		L.calls = ctf_calls_new(ns);
+		L.taken = xcalloc(ns * L.infos.len + 1, sizeof *L.taken);
+		L.fseen = xcalloc(ns ? ns : 1, sizeof *L.fseen);
+	}
+	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch),
+	    L.calls != NULL);
 	ctf_reader_start(L.r);
 	uint64_t total = ctf_reader_bytes_total(L.r), next_report = 0;
 	const struct ctf_item *it;
@@ -876,13 +1043,23 @@ ctf_load(struct load_ctx *ctx)
 			on_event(&L, it);
 		else
 			on_packet(&L, it);
-		if ((L.nevents & 0xffff) == 0) {
+		if ((++L.nitems & 0xffff) == 0) {
 			uint64_t done = ctf_reader_bytes_done(L.r);
 			if (done >= next_report) {
 				load_progress(ctx, done, total);
 				next_report = done + (8u << 20);
 			}
 		}
+	}
+	if (L.calls != NULL) {
+		/* no decoding thread may be adding calls any more */
+		ctf_reader_stop(L.r);
+		build_calls(&L);
+		ctf_calls_free(L.calls);
+		free(L.taken);
+		for (size_t i = 0; i < ctf_reader_nstreams(L.r); i++)
+			free(L.fseen[i].has);
+		free(L.fseen);
 	}
 	/* with a zero clock offset this is the clock's own origin, which is
 	 * what babeltrace2 prints as the time too */

@@ -1,9 +1,12 @@
 #!/bin/sh
 # The CTF reader decodes streams ahead on worker threads (large traces
-# only, unless TTV_CTF_PIPE_MIN says otherwise): whatever the threads'
-# timing, the merged walk must be the one a single thread makes. Here the
-# same traces are read serially and with workers, with batches of the
-# default size and tiny ones (many batch boundaries, packets split across
+# only, unless TTV_CTF_PIPE_MIN says otherwise), and the calls of
+# cyg-profile traces are kept per stream and thread and built after the
+# walk, threads spread over the cores: whatever the threads' timing, the
+# model must be the one a single thread makes with every call taken in
+# the merged walk (TTV_CTF_CALLS=walk, serial). Here the same traces are
+# read that way, serially with the calls kept apart, with workers, and
+# with tiny batches (many batch boundaries, packets split across
 # batches), and everything ttv says must be the same: --info, --stats,
 # the chrome-json export, the decoded events in babeltrace2's layout and
 # every message, in order. Traces: ctfgen's in both byte orders, both
@@ -25,6 +28,8 @@ run() {
 	mode=$1 out=$2
 	shift 2
 	case $mode in
+	walk) TTV_CTF_CALLS=walk TTV_CTF_PIPE_MIN=999999999999 "$@" \
+	    >"$out" 2>&1 ;;
 	serial) TTV_CTF_PIPE_MIN=999999999999 "$@" >"$out" 2>&1 ;;
 	workers) TTV_CTF_PIPE_MIN=0 "$@" >"$out" 2>&1 ;;
 	tiny) TTV_CTF_PIPE_MIN=0 TTV_CTF_BATCH=3 "$@" >"$out" 2>&1 ;;
@@ -36,7 +41,7 @@ same() {	# NAME TRACE [ttv options]
 	name=$1 trace=$2
 	shift 2
 	for what in info stats export dump; do
-		for mode in serial workers tiny; do
+		for mode in walk serial workers tiny; do
 			o="$tmp/$name.$what.$mode"
 			case $what in
 			info) run "$mode" "$o" "$TTV" --info "$@" "$trace" ;;
@@ -47,11 +52,11 @@ same() {	# NAME TRACE [ttv options]
 			dump) run "$mode" "$o" "$dump" "$trace" ;;
 			esac
 		done
-		for mode in workers tiny; do
-			if ! cmp -s "$tmp/$name.$what.serial" \
+		for mode in serial workers tiny; do
+			if ! cmp -s "$tmp/$name.$what.walk" \
 			    "$tmp/$name.$what.$mode"; then
 				echo "FAIL: $name: $what differs with $mode:"
-				diff "$tmp/$name.$what.serial" \
+				diff "$tmp/$name.$what.walk" \
 				    "$tmp/$name.$what.$mode" | head -5
 				fails=$((fails + 1))
 			fi
@@ -94,5 +99,5 @@ else
 	echo "note: ../shared not found: its real traces are not compared"
 fi
 
-echo "$checked traces read the same serially and with workers; $fails failures"
+echo "$checked traces read the same in the walk, apart, with workers; $fails failures"
 [ "$fails" -eq 0 ]

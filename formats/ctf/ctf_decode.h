@@ -260,17 +260,23 @@ typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
 struct ctf_reader *ctf_reader_open(const char *path, ctf_diag_fn diag,
     void *arg);
 void ctf_reader_free(struct ctf_reader *r);
+/* Stops the workers (they finish the batch they are filling): nothing is
+ * decoded, nor the raw hook called, after it returns. */
+void ctf_reader_stop(struct ctf_reader *r);
 /* Is there a trace (a `metadata` file) in this directory or below? */
 bool ctf_dir_has_trace(const char *path);
-/* What the reader's user makes of a raw event (ctf_item.u.picked), on
- * the thread that decoded it, before the item is handed over: work taken
- * off the merging thread. It runs on several threads at once (scratch is
- * the calling thread's own, scratch_size zeroed bytes) and may rewrite
- * picked and set mark. */
-typedef void (*ctf_raw_hook)(void *arg, void *scratch, struct ctf_item *it);
+/* What the reader's user makes of a raw event (ctf_item.u.picked) or a
+ * packet start, on the thread that decoded it, before the item is handed
+ * over: work taken off the merging thread. It runs on several threads at
+ * once (scratch is the calling thread's own, scratch_size zeroed bytes;
+ * the events of one stream always on one thread at a time, in order). It
+ * may rewrite picked and set mark; true keeps a raw event from the walk
+ * (the hook has taken it). It is called with it NULL when a thread ends
+ * a batch: what it wrote may be read elsewhere from then on. */
+typedef bool (*ctf_raw_hook)(void *arg, void *scratch, struct ctf_item *it);
 /* Before ctf_reader_start. */
 void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
-    void *arg, size_t scratch_size);
+    void *arg, size_t scratch_size, bool takes_most);
 /* Sets the workers that decode streams ahead going: call once, after the
  * event classes' raw flags are set and before the first item; the first
  * ctf_reader_next calls it if nobody did. Traces smaller than
@@ -284,6 +290,7 @@ void ctf_reader_start(struct ctf_reader *r);
 const struct ctf_item *ctf_reader_next(struct ctf_reader *r);
 size_t ctf_reader_ntraces(const struct ctf_reader *r);
 struct ctf_trace *ctf_reader_trace(const struct ctf_reader *r, size_t i);
+size_t ctf_reader_nstreams(const struct ctf_reader *r);
 uint64_t ctf_reader_bytes_total(const struct ctf_reader *r);
 uint64_t ctf_reader_bytes_done(const struct ctf_reader *r);
 

@@ -118,6 +118,7 @@ struct ctf_reader {
 	/* the raw hook, and what each filling thread gives it */
 	ctf_raw_hook hook;
 	void *hook_arg;
+	bool light_walk;	/* the hook takes most events */
 	size_t scratch_size;
 	struct filler *fillers;	/* one per worker, then the caller's */
 	size_t nfillers;
@@ -443,7 +444,11 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	ss->filling = bt;
 	bt->start_off = s->pkt_off;
 	ss->pkt_noted = false;
-	while (bt->n < bt->cap && bt->vals.len < BATCH_VALS) {
+	/* events the hook takes make no items: a bound of their own keeps
+	 * batches coming */
+	size_t decoded = 0;
+	while (bt->n < bt->cap && bt->vals.len < BATCH_VALS &&
+	    decoded < 4 * bt->cap) {
 		if (!ss->in_packet) {
 			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
 			if (rc < 0) {
@@ -467,7 +472,7 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 			memset(it, 0, sizeof *it);
 			it->kind = CTF_ITEM_PACKET;
 			it->s = s;
-			it->pkt = (const void *)(uintptr_t)(bt->npkts - 1);
+			it->pkt = &bt->pkts[bt->npkts - 1];
 			if (clk >= 0 && s->has_ts_begin) {
 				it->has_ts = true;
 				it->ns = ctf_clock_ns(&m->clocks[clk], s->ts_begin);
@@ -476,6 +481,8 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				it->ns = ctf_clock_ns(&m->clocks[clk], s->d.clock);
 			} else
 				it->ns = INT64_MIN;
+			if (r->hook != NULL)
+				r->hook(r->hook_arg, fl->scratch, it);
 			continue;
 		}
 		int rc = ctf_event_next_raw(s);
@@ -492,26 +499,31 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		}
 		if (!ss->pkt_noted)
 			note_packet(ss, bt, 0, 0);
-		struct ctf_item *it = &bt->items[bt->n++];
-		it->kind = CTF_ITEM_EVENT;
-		it->has_ts = s->has_ts;
-		it->ns = s->has_ts ? s->ns : INT64_MIN;
-		it->s = s;
-		it->pkt = (const void *)(uintptr_t)(bt->npkts - 1);
-		it->ev = s->ev;
-		it->is_raw = s->is_raw;
+		decoded++;
+		struct ctf_item e = {
+			.kind = CTF_ITEM_EVENT,
+			.has_ts = s->has_ts,
+			.ns = s->has_ts ? s->ns : INT64_MIN,
+			.s = s,
+			.pkt = &bt->pkts[bt->npkts - 1],
+			.ev = s->ev,
+			.is_raw = s->is_raw,
+		};
 		if (s->is_raw) {
 			const struct ctf_pick *pk = s->ev->pick;
 			for (int k = 0; k < CTF_PICK_MAX; k++)
-				it->u.picked[k] = pk[k].scope == 0 ||
+				e.u.picked[k] = pk[k].scope == 0 ||
 				    s->raw[pk[k].scope] == NULL ? 0 :
 				    ctf_read_whole(s->raw[pk[k].scope] +
 				    pk[k].off, pk[k].size, pk[k].be,
 				    pk[k].is_signed);
-			it->mark = 0;
-			if (r->hook != NULL)
-				r->hook(r->hook_arg, fl->scratch, it);
+			/* an event the hook takes never reaches the batch */
+			if (r->hook == NULL ||
+			    !r->hook(r->hook_arg, fl->scratch, &e))
+				bt->items[bt->n++] = e;
 		} else {
+			struct ctf_item *it = &bt->items[bt->n++];
+			*it = e;
 			/* the scopes are consecutive in evals: one copy */
 			int32_t base = -1;
 			for (int k = 0; k < 4; k++)
@@ -534,13 +546,14 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 			it->u.v.vals = NULL;
 		}
 	}
+	if (r->hook != NULL)
+		r->hook(r->hook_arg, fl->scratch, NULL);
 	/* indexes to pointers, now that nothing moves */
 	for (size_t i = 0; i < bt->npkts; i++)
 		bt->pkts[i].vals = bt->pkts[i].root >= 0 ? bt->vals.items :
 		    NULL;
 	for (size_t i = 0; i < bt->n; i++) {
 		struct ctf_item *it = &bt->items[i];
-		it->pkt = &bt->pkts[(uintptr_t)it->pkt];
 		if (it->kind == CTF_ITEM_EVENT && !it->is_raw)
 			it->u.v.vals = bt->vals.items;
 	}
@@ -879,8 +892,10 @@ worker_count(const struct ctf_reader *r)
 		return 0;
 	if (env == NULL && cpus < 2)
 		return 0;
-	/* the caller merges and builds: the other cores decode */
-	size_t n = cpus > 2 ? (size_t)cpus - 1 : 1;
+	/* the caller merges and builds: the other cores decode; if the
+	 * hook takes most events, the caller mostly waits: all of them */
+	size_t n = r->light_walk ? (size_t)(cpus > 1 ? cpus : 1) :
+	    cpus > 2 ? (size_t)cpus - 1 : 1;
 	if (n > 4)
 		n = 4;
 	if (n > r->nstreams)
@@ -944,8 +959,9 @@ ctf_reader_start(struct ctf_reader *r)
 
 void
 ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn, void *arg,
-    size_t scratch_size)
+    size_t scratch_size, bool takes_most)
 {
+	r->light_walk = takes_most;
 	r->hook = fn;
 	r->hook_arg = arg;
 	r->scratch_size = scratch_size;
@@ -996,6 +1012,12 @@ stop_workers(struct ctf_reader *r)
 }
 
 void
+ctf_reader_stop(struct ctf_reader *r)
+{
+	stop_workers(r);
+}
+
+void
 ctf_reader_free(struct ctf_reader *r)
 {
 	if (r == NULL)
@@ -1037,6 +1059,12 @@ size_t
 ctf_reader_ntraces(const struct ctf_reader *r)
 {
 	return r->ntraces;
+}
+
+size_t
+ctf_reader_nstreams(const struct ctf_reader *r)
+{
+	return r->nstreams;
 }
 
 struct ctf_trace *
