@@ -44,8 +44,10 @@ struct blevel {
 	bool unsorted;
 };
 
+/* Tracks are built on several threads at once: each track's state, and
+ * its levels, have cache lines of their own (see grow_lines). */
 struct btrack {
-	enum track_kind kind;
+	_Alignas(64) enum track_kind kind;
 	uint32_t process;
 	int64_t tid;
 	str_id name;
@@ -65,6 +67,19 @@ struct btrack {
 	struct slice_ref last_ref;
 	uint32_t orphan_shifts;
 };
+
+/* An array moved to whole cache lines of its own (its first old_size
+ * bytes kept, the rest zeroed): threads that build different tracks then
+ * never write to one line. */
+static void *
+grow_lines(void *old, size_t old_size, size_t new_size)
+{
+	void *p = xcalloc_aligned(64, (new_size + 63) & ~(size_t)63);
+	if (old_size > 0)
+		memcpy(p, old, old_size);
+	free(old);
+	return p;
+}
 
 struct builder {
 	pthread_mutex_t lock;
@@ -358,8 +373,8 @@ builder_track_new(struct builder *b, enum track_kind kind, uint32_t process,
 {
 	if (b->ntracks == b->captracks) {
 		b->captracks = b->captracks ? b->captracks * 2 : 16;
-		b->tracks = xreallocarray(b->tracks, b->captracks,
-		    sizeof *b->tracks);
+		b->tracks = grow_lines(b->tracks, b->ntracks *
+		    sizeof *b->tracks, b->captracks * sizeof *b->tracks);
 	}
 	uint32_t t = b->ntracks++;
 	struct btrack *bt = &b->tracks[t];
@@ -502,8 +517,8 @@ static struct blevel *
 level_slow(struct btrack *bt, uint32_t depth)
 {
 	{
-		bt->levels = xreallocarray(bt->levels, depth + 1,
-		    sizeof *bt->levels);
+		bt->levels = grow_lines(bt->levels, bt->nlevels *
+		    sizeof *bt->levels, (depth + 1) * sizeof *bt->levels);
 		memset(bt->levels + bt->nlevels, 0,
 		    (depth + 1 - bt->nlevels) * sizeof *bt->levels);
 		for (uint32_t d = bt->nlevels; d <= depth; d++)
