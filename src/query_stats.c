@@ -351,7 +351,8 @@ count_pass(void *arg)
 	size_t *fill = w->fill;
 	const struct span *sp;
 	size_t lo, hi;
-	memset(hist, 0, q->hist_len * sizeof *hist);
+	if (q->hist_len > 0)
+		memset(hist, 0, q->hist_len * sizeof *hist);
 	for (size_t si = first_span(w); (sp = chunk_span(w, si, &lo, &hi));
 	    si++) {
 		const struct depth_level *l =
