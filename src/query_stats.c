@@ -105,7 +105,6 @@ struct query {
 
 struct worker {
 	struct query *q;
-	int index;
 	size_t from, to;	/* its chunk of the end-to-end order */
 	struct func_stats *rows;	/* pass 1: its own, or q->rows */
 	size_t *fill;		/* FN_COPY: next place, per function */
@@ -119,10 +118,13 @@ struct worker {
 
 /* ------------------------------------------------------------- threads */
 
+/* Threads for nslices slices of nfuncs functions: each thread has rows
+ * for every function, not worth it when there are few slices per
+ * function. */
 static int
-thread_count(size_t nslices)
+thread_count(size_t nslices, uint32_t nfuncs)
 {
-	if (nslices < THREAD_MIN_SLICES)
+	if (nslices < THREAD_MIN_SLICES || nfuncs > nslices / 16)
 		return 1;
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n < 1)
@@ -690,7 +692,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 		return;
 	struct query q = { .t = t, .f = f };
 	plan_spans(&q, t0, t1);
-	q.nthreads = thread_count(q.total);
+	q.nthreads = thread_count(q.total, t->nfuncs);
 	q.rows = xcalloc(t->nfuncs, sizeof *q.rows);
 
 	/* Pass 1, then the chunks' rows in order. */
@@ -698,7 +700,6 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	memset(w, 0, sizeof w);
 	for (int i = 0; i < q.nthreads; i++) {
 		w[i].q = &q;
-		w[i].index = i;
 		w[i].from = q.total * (size_t)i / (size_t)q.nthreads;
 		w[i].to = q.total * (size_t)(i + 1) / (size_t)q.nthreads;
 		w[i].rows = q.nthreads == 1 ? q.rows :
@@ -736,7 +737,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 				    fs->min), bits) + 1;
 				/* A bucket takes 4 bytes in each worker. */
 				cost = (size_t)p->nbuckets *
-				    (size_t)q.nthreads / 2;
+				    (size_t)q.nthreads / 2 + 1;
 			}
 			if (used > 0 && used + cost > BATCH_MAX)
 				break;

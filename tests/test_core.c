@@ -655,6 +655,52 @@ test_stats_big(void **state)
 	trace_free(t);
 }
 
+/* Functions whose durations are all equal (one histogram bucket), short
+ * and beyond 2^32 ns, beside one with few calls (copied durations). */
+static void
+test_stats_equal(void **state)
+{
+	struct builder *b = builder_new("t");
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	func_id same = builder_func(b, builder_intern_cstr(b, "same"), 0, -1);
+	func_id lng = builder_func(b, builder_intern_cstr(b, "long"), 0, -1);
+	func_id few = builder_func(b, builder_intern_cstr(b, "few"), 0, -1);
+	ttv_ns big = ((ttv_ns)1 << 33) + 5, now = 0;
+	for (int i = 0; i < 100; i++, now += big + 10)
+		builder_slice(b, tr, 0, now, i % 2 ? 7 : big, i % 2 ? same :
+		    lng, 0, 0);
+	ttv_ns split = now;
+	ttv_ns fews[] = { 3, 3, 1000000, 3 };
+	for (int i = 0; i < 4; i++, now += 2000000)
+		builder_slice(b, tr, 0, now, fews[i], few, 0, 0);
+	struct trace *t = builder_finish(b);
+	struct stats_table st;
+	/* Without "few", then with it. */
+	for (int pass = 0; pass < 2; pass++) {
+		query_stats(t, NULL, TTV_NS_MIN, pass ? TTV_NS_MAX : split,
+		    &st);
+		assert_int_equal(st.n, pass ? 3 : 2);
+		for (size_t r = 0; r < st.n; r++) {
+			const struct func_stats *s = &st.rows[r];
+			bool f4 = s->func == few;
+			ttv_ns v = s->func == same ? 7 : s->func == lng ? big : 3;
+			assert_int_equal(s->count, f4 ? 4 : 50);
+			assert_int_equal(s->min, v);
+			assert_int_equal(s->median, v);
+			assert_int_equal(s->p90, f4 ? 1000000 : v);
+			assert_int_equal(s->p99, f4 ? 1000000 : v);
+			assert_int_equal(s->max, f4 ? 1000000 : v);
+			/* The first of equal maxima. */
+			assert_int_equal(s->longest.index, s->func == same ? 1 :
+			    s->func == lng ? 0 : 102);
+		}
+		if (pass == 0)
+			stats_free(&st);
+	}
+	stats_free(&st);
+	trace_free(t);
+}
+
 static void
 test_call_tree(void **state)
 {
@@ -875,6 +921,7 @@ main(void)
 		cmocka_unit_test(test_navigation),
 		cmocka_unit_test(test_stats_random),
 		cmocka_unit_test(test_stats_big),
+		cmocka_unit_test(test_stats_equal),
 		cmocka_unit_test(test_call_tree),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_search_and_regex),
