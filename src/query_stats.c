@@ -242,6 +242,17 @@ sum_pass(void *arg)
 			ttv_ns end = s->start + dur, child = 0;
 			while (c < cn && cs[c].start < s->start)
 				c++;
+			/* Most parents have no child or one, at random, and a
+			 * loop mispredicts at random: the first child is
+			 * taken without a branch (k stays inside the level
+			 * when c is past its end). */
+			if (cn > 0) {
+				size_t k = c < cn ? c : cn - 1;
+				ttv_ns take = -(ttv_ns)((c < cn) &&
+				    (cs[k].start < end));
+				child += level_dur_walk(cl, k, &cc) & take;
+				c += (size_t)(take & 1);
+			}
 			while (c < cn && cs[c].start < end)
 				child += level_dur_walk(cl, c++, &cc);
 			if (s->flags & SLICE_INEXACT)
