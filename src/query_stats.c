@@ -212,6 +212,14 @@ chunk_span(const struct worker *w, size_t si, size_t *lo, size_t *hi)
 
 /* ---------------------------------------------------------- pass 1: sum */
 
+/* Totals of durations near 2^63 ns wrap around (damaged input): defined
+ * behaviour, and the same in any order of addition. */
+static inline ttv_ns
+add_ns(ttv_ns a, ttv_ns b)
+{
+	return (ttv_ns)((uint64_t)a + (uint64_t)b);
+}
+
 /* Self time comes from walking each depth beside the one below it: a
  * child belongs to the parent whose span holds its start. A chunk that
  * starts inside a depth finds its first child by search where a single
@@ -239,7 +247,7 @@ sum_pass(void *arg)
 		for (size_t i = lo; i < hi; i++) {
 			const struct slice *s = &l->slices[i];
 			ttv_ns dur = level_dur_walk(l, i, &lc);
-			ttv_ns end = s->start + dur, child = 0;
+			ttv_ns end = add_ns(s->start, dur), child = 0;
 			while (c < cn && cs[c].start < s->start)
 				c++;
 			/* Most parents have no child or one, at random, and a
@@ -250,11 +258,13 @@ sum_pass(void *arg)
 				size_t k = c < cn ? c : cn - 1;
 				ttv_ns take = -(ttv_ns)((c < cn) &&
 				    (cs[k].start < end));
-				child += level_dur_walk(cl, k, &cc) & take;
+				child = add_ns(child,
+				    level_dur_walk(cl, k, &cc) & take);
 				c += (size_t)(take & 1);
 			}
 			while (c < cn && cs[c].start < end)
-				child += level_dur_walk(cl, c++, &cc);
+				child = add_ns(child,
+				    level_dur_walk(cl, c++, &cc));
 			if (s->flags & SLICE_INEXACT)
 				continue;
 			struct func_stats *fs = &w->rows[s->func];
@@ -273,8 +283,9 @@ sum_pass(void *arg)
 			}
 			fs->count++;
 			fs->weight += l->weights ? l->weights[i] : 1;
-			fs->total += dur;
-			fs->self += child > dur ? 0 : dur - child;
+			fs->total = add_ns(fs->total, dur);
+			fs->self = add_ns(fs->self, child > dur ? 0 :
+			    (ttv_ns)((uint64_t)dur - (uint64_t)child));
 		}
 	}
 	return NULL;
@@ -299,8 +310,8 @@ merge_row(struct func_stats *to, const struct func_stats *from)
 	}
 	to->count += from->count;
 	to->weight += from->weight;
-	to->total += from->total;
-	to->self += from->self;
+	to->total = add_ns(to->total, from->total);
+	to->self = add_ns(to->self, from->self);
 }
 
 /* ---------------------------------------------------------- histograms */
@@ -609,9 +620,10 @@ plan_targets(struct query *q, struct worker *w, func_id f, uint32_t *h)
 			g = &q->targets[q->ntargets++];
 			g->bucket = bk;
 			g->lo = lo;
-			g->hi = lo + (ttv_ns)(((uint64_t)1 << shift) - 1);
-			if (g->hi > fs->max)
-				g->hi = fs->max;
+			/* Unsigned: the top of a bucket near 2^63 ns. */
+			uint64_t top = (uint64_t)lo +
+			    (((uint64_t)1 << shift) - 1);
+			g->hi = top > (uint64_t)fs->max ? fs->max : (ttv_ns)top;
 			g->n = h[bk];
 			for (int i = 0; i < q->nthreads; i++)
 				g->part[i] = w[i].hist[p->off + bk];

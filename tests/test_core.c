@@ -701,6 +701,41 @@ test_stats_equal(void **state)
 	trace_free(t);
 }
 
+/* Durations up to nearly 2^63 ns: the top histogram buckets reach the
+ * end of the time type. */
+static void
+test_stats_extreme(void **state)
+{
+	struct builder *b = builder_new("t");
+	func_id fn = builder_func(b, builder_intern_cstr(b, "f"), 0, -1);
+	uint32_t proc = builder_process(b, 1);
+	ttv_ns *d = xreallocarray(NULL, 2400, sizeof *d);
+	size_t n = 0;
+	for (int i = 0; i < 600; i++) {
+		uint32_t tr = builder_track(b, TRACK_THREAD, proc, i);
+		for (int k = 0; k < 3; k++) {
+			d[n] = 1 + (ttv_ns)(rng() % 100);
+			builder_slice(b, tr, 0, 200 * k, d[n++], fn, 0, 0);
+		}
+		d[n] = TTV_NS_MAX - 1000 - (ttv_ns)(rng() % ((uint64_t)1 << 59));
+		builder_slice(b, tr, 0, 1000, d[n++], fn, 0, 0);
+	}
+	struct trace *t = builder_finish(b);
+	struct stats_table st;
+	query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+	xqsort(d, n, sizeof *d, cmp_ns);
+	assert_int_equal(st.n, 1);
+	assert_int_equal(st.rows[0].count, n);
+	assert_int_equal(st.rows[0].min, d[0]);
+	assert_int_equal(st.rows[0].median, d[n / 2]);
+	assert_int_equal(st.rows[0].p90, d[(size_t)(0.9 * (double)n)]);
+	assert_int_equal(st.rows[0].p99, d[(size_t)(0.99 * (double)n)]);
+	assert_int_equal(st.rows[0].max, d[n - 1]);
+	stats_free(&st);
+	free(d);
+	trace_free(t);
+}
+
 static void
 test_call_tree(void **state)
 {
@@ -922,6 +957,7 @@ main(void)
 		cmocka_unit_test(test_stats_random),
 		cmocka_unit_test(test_stats_big),
 		cmocka_unit_test(test_stats_equal),
+		cmocka_unit_test(test_stats_extreme),
 		cmocka_unit_test(test_call_tree),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_search_and_regex),
