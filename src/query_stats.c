@@ -36,13 +36,25 @@
 /* A batch holds at most this many copied durations (or the histogram
  * memory of as many), which bounds the extra memory. */
 #define BATCH_MAX ((size_t)32 << 20)
-/* Histograms: at most 2^HIST_BITS_MAX buckets below 2^HIST_BITS_MAX,
- * then 2^(bits - 1) per power of two; never more buckets than half the
- * calls, and never fewer than HIST_BITS_MIN bits (coarser buckets would
- * leave too much to copy in pass 3). */
+/* Histograms: one bucket per value below 2^bits, then 2^(bits - 1) per
+ * power of two, bits from HIST_BITS_MIN (coarser buckets would leave too
+ * much to copy in pass 3) to HIST_BITS_MAX; at most HIST_BUCKETS_MAX
+ * buckets for one function and HIST_BUDGET for all, 1 MB of counts per
+ * thread that stay in cache. */
 #define HIST_BUCKETS_MAX 8192
+#define HIST_BUDGET ((uint64_t)256 << 10)
 #define HIST_BITS_MIN 5
 #define HIST_BITS_MAX 13
+
+/* Pass 1's sums for one function, in one cache line: they are updated at
+ * random, once a slice. */
+struct sums {
+	uint64_t count, weight;
+	ttv_ns total, self, min, max;
+	struct slice_ref longest;
+	uint32_t pad;
+};
+_Static_assert(sizeof(struct sums) == 64, "sums must fill one cache line");
 
 /* A run of slices at one depth of one track. */
 struct span {
@@ -106,7 +118,8 @@ struct query {
 struct worker {
 	struct query *q;
 	size_t from, to;	/* its chunk of the end-to-end order */
-	struct func_stats *rows;	/* pass 1: its own, or q->rows */
+	struct sums *sums;	/* pass 1, per function, in its chunk */
+	void *sums_mem;		/* what sums is aligned in */
 	size_t *fill;		/* FN_COPY: next place, per function */
 	uint32_t *hist;		/* FN_HIST counts, hist_len */
 	size_t hist_cap;
@@ -267,7 +280,7 @@ sum_pass(void *arg)
 				    level_dur_walk(cl, c++, &cc));
 			if (s->flags & SLICE_INEXACT)
 				continue;
-			struct func_stats *fs = &w->rows[s->func];
+			struct sums *fs = &w->sums[s->func];
 			if (fs->count == 0) {
 				if (!filter_func(f, s->func))
 					continue;
@@ -291,20 +304,16 @@ sum_pass(void *arg)
 	return NULL;
 }
 
-/* Adds a later chunk's row to the earlier chunks' one: among equal maxima
- * the earlier slice stays the longest, as in a single walk. */
+/* Adds a chunk's sums to the earlier chunks' row: among equal maxima the
+ * earlier slice stays the longest, as in a single walk. */
 static void
-merge_row(struct func_stats *to, const struct func_stats *from)
+merge_sums(struct func_stats *to, const struct sums *from)
 {
 	if (from->count == 0)
 		return;
-	if (to->count == 0) {
-		*to = *from;
-		return;
-	}
-	if (from->min < to->min)
+	if (to->count == 0 || from->min < to->min)
 		to->min = from->min;
-	if (from->max > to->max) {
+	if (to->count == 0 || from->max > to->max) {
 		to->max = from->max;
 		to->longest = from->longest;
 	}
@@ -343,15 +352,20 @@ bucket_start(uint32_t b, unsigned bits, unsigned *shift)
 }
 
 /* The mantissa bits of a function's histogram, or 0 when copying its
- * durations is cheaper: a histogram has no more buckets than half the
- * calls. */
+ * durations is cheaper. A histogram pays while its counts stay in cache:
+ * the histograms of all functions share HIST_BUDGET buckets in proportion
+ * to their calls (`calls`: of all functions), and none has more buckets
+ * than an eighth of its calls. */
 static unsigned
-hist_bits(const struct func_stats *fs)
+hist_bits(const struct func_stats *fs, uint64_t calls)
 {
 	uint64_t range = (uint64_t)(fs->max - fs->min);
-	uint64_t cap = fs->count / 2;
 	if (fs->count > UINT32_MAX)
 		return 0;
+	uint64_t cap = fs->count / 8;
+	uint64_t share = HIST_BUDGET * fs->count / calls;
+	if (cap > share)
+		cap = share;
 	if (cap > HIST_BUCKETS_MAX)
 		cap = HIST_BUCKETS_MAX;
 	for (unsigned bits = HIST_BITS_MAX; bits >= HIST_BITS_MIN; bits--)
@@ -659,7 +673,7 @@ run_batch(struct query *q, struct worker *w, uint32_t first, uint32_t next,
 			p->off = used;
 			for (int i = 0; i < nt; i++) {
 				w[i].fill[f] = used;
-				used += w[i].rows[f].count;
+				used += w[i].sums[f].count;
 			}
 		} else if (p->mode == FN_HIST) {
 			p->off = hist_len;
@@ -725,15 +739,17 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 		w[i].q = &q;
 		w[i].from = q.total * (size_t)i / (size_t)q.nthreads;
 		w[i].to = q.total * (size_t)(i + 1) / (size_t)q.nthreads;
-		w[i].rows = q.nthreads == 1 ? q.rows :
-		    xcalloc(t->nfuncs, sizeof *w[i].rows);
+		/* Aligned by hand: x*alloc have no aligned variant. */
+		w[i].sums_mem = xcalloc((size_t)t->nfuncs + 1,
+		    sizeof *w[i].sums);
+		w[i].sums = (struct sums *)(((uintptr_t)w[i].sums_mem +
+		    sizeof *w[i].sums - 1) & ~(uintptr_t)(sizeof *w[i].sums - 1));
 		w[i].fill = xmalloc(t->nfuncs * sizeof *w[i].fill);
 	}
 	run_workers(w, q.nthreads, sum_pass);
-	if (q.nthreads > 1)
-		for (uint32_t fn = 0; fn < t->nfuncs; fn++)
-			for (int i = 0; i < q.nthreads; i++)
-				merge_row(&q.rows[fn], &w[i].rows[fn]);
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+		for (int i = 0; i < q.nthreads; i++)
+			merge_sums(&q.rows[fn], &w[i].sums[fn]);
 
 	/* Percentiles, for batches of functions whose copies and
 	 * histograms fit BATCH_MAX (one larger function is a batch of its
@@ -743,6 +759,9 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	q.windows = xmalloc(t->nfuncs * sizeof *q.windows);
 	uint32_t *h = xmalloc(HIST_BUCKETS_MAX * sizeof *h);
 	size_t ntargets_max = 0;
+	uint64_t calls = 0;
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+		calls += q.rows[fn].count;
 	for (uint32_t next = 0; next < t->nfuncs;) {
 		size_t used = 0, nhist = 0;
 		uint32_t first = next;
@@ -753,7 +772,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 			p->ntargets = 0;
 			if (fs->count == 0)
 				continue;
-			unsigned bits = hist_bits(fs);
+			unsigned bits = hist_bits(fs, calls);
 			size_t cost = fs->count;
 			if (bits > 0) {
 				p->nbuckets = bucket_of((uint64_t)(fs->max -
@@ -787,8 +806,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	}
 	free(h);
 	for (int i = 0; i < q.nthreads; i++) {
-		if (w[i].rows != q.rows)
-			free(w[i].rows);
+		free(w[i].sums_mem);
 		free(w[i].fill);
 		free(w[i].hist);
 		free(w[i].tfill);

@@ -709,9 +709,9 @@ test_stats_extreme(void **state)
 	struct builder *b = builder_new("t");
 	func_id fn = builder_func(b, builder_intern_cstr(b, "f"), 0, -1);
 	uint32_t proc = builder_process(b, 1);
-	ttv_ns *d = xreallocarray(NULL, 2400, sizeof *d);
+	ttv_ns *d = xreallocarray(NULL, 8000, sizeof *d);
 	size_t n = 0;
-	for (int i = 0; i < 600; i++) {
+	for (int i = 0; i < 2000; i++) {
 		uint32_t tr = builder_track(b, TRACK_THREAD, proc, i);
 		for (int k = 0; k < 3; k++) {
 			d[n] = 1 + (ttv_ns)(rng() % 100);
