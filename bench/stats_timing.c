@@ -1,13 +1,10 @@
 /*
  * Times query_stats() alone on a real trace, apart from loading it, and
  * prints a digest of every field of every row (longest slice included) so
- * that two builds can be shown to give the same table. Not part of make
- * check: it asserts nothing. Build it by hand in a configured tree:
+ * that two builds can be shown to give the same table. It asserts
+ * nothing, so it is not a test: `make bench/stats_timing` builds it.
  *
- *	cc -O2 -I. -Isrc -o tests/stats_timing tests/stats_timing.c \
- *	    libttv.a -lncursesw -ltinfo -lpcre2-8 -lelf -liberty -lm
- *
- * Usage: tests/stats_timing TRACE [RUNS] [T0 T1]
+ * Usage: bench/stats_timing TRACE [RUNS] [T0 T1]
  */
 #include "config.h"
 
