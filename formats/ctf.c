@@ -647,26 +647,12 @@ struct raw_scratch {
 	struct ctf_key_cache threads, funcs;
 };
 
-/* On the thread that decoded a raw cyg-profile event: its picked vtid,
- * vpid and address become a thread key and a function key. */
-static bool
-raw_hook(void *arg, void *scratch, struct ctf_item *it)
+/* One raw event: keys for its thread and function; kept apart (true)
+ * when the calls are. */
+static inline bool
+raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
+    struct ctf_item *it)
 {
-	struct loader *L = arg;
-	struct raw_scratch *rs = scratch;
-	if (it == NULL) {
-		/* a batch done: its calls may be built on other threads */
-		if (L->calls != NULL)
-			ctf_calls_fence();
-		return false;
-	}
-	size_t si = (size_t)it->s->index;
-	if (it->kind == CTF_ITEM_PACKET) {
-		if (L->calls != NULL && (it->pkt->discarded ||
-		    it->pkt->lost_packets))
-			ctf_calls_resync(L->calls, si, it->ns);
-		return false;
-	}
 	const struct ev_info *in = it->ev->user;
 	const struct raw_plan *p = &in->raw;
 	uint64_t vtid = it->u.picked[PICK_VTID], vpid;
@@ -675,16 +661,16 @@ raw_hook(void *arg, void *scratch, struct ctf_item *it)
 	else
 		vpid = p->has_vpid_env ? p->vpid_env : vtid;
 	uint64_t addr = it->u.picked[PICK_ADDR];
-	it->u.picked[0] = ctf_keys_cached(&L->thread_keys, &rs->threads, vpid,
+	uint32_t tkey = ctf_keys_cached(&L->thread_keys, &rs->threads, vpid,
 	    vtid);
-	it->u.picked[1] = p->has_addr ? ctf_keys_cached(&L->func_keys,
+	uint32_t fkey = p->has_addr ? ctf_keys_cached(&L->func_keys,
 	    &rs->funcs, vpid, addr) : 0;
+	it->u.picked[0] = tkey;
+	it->u.picked[1] = fkey;
 	if (L->calls == NULL)
 		return false;
 	enum ctf_call_kind k = in->kind == EV_ENTRY ? CALL_ENTRY :
 	    p->has_addr ? CALL_EXIT : CALL_EXIT_ANY;
-	uint32_t tkey = (uint32_t)it->u.picked[0];
-	uint32_t fkey = (uint32_t)it->u.picked[1];
 	it->mark = L->taken[si * L->infos.len + in->index]++ == 0 ?
 	    MARK_CLASS : 0;
 	if (ctf_calls_add(L->calls, si, tkey, it->ns, k, fkey))
@@ -702,10 +688,41 @@ raw_hook(void *arg, void *scratch, struct ctf_item *it)
 			it->mark |= MARK_FUNC;
 		}
 	}
-	/* a thread's or function's first call in a stream still goes
-	 * through the walk, to make its track or function where a walk
+	/* a thread's, function's or class's first call in a stream still
+	 * goes through the walk, to make its track or function where a walk
 	 * with every call would: the model's order does not change */
 	return it->mark == 0;
+}
+
+/* On the thread that decoded them (ctf_raw_hook): raw cyg-profile
+ * events get keys for their thread and function, and are kept apart
+ * when the calls are; a packet that lost events tells the calls. */
+static size_t
+raw_hook(void *arg, void *scratch, struct ctf_item *items, size_t n)
+{
+	struct loader *L = arg;
+	struct raw_scratch *rs = scratch;
+	if (n == 0) {
+		/* a batch done: its calls may be built on other threads */
+		if (L->calls != NULL)
+			ctf_calls_fence();
+		return 0;
+	}
+	size_t si = (size_t)items[0].s->index;
+	if (items[0].kind == CTF_ITEM_PACKET) {
+		if (L->calls != NULL && (items[0].pkt->discarded ||
+		    items[0].pkt->lost_packets))
+			ctf_calls_resync(L->calls, si, items[0].ns);
+		return n;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!raw_event(L, rs, si, &items[i])) {
+			if (kept != i)
+				items[kept] = items[i];
+			kept++;
+		}
+	return kept;
 }
 
 /* The thread track of a thread key (its procname, if any, is named by

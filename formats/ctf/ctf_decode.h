@@ -191,11 +191,16 @@ int ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
  * without writing to the class. */
 void ctf_event_prepare(const struct ctf_stream_class *sc,
     struct ctf_event_class *ev);
-/* The next event when it is of a raw class with a constant layout after
- * an LTTng compact header: 1 with the event decoded as ctf_event_next
- * would, 0 (nothing changed) for any other event, or at the packet's
- * end: then ctf_event_next is the one to call (ctf_fast.c). */
-int ctf_event_next_raw(struct ctf_stream *s);
+/* The events from here on, up to max, while they are of raw classes with
+ * a constant layout after an LTTng compact header: decoded into out as
+ * ctf_event_next would (items of packet pkt, picked read), the stream
+ * left as after the last. 0 (nothing changed) if the next is any other
+ * event, or at the packet's end: then ctf_event_next is the one to call
+ * (ctf_fast.c). */
+struct ctf_item;
+struct ctf_packet_info;
+size_t ctf_event_run_raw(struct ctf_stream *s,
+    const struct ctf_packet_info *pkt, struct ctf_item *out, size_t max);
 /* Decodes the next event of the packet. 1: an event, 0: end of the
  * packet, -1: error. */
 int ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
@@ -265,15 +270,18 @@ void ctf_reader_free(struct ctf_reader *r);
 void ctf_reader_stop(struct ctf_reader *r);
 /* Is there a trace (a `metadata` file) in this directory or below? */
 bool ctf_dir_has_trace(const char *path);
-/* What the reader's user makes of a raw event (ctf_item.u.picked) or a
- * packet start, on the thread that decoded it, before the item is handed
+/* What the reader's user makes of raw events (ctf_item.u.picked) or a
+ * packet start, on the thread that decoded them, before they are handed
  * over: work taken off the merging thread. It runs on several threads at
  * once (scratch is the calling thread's own, scratch_size zeroed bytes;
- * the events of one stream always on one thread at a time, in order). It
- * may rewrite picked and set mark; true keeps a raw event from the walk
- * (the hook has taken it). It is called with it NULL when a thread ends
- * a batch: what it wrote may be read elsewhere from then on. */
-typedef bool (*ctf_raw_hook)(void *arg, void *scratch, struct ctf_item *it);
+ * the events of one stream always on one thread at a time, in order).
+ * Given n items of one stream, it may rewrite their picked and mark, and
+ * keeps at the front, in order, the ones that go on into the walk (the
+ * others it has taken): it returns how many. It is called with n 0 when
+ * a thread ends a batch: what it wrote may be read elsewhere from then
+ * on. */
+typedef size_t (*ctf_raw_hook)(void *arg, void *scratch,
+    struct ctf_item *items, size_t n);
 /* Before ctf_reader_start. */
 void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
     void *arg, size_t scratch_size, bool takes_most);

@@ -39,6 +39,8 @@
 /* What the batches of all streams may take, items only. */
 #define BATCH_BUDGET ((size_t)48 << 20)
 #define PIPE_MIN_BYTES ((uint64_t)16 << 20)
+/* Raw events decoded in one go (ctf_event_run_raw), on the stack. */
+#define RUN_MAX 128
 
 /* A message met while filling a batch, said when the walk gets there. */
 struct batch_msg {
@@ -433,6 +435,7 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	int clk = s->sc ? s->sc->clock : -1;
 	char msg[256];
 	uint64_t off;
+	struct ctf_item run[RUN_MAX];
 	bt->n = bt->npkts = 0;
 	bt->vals.len = 0;
 	bt->end = false;
@@ -481,13 +484,27 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				it->ns = ctf_clock_ns(&m->clocks[clk], s->d.clock);
 			} else
 				it->ns = INT64_MIN;
-			if (r->hook != NULL)
-				r->hook(r->hook_arg, fl->scratch, it);
+			if (r->hook != NULL && r->hook(r->hook_arg,
+			    fl->scratch, it, 1) == 0)
+				bt->n--;
 			continue;
 		}
-		int rc = ctf_event_next_raw(s);
-		if (rc == 0)
-			rc = ctf_event_next(s, msg, sizeof msg, &off);
+		/* runs of raw events in one loop, handed to the hook
+		 * together; what it keeps goes on into the batch */
+		if (!ss->pkt_noted)
+			note_packet(ss, bt, 0, 0);
+		size_t room = bt->cap - bt->n;
+		size_t nrun = ctf_event_run_raw(s, &bt->pkts[bt->npkts - 1],
+		    run, room < RUN_MAX ? room : RUN_MAX);
+		if (nrun > 0) {
+			decoded += nrun;
+			size_t kept = r->hook != NULL ? r->hook(r->hook_arg,
+			    fl->scratch, run, nrun) : nrun;
+			memcpy(bt->items + bt->n, run, kept * sizeof *run);
+			bt->n += kept;
+			continue;
+		}
+		int rc = ctf_event_next(s, msg, sizeof msg, &off);
 		if (rc < 0) {
 			batch_error(bt, msg, off);
 			break;
@@ -519,7 +536,7 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				    pk[k].is_signed);
 			/* an event the hook takes never reaches the batch */
 			if (r->hook == NULL ||
-			    !r->hook(r->hook_arg, fl->scratch, &e))
+			    r->hook(r->hook_arg, fl->scratch, &e, 1) == 1)
 				bt->items[bt->n++] = e;
 		} else {
 			struct ctf_item *it = &bt->items[bt->n++];
@@ -547,7 +564,7 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		}
 	}
 	if (r->hook != NULL)
-		r->hook(r->hook_arg, fl->scratch, NULL);
+		r->hook(r->hook_arg, fl->scratch, NULL, 0);
 	/* indexes to pointers, now that nothing moves */
 	for (size_t i = 0; i < bt->npkts; i++)
 		bt->pkts[i].vals = bt->pkts[i].root >= 0 ? bt->vals.items :

@@ -216,9 +216,20 @@ fuzz_walk(struct ctf_stream *s)
 		struct ctf_packet_info pk = { .off = s->pkt_off,
 		    .vals = s->pvals.items, .root = s->pctx_root,
 		    .cpu_id = s->cpu_id, .has_cpu_id = s->has_cpu_id };
-		int rc;
-		while ((rc = ctf_event_next_raw(s)) == 1 ||
-		    (rc = ctf_event_next(s, err, sizeof err, &off)) == 1) {
+		int rc = 0;
+		struct ctf_item run[4];
+		for (;;) {
+			/* runs of raw events as the reader's batches take them,
+			 * then one event the general way */
+			size_t n = ctf_event_run_raw(s, &pk, run, 4);
+			for (size_t i = 0; i < n; i++)
+				sum += run[i].u.picked[0] + run[i].u.picked[2];
+			if (n > 0) {
+				sum += fuzz_read_raw(s);
+				continue;
+			}
+			if ((rc = ctf_event_next(s, err, sizeof err, &off)) != 1)
+				break;
 			if (s->is_raw) {
 				sum += fuzz_read_raw(s);
 				continue;
