@@ -219,7 +219,7 @@ chunk_len(const struct run *r, uint32_t i)
 	return i >= 12 ? CHUNK_MAX : (uint32_t)CHUNK_FIRST << i;
 }
 
-static bool
+static inline bool
 cursor_next(struct cursor *k)
 {
 	const struct run *r = k->r;
@@ -257,10 +257,53 @@ struct build_job {
 	uint32_t next;		/* the next of order to take (atomic) */
 };
 
+/* Gives the builder the call at cursor k. */
+static inline void
+apply(const struct build_job *j, uint32_t track, const struct cursor *k,
+    bool *no_addr)
+{
+	struct builder *b = j->b;
+	ttv_ns t = (ttv_ns)((uint64_t)k->ns - (uint64_t)j->origin);
+	uint32_t fkey = k->fk & FKEY_MASK;
+	switch ((enum ctf_call_kind)(k->fk >> KIND_SHIFT)) {
+	case CALL_ENTRY:
+		builder_push(b, track, t, j->func_of[fkey]);
+		break;
+	case CALL_EXIT: {
+		func_id f = j->func_of[fkey];
+		if (builder_pop_func(b, track, t, f, 0) == POP_NOT_FOUND &&
+		    builder_stack_depth(b, track) == 0) {
+			builder_lock(b);
+			builder_pop_orphan(b, track, t, f, 0);
+			builder_unlock(b);
+		}
+		break;
+	}
+	case CALL_EXIT_ANY:
+		*no_addr = true;
+		builder_pop(b, track, t, 0);
+		break;
+	case CALL_RESYNC:
+		while (*no_addr && builder_stack_depth(b, track) > 0 &&
+		    builder_pop(b, track, t, SLICE_TRUNCATED))
+			;
+		break;
+	}
+}
+
+/* The rest of one run, the current call first. */
+static void
+apply_run(const struct build_job *j, uint32_t track, struct cursor *k,
+    bool *no_addr)
+{
+	do
+		apply(j, track, k, no_addr);
+	while (cursor_next(k));
+}
+
 static void
 build_thread(const struct build_job *j, uint32_t tkey)
 {
-	struct builder *b = j->b;
 	uint32_t track = j->track_of[tkey];
 	uint32_t nr = j->first[tkey + 1] - j->first[tkey];
 	struct run **runs = j->runs_of + j->first[tkey];
@@ -281,33 +324,14 @@ build_thread(const struct build_job *j, uint32_t tkey)
 		for (uint32_t i = 1; i < live; i++)
 			if (ks[i].ns < ks[m].ns)
 				m = i;
+		/* a thread seen in one stream, or its last: no choice left */
+		if (live == 1) {
+			apply_run(j, track, &ks[0], &no_addr);
+			run_free(ks[0].r);
+			break;
+		}
 		struct cursor *k = &ks[m];
-		ttv_ns t = (ttv_ns)((uint64_t)k->ns - (uint64_t)j->origin);
-		uint32_t fkey = k->fk & FKEY_MASK;
-		switch ((enum ctf_call_kind)(k->fk >> KIND_SHIFT)) {
-		case CALL_ENTRY:
-			builder_push(b, track, t, j->func_of[fkey]);
-			break;
-		case CALL_EXIT: {
-			func_id f = j->func_of[fkey];
-			if (builder_pop_func(b, track, t, f, 0) ==
-			    POP_NOT_FOUND && builder_stack_depth(b, track) == 0) {
-				builder_lock(b);
-				builder_pop_orphan(b, track, t, f, 0);
-				builder_unlock(b);
-			}
-			break;
-		}
-		case CALL_EXIT_ANY:
-			no_addr = true;
-			builder_pop(b, track, t, 0);
-			break;
-		case CALL_RESYNC:
-			while (no_addr && builder_stack_depth(b, track) > 0 &&
-			    builder_pop(b, track, t, SLICE_TRUNCATED))
-				;
-			break;
-		}
+		apply(j, track, k, &no_addr);
 		if (!cursor_next(k)) {
 			/* what is built is given back; the others keep their
 			 * stream order */

@@ -34,6 +34,8 @@ ctf_event_run_raw(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 			break;
 		/* as ctf_decode_header reads the compact form */
 		const uint8_t *p = d->buf + (pos >> 3);
+		/* the trace streams through: ask for what comes next early */
+		__builtin_prefetch(p + 1024);
 		uint64_t id, v;
 		uint32_t x;
 		memcpy(&x, p, 4);
