@@ -71,6 +71,12 @@ struct ev_info {
 	size_t index;		/* in loader.infos */
 };
 
+/* Keys to model ids (+ 1; 0: not made yet). */
+struct key_map {
+	uint32_t *items;
+	size_t len;
+};
+
 struct cpu_state {
 	bool running;
 	ttv_ns since;
@@ -112,8 +118,7 @@ struct loader {
 	 * function's (vpid, addr), made on the decoding threads; here the
 	 * ids become tracks and functions (+ 1; 0: not yet) */
 	struct ctf_keys thread_keys, func_keys;
-	VEC(uint32_t) key_track;
-	VEC(uint32_t) key_func;
+	struct key_map key_track, key_func;
 	/* when every call is raw: the calls, kept apart from the walk and
 	 * built after it (ctf_calls.h), and the events the decoding threads
 	 * took, per stream and class */
@@ -727,11 +732,25 @@ raw_hook(void *arg, void *scratch, struct ctf_item *items, size_t n)
 
 /* The thread track of a thread key (its procname, if any, is named by
  * the first generic event of the thread: raw events have none). */
+/* Where a key's model id is kept. */
+static inline uint32_t *
+key_slot(struct key_map *m, uint32_t key)
+{
+	if (key >= m->len) {
+		size_t n = key + 64 > 2 * m->len ? key + 64 : 2 * m->len;
+		m->items = xreallocarray(m->items, n, sizeof *m->items);
+		memset(m->items + m->len, 0, (n - m->len) * sizeof *m->items);
+		m->len = n;
+	}
+	return &m->items[key];
+}
+
 static inline uint32_t
 key_track(struct loader *L, uint32_t key)
 {
-	if (key < L->key_track.len && L->key_track.items[key] != 0)
-		return L->key_track.items[key] - 1;
+	uint32_t *slot = key_slot(&L->key_track, key);
+	if (*slot != 0)
+		return *slot - 1;
 	uint64_t vpid, vtid;
 	ctf_keys_pair(&L->thread_keys, key, &vpid, &vtid);
 	struct thread_cache *lt =
@@ -744,23 +763,20 @@ key_track(struct loader *L, uint32_t key)
 		t = builder_track(L->b, TRACK_THREAD, proc, (int64_t)vtid);
 		*lt = (struct thread_cache){ true, false, vtid, vpid, t };
 	}
-	while (L->key_track.len <= key)
-		VEC_PUSH(&L->key_track, 0);
-	L->key_track.items[key] = t + 1;
+	*key_slot(&L->key_track, key) = t + 1;
 	return t;
 }
 
 static inline func_id
 key_func(struct loader *L, uint32_t key)
 {
-	if (key < L->key_func.len && L->key_func.items[key] != 0)
-		return L->key_func.items[key] - 1;
+	uint32_t *slot = key_slot(&L->key_func, key);
+	if (*slot != 0)
+		return *slot - 1;
 	uint64_t vpid, addr;
 	ctf_keys_pair(&L->func_keys, key, &vpid, &addr);
 	func_id f = ctf_lttng_func(L->lt, L->b, (int64_t)vpid, addr);
-	while (L->key_func.len <= key)
-		VEC_PUSH(&L->key_func, 0);
-	L->key_func.items[key] = f + 1;
+	*key_slot(&L->key_func, key) = f + 1;
 	return f;
 }
 
@@ -1113,8 +1129,8 @@ ctf_load(struct load_ctx *ctx)
 	ctf_reader_free(L.r);
 	ctf_keys_free(&L.thread_keys);
 	ctf_keys_free(&L.func_keys);
-	VEC_FREE(&L.key_track);
-	VEC_FREE(&L.key_func);
+	free(L.key_track.items);
+	free(L.key_func.items);
 	return rc;
 }
 

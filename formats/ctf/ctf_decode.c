@@ -362,26 +362,7 @@ ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp)
 	uint64_t need = hp->fast == HP_PACKED32 ? 32 : 48;
 	if (hp->fast != HP_SLOW && d->pos <= d->end && d->end - d->pos >= need) {
 		/* the compact form of LTTng's headers, read in one go */
-		const uint8_t *p = d->buf + (d->pos >> 3);
-		uint32_t x;
-		memcpy(&x, p, 4);
-		if (hp->fast == HP_PACKED32) {
-			unsigned a = hp->id->size;
-			if (hp->fast_be) {
-				x = __builtin_bswap32(x);
-				id = x >> (32 - a);
-				v = x & (((uint32_t)1 << (32 - a)) - 1);
-			} else {
-				id = x & (((uint32_t)1 << a) - 1);
-				v = x >> a;
-			}
-		} else {
-			uint16_t y;
-			memcpy(&y, p, 2);
-			memcpy(&x, p + 2, 4);
-			id = hp->fast_be ? __builtin_bswap16(y) : y;
-			v = hp->fast_be ? __builtin_bswap32(x) : x;
-		}
+		ctf_header_compact(hp, d->buf + (d->pos >> 3), &id, &v);
 		if (id <= hp->compact_max && id != hp->ext_id) {
 			d->pos += need;
 			if (hp->c_clock)

@@ -71,6 +71,33 @@ ctf_update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
 	d->clock = nv;
 }
 
+/* The id and timestamp of an LTTng event header in its compact form, read
+ * in one go at p (the plan's fast forms: ctf_meta.h). */
+static inline void
+ctf_header_compact(const struct ctf_header_plan *hp, const uint8_t *p,
+    uint64_t *id, uint64_t *v)
+{
+	uint32_t x;
+	memcpy(&x, p, 4);
+	if (hp->fast == HP_PACKED32) {
+		unsigned a = hp->id->size;
+		if (hp->fast_be) {
+			x = __builtin_bswap32(x);
+			*id = x >> (32 - a);
+			*v = x & (((uint32_t)1 << (32 - a)) - 1);
+		} else {
+			*id = x & (((uint32_t)1 << a) - 1);
+			*v = x >> a;
+		}
+	} else {
+		uint16_t y;
+		memcpy(&y, p, 2);
+		memcpy(&x, p + 2, 4);
+		*id = hp->fast_be ? __builtin_bswap16(y) : y;
+		*v = hp->fast_be ? __builtin_bswap32(x) : x;
+	}
+}
+
 /* Decodes one value of type t (named by f, may be NULL). -1 on error with
  * d->err and d->err_pos set. */
 int ctf_decode(struct ctf_dec *d, const struct ctf_type *t,

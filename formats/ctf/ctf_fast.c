@@ -23,7 +23,6 @@ ctf_event_run_raw(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 	    &s->trace->m->clocks[sc->clock] : NULL;
 	const uint64_t a = hp->header->align, end = d->end;
 	const uint64_t need = hp->fast == HP_PACKED32 ? 32 : 48;
-	const unsigned idbits = hp->id->size;
 	const uint32_t tsbits = hp->c_ts ? hp->c_ts->type->size : 0;
 	const struct ctf_event_class *ev = NULL;
 	uint64_t start = d->pos;
@@ -32,29 +31,11 @@ ctf_event_run_raw(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 		uint64_t pos = (d->pos + a - 1) & ~(a - 1);
 		if (pos > end || end - pos < need)
 			break;
-		/* as ctf_decode_header reads the compact form */
 		const uint8_t *p = d->buf + (pos >> 3);
 		/* the trace streams through: ask for what comes next early */
 		__builtin_prefetch(p + 1024);
 		uint64_t id, v;
-		uint32_t x;
-		memcpy(&x, p, 4);
-		if (hp->fast == HP_PACKED32) {
-			if (hp->fast_be) {
-				x = __builtin_bswap32(x);
-				id = x >> (32 - idbits);
-				v = x & (((uint32_t)1 << (32 - idbits)) - 1);
-			} else {
-				id = x & (((uint32_t)1 << idbits) - 1);
-				v = x >> idbits;
-			}
-		} else {
-			uint16_t y;
-			memcpy(&y, p, 2);
-			memcpy(&x, p + 2, 4);
-			id = hp->fast_be ? __builtin_bswap16(y) : y;
-			v = hp->fast_be ? __builtin_bswap32(x) : x;
-		}
+		ctf_header_compact(hp, p, &id, &v);
 		if (id > hp->compact_max || id == hp->ext_id)
 			break;
 		ev = id < sc->nby_id ? sc->by_id[id] : ctf_event_by_id(sc, id);
