@@ -123,7 +123,8 @@ struct loader {
 	 * built after it (ctf_calls.h), and the events the decoding threads
 	 * took, per stream and class */
 	struct ctf_calls *calls;
-	uint64_t *taken;
+	uint64_t *taken;	/* by stream * taken_stride + class */
+	size_t taken_stride;
 	/* per stream: the function keys it has carried (a byte each) */
 	struct fseen {
 		uint8_t *has;
@@ -676,7 +677,7 @@ raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
 		return false;
 	enum ctf_call_kind k = in->kind == EV_ENTRY ? CALL_ENTRY :
 	    p->has_addr ? CALL_EXIT : CALL_EXIT_ANY;
-	it->mark = L->taken[si * L->infos.len + in->index]++ == 0 ?
+	it->mark = L->taken[si * L->taken_stride + in->index]++ == 0 ?
 	    MARK_CLASS : 0;
 	if (ctf_calls_add(L->calls, si, tkey, it->ns, k, fkey))
 		it->mark |= MARK_THREAD;
@@ -1038,7 +1039,7 @@ build_calls(struct loader *L)
 	size_t ns = ctf_reader_nstreams(L->r);
 	for (size_t si = 0; si < ns; si++)
 		for (size_t i = 0; i < L->infos.len; i++) {
-			uint64_t n = L->taken[si * L->infos.len + i];
+			uint64_t n = L->taken[si * L->taken_stride + i];
 			L->infos.items[i]->count += n;
 			L->nevents += n;
 		}
@@ -1063,7 +1064,12 @@ ctf_load(struct load_ctx *ctx)
 	if (calls_apart(&L)) {
 		size_t ns = ctf_reader_nstreams(L.r);
 		L.calls = ctf_calls_new(ns);
-		L.taken = xcalloc(ns * L.infos.len + 1, sizeof *L.taken);
+		/* each stream's counters on lines of their own: two
+		 * threads counting into one line would pass it back and
+		 * forth at every event */
+		L.taken_stride = (L.infos.len + 7) & ~(size_t)7;
+		L.taken = xcalloc_aligned(64, (ns * L.taken_stride + 8) *
+		    sizeof *L.taken);
 		L.fseen = xcalloc(ns ? ns : 1, sizeof *L.fseen);
 	}
 	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch),

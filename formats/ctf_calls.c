@@ -30,9 +30,11 @@ struct rec {
 #define CHUNK_FIRST 64		/* records; chunks double up to CHUNK_MAX */
 #define CHUNK_MAX ((uint32_t)1 << 18)
 
-/* One thread's calls in one stream, in chunks of growing size. */
+/* One thread's calls in one stream, in chunks of growing size; on a
+ * cache line of its own, as other streams' runs are written at once on
+ * other threads. */
 struct run {
-	uint32_t tkey;
+	_Alignas(64) uint32_t tkey;
 	struct rec **chunks;
 	uint32_t nchunks, capchunks;
 	uint32_t used, cap;	/* records in the last chunk, its size */
@@ -41,7 +43,7 @@ struct run {
 };
 
 struct stream_calls {
-	uint32_t *run_of;	/* thread key -> run + 1 (keys are dense) */
+	_Alignas(64) uint32_t *run_of;	/* thread key -> run + 1 (keys are dense) */
 	uint32_t nrun_of;
 	struct run *runs;
 	size_t nruns, cap;
@@ -57,7 +59,8 @@ struct ctf_calls *
 ctf_calls_new(size_t nstreams)
 {
 	struct ctf_calls *c = xcalloc(1, sizeof *c);
-	c->streams = xcalloc(nstreams ? nstreams : 1, sizeof *c->streams);
+	c->streams = xcalloc_aligned(64, (nstreams ? nstreams : 1) *
+	    sizeof *c->streams);
 	c->nstreams = nstreams;
 	return c;
 }
@@ -101,7 +104,11 @@ new_run(struct stream_calls *sc, uint32_t tkey)
 	}
 	if (sc->nruns == sc->cap) {
 		sc->cap = sc->cap ? sc->cap * 2 : 8;
-		sc->runs = xreallocarray(sc->runs, sc->cap, sizeof *sc->runs);
+		struct run *n = xcalloc_aligned(64, sc->cap * sizeof *n);
+		if (sc->nruns > 0)
+			memcpy(n, sc->runs, sc->nruns * sizeof *n);
+		free(sc->runs);
+		sc->runs = n;
 	}
 	sc->runs[sc->nruns] = (struct run){ .tkey = tkey };
 	sc->run_of[tkey] = (uint32_t)++sc->nruns;
