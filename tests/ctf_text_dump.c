@@ -44,6 +44,8 @@ main(int argc, char **argv)
 	const struct ctf_item *it;
 	struct ctf_text_state st = { 0 };
 	unsigned long long n = 0;
+	if (count)
+		ctf_reader_light_walk(r);
 	while ((it = ctf_reader_next(r)) != NULL)
 		if (it->kind == CTF_ITEM_EVENT) {
 			n++;

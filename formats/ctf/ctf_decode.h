@@ -312,6 +312,9 @@ typedef size_t (*ctf_raw_hook)(void *arg, void *scratch,
 /* Before ctf_reader_start. */
 void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
     void *arg, size_t scratch_size, bool takes_most);
+/* The caller does little with each item (or the hook takes most): as
+ * many decoding threads as cores, not one fewer. Before ctf_reader_start. */
+void ctf_reader_light_walk(struct ctf_reader *r);
 /* Sets the workers that decode streams ahead going: call once, after the
  * event classes' raw flags are set and before the first item; the first
  * ctf_reader_next calls it if nobody did. Traces smaller than

@@ -379,22 +379,15 @@ batch_diag(void *arg, bool error, const char *file, int64_t off,
 	    xstrdup(msg) }));
 }
 
-/* Copies the values of [root, end) of src into the batch; returns where
- * they start there (ends are indexes, so they move by the same amount). */
-static int32_t
-keep_vals(struct batch *bt, const ctf_vals *src, int root)
+/* Copies the first n values of src into the batch; returns where they
+ * start there. Their indexes (ends, roots) stay relative to that start,
+ * which becomes a pointer once the batch is full and nothing moves. */
+static size_t
+keep_vals(struct batch *bt, const struct ctf_val *src, size_t n)
 {
-	if (root < 0)
-		return -1;
-	uint32_t end = src->items[root].end;
-	uint32_t n = end > (uint32_t)root ? end - (uint32_t)root : 1;
-	int32_t at = (int32_t)bt->vals.len;
+	size_t at = bt->vals.len;
 	VEC_RESERVE(&bt->vals, n);
-	struct ctf_val *dst = bt->vals.items + bt->vals.len;
-	memcpy(dst, src->items + root, n * sizeof *dst);
-	uint32_t shift = (uint32_t)at - (uint32_t)root;
-	for (uint32_t i = 0; i < n; i++)
-		dst[i].end += shift;
+	memcpy(bt->vals.items + at, src, n * sizeof *src);
 	bt->vals.len += n;
 	return at;
 }
@@ -408,7 +401,11 @@ note_packet(struct ctf_stream_slot *ss, struct batch *bt, uint64_t discarded,
 	struct ctf_packet_info *p = &bt->pkts[bt->npkts++];
 	p->off = s->pkt_off;
 	p->vals = NULL;
-	p->root = keep_vals(bt, &s->pvals, s->pctx_root);
+	p->root = s->pctx_root;
+	p->vals = NULL;
+	if (s->pctx_root >= 0)
+		p->vals = (const void *)(uintptr_t)keep_vals(bt, s->pvals.items,
+		    s->pvals.items[s->pctx_root].end);
 	p->cpu_id = s->cpu_id;
 	p->has_cpu_id = s->has_cpu_id;
 	p->discarded = discarded;
@@ -494,8 +491,9 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		if (!ss->pkt_noted)
 			note_packet(ss, bt, 0, 0);
 		size_t room = bt->cap - bt->n;
-		size_t nrun = ctf_event_run_raw(s, &bt->pkts[bt->npkts - 1],
-		    run, room < RUN_MAX ? room : RUN_MAX);
+		size_t nrun = !s->sc->has_raw ? 0 : ctf_event_run_raw(s,
+		    &bt->pkts[bt->npkts - 1], run, room < RUN_MAX ? room :
+		    RUN_MAX);
 		if (nrun > 0) {
 			decoded += nrun;
 			size_t kept = r->hook != NULL ? r->hook(r->hook_arg,
@@ -542,37 +540,25 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 			struct ctf_item *it = &bt->items[bt->n++];
 			*it = e;
 			/* the scopes are consecutive in evals: one copy */
-			int32_t base = -1;
-			for (int k = 0; k < 4; k++)
-				it->u.v.scope_root[k] = -1;
-			if (s->evals.len > 0) {
-				base = (int32_t)bt->vals.len;
-				VEC_RESERVE(&bt->vals, s->evals.len);
-				memcpy(bt->vals.items + bt->vals.len,
-				    s->evals.items,
-				    s->evals.len * sizeof *s->evals.items);
-				for (size_t i = 0; i < s->evals.len; i++)
-					bt->vals.items[bt->vals.len + i].end +=
-					    (uint32_t)base;
-				bt->vals.len += s->evals.len;
-			}
+			it->u.v.vals = (const void *)(uintptr_t)keep_vals(bt,
+			    s->evals.items, s->evals.len);
+			it->u.v.scope_root[0] = -1;
 			for (int k = 1; k < 4; k++)
-				if (s->scope_root[k] >= 0)
-					it->u.v.scope_root[k] =
-					    base + s->scope_root[k];
-			it->u.v.vals = NULL;
+				it->u.v.scope_root[k] = s->scope_root[k];
 		}
 	}
 	if (r->hook != NULL)
 		r->hook(r->hook_arg, fl->scratch, NULL, 0);
 	/* indexes to pointers, now that nothing moves */
 	for (size_t i = 0; i < bt->npkts; i++)
-		bt->pkts[i].vals = bt->pkts[i].root >= 0 ? bt->vals.items :
-		    NULL;
+		if (bt->pkts[i].root >= 0)
+			bt->pkts[i].vals = bt->vals.items == NULL ? NULL :
+			    bt->vals.items + (uintptr_t)bt->pkts[i].vals;
 	for (size_t i = 0; i < bt->n; i++) {
 		struct ctf_item *it = &bt->items[i];
 		if (it->kind == CTF_ITEM_EVENT && !it->is_raw)
-			it->u.v.vals = bt->vals.items;
+			it->u.v.vals = bt->vals.items == NULL ? NULL :
+			    bt->vals.items + (uintptr_t)it->u.v.vals;
 	}
 }
 
@@ -931,9 +917,12 @@ ctf_reader_start(struct ctf_reader *r)
 	for (size_t ti = 0; ti < r->ntraces; ti++) {
 		const struct ctf_meta *m = r->traces[ti]->m;
 		for (size_t i = 0; i < m->nstreams; i++) {
-			const struct ctf_stream_class *sc = m->streams[i];
-			for (size_t j = 0; j < sc->nevents; j++)
+			struct ctf_stream_class *sc = m->streams[i];
+			for (size_t j = 0; j < sc->nevents; j++) {
 				ctf_event_prepare(sc, sc->events[j]);
+				if (sc->events[j]->raw)
+					sc->has_raw = true;
+			}
 		}
 	}
 	size_t cap = BATCH_BUDGET / (NBATCH * sizeof(struct ctf_item) *
@@ -982,6 +971,12 @@ ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn, void *arg,
 	r->hook = fn;
 	r->hook_arg = arg;
 	r->scratch_size = scratch_size;
+}
+
+void
+ctf_reader_light_walk(struct ctf_reader *r)
+{
+	r->light_walk = true;
 }
 
 const struct ctf_item *

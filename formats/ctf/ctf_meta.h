@@ -174,6 +174,7 @@ struct ctf_stream_class {
 	size_t nby_id;
 	int clock;		/* the clock of its timestamps, or -1 */
 	struct ctf_header_plan *hplan;	/* or NULL */
+	bool has_raw;		/* an event class of it is read raw */
 	int line;
 	void *user;		/* the reader's own per-class data */
 };
