@@ -1079,11 +1079,14 @@ ctf_load(struct load_ctx *ctx)
 	uint64_t total = ctf_reader_bytes_total(L.r), next_report = 0;
 	const struct ctf_item *it;
 	while (!L.stop && (it = ctf_reader_next(L.r)) != NULL) {
-		if (it->kind == CTF_ITEM_EVENT)
+		bool packet = it->kind == CTF_ITEM_PACKET;
+		if (!packet)
 			on_event(&L, it);
 		else
 			on_packet(&L, it);
-		if ((++L.nitems & 0xffff) == 0) {
+		/* with the calls kept apart, packets may be nearly all the
+		 * walk sees */
+		if ((++L.nitems & 0xffff) == 0 || packet) {
 			uint64_t done = ctf_reader_bytes_done(L.r);
 			if (done >= next_report) {
 				load_progress(ctx, done, total);
