@@ -386,6 +386,8 @@ static size_t
 keep_vals(struct batch *bt, const struct ctf_val *src, size_t n)
 {
 	size_t at = bt->vals.len;
+	if (n == 0)
+		return at;	/* src may be NULL */
 	VEC_RESERVE(&bt->vals, n);
 	memcpy(bt->vals.items + at, src, n * sizeof *src);
 	bt->vals.len += n;
