@@ -6,10 +6,12 @@
  * and its other regular files are its data streams.
  *
  * Streams are decoded in batches of items (packet starts and events, each
- * complete in itself: values copied, raw events pointing into the mapped
- * file). On a trace of some size, worker threads decode batches ahead
- * while the caller merges: each stream has a few batches in flight, one
- * being read, the others ready or being filled. A binary heap keyed by
+ * complete in itself: values copied, raw events with the integers their
+ * class picks). The user's raw hook sees raw events on the thread that
+ * decoded them and may take them out of the walk (ctf.c keeps function
+ * calls apart that way). On a trace of some size, worker threads decode
+ * batches ahead while the caller merges: each stream has a few batches in
+ * flight, one being read, the others ready or being filled. A heap keyed by
  * (time, trace, stream) hands out the earliest head. A stream is decoded
  * by one thread at a time, always in order, so the merged walk is the
  * same whatever the threads' timing; a stream's error travels at the end
@@ -120,7 +122,7 @@ struct ctf_reader {
 	/* the raw hook, and what each filling thread gives it */
 	ctf_raw_hook hook;
 	void *hook_arg;
-	bool light_walk;	/* the hook takes most events */
+	bool light_walk;	/* the caller does little per item */
 	size_t scratch_size;
 	struct filler *fillers;	/* one per worker, then the caller's */
 	size_t nfillers;
