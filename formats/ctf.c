@@ -5,7 +5,9 @@
  * formats/ctf/ does the format (TSDL, layouts, decoding, packets, merging);
  * this file turns the merged events into the model:
  * - lttng_ust_cyg_profile(_fast) func_entry/func_exit become slices on the
- *   thread (vtid) track, named from the traced binary (ctf_lttng.c);
+ *   thread (vtid) track, named from the traced binary (ctf_lttng.c); when
+ *   all of them are read raw, the decoding threads keep them apart per
+ *   stream and thread and they are built after the walk (ctf_calls.h);
  * - sched_switch becomes slices on CPU tracks, named after the thread;
  * - every other event is an instant on its thread (vtid), else its CPU
  *   (packet context cpu_id), else its stream, with all its fields as args
