@@ -250,7 +250,7 @@ counter(struct fxt *x, const struct fxt_event *ev)
 			continue;
 		}
 		track = series_track(x, th->process, ev, &a);
-		if (x->pipe != NULL) {
+		if (x->pipe != NULL && !x->split) {
 			int64_t bits;
 			memcpy(&bits, &v, sizeof bits);
 			fxt_pipe_put(x, FXT_EV_COUNTER, 0, ev->t, bits, track,
@@ -318,9 +318,16 @@ fxt_event(struct fxt *x, const struct fxt_event *ev)
 	/* Tracks are made in the order threads first appear, sorted or not. */
 	fxt_thread_track(x, ev->thread);
 	if (!th->defer) {
-		if (x->pipe != NULL)
+		if (x->pipe != NULL && !th->direct)
 			fxt_pipe_put(x, ev->type, ev->thread, ev->t, xv, f, a);
-		else
+		else if (a != 0 && ev->type == FXT_EV_END) {
+			/* Its args may merge with the begin's into a new run,
+			 * which is not a per-track call. */
+			fxt_lock(x);
+			fxt_thread_run(x, ev->thread, ev->type, ev->t, xv, f,
+			    a, x->kinds);
+			fxt_unlock(x);
+		} else
 			fxt_thread_run(x, ev->thread, ev->type, ev->t, xv, f,
 			    a, x->kinds);
 		return;

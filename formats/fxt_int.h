@@ -113,7 +113,10 @@ struct fxt_thread {
 	uint32_t track;		/* FXT_NONE until first used */
 	uint32_t process;	/* builder process index, FXT_NONE until used */
 	int64_t last_t;		/* scan pass: last event time seen */
+	uint64_t nev;		/* scan pass: events bound to its stack */
 	bool defer;		/* events out of order: sort before feeding */
+	bool direct;		/* replayed by the reading thread itself
+				 * while the replay worker runs */
 	VEC(struct fxt_dev) dev;
 };
 
@@ -235,6 +238,7 @@ struct fxt {
 	 * meanwhile that are not per track go under the builder lock, taken
 	 * through fxt_lock() (nested calls lock once). */
 	struct fxt_pipe *pipe;
+	bool split;		/* the reading thread replays some tracks */
 	unsigned lock_depth;
 	str_id s_sched;		/* "sched" category */
 	struct fxt_fcache {
@@ -378,5 +382,13 @@ void fxt_pipe_put(struct fxt *x, unsigned type, uint32_t thread, int64_t t,
     int64_t xv, func_id f, args_id a);
 /* Waits for the worker to replay everything, adds its counts. */
 void fxt_pipe_finish(struct fxt *x);
+
+/* fxt_prefault.c: maps a big trace in on another CPU during the scan. */
+struct fxt_prefault;
+/* NULL if the trace is small or there is one CPU. */
+struct fxt_prefault *fxt_prefault_start(const unsigned char *data,
+    size_t size);
+/* Stops it (if still going) and frees it; pf may be NULL. */
+void fxt_prefault_stop(struct fxt_prefault *pf);
 
 #endif

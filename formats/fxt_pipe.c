@@ -8,6 +8,13 @@
  * reading thread only needs for what is new (a function, a track, args),
  * so the two run side by side on the common events.
  *
+ * A worker that replays everything cannot keep up with a reader that only
+ * decodes, so unless the trace has flow events the reading thread keeps
+ * about a quarter of the thread events (whole threads) and the counter
+ * samples, and replays them itself without the lock: those are per-track
+ * calls on tracks the worker never touches, and the tracks array only
+ * moves when the reading thread itself makes a track, under the lock.
+ *
  * Every track is replayed by one thread at a time and in file order, and
  * the shared calls keep their order, so the model is the one the serial
  * pass builds. TTV_FXT_PIPE_MIN (bytes) lowers the size from which the
@@ -25,6 +32,10 @@
 #define NBATCH 8			/* batches in the ring: 1 MB */
 #define WAKE 4		/* a sleeping worker is woken with this many */
 #define HOLD 1024	/* the worker lets the reader in this often */
+/* The reading thread's share of the thread events it replays itself (it
+ * also decodes every record and adds the counter samples). */
+#define READER_SHARE_NUM 1
+#define READER_SHARE_DEN 4
 
 /*
  * An entry is 16 bytes, as the ring's stores are what the handover costs:
@@ -134,6 +145,59 @@ worker(void *arg)
 	}
 }
 
+struct by_size {
+	uint64_t nev;
+	uint32_t thread;
+};
+
+static int
+cmp_size(const void *a, const void *b)
+{
+	const struct by_size *p = a, *q = b;
+
+	if (p->nev != q->nev)
+		return p->nev > q->nev ? -1 : 1;
+	return p->thread < q->thread ? -1 : 1;
+}
+
+/*
+ * Gives the reading thread some of the threads to replay itself, with
+ * about READER_SHARE of the events of the threads that are in order (by
+ * the scan pass's counts, biggest threads first), and the counter samples:
+ * the worker alone cannot keep up with a reader that only decodes. Not
+ * when the trace has flow events: those are collected in the order the
+ * replays reach them, which must be file order.
+ */
+static void
+pipe_split(struct fxt *x)
+{
+	uint64_t total = 0, mine = 0, budget;
+	struct by_size *order;
+	uint32_t i, n = (uint32_t)x->threads.len;
+
+	for (i = K_EV_FLOW_BEGIN; i <= K_EV_FLOW_END; i++)
+		if (x->kinds[i] != 0)
+			return;
+	order = xreallocarray(NULL, n ? n : 1, sizeof *order);
+	for (i = 0; i < n; i++) {
+		order[i].nev = x->threads.items[i].nev;
+		order[i].thread = i;
+		if (!x->threads.items[i].defer)
+			total += order[i].nev;
+	}
+	budget = total / READER_SHARE_DEN * READER_SHARE_NUM;
+	qsort(order, n, sizeof *order, cmp_size);
+	for (i = 0; i < n; i++) {
+		struct fxt_thread *th = &x->threads.items[order[i].thread];
+		if (th->defer || th->nev == 0 || mine + th->nev > budget)
+			continue;
+		th->direct = true;
+		mine += th->nev;
+	}
+	free(order);
+	x->split = true;
+}
+
 void
 fxt_pipe_start(struct fxt *x)
 {
@@ -164,6 +228,7 @@ fxt_pipe_start(struct fxt *x)
 		return;
 	}
 	x->pipe = pp;
+	pipe_split(x);
 }
 
 /* Hands the batch being filled to the worker and waits for a free one. */
@@ -233,5 +298,6 @@ fxt_pipe_finish(struct fxt *x)
 		free(pp->buf[i]);
 	free(pp);
 	x->pipe = NULL;
+	x->split = false;
 	x->lock_depth = 0;
 }
