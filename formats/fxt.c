@@ -611,6 +611,8 @@ event_record(struct fxt *x, uint64_t off, uint64_t h,
 		    ev.type > FXT_EV_ASYNC_END)) {
 			struct fxt_thread *th = &x->threads.items[ev.thread];
 			th->nev++;
+			if (ev.type == FXT_EV_END && ((h >> 20) & 15) != 0)
+				th->end_args = true;
 			if (ev.t < th->last_t)
 				th->defer = true;
 			else
@@ -905,6 +907,8 @@ scan_event(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 		return true;
 	th = &x->threads.items[thread];
 	th->nev++;
+	if (et == FXT_EV_END && ((h >> 20) & 15) != 0)
+		th->end_args = true;
 	if (t < th->last_t)
 		th->defer = true;
 	else
@@ -912,12 +916,78 @@ scan_event(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 	return true;
 }
 
+/* An indexed string ref of an event (counted if undefined). */
+static inline str_id
+sref_index(struct fxt *x, const struct fxt_provider *cur, unsigned ref)
+{
+	str_id s = ref ? cur->strings[ref] : 0;
+
+	return __builtin_expect(s != FXT_STR_UNSET, 1) ? s :
+	    fxt_sref_unset(x);
+}
+
+/*
+ * A counter event with one numeric argument, all indexed (see
+ * event_fast); false if it is not one.
+ */
+static bool
+counter_fast(struct fxt *x, uint64_t h, const unsigned char *r,
+    uint64_t words)
+{
+	struct fxt_provider *cur = x->cur;
+	struct fxt_event ev;
+	struct fxt_arg a;
+	uint64_t ah, aw;
+	double v;
+
+	ah = fxt_word(x, r + 16);
+	aw = (ah >> 4) & 0xfff;
+	a.type = ah & 15;
+	a.name_ref = (ah >> 16) & 0xffff;
+	/* The argument, then the counter id, within the record. */
+	if (aw == 0 || aw > words - 3 || (a.name_ref & 0x8000) != 0 ||
+	    a.type == 0 || a.type > 5 || (a.type >= 3 && aw < 2))
+		return false;
+	ev.thread = cur->threads[(h >> 24) & 0xff];
+	if (ev.thread == FXT_NONE) {
+		x->kinds[K_BAD_THREAD_REF]++;
+		return true;
+	}
+	if (!fxt_ticks_to_ns(cur->tps, fxt_word(x, r + 8), &ev.t)) {
+		x->kinds[K_BAD_TIMESTAMP]++;
+		return true;
+	}
+	ev.cat = sref_index(x, cur, (h >> 32) & 0xffff);
+	ev.name_ref = (unsigned)(h >> 48);
+	ev.name = sref_index(x, cur, ev.name_ref);
+	ev.name_stream = NULL;
+	ev.x = fxt_word(x, r + 16 + aw * 8);
+	if (ev.t > x->last_t)
+		x->last_t = ev.t;
+	a.name = sref_index(x, cur, a.name_ref);
+	a.name_stream = NULL;
+	switch (a.type) {
+	case 1: v = (double)(int32_t)(uint32_t)(ah >> 32); break;
+	case 2: v = (double)(uint32_t)(ah >> 32); break;
+	case 3: v = (double)(int64_t)fxt_word(x, r + 24); break;
+	case 4: v = (double)fxt_word(x, r + 24); break;
+	default: {
+		uint64_t bits = fxt_word(x, r + 24);
+		memcpy(&v, &bits, sizeof v);
+		break;
+	}
+	}
+	fxt_counter_sample(x, &ev, &a, v);
+	return true;
+}
+
 /*
  * The event pass's share of the commonest records: a duration or instant
- * event on an indexed thread, with indexed names and no args. It does what
- * event_record() and fxt_event() do with one, in the same order (the
- * counts of bad references and timestamps included), without their
- * generic decoding; false (nothing done) for anything else.
+ * event on an indexed thread, with indexed names and no args, or a counter
+ * with one numeric argument. It does what event_record() and fxt_event()
+ * do with one, in the same order (the counts of bad references and
+ * timestamps included), without their generic decoding; false (nothing
+ * done) for anything else.
  */
 static inline __attribute__((always_inline)) bool
 event_fast(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
@@ -932,8 +1002,12 @@ event_fast(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 	int64_t t, xv = 0;
 	func_id f;
 
-	if (cur == NULL || ref == 0 || ((h >> 20) & 15) != 0 ||
-	    ((cref | nref) & 0x8000) != 0 || (et != FXT_EV_INSTANT &&
+	if (cur == NULL || ref == 0 || ((cref | nref) & 0x8000) != 0)
+		return false;
+	if (et == FXT_EV_COUNTER)
+		return ((h >> 20) & 15) == 1 && words >= 4 &&
+		    counter_fast(x, h, r, words);
+	if (((h >> 20) & 15) != 0 || (et != FXT_EV_INSTANT &&
 	    et != FXT_EV_BEGIN && et != FXT_EV_END && et != FXT_EV_COMPLETE) ||
 	    words < (et == FXT_EV_COMPLETE ? 3u : 2u))
 		return false;
@@ -946,12 +1020,8 @@ event_fast(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 		x->kinds[K_BAD_TIMESTAMP]++;
 		return true;
 	}
-	cat = cref ? cur->strings[cref] : 0;
-	if (__builtin_expect(cat == FXT_STR_UNSET, 0))
-		cat = fxt_sref_unset(x);
-	name = nref ? cur->strings[nref] : 0;
-	if (__builtin_expect(name == FXT_STR_UNSET, 0))
-		name = fxt_sref_unset(x);
+	cat = sref_index(x, cur, cref);
+	name = sref_index(x, cur, nref);
 	if (t > x->last_t)
 		x->last_t = t;
 	f = fxt_func(x, name, cat);
@@ -1033,7 +1103,14 @@ walk(struct fxt *x, const bool scan)
 		 * again and drops them behind itself, so the mapping and the
 		 * growing model never both hold the whole file. */
 		if (!scan && off >= next_release) {
-			mapfile_release(f, off & ~(size_t)(RELEASE_STEP - 1));
+			/* On the replay worker when there is one: the reading
+			 * thread has more to do. */
+			size_t upto = off & ~(size_t)(RELEASE_STEP - 1);
+			if (x->pipe != NULL)
+				fxt_pipe_put(x, FXT_PIPE_RELEASE, 0,
+				    (int64_t)upto, 0, 0, 0);
+			else
+				mapfile_release(f, upto);
 			next_release = off + RELEASE_STEP;
 		}
 	}
@@ -1179,6 +1256,7 @@ fxt_load(struct load_ctx *ctx)
 	providers_free(&x);
 	x.scan = false;
 	x.kernel_process = FXT_NONE;
+	fxt_events_start(&x);
 	fxt_pipe_start(&x);
 	event_walk(&x);
 	fxt_pipe_finish(&x);

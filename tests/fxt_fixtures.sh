@@ -19,7 +19,12 @@
 #     here with TTV_FXT_PIPE_MIN=0) builds the very model the serial pass
 #     builds: the same dump, line for line, of every fixture and of bulk
 #     traces long enough to go round the worker's ring many times, in and
-#     out of order, and the same chrome-json export.
+#     out of order, and the same chrome-json export;
+#  6. the same with the reading thread replaying some threads itself
+#     (TTV_FXT_READER_SHARE), and, on the fixtures without their flow
+#     events (so that the reader keeps open slices itself and hands them
+#     to the builder whole), the same model, --info, --stats and export as
+#     through the builder's own stacks (TTV_FXT_BUILDER_STACKS).
 set -u
 : "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 data="$TTV_SRCDIR/tests/data/fxt"
@@ -120,5 +125,84 @@ TTV_FXT_PIPE_MIN=0 "$TTV" --export chrome-json "$data/full.fxt" \
 if ! cmp -s "$tmp/json" "$tmp/json-piped"; then
 	echo "FAIL: chrome-json differs with the replay worker"
 	fail=1
+fi
+
+# 6. The reading thread replays part of the threads; open slices kept by
+# the reader (traces without flow events) or by the builder.
+# same_model NAME FILE ENV...: the dump under ENV equals the serial one
+# through the builder's stacks.
+same_model() {
+	sm_name=$1 sm_file=$2
+	shift 2
+	TTV_FXT_PIPE_MIN=18446744073709551615 TTV_FXT_BUILDER_STACKS=1 \
+	    "$dump" --cpu "$sm_file" >"$tmp/ref" 2>&1 || fail=1
+	env "$@" "$dump" --cpu "$sm_file" >"$tmp/got" 2>&1 || fail=1
+	if [ "$(wc -l <"$tmp/ref")" -lt 20 ] || ! cmp -s "$tmp/ref" "$tmp/got"
+	then
+		echo "FAIL: $sm_name: $* builds another model:"
+		diff "$tmp/ref" "$tmp/got" | head -20
+		fail=1
+	fi
+}
+for f in "$tmp/ring.fxt" "$tmp/ring-o.fxt"; do
+	same_model "$f" "$f" TTV_FXT_PIPE_MIN=0 TTV_FXT_READER_SHARE=4
+	same_model "$f" "$f" TTV_FXT_PIPE_MIN=0 TTV_FXT_READER_SHARE=16
+	# Cut inside rounds: begins left open at the end (checked below for
+	# the first), a truncated tail.
+	for cut in 100 300 1000 1004; do
+		head -c $(($(wc -c <"$f") - cut)) "$f" >"$tmp/cut.fxt"
+		same_model "$f, cut $cut" "$tmp/cut.fxt" \
+		    TTV_FXT_PIPE_MIN=18446744073709551615
+		same_model "$f, cut $cut" "$tmp/cut.fxt" TTV_FXT_PIPE_MIN=0 \
+		    TTV_FXT_READER_SHARE=8
+	done
+done
+head -c $(($(wc -c <"$tmp/ring.fxt") - 100)) "$tmp/ring.fxt" >"$tmp/cut.fxt"
+if ! "$TTV" --info "$tmp/cut.fxt" 2>&1 | grep -q "unterminated: 2"; then
+	echo "FAIL: the cut bulk trace has no slice left open"
+	fail=1
+fi
+if command -v python3 >/dev/null 2>&1; then
+	for f in "$data/full.fxt" "$data/full-be.fxt" "$data/trunc.fxt" \
+	    "$data/trunc-be.fxt"; do
+		nf="$tmp/noflow-$(basename "$f")"
+		# Drops the flow event records (event types 8-10), keeps
+		# everything else, the damaged tail included.
+		python3 - "$f" "$nf" <<'PY' || fail=1
+import sys
+d = open(sys.argv[1], 'rb').read()
+order = 'big' if d[:8] == (0x0016547846040010).to_bytes(8, 'big') \
+    else 'little'
+out, off = bytearray(), 0
+while len(d) - off >= 8:
+    h = int.from_bytes(d[off:off + 8], order)
+    n = (h >> 4) & (0xffffffff if h & 15 == 15 else 0xfff)
+    if n == 0 or n * 8 > len(d) - off:
+        break
+    if not (h & 15 == 4 and 8 <= (h >> 16) & 15 <= 10):
+        out += d[off:off + n * 8]
+    off += n * 8
+open(sys.argv[2], 'wb').write(out + d[off:])
+PY
+		if "$TTV" --info "$nf" 2>/dev/null | grep -q "flow begin"; then
+			echo "FAIL: $nf still has flow events"
+			fail=1
+		fi
+		same_model "$nf" "$nf" TTV_FXT_PIPE_MIN=18446744073709551615
+		same_model "$nf" "$nf" TTV_FXT_PIPE_MIN=0
+		same_model "$nf" "$nf" TTV_FXT_PIPE_MIN=0 \
+		    TTV_FXT_READER_SHARE=16
+		for m in "--info" "--stats --tsv" "--export chrome-json"; do
+			# shellcheck disable=SC2086
+			TTV_FXT_BUILDER_STACKS=1 "$TTV" $m "$nf" \
+			    >"$tmp/ref" 2>&1
+			# shellcheck disable=SC2086
+			"$TTV" $m "$nf" >"$tmp/got" 2>&1
+			if ! cmp -s "$tmp/ref" "$tmp/got"; then
+				echo "FAIL: $nf: $m differs from the builder's stacks"
+				fail=1
+			fi
+		done
+	done
 fi
 exit $fail
