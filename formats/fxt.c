@@ -1053,21 +1053,24 @@ event_fast(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 }
 
 /*
- * One pass over the records in file order. The scan pass finds where the
- * well-formed records end (x->size) and reports framing damage; the event
- * pass stops there without reporting it again. Inlined once per pass, so
- * that each loop is specialised for its pass.
+ * One pass over the records in file order, from off to the first record
+ * at or past limit; returns where it stopped. The scan pass finds where the
+ * well-formed records end and reports framing damage (*broken: it cannot
+ * go on); the event pass stops there without reporting it again. Inlined
+ * once per pass, so that each loop is specialised for its pass.
  */
-static inline __attribute__((always_inline)) void
-walk(struct fxt *x, const bool scan)
+static inline __attribute__((always_inline)) size_t
+walk(struct fxt *x, const bool scan, size_t off, size_t limit, bool *broken)
 {
 	const struct mapped_file *f = x->ctx->file;
 	const unsigned char *d = x->data;
-	size_t size = scan ? f->size : x->size, off = 0;
-	size_t next_progress = PROGRESS_STEP, next_release = RELEASE_STEP;
+	size_t size = scan ? f->size : x->size;
+	size_t next_progress = off + PROGRESS_STEP;
+	size_t next_release = off + RELEASE_STEP;
 	uint64_t total = (uint64_t)f->size * 2;
 
-	while (size - off >= 8) {
+	*broken = false;
+	while (off < limit && size - off >= 8) {
 		uint64_t h = fxt_word(x, d + off), words;
 		unsigned type = h & 15;
 
@@ -1081,6 +1084,7 @@ walk(struct fxt *x, const bool scan)
 			if (scan)
 				builder_error(x->b, off, "record of size 0 "
 				    "(type %u): cannot go on", type);
+			*broken = true;
 			break;
 		}
 		if (words > (size - off) / 8) {
@@ -1088,6 +1092,7 @@ walk(struct fxt *x, const bool scan)
 				builder_warn(x->b, off, "truncated record "
 				    "(declares %" PRIu64 " bytes, %zu present)",
 				    words * 8, size - off);
+			*broken = true;
 			break;
 		}
 		if (type != 4 || !(scan ? scan_event(x, h, d + off, words) :
@@ -1114,24 +1119,47 @@ walk(struct fxt *x, const bool scan)
 			next_release = off + RELEASE_STEP;
 		}
 	}
-	if (scan) {
-		if (off < size && size - off < 8)
-			builder_warn(x->b, off, "truncated record (%zu bytes, "
-			    "less than a record header)", size - off);
-		x->size = off;
-	}
+	return off;
 }
 
+/*
+ * The scan pass. On a big trace a second thread scans the second half
+ * meanwhile (fxt_half.c), from a record boundary it guesses; its result
+ * is taken only if this thread's walk lands exactly there, and only as
+ * far as it could go without the tables (this thread goes on from there).
+ * Otherwise the pages are mapped in on the second CPU ahead of this
+ * thread (fxt_prefault.c).
+ */
 static void
 scan_walk(struct fxt *x)
 {
-	walk(x, true);
+	const struct mapped_file *f = x->ctx->file;
+	struct fxt_prefault *pf = NULL;
+	struct fxt_half *hf;
+	size_t off = 0, mid;
+	bool broken = false;
+
+	hf = fxt_half_start(x, &mid);
+	if (hf != NULL) {
+		off = walk(x, true, 0, mid, &broken);
+		fxt_half_merge(x, hf, off == mid && !broken, &off);
+	} else
+		pf = fxt_prefault_start(x->data, f->size);
+	if (!broken)
+		off = walk(x, true, off, SIZE_MAX, &broken);
+	fxt_prefault_stop(pf);
+	if (off < f->size && f->size - off < 8)
+		builder_warn(x->b, off, "truncated record (%zu bytes, "
+		    "less than a record header)", f->size - off);
+	x->size = off;
 }
 
 static void
 event_walk(struct fxt *x)
 {
-	walk(x, false);
+	bool broken;
+
+	walk(x, false, 0, SIZE_MAX, &broken);
 }
 
 /* ------------------------------------------------------------ the load */
@@ -1213,7 +1241,6 @@ static int
 fxt_load(struct load_ctx *ctx)
 {
 	const struct mapped_file *f = ctx->file;
-	struct fxt_prefault *pf;
 	struct fxt x;
 	uint64_t le = 0, be = 0;
 	size_t i;
@@ -1246,9 +1273,7 @@ fxt_load(struct load_ctx *ctx)
 	mapfile_sequential(f);
 
 	x.scan = true;
-	pf = fxt_prefault_start(f->data, f->size);
 	scan_walk(&x);
-	fxt_prefault_stop(pf);
 	if (x.size == 0) {
 		fxt_state_free(&x);
 		return -1;

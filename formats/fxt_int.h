@@ -440,6 +440,18 @@ fxt_pipe_put(struct fxt *x, unsigned type, uint32_t thread, int64_t t,
 /* Waits for the worker to replay everything, adds its counts. */
 void fxt_pipe_finish(struct fxt *x);
 
+/* fxt_half.c: the second half of the scan pass on another thread. */
+struct fxt_half;
+/* NULL if the trace is small, there is one CPU, or no boundary was found
+ * near the middle; else the scan of the second half runs from *mid. */
+struct fxt_half *fxt_half_start(struct fxt *x, size_t *mid);
+/* Once the reading thread has scanned up to the middle (landed: exactly,
+ * without damage): adds what the second half found to the scan's state
+ * and sets *off to where the reading thread goes on; false (nothing done)
+ * if it cannot be used. Frees hf. */
+bool fxt_half_merge(struct fxt *x, struct fxt_half *hf, bool landed,
+    size_t *off);
+
 /* fxt_prefault.c: maps a big trace in on another CPU during the scan. */
 struct fxt_prefault;
 /* NULL if the trace is small or there is one CPU. */
