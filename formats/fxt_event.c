@@ -110,8 +110,8 @@ frame_open(struct fxt *x, const struct fxt_thread *th, struct fxt_stack *sk,
 	frame_push(sk, t, end, f, a);
 }
 
-void
-fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
+static inline __attribute__((always_inline)) void
+thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
     int64_t xv, func_id f, args_id a, uint64_t *kinds)
 {
 	struct fxt_thread *th = &x->threads.items[thread];
@@ -190,6 +190,45 @@ fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
 	}
 }
 
+void
+fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
+    int64_t xv, func_id f, args_id a, uint64_t *kinds)
+{
+	thread_run(x, thread, type, t, xv, f, a, kinds);
+}
+
+const struct fxt_pev *
+fxt_replay(struct fxt *x, const struct fxt_pev *e, const struct fxt_pev *end,
+    unsigned max, uint64_t *kinds)
+{
+	struct fxt_pext ext;
+	unsigned type;
+	double v;
+
+	for (; e < end && max > 0; e++, max--) {
+		int64_t t = e->t;
+		uint32_t f = e->f;
+		type = (e->tt >> FXT_PIPE_TYPE_SHIFT) & 15;
+		ext.x = 0;
+		ext.args = 0;
+		ext.thread = e->tt & FXT_PIPE_THREAD_MASK;
+		if (e->tt & FXT_PIPE_EXT) {
+			memcpy(&ext, e + 1, sizeof ext);
+			e++;
+		}
+		if (type == FXT_PIPE_RELEASE) {
+			/* The reading thread is past these pages. */
+			mapfile_release(x->ctx->file, (size_t)t);
+		} else if (type == FXT_EV_COUNTER) {
+			memcpy(&v, &ext.x, sizeof v);
+			builder_counter(x->b, f, t, v);
+		} else
+			thread_run(x, ext.thread, type, t, ext.x, f, ext.args,
+			    kinds);
+	}
+	return e;
+}
+
 /* Ends what a thread has open once all its events are in: complete events
  * at their ends; begins inside a complete event at its end, flagged
  * unterminated. Begins outside any complete event stay open until the
@@ -242,23 +281,21 @@ fxt_events_start(struct fxt *x)
 
 /* ------------------------------------------------------------ counters */
 
-/* One series per (process, name, arg name, counter id). */
+/* One series per (process, name, arg name, counter id): the cache (c) did
+ * not have it. */
 static uint32_t
-series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
-    const struct fxt_arg *a)
+series_track_slow(struct fxt *x, uint32_t process,
+    const struct fxt_event *ev, const struct fxt_arg *a,
+    struct fxt_scache *c)
 {
 	uint64_t k1 = (uint64_t)ev->name << 32 | a->name;
 	uint32_t i = FXT_NONE, head = FXT_NONE;
-	struct fxt_scache *c = &x->scache[(uint32_t)((k1 ^ ev->x ^ process) *
-	    0x9E3779B97F4A7C15ULL >> (64 - FXT_SCACHE_BITS))];
 	struct fxt_series s;
 	const char *name, *arg;
 	size_t nlen, alen;
 	char buf[512];
 	int n;
 
-	if (c->used && c->k1 == k1 && c->id == ev->x && c->process == process)
-		return c->track;
 	fxt_lock(x);
 	if (fxt_map_get(&x->counters, k1, ev->x, &head))
 		for (i = head; i != FXT_NONE; i = x->series.items[i].next)
@@ -285,6 +322,21 @@ series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
 	VEC_PUSH(&x->series, s);
 	fxt_unlock(x);
 	return s.track;
+}
+
+/* The track of a counter series, through a direct-mapped cache, as
+ * fxt_func() (counters sample few series, on every counter event). */
+static inline uint32_t
+series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
+    const struct fxt_arg *a)
+{
+	uint64_t k1 = (uint64_t)ev->name << 32 | a->name;
+	struct fxt_scache *c = &x->scache[(uint32_t)((k1 ^ ev->x ^ process) *
+	    0x9E3779B97F4A7C15ULL >> (64 - FXT_SCACHE_BITS))];
+
+	if (c->used && c->k1 == k1 && c->id == ev->x && c->process == process)
+		return c->track;
+	return series_track_slow(x, process, ev, a, c);
 }
 
 void

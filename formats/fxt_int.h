@@ -414,6 +414,10 @@ void fxt_state_free(struct fxt *x);
 /* Starts it if the trace is big enough and a second CPU is there. */
 void fxt_pipe_start(struct fxt *x);
 void fxt_pipe_flush(struct fxt *x);
+/* fxt_event.c: replays up to max ring entries from e (the worker holds
+ * the builder lock); returns the next one. */
+const struct fxt_pev *fxt_replay(struct fxt *x, const struct fxt_pev *e,
+    const struct fxt_pev *end, unsigned max, uint64_t *kinds);
 /* Hands over one thread event (as fxt_thread_run takes it), with type
  * FXT_EV_COUNTER a counter sample (f: the counter track, xv: the value's
  * bits), or with FXT_PIPE_RELEASE pages to drop. In file order. */

@@ -63,38 +63,11 @@ replay(struct fxt_pipe *pp, const struct fxt_pev *e, uint32_t n)
 {
 	struct fxt *x = pp->x;
 	const struct fxt_pev *end = e + n;
-	struct fxt_pext ext;
-	unsigned type, held = 0;
-	double v;
 
 	builder_lock(x->b);
-	for (; e < end; e++) {
-		int64_t t = e->t;
-		uint32_t f = e->f;
-		type = (e->tt >> FXT_PIPE_TYPE_SHIFT) & 15;
-		ext.x = 0;
-		ext.args = 0;
-		ext.thread = e->tt & FXT_PIPE_THREAD_MASK;
-		if (e->tt & FXT_PIPE_EXT) {
-			memcpy(&ext, e + 1, sizeof ext);
-			e++;
-		}
-		if (type == FXT_PIPE_RELEASE) {
-			/* The reading thread is past these pages. */
-			mapfile_release(x->ctx->file, (size_t)t);
-			continue;
-		}
-		if (type == FXT_EV_COUNTER) {
-			memcpy(&v, &ext.x, sizeof v);
-			builder_counter(x->b, f, t, v);
-		} else
-			fxt_thread_run(x, ext.thread, type, t, ext.x, f,
-			    ext.args, pp->kinds);
-		if (++held == HOLD) {
-			builder_unlock(x->b);
-			builder_lock(x->b);
-			held = 0;
-		}
+	while ((e = fxt_replay(x, e, end, HOLD, pp->kinds)) < end) {
+		builder_unlock(x->b);
+		builder_lock(x->b);
 	}
 	builder_unlock(x->b);
 }
