@@ -20,6 +20,8 @@
 #include "xalloc.h"
 #include "reader.h"
 #include "ctf/ctf_decode.h"
+#include "ctf_calls.h"
+#include "ctf/ctf_keys.h"
 #include "ctf/ctf_lttng.h"
 
 static int
@@ -47,18 +49,13 @@ struct fcache {
 	uint32_t off;
 };
 
-/* An integer at a fixed place of a raw event (ctf_stream.raw). */
-struct raw_int {
-	uint8_t scope;		/* 1..3; 0: absent */
-	uint8_t size;
-	bool be, is_signed;
-	uint32_t off;
-};
+/* A cyg-profile event whose scopes are all fixed structs is read raw:
+ * the decoder picks its thread, process and address (ctf_pick), no
+ * values are built. */
+enum { PICK_VTID, PICK_VPID, PICK_ADDR };
 
-/* Where a cyg-profile event's thread, process and address are when its
- * scopes are all fixed structs: read there, with no values built. */
 struct raw_plan {
-	struct raw_int vtid, vpid, addr;
+	bool has_vpid, has_addr;
 	uint64_t vpid_env;	/* when no vpid field: from the env */
 	bool has_vpid_env;
 };
@@ -67,9 +64,11 @@ struct ev_info {
 	struct fcache addr;
 	struct raw_plan raw;
 	func_id func;
+	bool has_func;		/* func made (on the class's first event) */
 	enum ev_kind kind;
 	uint64_t count;
 	const char *name;
+	size_t index;		/* in loader.infos */
 };
 
 struct cpu_state {
@@ -109,6 +108,23 @@ struct loader {
 		uint64_t vtid, vpid;
 		uint32_t track;
 	} tcache[256];
+	/* raw events come with ids of their thread's (vpid, vtid) and their
+	 * function's (vpid, addr), made on the decoding threads; here the
+	 * ids become tracks and functions (+ 1; 0: not yet) */
+	struct ctf_keys thread_keys, func_keys;
+	VEC(uint32_t) key_track;
+	VEC(uint32_t) key_func;
+	/* when every call is raw: the calls, kept apart from the walk and
+	 * built after it (ctf_calls.h), and the events the decoding threads
+	 * took, per stream and class */
+	struct ctf_calls *calls;
+	uint64_t *taken;
+	/* per stream: the function keys it has carried (a byte each) */
+	struct fseen {
+		uint8_t *has;
+		size_t n;
+	} *fseen;
+	uint64_t nitems;	/* items the walk handed out */
 	ttv_ns origin;
 	bool have_origin;
 	uint64_t seq;		/* time of events without a clock */
@@ -134,7 +150,7 @@ on_diag(void *arg, bool error, const char *file, int64_t off, const char *msg)
 /* A top-level integer field of a fixed struct, by its displayed name. */
 static bool
 raw_find(const struct ctf_type *t, int scope, const char *name,
-    struct raw_int *out)
+    struct ctf_pick *out)
 {
 	if (t == NULL || !t->fixed)
 		return false;
@@ -144,7 +160,7 @@ raw_find(const struct ctf_type *t, int scope, const char *name,
 			continue;
 		if (op->t->kind != CTF_INT && op->t->kind != CTF_ENUM)
 			return false;
-		*out = (struct raw_int){ (uint8_t)scope, (uint8_t)op->size,
+		*out = (struct ctf_pick){ (uint8_t)scope, (uint8_t)op->size,
 		    op->be, op->is_signed, op->off };
 		return true;
 	}
@@ -155,7 +171,7 @@ raw_find(const struct ctf_type *t, int scope, const char *name,
  * first, then the event's. */
 static bool
 raw_ctx(const struct ctf_stream_class *sc, const struct ctf_event_class *ec,
-    const char *name, struct raw_int *out)
+    const char *name, struct ctf_pick *out)
 {
 	return raw_find(sc->event_context, 1, name, out) ||
 	    raw_find(ec->context, 2, name, out);
@@ -164,30 +180,32 @@ raw_ctx(const struct ctf_stream_class *sc, const struct ctf_event_class *ec,
 /* Marks a cyg-profile event class raw when its scopes are all fixed and
  * its thread and address are found in them as the generic path would. */
 static void
-raw_plan(struct ev_info *in, const struct ctf_stream *s,
-    struct ctf_event_class *ec)
+raw_plan(struct ev_info *in, const struct ctf_meta *m,
+    const struct ctf_stream_class *sc, struct ctf_event_class *ec)
 {
-	const struct ctf_stream_class *sc = s->sc;
 	struct raw_plan *p = &in->raw;
+	struct ctf_pick pick[CTF_PICK_MAX] = { { 0 } };
 	const struct ctf_type *ts[3] = { sc->event_context, ec->context,
 	    ec->fields };
 	for (int k = 0; k < 3; k++)
 		if (!ctf_type_raw(ts[k]))
 			return;
 	/* the generic path takes the first field of that name */
-	if (ec->fields != NULL && !raw_find(ec->fields, 3, "addr", &p->addr)) {
+	if (ec->fields != NULL &&
+	    !raw_find(ec->fields, 3, "addr", &pick[PICK_ADDR])) {
 		for (size_t i = 0; i < ec->fields->nfields; i++)
 			if (!strcmp(ec->fields->fields[i].display, "addr"))
 				return;
 	}
-	if (in->kind == EV_ENTRY && p->addr.scope == 0)
+	p->has_addr = pick[PICK_ADDR].scope != 0;
+	if (in->kind == EV_ENTRY && !p->has_addr)
 		return;
-	if (!raw_ctx(sc, ec, "vtid", &p->vtid) &&
-	    !raw_ctx(sc, ec, "tid", &p->vtid))
+	if (!raw_ctx(sc, ec, "vtid", &pick[PICK_VTID]) &&
+	    !raw_ctx(sc, ec, "tid", &pick[PICK_VTID]))
 		return;
-	if (!raw_ctx(sc, ec, "vpid", &p->vpid) &&
-	    !raw_ctx(sc, ec, "pid", &p->vpid)) {
-		const struct ctf_meta *m = s->trace->m;
+	p->has_vpid = raw_ctx(sc, ec, "vpid", &pick[PICK_VPID]) ||
+	    raw_ctx(sc, ec, "pid", &pick[PICK_VPID]);
+	if (!p->has_vpid) {
 		for (size_t i = 0; i < m->nenv; i++)
 			if (!strcmp(m->env[i].key, "vpid") &&
 			    m->env[i].str == NULL) {
@@ -195,59 +213,84 @@ raw_plan(struct ev_info *in, const struct ctf_stream *s,
 				p->has_vpid_env = true;
 			}
 	}
+	memcpy(ec->pick, pick, sizeof pick);
 	ec->raw = true;
 }
 
-static inline uint64_t
-raw_read(const struct ctf_stream *s, const struct raw_int *ri)
-{
-	return ctf_read_whole(s->raw[ri->scope] + ri->off, ri->size, ri->be,
-	    ri->is_signed);
-}
 
-static struct ev_info *
-info_of(struct loader *L, const struct ctf_stream *s)
+
+static enum ev_kind
+event_kind(const char *n)
 {
-	struct ctf_event_class *ec = (struct ctf_event_class *)s->ev;
-	struct ev_info *in = ec->user;
-	if (in != NULL)
-		return in;
-	in = xcalloc(1, sizeof *in);
-	in->name = ec->name;
-	in->func = builder_func(L->b, builder_intern_cstr(L->b, ec->name), 0,
-	    (int64_t)ec->id);
-	const char *n = ec->name;
 	if (!strcmp(n, "lttng_ust_cyg_profile:func_entry") ||
 	    !strcmp(n, "lttng_ust_cyg_profile_fast:func_entry"))
-		in->kind = EV_ENTRY;
-	else if (!strcmp(n, "lttng_ust_cyg_profile:func_exit") ||
+		return EV_ENTRY;
+	if (!strcmp(n, "lttng_ust_cyg_profile:func_exit") ||
 	    !strcmp(n, "lttng_ust_cyg_profile_fast:func_exit"))
-		in->kind = EV_EXIT;
-	else if (!strcmp(n, "sched_switch"))
-		in->kind = EV_SCHED_SWITCH;
-	else if (!strcmp(n, "lttng_ust_statedump:bin_info") ||
+		return EV_EXIT;
+	if (!strcmp(n, "sched_switch"))
+		return EV_SCHED_SWITCH;
+	if (!strcmp(n, "lttng_ust_statedump:bin_info") ||
 	    !strcmp(n, "lttng_ust_dl:dlopen") ||
 	    !strcmp(n, "lttng_ust_dl:dlmopen") ||
 	    !strcmp(n, "lttng_ust_lib:load"))
-		in->kind = EV_BIN_INFO;
-	if (in->kind == EV_ENTRY || in->kind == EV_EXIT)
-		raw_plan(in, s, ec);
-	ec->user = in;
-	VEC_PUSH(&L->infos, in);
+		return EV_BIN_INFO;
+	return EV_PLAIN;
+}
+
+/* What each event class means to the model, and which are read raw:
+ * decided before decoding starts, as the classes are shared with the
+ * threads that decode ahead. */
+static void
+plan_classes(struct loader *L)
+{
+	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
+		const struct ctf_meta *m = ctf_reader_trace(L->r, ti)->m;
+		for (size_t si = 0; si < m->nstreams; si++) {
+			const struct ctf_stream_class *sc = m->streams[si];
+			for (size_t ei = 0; ei < sc->nevents; ei++) {
+				struct ctf_event_class *ec = sc->events[ei];
+				if (ec->user != NULL)
+					continue;
+				struct ev_info *in = xcalloc(1, sizeof *in);
+				in->name = ec->name;
+				in->kind = event_kind(ec->name);
+				if (in->kind == EV_ENTRY || in->kind == EV_EXIT)
+					raw_plan(in, m, sc, ec);
+				ec->user = in;
+				in->index = L->infos.len;
+				VEC_PUSH(&L->infos, in);
+			}
+		}
+	}
+}
+
+static inline struct ev_info *
+info_of(struct loader *L, const struct ctf_item *it)
+{
+	const struct ctf_event_class *ec = it->ev;
+	struct ev_info *in = ec->user;
+	if (!in->has_func) {
+		in->func = builder_func(L->b, builder_intern_cstr(L->b,
+		    ec->name), 0, (int64_t)ec->id);
+		in->has_func = true;
+	}
 	return in;
 }
 
 /* A top-level field of a scope by its displayed name. */
 static const struct ctf_val *
-field(const struct ctf_stream *s, int scope, const char *name)
+field(const struct ctf_item *it, int scope, const char *name)
 {
-	int r = s->scope_root[scope];
+	if (it->is_raw)
+		return NULL;
+	int r = it->u.v.scope_root[scope];
 	if (r < 0)
 		return NULL;
-	const ctf_vals *vals = &s->evals;
-	uint32_t end = vals->items[r].end;
+	const struct ctf_val *vals = it->u.v.vals;
+	uint32_t end = vals[r].end;
 	for (uint32_t i = (uint32_t)r + 1; i < end;) {
-		const struct ctf_val *v = &vals->items[i];
+		const struct ctf_val *v = &vals[i];
 		if (v->field != NULL && !strcmp(v->field->display, name))
 			return v;
 		i = v->end > i ? v->end : i + 1;
@@ -256,21 +299,24 @@ field(const struct ctf_stream *s, int scope, const char *name)
 }
 
 static const struct ctf_val *
-field_cached(const struct ctf_stream *s, int scope, const char *name,
+field_cached(const struct ctf_item *it, int scope, const char *name,
     struct fcache *c)
 {
-	int r = s->scope_root[scope];
+	if (it->is_raw)
+		return NULL;
+	int r = it->u.v.scope_root[scope];
 	if (r < 0)
 		return NULL;
-	const struct ctf_val *root = &s->evals.items[r];
+	const struct ctf_val *vals = it->u.v.vals;
+	const struct ctf_val *root = &vals[r];
 	if (c->type == root->type) {
 		if (c->f == NULL)
 			return NULL;
 		uint32_t i = (uint32_t)r + c->off;
-		if (i < root->end && s->evals.items[i].field == c->f)
-			return &s->evals.items[i];
+		if (i < root->end && vals[i].field == c->f)
+			return &vals[i];
 	}
-	const struct ctf_val *v = field(s, scope, name);
+	const struct ctf_val *v = field(it, scope, name);
 	c->type = root->type;
 	c->f = v ? v->field : NULL;
 	c->off = v ? (uint32_t)(v - root) : 0;
@@ -278,18 +324,18 @@ field_cached(const struct ctf_stream *s, int scope, const char *name,
 }
 
 static const struct ctf_val *
-ctx_field(const struct ctf_stream *s, const char *name)
+ctx_field(const struct ctf_item *it, const char *name)
 {
-	const struct ctf_val *v = field(s, 1, name);
-	return v ? v : field(s, 2, name);
+	const struct ctf_val *v = field(it, 1, name);
+	return v ? v : field(it, 2, name);
 }
 
 /* A context field, from the stream's event context or the event's. */
 static const struct ctf_val *
-ctx_cached(const struct ctf_stream *s, const char *name, struct fcache c[2])
+ctx_cached(const struct ctf_item *it, const char *name, struct fcache c[2])
 {
-	const struct ctf_val *v = field_cached(s, 1, name, &c[0]);
-	return v ? v : field_cached(s, 2, name, &c[1]);
+	const struct ctf_val *v = field_cached(it, 1, name, &c[0]);
+	return v ? v : field_cached(it, 2, name, &c[1]);
 }
 
 static bool
@@ -303,7 +349,7 @@ int_of(const struct ctf_val *v, uint64_t *out)
 }
 
 static void
-name_track(struct loader *L, uint32_t track, const struct ctf_stream *s,
+name_track(struct loader *L, uint32_t track, const struct ctf_item *it,
     uint32_t proc, bool is_main)
 {
 	while (L->named.len <= track)
@@ -311,7 +357,7 @@ name_track(struct loader *L, uint32_t track, const struct ctf_stream *s,
 	if (L->named.items[track])
 		return;
 	L->named.items[track] = 1;
-	const struct ctf_val *pn = ctx_field(s, "procname");
+	const struct ctf_val *pn = ctx_field(it, "procname");
 	if (pn == NULL || !pn->is_text)
 		return;
 	str_id n = builder_intern(L->b, pn->str, pn->len);
@@ -342,17 +388,18 @@ kernel_proc(struct loader *L, const struct ctf_stream *s)
 
 /* The track of an event: its thread, else its CPU, else its stream. */
 static uint32_t
-track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
+track_of(struct loader *L, const struct ctf_item *it, int64_t *vpid_out)
 {
+	const struct ctf_stream *s = it->s;
 	uint64_t vtid, vpid;
-	const struct ctf_val *tv = ctx_cached(s, "vtid", L->c_vtid);
+	const struct ctf_val *tv = ctx_cached(it, "vtid", L->c_vtid);
 	if (tv == NULL)
-		tv = ctx_cached(s, "tid", L->c_tid);
+		tv = ctx_cached(it, "tid", L->c_tid);
 	*vpid_out = -1;
 	if (int_of(tv, &vtid)) {
-		const struct ctf_val *pv = ctx_cached(s, "vpid", L->c_vpid);
+		const struct ctf_val *pv = ctx_cached(it, "vpid", L->c_vpid);
 		if (pv == NULL)
-			pv = ctx_cached(s, "pid", L->c_pid);
+			pv = ctx_cached(it, "pid", L->c_pid);
 		if (!int_of(pv, &vpid)) {
 			/* per-process buffers say it in the env */
 			vpid = vtid;
@@ -367,7 +414,7 @@ track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
 		    &L->tcache[(vtid ^ (vtid >> 8) ^ (vpid * 31)) & 255];
 		if (lt->valid && lt->vtid == vtid && lt->vpid == vpid) {
 			if (!lt->named) {
-				name_track(L, lt->track, s,
+				name_track(L, lt->track, it,
 				    builder_process(L->b, (int64_t)vpid),
 				    vtid == vpid);
 				lt->named = true;
@@ -377,13 +424,13 @@ track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
 		uint32_t proc = builder_process(L->b, (int64_t)vpid);
 		uint32_t t = builder_track(L->b, TRACK_THREAD, proc,
 		    (int64_t)vtid);
-		name_track(L, t, s, proc, vtid == vpid);
+		name_track(L, t, it, proc, vtid == vpid);
 		*lt = (struct thread_cache){ true, true, vtid, vpid, t };
 		return t;
 	}
-	if (s->has_cpu_id)
+	if (it->pkt->has_cpu_id)
 		return builder_track(L->b, TRACK_CPU, kernel_proc(L, s),
-		    (int64_t)s->cpu_id);
+		    (int64_t)it->pkt->cpu_id);
 	size_t i = (size_t)s->index;
 	while (L->stream_track.len <= i)
 		VEC_PUSH(&L->stream_track, 0);
@@ -398,8 +445,8 @@ track_of(struct loader *L, const struct ctf_stream *s, int64_t *vpid_out)
 
 /* --- args --- */
 
-static void add_args(struct loader *L, const ctf_vals *vals, uint32_t i,
-    size_t nlen);
+static void add_args(struct loader *L, const struct ctf_val *vals,
+    uint32_t i, size_t nlen);
 
 static void
 add_leaf(struct loader *L, const struct ctf_val *v)
@@ -440,9 +487,9 @@ add_leaf(struct loader *L, const struct ctf_val *v)
 
 /* Adds the value at i under the name in L->name[0..nlen). */
 static void
-add_args(struct loader *L, const ctf_vals *vals, uint32_t i, size_t nlen)
+add_args(struct loader *L, const struct ctf_val *vals, uint32_t i, size_t nlen)
 {
-	const struct ctf_val *v = &vals->items[i];
+	const struct ctf_val *v = &vals[i];
 	if (v->is_text || v->type->kind == CTF_INT ||
 	    v->type->kind == CTF_ENUM || v->type->kind == CTF_FLOAT ||
 	    v->type->kind == CTF_STRING) {
@@ -450,7 +497,7 @@ add_args(struct loader *L, const ctf_vals *vals, uint32_t i, size_t nlen)
 		return;
 	}
 	for (uint32_t j = i + 1; j < v->end;) {
-		const struct ctf_val *c = &vals->items[j];
+		const struct ctf_val *c = &vals[j];
 		int n;
 		if (v->type->kind == CTF_STRUCT)
 			n = snprintf(L->name + nlen, sizeof L->name - nlen, "%s%s",
@@ -469,42 +516,44 @@ add_args(struct loader *L, const ctf_vals *vals, uint32_t i, size_t nlen)
 }
 
 static args_id
-event_args(struct loader *L, const struct ctf_stream *s)
+event_args(struct loader *L, const struct ctf_item *it)
 {
 	builder_args_begin(L->b);
-	if (s->scope_root[3] >= 0) {
+	const int32_t *root = it->u.v.scope_root;
+	if (root[3] >= 0) {
 		L->name[0] = '\0';
-		add_args(L, &s->evals, (uint32_t)s->scope_root[3], 0);
+		add_args(L, it->u.v.vals, (uint32_t)root[3], 0);
 	}
 	for (int k = 1; k <= 2; k++)
-		if (s->scope_root[k] >= 0) {
+		if (root[k] >= 0) {
 			strcpy(L->name, "context");
-			add_args(L, &s->evals, (uint32_t)s->scope_root[k], 7);
+			add_args(L, it->u.v.vals, (uint32_t)root[k], 7);
 		}
-	if (s->has_cpu_id)
-		builder_arg_u64(L->b, L->s_cpu, s->cpu_id);
+	if (it->pkt->has_cpu_id)
+		builder_arg_u64(L->b, L->s_cpu, it->pkt->cpu_id);
 	return builder_args_end(L->b);
 }
 
 /* --- events --- */
 
 static void
-sched_switch(struct loader *L, const struct ctf_stream *s, ttv_ns t)
+sched_switch(struct loader *L, const struct ctf_item *it, ttv_ns t)
 {
-	if (!s->has_cpu_id || s->cpu_id > 65536)
+	const struct ctf_packet_info *pk = it->pkt;
+	if (!pk->has_cpu_id || pk->cpu_id > 65536)
 		return;
-	while (L->cpus.len <= s->cpu_id)
+	while (L->cpus.len <= pk->cpu_id)
 		VEC_PUSH(&L->cpus, ((struct cpu_state){ 0 }));
-	struct cpu_state *c = &L->cpus.items[s->cpu_id];
-	uint32_t track = builder_track(L->b, TRACK_CPU, kernel_proc(L, s),
-	    (int64_t)s->cpu_id);
+	struct cpu_state *c = &L->cpus.items[pk->cpu_id];
+	uint32_t track = builder_track(L->b, TRACK_CPU, kernel_proc(L, it->s),
+	    (int64_t)pk->cpu_id);
 	if (c->running && t >= c->since)
 		builder_slice(L->b, track, 0, c->since, t - c->since, c->func,
 		    0, 0);
 	c->running = false;
 	uint64_t tid;
-	const struct ctf_val *comm = field(s, 3, "next_comm");
-	if (!int_of(field(s, 3, "next_tid"), &tid) || tid == 0)
+	const struct ctf_val *comm = field(it, 3, "next_comm");
+	if (!int_of(field(it, 3, "next_tid"), &tid) || tid == 0)
 		return;
 	char buf[64];
 	str_id n = comm && comm->is_text ? builder_intern(L->b, comm->str,
@@ -517,15 +566,15 @@ sched_switch(struct loader *L, const struct ctf_stream *s, ttv_ns t)
 }
 
 static void
-bin_info(struct loader *L, const struct ctf_stream *s, int64_t vpid)
+bin_info(struct loader *L, const struct ctf_item *it, int64_t vpid)
 {
 	uint64_t baddr, memsz = 0, pic = 1;
-	const struct ctf_val *path = field(s, 3, "path");
-	if (!int_of(field(s, 3, "baddr"), &baddr) || path == NULL ||
+	const struct ctf_val *path = field(it, 3, "path");
+	if (!int_of(field(it, 3, "baddr"), &baddr) || path == NULL ||
 	    !path->is_text)
 		return;
-	int_of(field(s, 3, "memsz"), &memsz);
-	int_of(field(s, 3, "is_pic"), &pic);
+	int_of(field(it, 3, "memsz"), &memsz);
+	int_of(field(it, 3, "is_pic"), &pic);
 	if (memsz == 0)
 		return;
 	ctf_lttng_bin(L->lt, vpid, baddr, memsz, path->str, path->len,
@@ -534,7 +583,7 @@ bin_info(struct loader *L, const struct ctf_stream *s, int64_t vpid)
 
 /* Remembers that a stream carried a thread's calls (for resync). */
 static void
-note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
+note_seen_slow(struct loader *L, const struct ctf_stream *s, uint32_t track)
 {
 	size_t i = (size_t)s->index;
 	if (i >= L->nseen) {
@@ -560,6 +609,16 @@ note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
 	sn->t[sn->n++] = track;
 }
 
+static inline void
+note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
+{
+	size_t i = (size_t)s->index;
+	/* nearly always a track the stream has carried already */
+	if (i < L->nseen && track < L->seen[i].nhas && L->seen[i].has[track])
+		return;
+	note_seen_slow(L, s, track);
+}
+
 /* Events of a stream were lost at t: the -fast cyg-profile exits carry
  * no address, so the stacks of its threads cannot be matched across the
  * gap; their open frames end here, flagged truncated. (With addresses,
@@ -580,35 +639,137 @@ resync(struct loader *L, const struct ctf_stream *s, ttv_ns t)
 	}
 }
 
-/* The thread track of a raw event (its procname, if any, is named by
- * the first generic event of the thread: raw events have none). */
-static uint32_t
-raw_track(struct loader *L, const struct ctf_stream *s,
-    const struct raw_plan *p, int64_t *vpid_out)
+/* What a raw event kept apart still brings to the walk (ctf_item.mark). */
+enum { MARK_CLASS = 1, MARK_THREAD = 2, MARK_FUNC = 4 };
+
+/* A decoding thread's caches in front of the loader's key tables. */
+struct raw_scratch {
+	struct ctf_key_cache threads, funcs;
+};
+
+/* One raw event: keys for its thread and function; kept apart (true)
+ * when the calls are. */
+static inline bool
+raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
+    struct ctf_item *it)
 {
-	uint64_t vtid = raw_read(s, &p->vtid), vpid;
-	if (p->vpid.scope)
-		vpid = raw_read(s, &p->vpid);
+	const struct ev_info *in = it->ev->user;
+	const struct raw_plan *p = &in->raw;
+	uint64_t vtid = it->u.picked[PICK_VTID], vpid;
+	if (p->has_vpid)
+		vpid = it->u.picked[PICK_VPID];
 	else
 		vpid = p->has_vpid_env ? p->vpid_env : vtid;
-	*vpid_out = (int64_t)vpid;
+	uint64_t addr = it->u.picked[PICK_ADDR];
+	uint32_t tkey = ctf_keys_cached(&L->thread_keys, &rs->threads, vpid,
+	    vtid);
+	uint32_t fkey = p->has_addr ? ctf_keys_cached(&L->func_keys,
+	    &rs->funcs, vpid, addr) : 0;
+	it->u.picked[0] = tkey;
+	it->u.picked[1] = fkey;
+	if (L->calls == NULL)
+		return false;
+	enum ctf_call_kind k = in->kind == EV_ENTRY ? CALL_ENTRY :
+	    p->has_addr ? CALL_EXIT : CALL_EXIT_ANY;
+	it->mark = L->taken[si * L->infos.len + in->index]++ == 0 ?
+	    MARK_CLASS : 0;
+	if (ctf_calls_add(L->calls, si, tkey, it->ns, k, fkey))
+		it->mark |= MARK_THREAD;
+	if (p->has_addr) {
+		struct fseen *fs = &L->fseen[si];
+		if (fkey >= fs->n) {
+			size_t n = fkey + 256 > 2 * fs->n ? fkey + 256 : 2 * fs->n;
+			fs->has = xrealloc(fs->has, n);
+			memset(fs->has + fs->n, 0, n - fs->n);
+			fs->n = n;
+		}
+		if (!fs->has[fkey]) {
+			fs->has[fkey] = 1;
+			it->mark |= MARK_FUNC;
+		}
+	}
+	/* a thread's, function's or class's first call in a stream still
+	 * goes through the walk, to make its track or function where a walk
+	 * with every call would: the model's order does not change */
+	return it->mark == 0;
+}
+
+/* On the thread that decoded them (ctf_raw_hook): raw cyg-profile
+ * events get keys for their thread and function, and are kept apart
+ * when the calls are; a packet that lost events tells the calls. */
+static size_t
+raw_hook(void *arg, void *scratch, struct ctf_item *items, size_t n)
+{
+	struct loader *L = arg;
+	struct raw_scratch *rs = scratch;
+	if (n == 0) {
+		/* a batch done: its calls may be built on other threads */
+		if (L->calls != NULL)
+			ctf_calls_fence();
+		return 0;
+	}
+	size_t si = (size_t)items[0].s->index;
+	if (items[0].kind == CTF_ITEM_PACKET) {
+		if (L->calls != NULL && (items[0].pkt->discarded ||
+		    items[0].pkt->lost_packets))
+			ctf_calls_resync(L->calls, si, items[0].ns);
+		return n;
+	}
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!raw_event(L, rs, si, &items[i])) {
+			if (kept != i)
+				items[kept] = items[i];
+			kept++;
+		}
+	return kept;
+}
+
+/* The thread track of a thread key (its procname, if any, is named by
+ * the first generic event of the thread: raw events have none). */
+static inline uint32_t
+key_track(struct loader *L, uint32_t key)
+{
+	if (key < L->key_track.len && L->key_track.items[key] != 0)
+		return L->key_track.items[key] - 1;
+	uint64_t vpid, vtid;
+	ctf_keys_pair(&L->thread_keys, key, &vpid, &vtid);
 	struct thread_cache *lt =
 	    &L->tcache[(vtid ^ (vtid >> 8) ^ (vpid * 31)) & 255];
+	uint32_t t;
 	if (lt->valid && lt->vtid == vtid && lt->vpid == vpid)
-		return lt->track;
-	uint32_t proc = builder_process(L->b, (int64_t)vpid);
-	uint32_t t = builder_track(L->b, TRACK_THREAD, proc, (int64_t)vtid);
-	*lt = (struct thread_cache){ true, false, vtid, vpid, t };
+		t = lt->track;
+	else {
+		uint32_t proc = builder_process(L->b, (int64_t)vpid);
+		t = builder_track(L->b, TRACK_THREAD, proc, (int64_t)vtid);
+		*lt = (struct thread_cache){ true, false, vtid, vpid, t };
+	}
+	while (L->key_track.len <= key)
+		VEC_PUSH(&L->key_track, 0);
+	L->key_track.items[key] = t + 1;
 	return t;
+}
+
+static inline func_id
+key_func(struct loader *L, uint32_t key)
+{
+	if (key < L->key_func.len && L->key_func.items[key] != 0)
+		return L->key_func.items[key] - 1;
+	uint64_t vpid, addr;
+	ctf_keys_pair(&L->func_keys, key, &vpid, &addr);
+	func_id f = ctf_lttng_func(L->lt, L->b, (int64_t)vpid, addr);
+	while (L->key_func.len <= key)
+		VEC_PUSH(&L->key_func, 0);
+	L->key_func.items[key] = f + 1;
+	return f;
 }
 
 /* A func_exit: matched to its entry by address, else the innermost. */
 static void
-call_exit(struct loader *L, uint32_t track, ttv_ns t, int64_t vpid,
-    bool has_addr, uint64_t addr)
+call_exit(struct loader *L, uint32_t track, ttv_ns t, bool has_addr,
+    func_id f)
 {
 	if (has_addr) {
-		func_id f = ctf_lttng_func(L->lt, L->b, vpid, addr);
 		if (builder_pop_func(L->b, track, t, f, 0) == POP_NOT_FOUND &&
 		    builder_stack_depth(L->b, track) == 0)
 			builder_pop_orphan(L->b, track, t, f, 0);
@@ -624,7 +785,18 @@ static void
 on_event(struct loader *L, const struct ctf_item *it)
 {
 	const struct ctf_stream *s = it->s;
-	struct ev_info *in = info_of(L, s);
+	if (it->is_raw && it->mark != 0) {
+		/* a call kept apart, shown only for what it makes first,
+		 * in the order on_event would make them */
+		if (it->mark & MARK_CLASS)
+			info_of(L, it);
+		if (it->mark & MARK_THREAD)
+			key_track(L, (uint32_t)it->u.picked[0]);
+		if (it->mark & MARK_FUNC)
+			key_func(L, (uint32_t)it->u.picked[1]);
+		return;
+	}
+	struct ev_info *in = info_of(L, it);
 	in->count++;
 	L->nevents++;
 	ttv_ns t;
@@ -637,45 +809,47 @@ on_event(struct loader *L, const struct ctf_item *it)
 	} else
 		t = (ttv_ns)L->seq++;
 	int64_t vpid;
-	if (s->is_raw) {
-		/* the common cyg-profile layouts: a few loads, no values */
-		const struct raw_plan *p = &in->raw;
-		uint32_t track = raw_track(L, s, p, &vpid);
+	if (it->is_raw) {
+		/* the common cyg-profile layouts: keys made by the decoding
+		 * thread (raw_hook), no values */
+		uint32_t track = key_track(L, (uint32_t)it->u.picked[0]);
 		note_seen(L, s, track);
 		if (in->kind == EV_ENTRY)
-			builder_push(L->b, track, t, ctf_lttng_func(L->lt, L->b,
-			    vpid, raw_read(s, &p->addr)));
+			builder_push(L->b, track, t,
+			    key_func(L, (uint32_t)it->u.picked[1]));
 		else
-			call_exit(L, track, t, vpid, p->addr.scope != 0,
-			    p->addr.scope ? raw_read(s, &p->addr) : 0);
+			call_exit(L, track, t, in->raw.has_addr,
+			    in->raw.has_addr ?
+			    key_func(L, (uint32_t)it->u.picked[1]) : 0);
 		return;
 	}
-	uint32_t track = track_of(L, s, &vpid);
+	uint32_t track = track_of(L, it, &vpid);
 	uint64_t addr;
 	if (in->kind == EV_ENTRY || in->kind == EV_EXIT)
 		note_seen(L, s, track);
 	switch (in->kind) {
 	case EV_ENTRY:
-		if (!int_of(field_cached(s, 3, "addr", &in->addr), &addr))
+		if (!int_of(field_cached(it, 3, "addr", &in->addr), &addr))
 			break;
 		builder_push(L->b, track, t,
 		    ctf_lttng_func(L->lt, L->b, vpid, addr));
 		return;
 	case EV_EXIT: {
-		bool has = int_of(field_cached(s, 3, "addr", &in->addr), &addr);
-		call_exit(L, track, t, vpid, has, has ? addr : 0);
+		bool has = int_of(field_cached(it, 3, "addr", &in->addr), &addr);
+		call_exit(L, track, t, has, has ? ctf_lttng_func(L->lt, L->b,
+		    vpid, addr) : 0);
 		return;
 	}
 	case EV_SCHED_SWITCH:
-		sched_switch(L, s, t);
+		sched_switch(L, it, t);
 		break;
 	case EV_BIN_INFO:
-		bin_info(L, s, vpid);
+		bin_info(L, it, vpid);
 		break;
 	case EV_PLAIN:
 		break;
 	}
-	builder_instant(L->b, track, t, in->func, event_args(L, s));
+	builder_instant(L->b, track, t, in->func, event_args(L, it));
 }
 
 static void
@@ -699,24 +873,25 @@ on_packet(struct loader *L, const struct ctf_item *it)
 		L->stream_text.items[i] = builder_intern_cstr(L->b, s->path);
 	/* a packet of a per-CPU buffer holds many threads: no one track */
 	uint32_t track = UINT32_MAX;
-	builder_marker(L->b, MARKER_PACKET, track, t, (int64_t)s->pkt_off,
+	const struct ctf_packet_info *pk = it->pkt;
+	builder_marker(L->b, MARKER_PACKET, track, t, (int64_t)pk->off,
 	    L->stream_text.items[i]);
 	char buf[512];
-	if (it->discarded || it->lost_packets)
+	if (pk->discarded || pk->lost_packets)
 		resync(L, s, t);
-	if (it->discarded) {
-		L->ndiscarded += it->discarded;
+	if (pk->discarded) {
+		L->ndiscarded += pk->discarded;
 		snprintf(buf, sizeof buf, "%llu events discarded in %s",
-		    (unsigned long long)it->discarded, s->path);
+		    (unsigned long long)pk->discarded, s->path);
 		builder_marker(L->b, MARKER_DROPPED, track, t,
-		    (int64_t)it->discarded, builder_intern_cstr(L->b, buf));
+		    (int64_t)pk->discarded, builder_intern_cstr(L->b, buf));
 	}
-	if (it->lost_packets) {
-		L->nlost += it->lost_packets;
+	if (pk->lost_packets) {
+		L->nlost += pk->lost_packets;
 		snprintf(buf, sizeof buf, "%llu packets lost in %s",
-		    (unsigned long long)it->lost_packets, s->path);
+		    (unsigned long long)pk->lost_packets, s->path);
 		builder_marker(L->b, MARKER_DROPPED, track, t,
-		    (int64_t)it->lost_packets, builder_intern_cstr(L->b, buf));
+		    (int64_t)pk->lost_packets, builder_intern_cstr(L->b, buf));
 	}
 }
 
@@ -761,6 +936,98 @@ describe(struct loader *L)
 	(void)absolute;
 }
 
+/* Can the calls be kept apart from the walk and built after it? When
+ * every cyg-profile class is read raw (nothing of theirs goes through
+ * the walk) and every packet says when it starts (the walk's first item,
+ * whose time is the model's origin, comes before any call). Tests set
+ * TTV_CTF_CALLS=walk to have them built in the walk, the reference. */
+static bool
+calls_apart(struct loader *L)
+{
+	const char *env = getenv("TTV_CTF_CALLS");
+	if (env != NULL && strcmp(env, "walk") == 0)
+		return false;
+	bool any = false;
+	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
+		const struct ctf_meta *m = ctf_reader_trace(L->r, ti)->m;
+		for (size_t si = 0; si < m->nstreams; si++) {
+			const struct ctf_stream_class *sc = m->streams[si];
+			bool begins = false;
+			const struct ctf_type *pc = sc->packet_context;
+			for (size_t i = 0; pc != NULL && pc->kind == CTF_STRUCT &&
+			    i < pc->nfields; i++)
+				if (pc->fields[i].role == ROLE_TS_BEGIN)
+					begins = true;
+			if (sc->nevents > 0 && (sc->clock < 0 || !begins))
+				return false;
+			for (size_t ei = 0; ei < sc->nevents; ei++) {
+				const struct ctf_event_class *ec = sc->events[ei];
+				const struct ev_info *in = ec->user;
+				if (in->kind != EV_ENTRY && in->kind != EV_EXIT)
+					continue;
+				if (!ec->raw)
+					return false;
+				any = true;
+			}
+		}
+	}
+	return any;
+}
+
+static const struct ctf_keys *sort_keys;
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const uint64_t *x = sort_keys->pairs[*(const uint32_t *)a];
+	const uint64_t *y = sort_keys->pairs[*(const uint32_t *)b];
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* A table's keys in the order of their pairs: tracks and functions are
+ * made in an order that does not depend on the threads' timing. */
+static uint32_t *
+keys_in_order(const struct ctf_keys *k)
+{
+	uint32_t *o = xcalloc(k->n ? k->n : 1, sizeof *o);
+	for (uint32_t i = 0; i < k->n; i++)
+		o[i] = i;
+	sort_keys = k;
+	xqsort(o, k->n, sizeof *o, cmp_key);
+	return o;
+}
+
+/* After the walk: the calls kept apart become slices. */
+static void
+build_calls(struct loader *L)
+{
+	uint32_t *o = keys_in_order(&L->thread_keys);
+	uint32_t *track_of = xcalloc(L->thread_keys.n ? L->thread_keys.n : 1,
+	    sizeof *track_of);
+	for (uint32_t i = 0; i < L->thread_keys.n; i++)
+		track_of[o[i]] = key_track(L, o[i]);
+	free(o);
+	o = keys_in_order(&L->func_keys);
+	func_id *func_of = xcalloc(L->func_keys.n ? L->func_keys.n : 1,
+	    sizeof *func_of);
+	for (uint32_t i = 0; i < L->func_keys.n; i++)
+		func_of[o[i]] = key_func(L, o[i]);
+	free(o);
+	ctf_calls_build(L->calls, L->b, L->have_origin ? L->origin : 0,
+	    track_of, func_of);
+	free(track_of);
+	free(func_of);
+	size_t ns = ctf_reader_nstreams(L->r);
+	for (size_t si = 0; si < ns; si++)
+		for (size_t i = 0; i < L->infos.len; i++) {
+			uint64_t n = L->taken[si * L->infos.len + i];
+			L->infos.items[i]->count += n;
+			L->nevents += n;
+		}
+}
+
 static int
 ctf_load(struct load_ctx *ctx)
 {
@@ -774,20 +1041,42 @@ ctf_load(struct load_ctx *ctx)
 	L.lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
 	L.s_cpu = builder_intern_cstr(L.b, "cpu_id");
 	describe(&L);
+	plan_classes(&L);
+	ctf_keys_init(&L.thread_keys);
+	ctf_keys_init(&L.func_keys);
+	if (calls_apart(&L)) {
+		size_t ns = ctf_reader_nstreams(L.r);
+		L.calls = ctf_calls_new(ns);
+		L.taken = xcalloc(ns * L.infos.len + 1, sizeof *L.taken);
+		L.fseen = xcalloc(ns ? ns : 1, sizeof *L.fseen);
+	}
+	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch),
+	    L.calls != NULL);
+	ctf_reader_start(L.r);
 	uint64_t total = ctf_reader_bytes_total(L.r), next_report = 0;
-	struct ctf_item it;
-	while (!L.stop && ctf_reader_next(L.r, &it)) {
-		if (it.kind == CTF_ITEM_EVENT)
-			on_event(&L, &it);
+	const struct ctf_item *it;
+	while (!L.stop && (it = ctf_reader_next(L.r)) != NULL) {
+		if (it->kind == CTF_ITEM_EVENT)
+			on_event(&L, it);
 		else
-			on_packet(&L, &it);
-		if ((L.nevents & 0xffff) == 0) {
+			on_packet(&L, it);
+		if ((++L.nitems & 0xffff) == 0) {
 			uint64_t done = ctf_reader_bytes_done(L.r);
 			if (done >= next_report) {
 				load_progress(ctx, done, total);
 				next_report = done + (8u << 20);
 			}
 		}
+	}
+	if (L.calls != NULL) {
+		/* no decoding thread may be adding calls any more */
+		ctf_reader_stop(L.r);
+		build_calls(&L);
+		ctf_calls_free(L.calls);
+		free(L.taken);
+		for (size_t i = 0; i < ctf_reader_nstreams(L.r); i++)
+			free(L.fseen[i].has);
+		free(L.fseen);
 	}
 	/* with a zero clock offset this is the clock's own origin, which is
 	 * what babeltrace2 prints as the time too */
@@ -820,7 +1109,12 @@ ctf_load(struct load_ctx *ctx)
 	free(L.seen);
 	VEC_FREE(&L.no_addr);
 	ctf_lttng_free(L.lt);
+	/* the workers use the key tables until they are stopped */
 	ctf_reader_free(L.r);
+	ctf_keys_free(&L.thread_keys);
+	ctf_keys_free(&L.func_keys);
+	VEC_FREE(&L.key_track);
+	VEC_FREE(&L.key_func);
 	return rc;
 }
 

@@ -87,6 +87,8 @@ worker(void *arg)
 		}
 		if (pp->count == 0) {
 			pthread_mutex_unlock(&pp->mu);
+			/* what it built is read by the loading thread */
+			builder_thread_done(pp->x->b);
 			return NULL;
 		}
 		idx = pp->head;

@@ -673,6 +673,7 @@ run_worker(void *arg)
 			w->release_at = done + RELEASE_STEP;
 		}
 	}
+	builder_thread_done(x->b);
 	__atomic_store_n(&w->pos, SIZE_MAX, __ATOMIC_RELEASE);
 	return NULL;
 }

@@ -17,6 +17,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#ifdef __SSE2__
+#include <immintrin.h>
+#endif
 #include <string.h>
 
 #define MAX_DIAGS 1000
@@ -41,8 +44,10 @@ struct blevel {
 	bool unsorted;
 };
 
+/* Tracks are built on several threads at once: each track's state, and
+ * its levels, have cache lines of their own (see grow_lines). */
 struct btrack {
-	enum track_kind kind;
+	_Alignas(64) enum track_kind kind;
 	uint32_t process;
 	int64_t tid;
 	str_id name;
@@ -62,6 +67,19 @@ struct btrack {
 	struct slice_ref last_ref;
 	uint32_t orphan_shifts;
 };
+
+/* An array moved to whole cache lines of its own (its first old_size
+ * bytes kept, the rest zeroed): threads that build different tracks then
+ * never write to one line. */
+static void *
+grow_lines(void *old, size_t old_size, size_t new_size)
+{
+	void *p = xcalloc_aligned(64, (new_size + 63) & ~(size_t)63);
+	if (old_size > 0)
+		memcpy(p, old, old_size);
+	free(old);
+	return p;
+}
 
 struct builder {
 	pthread_mutex_t lock;
@@ -355,8 +373,8 @@ builder_track_new(struct builder *b, enum track_kind kind, uint32_t process,
 {
 	if (b->ntracks == b->captracks) {
 		b->captracks = b->captracks ? b->captracks * 2 : 16;
-		b->tracks = xreallocarray(b->tracks, b->captracks,
-		    sizeof *b->tracks);
+		b->tracks = grow_lines(b->tracks, b->ntracks *
+		    sizeof *b->tracks, b->captracks * sizeof *b->tracks);
 	}
 	uint32_t t = b->ntracks++;
 	struct btrack *bt = &b->tracks[t];
@@ -499,8 +517,8 @@ static struct blevel *
 level_slow(struct btrack *bt, uint32_t depth)
 {
 	{
-		bt->levels = xreallocarray(bt->levels, depth + 1,
-		    sizeof *bt->levels);
+		bt->levels = grow_lines(bt->levels, bt->nlevels *
+		    sizeof *bt->levels, (depth + 1) * sizeof *bt->levels);
 		memset(bt->levels + bt->nlevels, 0,
 		    (depth + 1 - bt->nlevels) * sizeof *bt->levels);
 		for (uint32_t d = bt->nlevels; d <= depth; d++)
@@ -527,6 +545,39 @@ level_grow(struct blevel *l)
 	l->cap = nc;
 }
 
+/* Slices go to new memory, many levels at once, and are read only after
+ * the load: streaming stores fill their lines without reading each one
+ * in first, which otherwise costs most of the builder's time on large
+ * traces. They are weakly ordered: builder_finish and
+ * builder_thread_done fence them. */
+static inline void
+store_slice(struct slice *dst, struct slice s)
+{
+#ifdef __SSE2__
+	long long w[2];
+	memcpy(w, &s, sizeof w);
+	_mm_stream_si64((long long *)dst, w[0]);
+	_mm_stream_si64((long long *)dst + 1, w[1]);
+#else
+	*dst = s;
+#endif
+}
+
+static inline void
+fence_stores(void)
+{
+#ifdef __SSE2__
+	_mm_sfence();
+#endif
+}
+
+void
+builder_thread_done(struct builder *b)
+{
+	(void)b;
+	fence_stores();
+}
+
 /* Appends a slice; returns its index. The caller widens the track's
  * time range (for stacked slices the start was seen at the push). */
 static inline size_t
@@ -540,16 +591,17 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 		l->unsorted = true;
 	l->last_start = start;
 	size_t i = l->len++;
-	struct slice *s = &l->s[i];
-	s->start = start;
+	/* built whole and stored once: setting the bit-fields in place
+	 * would first read the new, not yet cached line */
+	struct slice s = { .start = start, .func = f,
+	    .flags = flags & SLICE_STORED_FLAGS };
 	if (dur >= (ttv_ns)SLICE_DUR_LONG) {
-		s->dur32 = SLICE_DUR_LONG;
+		s.dur32 = SLICE_DUR_LONG;
 		VEC_PUSH(&l->longs, ((struct long_dur){ (uint32_t)i, 0, dur }));
 	} else {
-		s->dur32 = (uint32_t)dur;
+		s.dur32 = (uint32_t)dur;
 	}
-	s->func = f;
-	s->flags = flags & SLICE_STORED_FLAGS;
+	store_slice(&l->s[i], s);
 	if (l->w != NULL)
 		l->w[i] = 1;
 	return i;
@@ -975,6 +1027,7 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 struct trace *
 builder_finish(struct builder *b)
 {
+	fence_stores();
 	struct trace *t = xcalloc(1, sizeof *t);
 	t->path = b->path;
 	b->path = NULL;

@@ -35,6 +35,10 @@ void builder_free(struct builder *b);
 /* Ends any slice still open (flagged unterminated at its track's last time),
  * sorts what needs sorting and returns the model. */
 struct trace *builder_finish(struct builder *b);
+/* A thread other than the one that calls builder_finish, done making
+ * per-track calls: makes what it built visible to the others (before it
+ * signals them, or exits to be joined). */
+void builder_thread_done(struct builder *b);
 
 /* For readers that replay tracks in parallel (see above). */
 void builder_lock(struct builder *b);

@@ -1,100 +1,460 @@
 /*
  * Per-function statistics (see query.h).
  *
- * Two kinds of passes over the slices: one that counts and sums, and one
- * that gathers durations for the percentiles. Durations are gathered for a
- * batch of functions at a time so that the extra memory stays bounded
- * (GATHER_MAX durations) however large the trace is.
+ * The slices a query visits (the window's index range at each depth of
+ * each track the filter lets through) are laid end to end in (track,
+ * depth, index) order and cut into one contiguous chunk per thread. Every
+ * pass cuts them the same way, so what one chunk finds merges with the
+ * next in the order a single walk would have met it: the results do not
+ * depend on the number of threads.
+ *
+ * The passes:
+ *  1. sum: count, total, self, weight, min, max and the longest slice.
+ *  2. percentiles, for a batch of functions at a time: a function with
+ *     many calls counts its durations into a log-linear histogram sized
+ *     from its min and max; one with few calls copies its durations.
+ *  3. where a wanted rank falls in a histogram bucket that holds more than
+ *     one value, the durations in that bucket are copied and the rank is
+ *     selected among them. A bucket of width one needs nothing more.
+ * The histograms make the percentiles exact for a fraction of the memory
+ * traffic of copying every duration and selecting among them.
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "query.h"
 #include "xalloc.h"
 
-#define GATHER_MAX ((size_t)32 << 20)
+/* Below this many slices one thread does it all: starting threads would
+ * cost more than it saves. */
+#define THREAD_MIN_SLICES ((size_t)1 << 20)
+#define THREADS_MAX 4
+/* A batch holds at most this many copied durations (or the histogram
+ * memory of as many), which bounds the extra memory. */
+#define BATCH_MAX ((size_t)32 << 20)
+/* Histograms: one bucket per value below 2^bits, then 2^(bits - 1) per
+ * power of two, bits from HIST_BITS_MIN (coarser buckets would leave too
+ * much to copy in pass 3) to HIST_BITS_MAX; at most HIST_BUCKETS_MAX
+ * buckets for one function and HIST_BUDGET for all, 1 MB of counts per
+ * thread that stay in cache. */
+#define HIST_BUCKETS_MAX 8192
+#define HIST_BUDGET ((uint64_t)256 << 10)
+#define HIST_BITS_MIN 5
+#define HIST_BITS_MAX 13
 
-/* The first pass: counts, sums, self times, min and max. Self time comes
- * from walking each depth beside the one below it: a child belongs to the
- * parent whose span holds its start. */
-static void
-sum_pass(const struct trace *t, const struct filter *f, ttv_ns t0, ttv_ns t1,
-    struct func_stats *rows)
+/* Pass 1's sums for one function, in one cache line: they are updated at
+ * random, once a slice. */
+struct sums {
+	uint64_t count, weight;
+	ttv_ns total, self, min, max;
+	struct slice_ref longest;
+	uint32_t pad;
+};
+_Static_assert(sizeof(struct sums) == 64, "sums must fill one cache line");
+
+/* A run of slices at one depth of one track. */
+struct span {
+	uint32_t track, depth;
+	size_t lo, hi;
+	size_t pos;		/* where lo falls in the end-to-end order */
+};
+
+enum fn_mode { FN_NONE, FN_COPY, FN_HIST };
+
+/* What the current batch does with a function. */
+struct fn_plan {
+	uint8_t mode;		/* enum fn_mode */
+	uint8_t bits;		/* FN_HIST: mantissa bits */
+	uint8_t ntargets;	/* FN_HIST: buckets to copy in pass 3 */
+	uint32_t target;	/* FN_HIST: the first of them */
+	uint32_t nbuckets;	/* FN_HIST */
+	size_t off;		/* FN_COPY: into vals; FN_HIST: into hist */
+	ttv_ns min;		/* FN_HIST: x = duration - min */
+};
+
+/* The targets of a function for the test in pass 3: three windows of
+ * durations [lo, lo + span], unused ones a copy of the first. */
+struct fn_window {
+	ttv_ns lo[3];
+	uint64_t span[3];
+};
+
+/* A histogram bucket that holds a wanted rank and more than one value:
+ * pass 3 copies its durations to select the rank among them. */
+struct target {
+	uint32_t bucket;
+	ttv_ns lo, hi;		/* its durations, inclusive */
+	size_t n;		/* how many */
+	size_t part[THREADS_MAX];	/* how many each worker meets */
+	int nranks;
+	size_t rank[3];		/* within the bucket, largest first */
+	ttv_ns *out[3];		/* where each goes */
+	size_t off;		/* its place in vals */
+};
+
+/* One query: what every pass reads. */
+struct query {
+	const struct trace *t;
+	const struct filter *f;
+	struct span *spans;
+	size_t nspans, total;	/* total: slices in all spans */
+	int nthreads;
+	struct func_stats *rows;	/* the result, nfuncs */
+
+	struct fn_plan *plan;	/* nfuncs, for the current batch */
+	size_t hist_len;	/* buckets in each worker's hist */
+	struct target *targets;
+	size_t ntargets;
+	struct fn_window *windows;	/* nfuncs, FN_HIST with targets */
+	size_t ta, tb;		/* the targets of the current pass 3 */
+	ttv_ns *vals;		/* copied durations */
+	size_t vals_cap;
+};
+
+struct worker {
+	struct query *q;
+	size_t from, to;	/* its chunk of the end-to-end order */
+	struct sums *sums;	/* pass 1, per function, in its chunk */
+	void *sums_mem;		/* what sums is aligned in */
+	size_t *fill;		/* FN_COPY: next place, per function */
+	uint32_t *hist;		/* FN_HIST counts, hist_len */
+	size_t hist_cap;
+	size_t *tfill;		/* next place, per target */
+	/* The selection: functions [f0, f1) and targets [k0, k1). */
+	uint32_t f0, f1;
+	size_t k0, k1;
+};
+
+/* ------------------------------------------------------------- threads */
+
+/* Threads for nslices slices of nfuncs functions: each thread has rows
+ * for every function, not worth it when there are few slices per
+ * function. */
+static int
+thread_count(size_t nslices, uint32_t nfuncs)
 {
+	if (nslices < THREAD_MIN_SLICES || nfuncs > nslices / 16)
+		return 1;
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		return 1;
+	return n > THREADS_MAX ? THREADS_MAX : (int)n;
+}
+
+/* Runs fn on the first n workers, the first on this thread. A thread that
+ * cannot start has its work done here instead: slower, same result. */
+static void
+run_workers(struct worker *w, int n, void *(*fn)(void *))
+{
+	pthread_t tid[THREADS_MAX];
+	bool started[THREADS_MAX] = { false };
+	for (int i = 1; i < n; i++)
+		started[i] = pthread_create(&tid[i], NULL, fn, &w[i]) == 0;
+	fn(&w[0]);
+	for (int i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			fn(&w[i]);
+	}
+}
+
+/* --------------------------------------------------------------- spans */
+
+static void
+plan_spans(struct query *q, ttv_ns t0, ttv_ns t1)
+{
+	const struct trace *t = q->t;
+	size_t cap = 0;
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
 		const struct track *tr = &t->tracks[ti];
 		/* CPU lanes say what ran, not what was called. */
-		if (!filter_track(f, ti) || tr->kind == TRACK_CPU)
+		if (!filter_track(q->f, ti) || tr->kind == TRACK_CPU)
 			continue;
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
-			const struct depth_level *l = &tr->depth[d];
 			size_t lo, hi;
 			query_window(tr, d, t0, t1, &lo, &hi);
 			if (lo >= hi)
 				continue;
-			const struct depth_level *cl =
-			    d + 1 < tr->ndepth ? &tr->depth[d + 1] : NULL;
-			const struct slice *cs = cl ? cl->slices : NULL;
-			size_t cn = cl ? cl->len : 0;
-			size_t c = cl ? level_first_start(cl,
-			    l->slices[lo].start) : 0;
-			size_t lc = 0, cc = 0;	/* cursors into long durations */
-			for (size_t i = lo; i < hi; i++) {
-				const struct slice *s = &l->slices[i];
-				ttv_ns dur = level_dur_walk(l, i, &lc);
-				ttv_ns end = s->start + dur, child = 0;
-				while (c < cn && cs[c].start < s->start)
-					c++;
-				while (c < cn && cs[c].start < end)
-					child += level_dur_walk(cl, c++, &cc);
-				if ((s->flags & SLICE_INEXACT) ||
-				    !filter_func(f, s->func))
-					continue;
-				struct func_stats *fs = &rows[s->func];
-				if (fs->count == 0 || dur < fs->min)
-					fs->min = dur;
-				if (fs->count == 0 || dur > fs->max) {
-					fs->max = dur;
-					fs->longest = (struct slice_ref){ ti, d,
-					    (uint32_t)i };
-				}
-				fs->count++;
-				fs->weight += l->weights ? l->weights[i] : 1;
-				fs->total += dur;
-				fs->self += child > dur ? 0 : dur - child;
+			if (q->nspans == cap) {
+				cap = cap ? cap * 2 : 64;
+				q->spans = xreallocarray(q->spans, cap,
+				    sizeof *q->spans);
 			}
+			q->spans[q->nspans++] = (struct span){ ti, d, lo, hi,
+			    q->total };
+			q->total += hi - lo;
 		}
 	}
 }
 
-/* The second pass: the durations of the functions in this batch (in[f])
- * into durs at fill[f]. */
-static void
-gather_pass(const struct trace *t, const struct filter *f, ttv_ns t0,
-    ttv_ns t1, const uint8_t *in, size_t *fill, ttv_ns *durs)
+/* The first span of a worker's chunk. */
+static size_t
+first_span(const struct worker *w)
 {
-	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
-		const struct track *tr = &t->tracks[ti];
-		/* CPU lanes say what ran, not what was called. */
-		if (!filter_track(f, ti) || tr->kind == TRACK_CPU)
-			continue;
-		for (uint32_t d = 0; d < tr->ndepth; d++) {
-			const struct depth_level *l = &tr->depth[d];
-			const struct slice *s = l->slices;
-			size_t lo, hi;
-			query_window(tr, d, t0, t1, &lo, &hi);
-			size_t lc = 0;
-			for (size_t i = lo; i < hi; i++) {
-				func_id fn = s[i].func;
-				if (in[fn] && !(s[i].flags & SLICE_INEXACT))
-					durs[fill[fn]++] =
-					    level_dur_walk(l, i, &lc);
+	const struct query *q = w->q;
+	size_t lo = 0, hi = q->nspans;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct span *s = &q->spans[mid];
+		if (s->pos + (s->hi - s->lo) <= w->from)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The part of span si in a worker's chunk; NULL once past the chunk. */
+static const struct span *
+chunk_span(const struct worker *w, size_t si, size_t *lo, size_t *hi)
+{
+	const struct query *q = w->q;
+	if (si >= q->nspans || q->spans[si].pos >= w->to)
+		return NULL;
+	const struct span *s = &q->spans[si];
+	size_t end = s->pos + (s->hi - s->lo);
+	*lo = s->lo + (w->from > s->pos ? w->from - s->pos : 0);
+	*hi = s->hi - (end > w->to ? end - w->to : 0);
+	return s;
+}
+
+/* ---------------------------------------------------------- pass 1: sum */
+
+/* Totals of durations near 2^63 ns wrap around (damaged input): defined
+ * behaviour, and the same in any order of addition. */
+static inline ttv_ns
+add_ns(ttv_ns a, ttv_ns b)
+{
+	return (ttv_ns)((uint64_t)a + (uint64_t)b);
+}
+
+/* Self time comes from walking each depth beside the one below it: a
+ * child belongs to the parent whose span holds its start. A chunk that
+ * starts inside a depth finds its first child by search where a single
+ * walk would have stepped to it: the same child, as slices at one depth
+ * do not overlap. */
+static void *
+sum_pass(void *arg)
+{
+	struct worker *w = arg;
+	const struct trace *t = w->q->t;
+	const struct filter *f = w->q->f;
+	const struct span *sp;
+	size_t lo, hi;
+	for (size_t si = first_span(w); (sp = chunk_span(w, si, &lo, &hi));
+	    si++) {
+		const struct track *tr = &t->tracks[sp->track];
+		uint32_t d = sp->depth;
+		const struct depth_level *l = &tr->depth[d];
+		const struct depth_level *cl =
+		    d + 1 < tr->ndepth ? &tr->depth[d + 1] : NULL;
+		const struct slice *cs = cl ? cl->slices : NULL;
+		size_t cn = cl ? cl->len : 0;
+		size_t c = cl ? level_first_start(cl, l->slices[lo].start) : 0;
+		size_t lc = 0, cc = 0;	/* cursors into long durations */
+		for (size_t i = lo; i < hi; i++) {
+			const struct slice *s = &l->slices[i];
+			ttv_ns dur = level_dur_walk(l, i, &lc);
+			ttv_ns end = add_ns(s->start, dur), child = 0;
+			while (c < cn && cs[c].start < s->start)
+				c++;
+			/* Most parents have no child or one, at random, and a
+			 * loop mispredicts at random: the first child is
+			 * taken without a branch (k stays inside the level
+			 * when c is past its end). */
+			if (cn > 0) {
+				size_t k = c < cn ? c : cn - 1;
+				ttv_ns take = -(ttv_ns)((c < cn) &&
+				    (cs[k].start < end));
+				child = add_ns(child,
+				    level_dur_walk(cl, k, &cc) & take);
+				c += (size_t)(take & 1);
+			}
+			while (c < cn && cs[c].start < end)
+				child = add_ns(child,
+				    level_dur_walk(cl, c++, &cc));
+			if (s->flags & SLICE_INEXACT)
+				continue;
+			struct sums *fs = &w->sums[s->func];
+			if (fs->count == 0) {
+				if (!filter_func(f, s->func))
+					continue;
+				fs->min = fs->max = dur;
+				fs->longest = (struct slice_ref){ sp->track,
+				    d, (uint32_t)i };
+			} else if (dur < fs->min) {
+				fs->min = dur;
+			} else if (dur > fs->max) {
+				fs->max = dur;
+				fs->longest = (struct slice_ref){ sp->track,
+				    d, (uint32_t)i };
+			}
+			fs->count++;
+			fs->weight += l->weights ? l->weights[i] : 1;
+			fs->total = add_ns(fs->total, dur);
+			fs->self = add_ns(fs->self, child > dur ? 0 :
+			    (ttv_ns)((uint64_t)dur - (uint64_t)child));
+		}
+	}
+	return NULL;
+}
+
+/* Adds a chunk's sums to the earlier chunks' row: among equal maxima the
+ * earlier slice stays the longest, as in a single walk. */
+static void
+merge_sums(struct func_stats *to, const struct sums *from)
+{
+	if (from->count == 0)
+		return;
+	if (to->count == 0 || from->min < to->min)
+		to->min = from->min;
+	if (to->count == 0 || from->max > to->max) {
+		to->max = from->max;
+		to->longest = from->longest;
+	}
+	to->count += from->count;
+	to->weight += from->weight;
+	to->total = add_ns(to->total, from->total);
+	to->self = add_ns(to->self, from->self);
+}
+
+/* ---------------------------------------------------------- histograms */
+
+/*
+ * Log-linear buckets of x = duration - min, with `bits` mantissa bits:
+ * one bucket per value below 2^bits, then 2^(bits - 1) buckets for each
+ * power of two. Increasing in x, no gaps.
+ */
+static inline uint32_t
+bucket_of(uint64_t x, unsigned bits)
+{
+	unsigned len = 64 - (unsigned)__builtin_clzll(x | 1);
+	unsigned s = len > bits ? len - bits : 0;
+	return (uint32_t)(((uint64_t)s << (bits - 1)) + (x >> s));
+}
+
+/* The first x of bucket b; *shift: log2 of its width. */
+static uint64_t
+bucket_start(uint32_t b, unsigned bits, unsigned *shift)
+{
+	if (b < (1u << bits)) {
+		*shift = 0;
+		return b;
+	}
+	unsigned s = (b >> (bits - 1)) - 1;
+	*shift = s;
+	return (uint64_t)(b - (s << (bits - 1))) << s;
+}
+
+/* The mantissa bits of a function's histogram, or 0 when copying its
+ * durations is cheaper. A histogram pays while its counts stay in cache:
+ * the histograms of all functions share HIST_BUDGET buckets in proportion
+ * to their calls (`calls`: of all functions), and none has more buckets
+ * than an eighth of its calls. */
+static unsigned
+hist_bits(const struct func_stats *fs, uint64_t calls)
+{
+	uint64_t range = (uint64_t)(fs->max - fs->min);
+	if (fs->count > UINT32_MAX)
+		return 0;
+	uint64_t cap = fs->count / 8;
+	uint64_t share = HIST_BUDGET * fs->count / calls;
+	if (cap > share)
+		cap = share;
+	if (cap > HIST_BUCKETS_MAX)
+		cap = HIST_BUCKETS_MAX;
+	for (unsigned bits = HIST_BITS_MAX; bits >= HIST_BITS_MIN; bits--)
+		if ((uint64_t)bucket_of(range, bits) + 1 <= cap)
+			return bits;
+	return 0;
+}
+
+/* ------------------------------------------------------- passes 2 and 3 */
+
+/* Pass 2: copies the durations of FN_COPY functions, counts those of
+ * FN_HIST ones. */
+static void *
+count_pass(void *arg)
+{
+	struct worker *w = arg;
+	const struct query *q = w->q;
+	const struct fn_plan *plan = q->plan;
+	ttv_ns *vals = q->vals;
+	uint32_t *hist = w->hist;
+	size_t *fill = w->fill;
+	const struct span *sp;
+	size_t lo, hi;
+	if (q->hist_len > 0)
+		memset(hist, 0, q->hist_len * sizeof *hist);
+	for (size_t si = first_span(w); (sp = chunk_span(w, si, &lo, &hi));
+	    si++) {
+		const struct depth_level *l =
+		    &q->t->tracks[sp->track].depth[sp->depth];
+		const struct slice *s = l->slices;
+		size_t lc = 0;
+		for (size_t i = lo; i < hi; i++) {
+			func_id fn = s[i].func;
+			const struct fn_plan *p = &plan[fn];
+			if (p->mode == FN_NONE || (s[i].flags & SLICE_INEXACT))
+				continue;
+			ttv_ns dur = level_dur_walk(l, i, &lc);
+			if (p->mode == FN_HIST)
+				hist[p->off + bucket_of((uint64_t)(dur -
+				    p->min), p->bits)]++;
+			else
+				vals[fill[fn]++] = dur;
+		}
+	}
+	return NULL;
+}
+
+/* Pass 3: copies the durations in the targets [ta, tb). Almost no
+ * duration is in a target, and which one it misses by is random: the test
+ * has no branch per target. */
+static void *
+copy_pass(void *arg)
+{
+	struct worker *w = arg;
+	const struct query *q = w->q;
+	const struct span *sp;
+	size_t lo, hi;
+	for (size_t si = first_span(w); (sp = chunk_span(w, si, &lo, &hi));
+	    si++) {
+		const struct depth_level *l =
+		    &q->t->tracks[sp->track].depth[sp->depth];
+		const struct slice *s = l->slices;
+		size_t lc = 0;
+		for (size_t i = lo; i < hi; i++) {
+			const struct fn_plan *p = &q->plan[s[i].func];
+			if (p->ntargets == 0 || (s[i].flags & SLICE_INEXACT))
+				continue;
+			ttv_ns dur = level_dur_walk(l, i, &lc);
+			const struct fn_window *fw = &q->windows[s[i].func];
+			bool in = ((uint64_t)(dur - fw->lo[0]) <= fw->span[0]) |
+			    ((uint64_t)(dur - fw->lo[1]) <= fw->span[1]) |
+			    ((uint64_t)(dur - fw->lo[2]) <= fw->span[2]);
+			if (__builtin_expect(!in, 1))
+				continue;
+			for (size_t k = p->target; k < p->target +
+			    p->ntargets; k++) {
+				const struct target *g = &q->targets[k];
+				if (dur >= g->lo && dur <= g->hi) {
+					if (k >= q->ta && k < q->tb)
+						q->vals[w->tfill[k]++] = dur;
+					break;
+				}
 			}
 		}
 	}
+	return NULL;
 }
+
+/* ----------------------------------------------------------- selection */
 
 /* Puts the k-th smallest of a[0..n) at a[k], smaller ones before it. */
 static void
@@ -131,21 +491,233 @@ select_kth(ttv_ns *a, size_t n, size_t k)
 	}
 }
 
+/* The ranks llvm-xray reports: floor(q * n) of the sorted durations,
+ * p99 first. */
 static void
-percentiles(struct func_stats *fs, ttv_ns *d, size_t n)
+ranks(size_t n, size_t k[3])
 {
-	size_t k50 = n / 2, k90 = (size_t)(0.9 * (double)n),
-	    k99 = (size_t)(0.99 * (double)n);
-	if (k90 >= n)
-		k90 = n - 1;
-	if (k99 >= n)
-		k99 = n - 1;
-	select_kth(d, n, k99);
-	fs->p99 = d[k99];
-	select_kth(d, k99 + 1, k90);
-	fs->p90 = d[k90];
-	select_kth(d, k90 + 1, k50);
-	fs->median = d[k50];
+	k[0] = (size_t)(0.99 * (double)n);
+	k[1] = (size_t)(0.9 * (double)n);
+	k[2] = n / 2;
+	for (int r = 0; r < 2; r++)
+		if (k[r] >= n)
+			k[r] = n - 1;
+}
+
+/* Selects ranks (largest first) among d[0..n): each selection works on
+ * the part below the previous rank, which holds the smaller values. */
+static void
+select_ranks(ttv_ns *d, size_t n, const size_t *rank, ttv_ns *const *out,
+    int nranks)
+{
+	for (int r = 0; r < nranks; r++) {
+		select_kth(d, n, rank[r]);
+		*out[r] = d[rank[r]];
+		n = rank[r] + 1;
+	}
+}
+
+static void *
+select_pass(void *arg)
+{
+	struct worker *w = arg;
+	struct query *q = w->q;
+	for (uint32_t f = w->f0; f < w->f1; f++) {
+		if (q->plan[f].mode != FN_COPY)
+			continue;
+		struct func_stats *fs = &q->rows[f];
+		size_t k[3];
+		ttv_ns *out[3] = { &fs->p99, &fs->p90, &fs->median };
+		ranks(fs->count, k);
+		select_ranks(q->vals + q->plan[f].off, fs->count, k, out, 3);
+	}
+	for (size_t k = w->k0; k < w->k1; k++) {
+		const struct target *g = &q->targets[k];
+		select_ranks(q->vals + g->off, g->n, g->rank, g->out,
+		    g->nranks);
+	}
+	return NULL;
+}
+
+/* Selects in the FN_COPY functions [f0, f1) and the targets [k0, k1),
+ * split between the workers by the values each has to go through. */
+static void
+select_all(struct query *q, struct worker *w, uint32_t f0, uint32_t f1,
+    size_t k0, size_t k1)
+{
+	size_t work = 0;
+	for (uint32_t f = f0; f < f1; f++)
+		if (q->plan[f].mode == FN_COPY)
+			work += q->rows[f].count;
+	for (size_t k = k0; k < k1; k++)
+		work += q->targets[k].n;
+	int n = work >= THREAD_MIN_SLICES ? q->nthreads : 1;
+	for (int i = 0; i < n; i++) {
+		w[i].f0 = w[i].f1 = f1;
+		w[i].k0 = w[i].k1 = k1;
+	}
+	/* Worker i + 1 starts where the work done reaches (i + 1) / n. */
+	size_t done = 0;
+	int i = 0;
+	w[0].f0 = f0;
+	w[0].k0 = k0;
+	for (uint32_t f = f0; f < f1; f++) {
+		while (i + 1 < n && done >= work * (size_t)(i + 1) / (size_t)n) {
+			w[i].f1 = f;
+			w[i].k1 = k0;
+			i++;
+			w[i].f0 = f;
+			w[i].k0 = k0;
+		}
+		if (q->plan[f].mode == FN_COPY)
+			done += q->rows[f].count;
+	}
+	w[i].f1 = f1;
+	for (size_t k = k0; k < k1; k++) {
+		while (i + 1 < n && done >= work * (size_t)(i + 1) / (size_t)n) {
+			w[i].k1 = k;
+			i++;
+			w[i].k0 = k;
+		}
+		done += q->targets[k].n;
+	}
+	w[i].k1 = k1;
+	run_workers(w, n, select_pass);
+}
+
+/* ------------------------------------------------------------- batches */
+
+static void
+reserve_vals(struct query *q, size_t n)
+{
+	if (n <= q->vals_cap)
+		return;
+	free(q->vals);
+	q->vals = xreallocarray(NULL, n, sizeof *q->vals);
+	q->vals_cap = n;
+}
+
+/* After pass 2: the wanted ranks of a FN_HIST function, read off the
+ * histogram where their bucket is one value wide, else targets. */
+static void
+plan_targets(struct query *q, struct worker *w, func_id f, uint32_t *h)
+{
+	struct func_stats *fs = &q->rows[f];
+	struct fn_plan *p = &q->plan[f];
+	size_t want[3];
+	ttv_ns *out[3] = { &fs->p99, &fs->p90, &fs->median };
+	ranks(fs->count, want);
+	memset(h, 0, p->nbuckets * sizeof *h);
+	for (int i = 0; i < q->nthreads; i++) {
+		const uint32_t *o = w[i].hist + p->off;
+		for (uint32_t b = 0; b < p->nbuckets; b++)
+			h[b] += o[b];
+	}
+	/* Down from the top: bucket b - 1 holds ranks [above - h[b - 1],
+	 * above). */
+	size_t above = fs->count;
+	uint32_t b = p->nbuckets;
+	p->target = (uint32_t)q->ntargets;
+	for (int r = 0; r < 3; r++) {
+		while (above - h[b - 1] > want[r])
+			above -= h[--b];
+		uint32_t bk = b - 1;
+		unsigned shift;
+		ttv_ns lo = fs->min + (ttv_ns)bucket_start(bk, p->bits, &shift);
+		if (shift == 0) {
+			*out[r] = lo;
+			continue;
+		}
+		struct target *g = q->ntargets > p->target ?
+		    &q->targets[q->ntargets - 1] : NULL;
+		if (g == NULL || g->bucket != bk) {
+			g = &q->targets[q->ntargets++];
+			g->bucket = bk;
+			g->lo = lo;
+			/* Unsigned: the top of a bucket near 2^63 ns. */
+			uint64_t top = (uint64_t)lo +
+			    (((uint64_t)1 << shift) - 1);
+			g->hi = top > (uint64_t)fs->max ? fs->max : (ttv_ns)top;
+			g->n = h[bk];
+			for (int i = 0; i < q->nthreads; i++)
+				g->part[i] = w[i].hist[p->off + bk];
+			g->nranks = 0;
+		}
+		g->rank[g->nranks] = want[r] - (above - h[bk]);
+		g->out[g->nranks++] = out[r];
+	}
+	p->ntargets = (uint8_t)(q->ntargets - p->target);
+	if (p->ntargets == 0)
+		return;
+	struct fn_window *fw = &q->windows[f];
+	for (int k = 0; k < 3; k++) {
+		const struct target *g = &q->targets[p->target +
+		    (k < p->ntargets ? k : 0)];
+		fw->lo[k] = g->lo;
+		fw->span[k] = (uint64_t)(g->hi - g->lo);
+	}
+}
+
+/* Percentiles of the functions planned in [first, next). */
+static void
+run_batch(struct query *q, struct worker *w, uint32_t first, uint32_t next,
+    uint32_t *h)
+{
+	const int nt = q->nthreads;
+	/* FN_COPY durations one function after another, each worker's
+	 * after the earlier workers'. */
+	size_t used = 0, hist_len = 0, nhist = 0;
+	for (uint32_t f = first; f < next; f++) {
+		struct fn_plan *p = &q->plan[f];
+		if (p->mode == FN_COPY) {
+			p->off = used;
+			for (int i = 0; i < nt; i++) {
+				w[i].fill[f] = used;
+				used += w[i].sums[f].count;
+			}
+		} else if (p->mode == FN_HIST) {
+			p->off = hist_len;
+			hist_len += p->nbuckets;
+			nhist++;
+		}
+	}
+	q->hist_len = hist_len;
+	for (int i = 0; i < nt; i++)
+		if (w[i].hist_cap < hist_len) {
+			free(w[i].hist);
+			w[i].hist = xreallocarray(NULL, hist_len,
+			    sizeof *w[i].hist);
+			w[i].hist_cap = hist_len;
+		}
+	reserve_vals(q, used);
+	run_workers(w, nt, count_pass);
+	select_all(q, w, first, next, 0, 0);
+	if (nhist == 0)
+		return;
+
+	q->targets = xreallocarray(q->targets, nhist * 3,
+	    sizeof *q->targets);
+	q->ntargets = 0;
+	for (uint32_t f = first; f < next; f++)
+		if (q->plan[f].mode == FN_HIST)
+			plan_targets(q, w, f, h);
+	/* Pass 3 for as many targets at a time as BATCH_MAX allows. */
+	for (q->ta = 0; q->ta < q->ntargets; q->ta = q->tb) {
+		used = 0;
+		for (q->tb = q->ta; q->tb < q->ntargets; q->tb++) {
+			struct target *g = &q->targets[q->tb];
+			if (used > 0 && used + g->n > BATCH_MAX)
+				break;
+			g->off = used;
+			for (int i = 0; i < nt; i++) {
+				w[i].tfill[q->tb] = used;
+				used += g->part[i];
+			}
+		}
+		reserve_vals(q, used);
+		run_workers(w, nt, copy_pass);
+		select_all(q, w, next, next, q->ta, q->tb);
+	}
 }
 
 void
@@ -155,48 +727,97 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	memset(out, 0, sizeof *out);
 	if (t->nfuncs == 0)
 		return;
-	struct func_stats *rows = xcalloc(t->nfuncs, sizeof *rows);
-	sum_pass(t, f, t0, t1, rows);
+	struct query q = { .t = t, .f = f };
+	plan_spans(&q, t0, t1);
+	q.nthreads = thread_count(q.total, t->nfuncs);
+	q.rows = xcalloc(t->nfuncs, sizeof *q.rows);
 
-	/* The function filter is already in the counts: a function out of
-	 * the filter has count 0 and is never in a batch. */
-	uint8_t *in = xmalloc(t->nfuncs);
-	size_t *fill = xmalloc(t->nfuncs * sizeof *fill);
-	ttv_ns *durs = NULL;
-	size_t durs_cap = 0;
-	for (uint32_t next = 0; next < t->nfuncs;) {
-		/* A batch: functions whose durations fit GATHER_MAX (one
-		 * function larger than that is a batch of its own). */
-		size_t used = 0;
-		uint32_t first = next;
-		memset(in, 0, t->nfuncs);
-		for (; next < t->nfuncs; next++) {
-			size_t c = rows[next].count;
-			if (c == 0)
-				continue;
-			if (used > 0 && used + c > GATHER_MAX)
-				break;
-			fill[next] = used;
-			in[next] = 1;
-			used += c;
-		}
-		if (used == 0)
-			continue;
-		if (used > durs_cap) {
-			free(durs);
-			durs = xreallocarray(NULL, used, sizeof *durs);
-			durs_cap = used;
-		}
-		gather_pass(t, f, t0, t1, in, fill, durs);
-		for (uint32_t i = first; i < next; i++)
-			if (in[i])
-				percentiles(&rows[i], durs + (fill[i] -
-				    rows[i].count), rows[i].count);
+	/* Pass 1, then the chunks' rows in order. */
+	struct worker w[THREADS_MAX];
+	memset(w, 0, sizeof w);
+	for (int i = 0; i < q.nthreads; i++) {
+		w[i].q = &q;
+		w[i].from = q.total * (size_t)i / (size_t)q.nthreads;
+		w[i].to = q.total * (size_t)(i + 1) / (size_t)q.nthreads;
+		/* Aligned by hand: x*alloc have no aligned variant. */
+		w[i].sums_mem = xcalloc((size_t)t->nfuncs + 1,
+		    sizeof *w[i].sums);
+		w[i].sums = (struct sums *)(((uintptr_t)w[i].sums_mem +
+		    sizeof *w[i].sums - 1) & ~(uintptr_t)(sizeof *w[i].sums - 1));
+		w[i].fill = xmalloc(t->nfuncs * sizeof *w[i].fill);
 	}
-	free(durs);
-	free(in);
-	free(fill);
+	run_workers(w, q.nthreads, sum_pass);
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+		for (int i = 0; i < q.nthreads; i++)
+			merge_sums(&q.rows[fn], &w[i].sums[fn]);
 
+	/* Percentiles, for batches of functions whose copies and
+	 * histograms fit BATCH_MAX (one larger function is a batch of its
+	 * own). The function filter is in the counts already: a function
+	 * out of it has count 0 and is in no batch. */
+	q.plan = xcalloc(t->nfuncs, sizeof *q.plan);
+	q.windows = xmalloc(t->nfuncs * sizeof *q.windows);
+	uint32_t *h = xmalloc(HIST_BUCKETS_MAX * sizeof *h);
+	size_t ntargets_max = 0;
+	uint64_t calls = 0;
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+		calls += q.rows[fn].count;
+	for (uint32_t next = 0; next < t->nfuncs;) {
+		size_t used = 0, nhist = 0;
+		uint32_t first = next;
+		for (; next < t->nfuncs; next++) {
+			struct func_stats *fs = &q.rows[next];
+			struct fn_plan *p = &q.plan[next];
+			p->mode = FN_NONE;
+			p->ntargets = 0;
+			if (fs->count == 0)
+				continue;
+			unsigned bits = hist_bits(fs, calls);
+			size_t cost = fs->count;
+			if (bits > 0) {
+				p->nbuckets = bucket_of((uint64_t)(fs->max -
+				    fs->min), bits) + 1;
+				/* A bucket takes 4 bytes in each worker. */
+				cost = (size_t)p->nbuckets *
+				    (size_t)q.nthreads / 2 + 1;
+			}
+			if (used > 0 && used + cost > BATCH_MAX)
+				break;
+			used += cost;
+			p->mode = bits > 0 ? FN_HIST : FN_COPY;
+			p->bits = (uint8_t)bits;
+			p->min = fs->min;
+			nhist += bits > 0;
+		}
+		if (nhist * 3 > ntargets_max) {
+			ntargets_max = nhist * 3;
+			for (int i = 0; i < q.nthreads; i++) {
+				free(w[i].tfill);
+				w[i].tfill = xreallocarray(NULL, ntargets_max,
+				    sizeof *w[i].tfill);
+			}
+		}
+		if (used > 0)
+			run_batch(&q, w, first, next, h);
+		for (uint32_t fn = first; fn < next; fn++) {
+			q.plan[fn].mode = FN_NONE;
+			q.plan[fn].ntargets = 0;
+		}
+	}
+	free(h);
+	for (int i = 0; i < q.nthreads; i++) {
+		free(w[i].sums_mem);
+		free(w[i].fill);
+		free(w[i].hist);
+		free(w[i].tfill);
+	}
+	free(q.plan);
+	free(q.windows);
+	free(q.targets);
+	free(q.vals);
+	free(q.spans);
+
+	struct func_stats *rows = q.rows;
 	size_t n = 0;
 	for (uint32_t i = 0; i < t->nfuncs; i++) {
 		if (rows[i].count == 0)

@@ -32,6 +32,16 @@ xcalloc(size_t n, size_t size)
 }
 
 void *
+xcalloc_aligned(size_t align, size_t size)
+{
+	void *p;
+	if (posix_memalign(&p, align, size ? size : 1) != 0)
+		out_of_memory(size);
+	memset(p, 0, size);
+	return p;
+}
+
+void *
 xrealloc(void *p, size_t size)
 {
 	p = realloc(p, size ? size : 1);

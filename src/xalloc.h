@@ -13,6 +13,9 @@
 
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
+/* Zeroed, at a multiple of align (a power of two, at least
+ * sizeof(void *)): for data that threads must not share lines of. */
+void *xcalloc_aligned(size_t align, size_t size);
 void *xrealloc(void *p, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
 char *xstrdup(const char *s);

@@ -41,14 +41,14 @@ main(int argc, char **argv)
 	struct ctf_reader *r = ctf_reader_open(argv[argc - 1], on_diag, NULL);
 	if (r == NULL)
 		return 1;
-	struct ctf_item it;
+	const struct ctf_item *it;
 	struct ctf_text_state st = { 0 };
 	unsigned long long n = 0;
-	while (ctf_reader_next(r, &it))
-		if (it.kind == CTF_ITEM_EVENT) {
+	while ((it = ctf_reader_next(r)) != NULL)
+		if (it->kind == CTF_ITEM_EVENT) {
 			n++;
 			if (!count)
-				ctf_text_event(stdout, &it, &st);
+				ctf_text_event(stdout, it, &st);
 		}
 	if (count)
 		printf("%llu events\n", n);

@@ -427,6 +427,315 @@ test_stats_random(void **state)
 	trace_free(t);
 }
 
+/* A call for the brute-force statistics of a big trace. */
+struct stats_call {
+	uint32_t track, depth;
+	ttv_ns start, end, child;
+	func_id func;
+	bool inexact;
+};
+
+struct stats_ref {
+	struct stats_call *calls;
+	size_t n, cap;
+};
+
+static struct stats_call *
+stats_ref_add(struct stats_ref *r)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 4096;
+		r->calls = xreallocarray(r->calls, r->cap, sizeof *r->calls);
+	}
+	return &r->calls[r->n++];
+}
+
+#define BIG_LEAF 3	/* a leaf of nearly constant duration */
+
+/* A trace big enough for query_stats to share its passes between threads:
+ * a few functions called very often (histograms) and many called rarely
+ * (copied durations); durations from 0 to beyond 2^32 ns, many equal, a
+ * function whose values crowd into one bucket beside far outliers, and
+ * some slices flagged unterminated (left out of the statistics). */
+static struct trace *
+big_stats_trace(struct stats_ref *ref, uint32_t ntracks, size_t per_track,
+    uint32_t nfuncs)
+{
+	struct builder *b = builder_new("big");
+	builder_set_format(b, "test", "1", NULL);
+	func_id *funcs = xreallocarray(NULL, nfuncs, sizeof *funcs);
+	for (uint32_t i = 0; i < nfuncs; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "s%u", i);
+		funcs[i] = builder_func(b, builder_intern_cstr(b, name), 0, i);
+	}
+	uint32_t proc = builder_process(b, 100);
+	memset(ref, 0, sizeof *ref);
+	for (uint32_t tr = 0; tr < ntracks; tr++) {
+		uint32_t track = builder_track(b, TRACK_THREAD, proc, 1000 + tr);
+		size_t open[64], nopen = 0, made = 0;
+		ttv_ns now = 1000 * (ttv_ns)(tr + 1);
+		while (made < per_track || nopen > 0) {
+			uint64_t r = rng() % 1000;
+			if (r >= 300)
+				now += (ttv_ns)(rng() % 40);
+			if (r == 999 && rng() % 64 == 0)
+				now += ((ttv_ns)1 << 32) + (ttv_ns)(rng() % 5000);
+			bool push = made < per_track && nopen < 64 &&
+			    (nopen == 0 || rng() % 2 == 0);
+			if (!push) {
+				struct stats_call *c = &ref->calls[open[--nopen]];
+				bool inexact = rng() % 1000 == 0;
+				c->end = now;
+				c->inexact = inexact;
+				if (nopen > 0)
+					ref->calls[open[nopen - 1]].child +=
+					    c->end - c->start;
+				assert_true(builder_pop(b, track, now,
+				    inexact ? SLICE_UNTERMINATED : 0));
+				continue;
+			}
+			uint32_t fi = rng() % 4 == 0 ?
+			    (uint32_t)(rng() % nfuncs) : (uint32_t)(rng() % 4);
+			struct stats_call *c = stats_ref_add(ref);
+			*c = (struct stats_call){ tr, (uint32_t)nopen, now, 0, 0,
+			    funcs[fi], false };
+			made++;
+			builder_push(b, track, now, funcs[fi]);
+			if (fi != BIG_LEAF) {
+				open[nopen++] = ref->n - 1;
+				continue;
+			}
+			ttv_ns d = 100000 + (ttv_ns)(rng() % 3);
+			if (rng() % 5000 == 0)
+				d = rng() % 2 ? 1 : ((ttv_ns)1 << 33);
+			now += d;
+			c->end = now;
+			if (nopen > 0)
+				ref->calls[open[nopen - 1]].child += d;
+			assert_true(builder_pop(b, track, now, 0));
+		}
+	}
+	free(funcs);
+	return builder_finish(b);
+}
+
+/* Checks query_stats against the calls: those on tracks in `tracks` (NULL:
+ * all) of functions in `funcs` (NULL: all) overlapping [t0, t1). */
+static void
+check_stats(const struct trace *t, const struct filter *f,
+    const struct stats_ref *ref, const uint8_t *tracks, const uint8_t *funcs,
+    ttv_ns t0, ttv_ns t1)
+{
+	struct stats_table st;
+	query_stats(t, f, t0, t1, &st);
+	/* The durations of each function, by counting sort. */
+	size_t *start = xcalloc(t->nfuncs + 1, sizeof *start);
+	uint32_t *index = xcalloc(ref->n, sizeof *index);
+	uint32_t next[8][64] = { { 0 } };
+	bool *in = xcalloc(ref->n, sizeof *in);
+	for (size_t i = 0; i < ref->n; i++) {
+		const struct stats_call *c = &ref->calls[i];
+		assert_true(c->track < 8);
+		index[i] = next[c->track][c->depth]++;
+		in[i] = !c->inexact && c->start < t1 && (c->end > t0 ||
+		    (c->end == c->start && c->start >= t0)) &&
+		    (tracks == NULL || tracks[c->track]) &&
+		    (funcs == NULL || funcs[c->func]);
+		if (in[i])
+			start[c->func + 1]++;
+	}
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+		start[fn + 1] += start[fn];
+	ttv_ns *durs = xreallocarray(NULL, ref->n + 1, sizeof *durs);
+	size_t *fill = xreallocarray(NULL, t->nfuncs, sizeof *fill);
+	memcpy(fill, start, t->nfuncs * sizeof *fill);
+	for (size_t i = 0; i < ref->n; i++)
+		if (in[i])
+			durs[fill[ref->calls[i].func]++] =
+			    ref->calls[i].end - ref->calls[i].start;
+
+	/* Totals, self times and the longest call: the first in (track,
+	 * depth, index) order among equal maxima. */
+	ttv_ns *total = xcalloc(t->nfuncs, sizeof *total);
+	ttv_ns *self = xcalloc(t->nfuncs, sizeof *self);
+	ttv_ns *max = xcalloc(t->nfuncs, sizeof *max);
+	size_t *first = xreallocarray(NULL, t->nfuncs, sizeof *first);
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+		first[fn] = SIZE_MAX;
+	for (size_t i = 0; i < ref->n; i++) {
+		const struct stats_call *c = &ref->calls[i];
+		if (!in[i])
+			continue;
+		ttv_ns d = c->end - c->start;
+		total[c->func] += d;
+		self[c->func] += d - c->child;
+		size_t *b = &first[c->func];
+		if (*b == SIZE_MAX || d > max[c->func] || (d == max[c->func] &&
+		    (c->track < ref->calls[*b].track ||
+		    (c->track == ref->calls[*b].track &&
+		    c->depth < ref->calls[*b].depth)))) {
+			max[c->func] = d;
+			*b = i;
+		}
+	}
+
+	size_t nrows = 0;
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+		nrows += start[fn + 1] > start[fn];
+	assert_int_equal(st.n, nrows);
+	for (size_t r = 0; r < st.n; r++) {
+		const struct func_stats *s = &st.rows[r];
+		ttv_ns *d = durs + start[s->func];
+		size_t n = start[s->func + 1] - start[s->func];
+		assert_true(n > 0);
+		xqsort(d, n, sizeof *d, cmp_ns);
+		const struct stats_call *lc = &ref->calls[first[s->func]];
+		assert_int_equal(s->count, n);
+		assert_int_equal(s->weight, n);
+		assert_int_equal(s->total, total[s->func]);
+		assert_int_equal(s->self, self[s->func]);
+		assert_int_equal(s->min, d[0]);
+		assert_int_equal(s->max, d[n - 1]);
+		assert_int_equal(s->median, d[n / 2]);
+		assert_int_equal(s->p90, d[(size_t)(0.9 * (double)n)]);
+		assert_int_equal(s->p99, d[(size_t)(0.99 * (double)n)]);
+		assert_int_equal(s->longest.track, lc->track);
+		assert_int_equal(s->longest.depth, lc->depth);
+		assert_int_equal(s->longest.index, index[first[s->func]]);
+	}
+	stats_free(&st);
+	free(total);
+	free(self);
+	free(max);
+	free(first);
+	free(start);
+	free(index);
+	free(in);
+	free(durs);
+	free(fill);
+}
+
+/* Big enough for the threaded passes (more than 2^20 slices): the table
+ * must be the brute-force one, whole, in a window, and filtered. */
+static void
+test_stats_big(void **state)
+{
+	struct stats_ref ref;
+	struct trace *t = big_stats_trace(&ref, 5, 280000, 2000);
+	assert_int_equal(trace_nslices(t), ref.n);
+	/* The trace has what the test is about. */
+	bool has_long = false, has_inexact = false;
+	for (size_t i = 0; i < ref.n; i++) {
+		has_long |= ref.calls[i].end - ref.calls[i].start > UINT32_MAX;
+		has_inexact |= ref.calls[i].inexact;
+	}
+	assert_true(has_long);
+	assert_true(has_inexact);
+
+	check_stats(t, NULL, &ref, NULL, NULL, TTV_NS_MIN, TTV_NS_MAX);
+	ttv_ns span = t->last - t->first;
+	check_stats(t, NULL, &ref, NULL, NULL, t->first + span / 20,
+	    t->last - span / 50);
+
+	/* Four threads of five, functions s1, s3 and s1xxx. */
+	struct filter f;
+	filter_init(&f);
+	int64_t tids[] = { 1000, 1002, 1003, 1004 };
+	filter_set_threads(&f, t, tids, 4, false);
+	char *err = NULL;
+	struct regex *re = regex_compile("^s(1|3|1...)$", &err);
+	assert_non_null(re);
+	filter_set_functions(&f, t, re, false);
+	uint8_t tracks[5] = { 1, 0, 1, 1, 1 };
+	check_stats(t, &f, &ref, tracks, f.func_on, TTV_NS_MIN, TTV_NS_MAX);
+	regex_free(re);
+	filter_clear(&f);
+	free(ref.calls);
+	trace_free(t);
+}
+
+/* Functions whose durations are all equal (one histogram bucket), short
+ * and beyond 2^32 ns, beside one with few calls (copied durations). */
+static void
+test_stats_equal(void **state)
+{
+	struct builder *b = builder_new("t");
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	func_id same = builder_func(b, builder_intern_cstr(b, "same"), 0, -1);
+	func_id lng = builder_func(b, builder_intern_cstr(b, "long"), 0, -1);
+	func_id few = builder_func(b, builder_intern_cstr(b, "few"), 0, -1);
+	ttv_ns big = ((ttv_ns)1 << 33) + 5, now = 0;
+	for (int i = 0; i < 100; i++, now += big + 10)
+		builder_slice(b, tr, 0, now, i % 2 ? 7 : big, i % 2 ? same :
+		    lng, 0, 0);
+	ttv_ns split = now;
+	ttv_ns fews[] = { 3, 3, 1000000, 3 };
+	for (int i = 0; i < 4; i++, now += 2000000)
+		builder_slice(b, tr, 0, now, fews[i], few, 0, 0);
+	struct trace *t = builder_finish(b);
+	struct stats_table st;
+	/* Without "few", then with it. */
+	for (int pass = 0; pass < 2; pass++) {
+		query_stats(t, NULL, TTV_NS_MIN, pass ? TTV_NS_MAX : split,
+		    &st);
+		assert_int_equal(st.n, pass ? 3 : 2);
+		for (size_t r = 0; r < st.n; r++) {
+			const struct func_stats *s = &st.rows[r];
+			bool f4 = s->func == few;
+			ttv_ns v = s->func == same ? 7 : s->func == lng ? big : 3;
+			assert_int_equal(s->count, f4 ? 4 : 50);
+			assert_int_equal(s->min, v);
+			assert_int_equal(s->median, v);
+			assert_int_equal(s->p90, f4 ? 1000000 : v);
+			assert_int_equal(s->p99, f4 ? 1000000 : v);
+			assert_int_equal(s->max, f4 ? 1000000 : v);
+			/* The first of equal maxima. */
+			assert_int_equal(s->longest.index, s->func == same ? 1 :
+			    s->func == lng ? 0 : 102);
+		}
+		if (pass == 0)
+			stats_free(&st);
+	}
+	stats_free(&st);
+	trace_free(t);
+}
+
+/* Durations up to nearly 2^63 ns: the top histogram buckets reach the
+ * end of the time type. */
+static void
+test_stats_extreme(void **state)
+{
+	struct builder *b = builder_new("t");
+	func_id fn = builder_func(b, builder_intern_cstr(b, "f"), 0, -1);
+	uint32_t proc = builder_process(b, 1);
+	ttv_ns *d = xreallocarray(NULL, 8000, sizeof *d);
+	size_t n = 0;
+	for (int i = 0; i < 2000; i++) {
+		uint32_t tr = builder_track(b, TRACK_THREAD, proc, i);
+		for (int k = 0; k < 3; k++) {
+			d[n] = 1 + (ttv_ns)(rng() % 100);
+			builder_slice(b, tr, 0, 200 * k, d[n++], fn, 0, 0);
+		}
+		d[n] = TTV_NS_MAX - 1000 - (ttv_ns)(rng() % ((uint64_t)1 << 59));
+		builder_slice(b, tr, 0, 1000, d[n++], fn, 0, 0);
+	}
+	struct trace *t = builder_finish(b);
+	struct stats_table st;
+	query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+	xqsort(d, n, sizeof *d, cmp_ns);
+	assert_int_equal(st.n, 1);
+	assert_int_equal(st.rows[0].count, n);
+	assert_int_equal(st.rows[0].min, d[0]);
+	assert_int_equal(st.rows[0].median, d[n / 2]);
+	assert_int_equal(st.rows[0].p90, d[(size_t)(0.9 * (double)n)]);
+	assert_int_equal(st.rows[0].p99, d[(size_t)(0.99 * (double)n)]);
+	assert_int_equal(st.rows[0].max, d[n - 1]);
+	stats_free(&st);
+	free(d);
+	trace_free(t);
+}
+
 static void
 test_call_tree(void **state)
 {
@@ -646,6 +955,9 @@ main(void)
 		cmocka_unit_test(test_window_random),
 		cmocka_unit_test(test_navigation),
 		cmocka_unit_test(test_stats_random),
+		cmocka_unit_test(test_stats_big),
+		cmocka_unit_test(test_stats_equal),
+		cmocka_unit_test(test_stats_extreme),
 		cmocka_unit_test(test_call_tree),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_search_and_regex),

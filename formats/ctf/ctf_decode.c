@@ -104,25 +104,6 @@ push(struct ctf_dec *d, const struct ctf_type *t, const struct ctf_field *f,
 	return v;
 }
 
-/* Applies the clock-update rule (CTF 1.8 section 8): an N-bit value
- * replaces the low N bits of the clock and counts one wrap if it went
- * backwards. */
-static inline void
-update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
-{
-	if (size >= 64 || !d->clock_set) {
-		d->clock = v;
-		d->clock_set = true;
-		return;
-	}
-	uint64_t mask = ((uint64_t)1 << size) - 1;
-	uint64_t prev = d->clock;
-	uint64_t nv = (prev & ~mask) | v;
-	if (v < (prev & mask))
-		nv += mask + 1;
-	d->clock = nv;
-}
-
 static inline __attribute__((always_inline)) int
 decode_int(struct ctf_dec *d, const struct ctf_type *t,
     const struct ctf_field *f, uint32_t index)
@@ -142,7 +123,7 @@ decode_int(struct ctf_dec *d, const struct ctf_type *t,
 			}
 		}
 		if (t->clock >= 0 && f->role != ROLE_TS_END)
-			update_clock(d, v, t->size);
+			ctf_update_clock(d, v, t->size);
 	}
 	struct ctf_val *o = push(d, t, f, index);
 	if (o != NULL)
@@ -404,7 +385,7 @@ ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp)
 		if (id <= hp->compact_max && id != hp->ext_id) {
 			d->pos += need;
 			if (hp->c_clock)
-				update_clock(d, v, hp->c_ts->type->size);
+				ctf_update_clock(d, v, hp->c_ts->type->size);
 			d->event_id = id;
 			d->has_event_id = true;
 			return 0;
@@ -421,7 +402,7 @@ ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp)
 		if (read_bits(d, hp->e_ts->type, &v) < 0)
 			return -1;
 		if (hp->e_ts->type->clock >= 0)
-			update_clock(d, v, hp->e_ts->type->size);
+			ctf_update_clock(d, v, hp->e_ts->type->size);
 	} else {
 		bool known = hp->compact_max != UINT64_MAX &&
 		    id <= hp->compact_max;
@@ -435,7 +416,7 @@ ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp)
 		if (read_bits(d, hp->c_ts->type, &v) < 0)
 			return -1;
 		if (hp->c_ts->type->clock >= 0)
-			update_clock(d, v, hp->c_ts->type->size);
+			ctf_update_clock(d, v, hp->c_ts->type->size);
 	}
 	d->event_id = id;
 	d->has_event_id = true;

@@ -52,6 +52,25 @@ struct ctf_dec {
 	uint64_t err_pos;	/* bits from buf */
 };
 
+/* Applies the clock-update rule (CTF 1.8 section 8): an N-bit value
+ * replaces the low N bits of the clock and counts one wrap if it went
+ * backwards. */
+static inline void
+ctf_update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
+{
+	if (size >= 64 || !d->clock_set) {
+		d->clock = v;
+		d->clock_set = true;
+		return;
+	}
+	uint64_t mask = ((uint64_t)1 << size) - 1;
+	uint64_t prev = d->clock;
+	uint64_t nv = (prev & ~mask) | v;
+	if (v < (prev & mask))
+		nv += mask + 1;
+	d->clock = nv;
+}
+
 /* Decodes one value of type t (named by f, may be NULL). -1 on error with
  * d->err and d->err_pos set. */
 int ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
@@ -114,6 +133,9 @@ struct ctf_stream {
 	const uint8_t *raw[4];
 	uint64_t ev_off;	/* file offset of the event */
 	bool done;
+	/* LTTng's packet index of this file, or NULL (ctf_index.h): a hint
+	 * to resume past a damaged packet and a cross-check of the walk */
+	struct ctf_index *idx;
 };
 
 /* A whole-byte integer of 8, 16, 32 or 64 bits at p (any alignment), in
@@ -164,6 +186,21 @@ enum ctf_item_kind { CTF_ITEM_PACKET, CTF_ITEM_EVENT };
  * (message in err, offset in *erroff). */
 int ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff);
+/* Works out once what ctf_event_next would on an event class's first
+ * event, so that streams of one class can be decoded on several threads
+ * without writing to the class. */
+void ctf_event_prepare(const struct ctf_stream_class *sc,
+    struct ctf_event_class *ev);
+/* The events from here on, up to max, while they are of raw classes with
+ * a constant layout after an LTTng compact header: decoded into out as
+ * ctf_event_next would (items of packet pkt, picked read), the stream
+ * left as after the last. 0 (nothing changed) if the next is any other
+ * event, or at the packet's end: then ctf_event_next is the one to call
+ * (ctf_fast.c). */
+struct ctf_item;
+struct ctf_packet_info;
+size_t ctf_event_run_raw(struct ctf_stream *s,
+    const struct ctf_packet_info *pkt, struct ctf_item *out, size_t max);
 /* Decodes the next event of the packet. 1: an event, 0: end of the
  * packet, -1: error. */
 int ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
@@ -179,14 +216,42 @@ struct ctf_trace {
 	int index;
 };
 
-struct ctf_item {
-	enum ctf_item_kind kind;
-	struct ctf_stream *s;
-	int64_t ns;
-	bool has_ts;
-	/* packets: losses found when the packet opened */
+/* A packet as the items decoded in it see it: the stream's live packet
+ * state belongs to whichever thread is decoding ahead. */
+struct ctf_packet_info {
+	uint64_t off;		/* file offset of the packet */
+	const struct ctf_val *vals;	/* its context's values, or NULL */
+	int root;		/* index of the context in vals, or -1 */
+	uint64_t cpu_id;
+	bool has_cpu_id;
+	/* losses found when the packet opened */
 	uint64_t discarded;	/* events discarded since the last packet */
 	uint64_t lost_packets;
+};
+
+/* One item of the merged walk: a packet start or an event, complete in
+ * itself (streams are decoded ahead, on other threads when the trace is
+ * large), valid until the next call of ctf_reader_next. */
+struct ctf_item {
+	enum ctf_item_kind kind;
+	bool has_ts;
+	bool is_raw;		/* an event of a class marked raw */
+	uint8_t mark;		/* the raw hook's */
+	int64_t ns;
+	struct ctf_stream *s;	/* its stream: path, index and trace only */
+	const struct ctf_packet_info *pkt;
+	const struct ctf_event_class *ev;	/* events */
+	union {
+		/* raw events: the integers of the class's pick (0 for
+		 * an unused pick) */
+		uint64_t picked[CTF_PICK_MAX];
+		/* other events: the values of scope k start at
+		 * vals[scope_root[k]] (-1: absent) */
+		struct {
+			const struct ctf_val *vals;
+			int32_t scope_root[4];
+		} v;
+	} u;
 };
 
 struct ctf_reader;
@@ -200,13 +265,40 @@ typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
 struct ctf_reader *ctf_reader_open(const char *path, ctf_diag_fn diag,
     void *arg);
 void ctf_reader_free(struct ctf_reader *r);
+/* Stops the workers (they finish the batch they are filling): nothing is
+ * decoded, nor the raw hook called, after it returns. */
+void ctf_reader_stop(struct ctf_reader *r);
 /* Is there a trace (a `metadata` file) in this directory or below? */
 bool ctf_dir_has_trace(const char *path);
-/* The next item in time order; false at the end. Errors in a stream are
- * reported through diag and end that stream. */
-bool ctf_reader_next(struct ctf_reader *r, struct ctf_item *it);
+/* What the reader's user makes of raw events (ctf_item.u.picked) or a
+ * packet start, on the thread that decoded them, before they are handed
+ * over: work taken off the merging thread. It runs on several threads at
+ * once (scratch is the calling thread's own, scratch_size zeroed bytes;
+ * the events of one stream always on one thread at a time, in order).
+ * Given n items of one stream, it may rewrite their picked and mark, and
+ * keeps at the front, in order, the ones that go on into the walk (the
+ * others it has taken): it returns how many. It is called with n 0 when
+ * a thread ends a batch: what it wrote may be read elsewhere from then
+ * on. */
+typedef size_t (*ctf_raw_hook)(void *arg, void *scratch,
+    struct ctf_item *items, size_t n);
+/* Before ctf_reader_start. */
+void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
+    void *arg, size_t scratch_size, bool takes_most);
+/* Sets the workers that decode streams ahead going: call once, after the
+ * event classes' raw flags are set and before the first item; the first
+ * ctf_reader_next calls it if nobody did. Traces smaller than
+ * TTV_CTF_PIPE_MIN bytes (default 16 MiB), or a machine with one core,
+ * are decoded on the calling thread alone. TTV_CTF_BATCH sets how many
+ * items a batch holds (tests use it to cross many batch boundaries). */
+void ctf_reader_start(struct ctf_reader *r);
+/* The next item in time order; NULL at the end. Errors in a stream are
+ * reported through diag (on the calling thread, where the walk meets
+ * them) and end that stream. */
+const struct ctf_item *ctf_reader_next(struct ctf_reader *r);
 size_t ctf_reader_ntraces(const struct ctf_reader *r);
 struct ctf_trace *ctf_reader_trace(const struct ctf_reader *r, size_t i);
+size_t ctf_reader_nstreams(const struct ctf_reader *r);
 uint64_t ctf_reader_bytes_total(const struct ctf_reader *r);
 uint64_t ctf_reader_bytes_done(const struct ctf_reader *r);
 

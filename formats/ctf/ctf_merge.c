@@ -3,31 +3,97 @@
  *
  * LTTng writes one trace per user and bitness, or per process, and one
  * per rotation chunk: any directory holding a `metadata` file is a trace,
- * and its other regular files are its data streams. Each stream keeps one
- * pending item (a packet start or a decoded event); a binary heap keyed by
- * (time, trace, stream) hands out the earliest, and the stream it came
- * from is advanced only when the next item is asked for, so the values of
- * the item handed out stay valid until then.
+ * and its other regular files are its data streams.
+ *
+ * Streams are decoded in batches of items (packet starts and events, each
+ * complete in itself: values copied, raw events pointing into the mapped
+ * file). On a trace of some size, worker threads decode batches ahead
+ * while the caller merges: each stream has a few batches in flight, one
+ * being read, the others ready or being filled. A binary heap keyed by
+ * (time, trace, stream) hands out the earliest head. A stream is decoded
+ * by one thread at a time, always in order, so the merged walk is the
+ * same whatever the threads' timing; a stream's error travels at the end
+ * of its last batch and is reported where the walk meets it.
  */
+#include "config.h"
+
 #include <dirent.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mapfile.h"
 #include "ctf_decode.h"
+#include "ctf_index.h"
 #include "xalloc.h"
+
+/* Batches per stream: one being read, the others ready or being filled. */
+#define NBATCH 4
+/* A batch closes at this many values kept for events and packets. */
+#define BATCH_VALS 65536
+/* What the batches of all streams may take, items only. */
+#define BATCH_BUDGET ((size_t)48 << 20)
+#define PIPE_MIN_BYTES ((uint64_t)16 << 20)
+/* Raw events decoded in one go (ctf_event_run_raw), on the stack. */
+#define RUN_MAX 128
+
+/* A message met while filling a batch, said when the walk gets there. */
+struct batch_msg {
+	size_t before;		/* the item it comes before */
+	bool error;
+	int64_t off;
+	char *text;
+};
+
+struct batch {
+	struct ctf_item *items;
+	size_t n, cap;
+	struct ctf_packet_info *pkts;	/* as many as items: no realloc */
+	size_t npkts;
+	ctf_vals vals;		/* values of events and packet contexts */
+	uint64_t start_off;	/* the packet holding the first item */
+	bool end;		/* the stream has nothing after these items */
+	char *err;		/* why it ended, if by an error */
+	int64_t err_off;
+	VEC(struct batch_msg) msgs;
+};
 
 struct ctf_stream_slot {
 	struct ctf_stream s;
 	struct mapped_file mf;
-	bool pending;		/* holds an item to hand out */
-	struct ctf_item item;
+	/* the filler's (one thread at a time: busy) */
+	struct batch *filling;
 	bool in_packet;
+	bool pkt_noted;		/* the open packet has a record in batch */
+	/* under the reader's lock */
+	struct batch *ring[NBATCH];	/* allocated lazily */
+	size_t nalloc;
+	size_t ready_head, nready;	/* ready batches, ring order */
+	struct batch *spare[NBATCH];	/* allocated, free */
+	size_t nspare;
+	bool busy;		/* being filled */
+	bool ended;		/* its last batch is ready */
+	/* the caller's, on lines of their own: the filler writes the
+	 * stream's decoding state above all the time */
+	_Alignas(64) struct batch *cur;
+	size_t pos;
+	const struct ctf_item *head;
+	int64_t head_ns;	/* head->ns, where the heap looks */
+	size_t msg_next;	/* cur->msgs said so far */
+	size_t msg_at;		/* the item before which the next is said */
+	uint64_t order;		/* (trace, stream): ties in time */
 	uint64_t released;
+};
+
+/* What a filling thread takes along. */
+struct filler {
+	struct ctf_reader *r;
+	void *scratch;
 };
 
 struct ctf_reader {
@@ -41,7 +107,24 @@ struct ctf_reader {
 	struct ctf_stream_slot **heap;
 	size_t nheap;
 	struct ctf_stream_slot *last;
-	uint64_t bytes_total, bytes_done;
+	uint64_t bytes_total;
+	size_t batch_cap;	/* items a batch holds */
+	bool started;
+	/* the workers */
+	pthread_t *workers;
+	size_t nworkers;
+	pthread_mutex_t lock;
+	pthread_cond_t work;	/* a batch was freed, or stop */
+	pthread_cond_t ready;	/* a batch was filled */
+	bool stop;
+	/* the raw hook, and what each filling thread gives it */
+	ctf_raw_hook hook;
+	void *hook_arg;
+	bool light_walk;	/* the hook takes most events */
+	size_t scratch_size;
+	struct filler *fillers;	/* one per worker, then the caller's */
+	size_t nfillers;
+	struct filler self;	/* the caller's */
 };
 
 static void
@@ -97,6 +180,8 @@ list_dir(const char *path, size_t *n)
 	return v.items;
 }
 
+static void batch_diag(void *arg, bool error, const char *file, int64_t off,
+    const char *msg);
 static void add_trace(struct ctf_reader *r, const char *rel);
 
 static void
@@ -137,7 +222,7 @@ static void
 add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 {
 	char *full = join(r->root, rel);
-	struct ctf_stream_slot *ss = xcalloc(1, sizeof *ss);
+	struct ctf_stream_slot *ss = xcalloc_aligned(64, sizeof *ss);
 	char *err = NULL;
 	if (mapfile_open(full, &ss->mf, &err) < 0) {
 		diag(r, true, rel, -1, "%s", err ? err : "cannot open");
@@ -153,6 +238,14 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	ss->s.data = ss->mf.data;
 	ss->s.size = ss->mf.size;
 	ss->s.index = (int)r->nstreams;
+	ss->order = (uint64_t)t->index << 32 | r->nstreams;
+	ctf_stream_index_load(&ss->s, r->root, r->diag, r->arg);
+	/* from here on, what the index has to say comes up while filling
+	 * batches, maybe on a worker: it travels in the batch */
+	if (ss->s.idx != NULL) {
+		ss->s.idx->diag = batch_diag;
+		ss->s.idx->arg = ss;
+	}
 	ss->s.d.slots = xcalloc((size_t)t->m->nslots + 1, sizeof(uint64_t));
 	r->bytes_total += ss->mf.size;
 	r->streams = xreallocarray(r->streams, r->nstreams + 1,
@@ -246,16 +339,438 @@ add_trace(struct ctf_reader *r, const char *rel)
 	free(dfull);
 }
 
+/* --- filling batches (on a worker, or on the caller) --- */
+
+static struct batch *
+batch_new(size_t cap)
+{
+	struct batch *bt = xcalloc(1, sizeof *bt);
+	bt->items = xreallocarray(NULL, cap, sizeof *bt->items);
+	bt->pkts = xreallocarray(NULL, cap + 1, sizeof *bt->pkts);
+	bt->cap = cap;
+	return bt;
+}
+
+static void
+batch_free(struct batch *bt)
+{
+	if (bt == NULL)
+		return;
+	free(bt->items);
+	free(bt->pkts);
+	VEC_FREE(&bt->vals);
+	free(bt->err);
+	for (size_t i = 0; i < bt->msgs.len; i++)
+		free(bt->msgs.items[i].text);
+	VEC_FREE(&bt->msgs);
+	free(bt);
+}
+
+/* The diag function of a stream's decoding (its index's): the message
+ * goes into the batch being filled, before the next item. */
+static void
+batch_diag(void *arg, bool error, const char *file, int64_t off,
+    const char *msg)
+{
+	struct ctf_stream_slot *ss = arg;
+	struct batch *bt = ss->filling;
+	(void)file;		/* the stream's path, known when said */
+	VEC_PUSH(&bt->msgs, ((struct batch_msg){ bt->n, error, off,
+	    xstrdup(msg) }));
+}
+
+/* Copies the values of [root, end) of src into the batch; returns where
+ * they start there (ends are indexes, so they move by the same amount). */
+static int32_t
+keep_vals(struct batch *bt, const ctf_vals *src, int root)
+{
+	if (root < 0)
+		return -1;
+	uint32_t end = src->items[root].end;
+	uint32_t n = end > (uint32_t)root ? end - (uint32_t)root : 1;
+	int32_t at = (int32_t)bt->vals.len;
+	VEC_RESERVE(&bt->vals, n);
+	struct ctf_val *dst = bt->vals.items + bt->vals.len;
+	memcpy(dst, src->items + root, n * sizeof *dst);
+	uint32_t shift = (uint32_t)at - (uint32_t)root;
+	for (uint32_t i = 0; i < n; i++)
+		dst[i].end += shift;
+	bt->vals.len += n;
+	return at;
+}
+
+/* A record of the stream's open packet in the batch. */
+static void
+note_packet(struct ctf_stream_slot *ss, struct batch *bt, uint64_t discarded,
+    uint64_t lost)
+{
+	struct ctf_stream *s = &ss->s;
+	struct ctf_packet_info *p = &bt->pkts[bt->npkts++];
+	p->off = s->pkt_off;
+	p->vals = NULL;
+	p->root = keep_vals(bt, &s->pvals, s->pctx_root);
+	p->cpu_id = s->cpu_id;
+	p->has_cpu_id = s->has_cpu_id;
+	p->discarded = discarded;
+	p->lost_packets = lost;
+	ss->pkt_noted = true;
+}
+
+static void
+batch_error(struct batch *bt, const char *msg, uint64_t off)
+{
+	bt->end = true;
+	bt->err = xstrdup(msg);
+	bt->err_off = (int64_t)off;
+}
+
+/* Decodes the stream's next items into bt, until it is full or the
+ * stream ends. */
+static void
+fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
+{
+	const struct ctf_reader *r = fl->r;
+	struct ctf_stream *s = &ss->s;
+	const struct ctf_meta *m = s->trace->m;
+	int clk = s->sc ? s->sc->clock : -1;
+	char msg[256];
+	uint64_t off;
+	struct ctf_item run[RUN_MAX];
+	bt->n = bt->npkts = 0;
+	bt->vals.len = 0;
+	bt->end = false;
+	free(bt->err);
+	bt->err = NULL;
+	for (size_t i = 0; i < bt->msgs.len; i++)
+		free(bt->msgs.items[i].text);
+	bt->msgs.len = 0;
+	ss->filling = bt;
+	bt->start_off = s->pkt_off;
+	ss->pkt_noted = false;
+	/* events the hook takes make no items: a bound of their own keeps
+	 * batches coming */
+	size_t decoded = 0;
+	while (bt->n < bt->cap && bt->vals.len < BATCH_VALS &&
+	    decoded < 4 * bt->cap) {
+		if (!ss->in_packet) {
+			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
+			if (rc < 0) {
+				batch_error(bt, msg, off);
+				break;
+			}
+			if (rc == 0) {
+				bt->end = true;
+				break;
+			}
+			ss->in_packet = true;
+			clk = s->sc->clock;
+			uint64_t disc = 0, lost = 0;
+			if (s->has_disc && s->disc != s->disc_prev)
+				disc = s->disc - s->disc_prev;
+			if (s->has_seq && s->packets > 1 &&
+			    s->seq != s->seq_prev + 1 && s->seq > s->seq_prev)
+				lost = s->seq - s->seq_prev - 1;
+			note_packet(ss, bt, disc, lost);
+			struct ctf_item *it = &bt->items[bt->n++];
+			memset(it, 0, sizeof *it);
+			it->kind = CTF_ITEM_PACKET;
+			it->s = s;
+			it->pkt = &bt->pkts[bt->npkts - 1];
+			if (clk >= 0 && s->has_ts_begin) {
+				it->has_ts = true;
+				it->ns = ctf_clock_ns(&m->clocks[clk], s->ts_begin);
+			} else if (clk >= 0 && s->d.clock_set) {
+				it->has_ts = true;
+				it->ns = ctf_clock_ns(&m->clocks[clk], s->d.clock);
+			} else
+				it->ns = INT64_MIN;
+			if (r->hook != NULL && r->hook(r->hook_arg,
+			    fl->scratch, it, 1) == 0)
+				bt->n--;
+			continue;
+		}
+		/* runs of raw events in one loop, handed to the hook
+		 * together; what it keeps goes on into the batch */
+		if (!ss->pkt_noted)
+			note_packet(ss, bt, 0, 0);
+		size_t room = bt->cap - bt->n;
+		size_t nrun = ctf_event_run_raw(s, &bt->pkts[bt->npkts - 1],
+		    run, room < RUN_MAX ? room : RUN_MAX);
+		if (nrun > 0) {
+			decoded += nrun;
+			size_t kept = r->hook != NULL ? r->hook(r->hook_arg,
+			    fl->scratch, run, nrun) : nrun;
+			memcpy(bt->items + bt->n, run, kept * sizeof *run);
+			bt->n += kept;
+			continue;
+		}
+		int rc = ctf_event_next(s, msg, sizeof msg, &off);
+		if (rc < 0) {
+			batch_error(bt, msg, off);
+			break;
+		}
+		if (rc == 0) {
+			ss->in_packet = false;
+			ss->pkt_noted = false;
+			continue;
+		}
+		if (!ss->pkt_noted)
+			note_packet(ss, bt, 0, 0);
+		decoded++;
+		struct ctf_item e = {
+			.kind = CTF_ITEM_EVENT,
+			.has_ts = s->has_ts,
+			.ns = s->has_ts ? s->ns : INT64_MIN,
+			.s = s,
+			.pkt = &bt->pkts[bt->npkts - 1],
+			.ev = s->ev,
+			.is_raw = s->is_raw,
+		};
+		if (s->is_raw) {
+			const struct ctf_pick *pk = s->ev->pick;
+			for (int k = 0; k < CTF_PICK_MAX; k++)
+				e.u.picked[k] = pk[k].scope == 0 ||
+				    s->raw[pk[k].scope] == NULL ? 0 :
+				    ctf_read_whole(s->raw[pk[k].scope] +
+				    pk[k].off, pk[k].size, pk[k].be,
+				    pk[k].is_signed);
+			/* an event the hook takes never reaches the batch */
+			if (r->hook == NULL ||
+			    r->hook(r->hook_arg, fl->scratch, &e, 1) == 1)
+				bt->items[bt->n++] = e;
+		} else {
+			struct ctf_item *it = &bt->items[bt->n++];
+			*it = e;
+			/* the scopes are consecutive in evals: one copy */
+			int32_t base = -1;
+			for (int k = 0; k < 4; k++)
+				it->u.v.scope_root[k] = -1;
+			if (s->evals.len > 0) {
+				base = (int32_t)bt->vals.len;
+				VEC_RESERVE(&bt->vals, s->evals.len);
+				memcpy(bt->vals.items + bt->vals.len,
+				    s->evals.items,
+				    s->evals.len * sizeof *s->evals.items);
+				for (size_t i = 0; i < s->evals.len; i++)
+					bt->vals.items[bt->vals.len + i].end +=
+					    (uint32_t)base;
+				bt->vals.len += s->evals.len;
+			}
+			for (int k = 1; k < 4; k++)
+				if (s->scope_root[k] >= 0)
+					it->u.v.scope_root[k] =
+					    base + s->scope_root[k];
+			it->u.v.vals = NULL;
+		}
+	}
+	if (r->hook != NULL)
+		r->hook(r->hook_arg, fl->scratch, NULL, 0);
+	/* indexes to pointers, now that nothing moves */
+	for (size_t i = 0; i < bt->npkts; i++)
+		bt->pkts[i].vals = bt->pkts[i].root >= 0 ? bt->vals.items :
+		    NULL;
+	for (size_t i = 0; i < bt->n; i++) {
+		struct ctf_item *it = &bt->items[i];
+		if (it->kind == CTF_ITEM_EVENT && !it->is_raw)
+			it->u.v.vals = bt->vals.items;
+	}
+}
+
+/* --- handing batches over (under r->lock) --- */
+
+static struct batch *
+take_spare(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	if (ss->nspare > 0)
+		return ss->spare[--ss->nspare];
+	if (ss->nalloc < NBATCH) {
+		ss->nalloc++;
+		return batch_new(r->batch_cap);
+	}
+	return NULL;
+}
+
+static void
+publish(struct ctf_stream_slot *ss, struct batch *bt)
+{
+	ss->ring[(ss->ready_head + ss->nready) % NBATCH] = bt;
+	ss->nready++;
+	if (bt->end)
+		ss->ended = true;
+	ss->busy = false;
+}
+
+/* Can a worker fill a batch of this stream now? */
+static bool
+wants_fill(const struct ctf_stream_slot *ss)
+{
+	return !ss->busy && !ss->ended &&
+	    (ss->nspare > 0 || ss->nalloc < NBATCH);
+}
+
+static void *
+worker_main(void *arg)
+{
+	const struct filler *fl = arg;
+	struct ctf_reader *r = fl->r;
+	pthread_mutex_lock(&r->lock);
+	while (!r->stop) {
+		/* the stream with the fewest batches ready, the earliest
+		 * of those: the one the merge will need first */
+		struct ctf_stream_slot *best = NULL;
+		for (size_t i = 0; i < r->nstreams; i++) {
+			struct ctf_stream_slot *ss = r->streams[i];
+			if (!wants_fill(ss))
+				continue;
+			if (best == NULL || ss->nready < best->nready)
+				best = ss;
+		}
+		if (best == NULL) {
+			pthread_cond_wait(&r->work, &r->lock);
+			continue;
+		}
+		struct batch *bt = take_spare(r, best);
+		best->busy = true;
+		pthread_mutex_unlock(&r->lock);
+		fill(fl, best, bt);
+		pthread_mutex_lock(&r->lock);
+		publish(best, bt);
+		pthread_cond_broadcast(&r->ready);
+	}
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+/* The caller's next batch of a stream: a ready one, else one it fills
+ * itself, else it waits for the worker filling one. NULL when the stream
+ * has ended. */
+static struct batch *
+next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	if (r->nworkers > 0)
+		pthread_mutex_lock(&r->lock);
+	struct batch *bt = NULL;
+	for (;;) {
+		if (ss->nready > 0) {
+			bt = ss->ring[ss->ready_head];
+			ss->ready_head = (ss->ready_head + 1) % NBATCH;
+			ss->nready--;
+			break;
+		}
+		if (ss->ended)
+			break;
+		if (!ss->busy) {
+			bt = take_spare(r, ss);
+			ss->busy = true;
+			if (r->nworkers > 0)
+				pthread_mutex_unlock(&r->lock);
+			fill(&r->self, ss, bt);
+			if (r->nworkers > 0)
+				pthread_mutex_lock(&r->lock);
+			ss->busy = false;
+			if (bt->end)
+				ss->ended = true;
+			break;
+		}
+		pthread_cond_wait(&r->ready, &r->lock);
+	}
+	if (r->nworkers > 0) {
+		/* the worker may fill ahead again */
+		pthread_cond_signal(&r->work);
+		pthread_mutex_unlock(&r->lock);
+	}
+	return bt;
+}
+
+static void
+give_back(struct ctf_reader *r, struct ctf_stream_slot *ss, struct batch *bt)
+{
+	if (r->nworkers > 0)
+		pthread_mutex_lock(&r->lock);
+	ss->spare[ss->nspare++] = bt;
+	if (r->nworkers > 0) {
+		pthread_cond_signal(&r->work);
+		pthread_mutex_unlock(&r->lock);
+	}
+}
+
+/* Says the messages of the current batch that come before item upto. */
+static void
+say_msgs(struct ctf_reader *r, struct ctf_stream_slot *ss, size_t upto)
+{
+	const struct batch *bt = ss->cur;
+	while (ss->msg_next < bt->msgs.len &&
+	    bt->msgs.items[ss->msg_next].before <= upto) {
+		const struct batch_msg *m = &bt->msgs.items[ss->msg_next++];
+		diag(r, m->error, ss->s.path, m->off, "%s", m->text);
+	}
+	ss->msg_at = ss->msg_next < bt->msgs.len ?
+	    bt->msgs.items[ss->msg_next].before : SIZE_MAX;
+}
+
+/* Moves a stream to its next batch; false when it has none, after
+ * reporting why if an error ended it. */
+static bool
+advance_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	for (;;) {
+		struct batch *bt = ss->cur;
+		if (bt != NULL) {
+			say_msgs(r, ss, SIZE_MAX);
+			ss->cur = NULL;
+			bool end = bt->end;
+			if (bt->err != NULL)
+				diag(r, true, ss->s.path, bt->err_off, "%s",
+				    bt->err);
+			give_back(r, ss, bt);
+			if (end)
+				return false;
+		}
+		bt = next_batch(r, ss);
+		if (bt == NULL)
+			return false;
+		ss->cur = bt;
+		ss->pos = 0;
+		ss->msg_next = 0;
+		say_msgs(r, ss, 0);
+		/* give back the pages of packets already read */
+		if (bt->start_off > ss->released &&
+		    bt->start_off - ss->released >= (16u << 20)) {
+			mapfile_release(&ss->mf, (size_t)bt->start_off);
+			ss->released = bt->start_off;
+		}
+		if (bt->n > 0) {
+			ss->head = &bt->items[0];
+			ss->head_ns = ss->head->ns;
+			return true;
+		}
+	}
+}
+
+/* Moves a stream to its next item (ss->head); false when it has none. */
+static inline bool
+advance(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	if (ss->cur != NULL && ++ss->pos < ss->cur->n) {
+		if (ss->pos == ss->msg_at)
+			say_msgs(r, ss, ss->pos);
+		ss->head = &ss->cur->items[ss->pos];
+		/* the items were written on another core */
+		__builtin_prefetch(ss->head + 8);
+		ss->head_ns = ss->head->ns;
+		return true;
+	}
+	return advance_batch(r, ss);
+}
+
 /* --- the heap --- */
 
 static bool
 before(const struct ctf_stream_slot *a, const struct ctf_stream_slot *b)
 {
-	if (a->item.ns != b->item.ns)
-		return a->item.ns < b->item.ns;
-	if (a->s.trace->index != b->s.trace->index)
-		return a->s.trace->index < b->s.trace->index;
-	return a->s.index < b->s.index;
+	if (a->head_ns != b->head_ns)
+		return a->head_ns < b->head_ns;
+	return a->order < b->order;
 }
 
 static void
@@ -314,73 +829,6 @@ heap_replace_top(struct ctf_reader *r, struct ctf_stream_slot *s)
 	}
 	r->heap[i] = s;
 	return top;
-}
-
-/* Moves a stream to its next item; false when it has none. */
-static bool
-advance(struct ctf_reader *r, struct ctf_stream_slot *ss)
-{
-	struct ctf_stream *s = &ss->s;
-	char msg[256];
-	uint64_t off;
-	for (;;) {
-		if (!ss->in_packet) {
-			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
-			if (rc < 0) {
-				diag(r, true, s->path, (int64_t)off, "%s", msg);
-				return false;
-			}
-			if (rc == 0)
-				return false;
-			ss->in_packet = true;
-			struct ctf_item *it = &ss->item;
-			memset(it, 0, sizeof *it);
-			it->kind = CTF_ITEM_PACKET;
-			it->s = s;
-			const struct ctf_meta *m = s->trace->m;
-			int clk = s->sc->clock;
-			if (clk >= 0 && s->has_ts_begin) {
-				it->has_ts = true;
-				it->ns = ctf_clock_ns(&m->clocks[clk], s->ts_begin);
-			} else if (clk >= 0 && s->d.clock_set) {
-				it->has_ts = true;
-				it->ns = ctf_clock_ns(&m->clocks[clk], s->d.clock);
-			} else
-				it->ns = INT64_MIN;
-			if (s->has_disc && s->disc != s->disc_prev) {
-				uint64_t d = s->disc - s->disc_prev;
-				it->discarded = d;
-			}
-			if (s->has_seq && s->packets > 1 &&
-			    s->seq != s->seq_prev + 1 && s->seq > s->seq_prev)
-				it->lost_packets = s->seq - s->seq_prev - 1;
-			ss->pending = true;
-			return true;
-		}
-		int rc = ctf_event_next(s, msg, sizeof msg, &off);
-		if (rc < 0) {
-			diag(r, true, s->path, (int64_t)off, "%s", msg);
-			return false;
-		}
-		if (rc == 0) {
-			ss->in_packet = false;
-			/* give back the pages of finished packets */
-			if (s->pkt_off - ss->released >= (16u << 20)) {
-				mapfile_release(&ss->mf, (size_t)s->pkt_off);
-				r->bytes_done += s->pkt_off - ss->released;
-				ss->released = s->pkt_off;
-			}
-			continue;
-		}
-		struct ctf_item *it = &ss->item;
-		it->kind = CTF_ITEM_EVENT;
-		it->s = s;
-		it->has_ts = s->has_ts;
-		it->ns = s->has_ts ? s->ns : INT64_MIN;
-		it->discarded = it->lost_packets = 0;
-		ss->pending = true;
-		return true;
-	}
 }
 
 static bool
@@ -444,15 +892,103 @@ ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg)
 		return NULL;
 	}
 	r->heap = xcalloc(r->nstreams + 1, sizeof *r->heap);
-	for (size_t i = 0; i < r->nstreams; i++)
-		if (advance(r, r->streams[i]))
-			heap_push(r, r->streams[i]);
 	return r;
 }
 
-bool
-ctf_reader_next(struct ctf_reader *r, struct ctf_item *it)
+/* How many threads decode ahead: none for small traces (they cost more
+ * than they save) or on one core. */
+static size_t
+worker_count(const struct ctf_reader *r)
 {
+	uint64_t min = PIPE_MIN_BYTES;
+	const char *env = getenv("TTV_CTF_PIPE_MIN");
+	if (env != NULL && *env != '\0')
+		min = strtoull(env, NULL, 10);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	if (r->bytes_total < min || r->nstreams == 0)
+		return 0;
+	if (env == NULL && cpus < 2)
+		return 0;
+	/* the caller merges and builds: the other cores decode; if the
+	 * hook takes most events, the caller mostly waits: all of them */
+	size_t n = r->light_walk ? (size_t)(cpus > 1 ? cpus : 1) :
+	    cpus > 2 ? (size_t)cpus - 1 : 1;
+	if (n > 4)
+		n = 4;
+	if (n > r->nstreams)
+		n = r->nstreams;
+	return n;
+}
+
+void
+ctf_reader_start(struct ctf_reader *r)
+{
+	if (r->started)
+		return;
+	r->started = true;
+	/* what decoding would find out lazily, found now: the classes are
+	 * read by several threads from here on */
+	for (size_t ti = 0; ti < r->ntraces; ti++) {
+		const struct ctf_meta *m = r->traces[ti]->m;
+		for (size_t i = 0; i < m->nstreams; i++) {
+			const struct ctf_stream_class *sc = m->streams[i];
+			for (size_t j = 0; j < sc->nevents; j++)
+				ctf_event_prepare(sc, sc->events[j]);
+		}
+	}
+	size_t cap = BATCH_BUDGET / (NBATCH * sizeof(struct ctf_item) *
+	    (r->nstreams ? r->nstreams : 1));
+	r->batch_cap = cap < 64 ? 64 : cap > 16384 ? 16384 : cap;
+	/* tests make batches small to cross many batch boundaries */
+	const char *env = getenv("TTV_CTF_BATCH");
+	if (env != NULL && strtoul(env, NULL, 10) > 0)
+		r->batch_cap = strtoul(env, NULL, 10);
+	size_t n = worker_count(r);
+	r->nfillers = n + 1;
+	r->fillers = xcalloc(n + 1, sizeof *r->fillers);
+	for (size_t i = 0; i <= n; i++) {
+		r->fillers[i].r = r;
+		r->fillers[i].scratch = r->scratch_size ?
+		    xcalloc(1, r->scratch_size) : NULL;
+	}
+	r->self = r->fillers[n];
+	if (n > 0) {
+		pthread_mutex_init(&r->lock, NULL);
+		pthread_cond_init(&r->work, NULL);
+		pthread_cond_init(&r->ready, NULL);
+		r->workers = xcalloc(n, sizeof *r->workers);
+		for (size_t i = 0; i < n; i++) {
+			if (pthread_create(&r->workers[i], NULL, worker_main,
+			    &r->fillers[i]) != 0)
+				break;
+			r->nworkers++;
+		}
+		if (r->nworkers == 0) {
+			pthread_cond_destroy(&r->ready);
+			pthread_cond_destroy(&r->work);
+			pthread_mutex_destroy(&r->lock);
+		}
+	}
+	for (size_t i = 0; i < r->nstreams; i++)
+		if (advance(r, r->streams[i]))
+			heap_push(r, r->streams[i]);
+}
+
+void
+ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn, void *arg,
+    size_t scratch_size, bool takes_most)
+{
+	r->light_walk = takes_most;
+	r->hook = fn;
+	r->hook_arg = arg;
+	r->scratch_size = scratch_size;
+}
+
+const struct ctf_item *
+ctf_reader_next(struct ctf_reader *r)
+{
+	if (!r->started)
+		ctf_reader_start(r);
 	struct ctf_stream_slot *ss = NULL;
 	if (r->last != NULL) {
 		struct ctf_stream_slot *l = r->last;
@@ -468,13 +1004,34 @@ ctf_reader_next(struct ctf_reader *r, struct ctf_item *it)
 	}
 	if (ss == NULL) {
 		if (r->nheap == 0)
-			return false;
+			return NULL;
 		ss = heap_pop(r);
 	}
-	*it = ss->item;
-	ss->pending = false;
 	r->last = ss;
-	return true;
+	return ss->head;
+}
+
+static void
+stop_workers(struct ctf_reader *r)
+{
+	if (r->nworkers == 0)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->stop = true;
+	pthread_cond_broadcast(&r->work);
+	pthread_mutex_unlock(&r->lock);
+	for (size_t i = 0; i < r->nworkers; i++)
+		pthread_join(r->workers[i], NULL);
+	r->nworkers = 0;
+	pthread_cond_destroy(&r->ready);
+	pthread_cond_destroy(&r->work);
+	pthread_mutex_destroy(&r->lock);
+}
+
+void
+ctf_reader_stop(struct ctf_reader *r)
+{
+	stop_workers(r);
 }
 
 void
@@ -482,9 +1039,20 @@ ctf_reader_free(struct ctf_reader *r)
 {
 	if (r == NULL)
 		return;
+	stop_workers(r);
+	free(r->workers);
+	for (size_t i = 0; i < r->nfillers; i++)
+			free(r->fillers[i].scratch);
+	free(r->fillers);
 	for (size_t i = 0; i < r->nstreams; i++) {
 		struct ctf_stream_slot *ss = r->streams[i];
+		batch_free(ss->cur);
+		for (size_t k = 0; k < ss->nready; k++)
+			batch_free(ss->ring[(ss->ready_head + k) % NBATCH]);
+		for (size_t k = 0; k < ss->nspare; k++)
+			batch_free(ss->spare[k]);
 		mapfile_close(&ss->mf);
+		ctf_stream_index_free(&ss->s);
 		free(ss->s.path);
 		free(ss->s.d.slots);
 		VEC_FREE(&ss->s.pvals);
@@ -510,6 +1078,12 @@ ctf_reader_ntraces(const struct ctf_reader *r)
 	return r->ntraces;
 }
 
+size_t
+ctf_reader_nstreams(const struct ctf_reader *r)
+{
+	return r->nstreams;
+}
+
 struct ctf_trace *
 ctf_reader_trace(const struct ctf_reader *r, size_t i)
 {
@@ -525,8 +1099,11 @@ ctf_reader_bytes_total(const struct ctf_reader *r)
 uint64_t
 ctf_reader_bytes_done(const struct ctf_reader *r)
 {
+	/* what the walk has reached, not what the workers have */
 	uint64_t d = 0;
-	for (size_t i = 0; i < r->nstreams; i++)
-		d += r->streams[i]->s.pkt_off;
+	for (size_t i = 0; i < r->nstreams; i++) {
+		const struct ctf_stream_slot *ss = r->streams[i];
+		d += ss->cur ? ss->cur->start_off : ss->released;
+	}
 	return d;
 }

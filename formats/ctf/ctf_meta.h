@@ -122,6 +122,18 @@ struct ctf_clock {
 	bool ns_cycles;
 };
 
+/* An integer the reader wants of every event of a raw class, at a fixed
+ * place of one of its scopes: the decoder reads it (ctf_item.u.picked),
+ * so that the events' bytes are touched by the thread decoding them. */
+struct ctf_pick {
+	uint8_t scope;		/* 1..3; 0: none */
+	uint8_t size;		/* 8, 16, 32 or 64 */
+	bool be, is_signed;
+	uint32_t off;		/* bytes from the scope's start */
+};
+
+#define CTF_PICK_MAX 3
+
 struct ctf_event_class {
 	const char *name;
 	uint64_t id;
@@ -135,8 +147,10 @@ struct ctf_event_class {
 	void *user;
 	/* set by the reader: it reads this event's context and fields
 	 * itself at fixed offsets (ctf_stream.raw) when all of them are
-	 * fixed structs, so no values are built for it */
+	 * fixed structs, so no values are built for it; the integers it
+	 * wants of each are in pick */
 	bool raw;
+	struct ctf_pick pick[CTF_PICK_MAX];
 	/* the decoder's: 1 when its raw scopes sit at fixed byte offsets
 	 * (raw_off, UINT32_MAX for none) from a byte-aligned event body
 	 * raw_bits long, -1 when not, 0 not known yet */

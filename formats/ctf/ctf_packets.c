@@ -1,9 +1,11 @@
 /*
  * Packets of CTF files: the metadata file (plain TSDL text or packets of
  * text behind 37-byte headers) and data stream files, walked packet by
- * packet from what each packet header and context say (LTTng's index/
- * files are not needed and not trusted), then event by event within a
- * packet's content.
+ * packet from what each packet header and context say, then event by
+ * event within a packet's content. LTTng's index/ files (ctf_index.c) are
+ * not needed: when there is one, the walk is checked against it, and
+ * where a packet header or an event is damaged the walk resumes at the
+ * next packet it lists whose header agrees with it, instead of ending.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 #include "xalloc.h"
 #include "ctf_decode.h"
+#include "ctf_index.h"
 
 #define TSDL_MAGIC 0x75D11D57u
 #define PACKET_MAGIC 0xC1FC1FC1u
@@ -149,8 +152,8 @@ find_cpu_id(struct ctf_stream *s)
 	return 0;
 }
 
-int
-ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
+static int
+packet_open(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff)
 {
 	const struct ctf_meta *m = s->trace->m;
@@ -285,6 +288,16 @@ raw_layout(struct ctf_event_class *ev, const struct ctf_type *const ts[4])
 	ev->raw_const = 1;
 }
 
+void
+ctf_event_prepare(const struct ctf_stream_class *sc,
+    struct ctf_event_class *ev)
+{
+	const struct ctf_type *ts[4] = { NULL, sc->event_context,
+	    ev->context, ev->fields };
+	if (ev->raw_const == 0)
+		raw_layout(ev, ts);
+}
+
 static bool
 raw_scopes(struct ctf_stream *s, struct ctf_event_class *ev)
 {
@@ -326,8 +339,8 @@ raw_scopes(struct ctf_stream *s, struct ctf_event_class *ev)
 	return true;
 }
 
-int
-ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
+static inline int
+event_next(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff)
 {
 	struct ctf_dec *d = &s->d;
@@ -400,4 +413,177 @@ done:
 	if (s->has_ts)
 		s->ns = ctf_clock_ns(&s->trace->m->clocks[sc->clock], d->clock);
 	return 1;
+}
+
+/* --- the index as a hint --- */
+
+/* What opening a packet changes that the walk carries from packet to
+ * packet: kept aside while a packet named by the index is tried. */
+struct walk_state {
+	const struct ctf_stream_class *sc;
+	uint64_t pkt_off, packets, disc, disc_prev, seq, seq_prev, clock;
+	bool has_disc, has_seq, clock_set, done;
+};
+
+static void
+walk_save(const struct ctf_stream *s, struct walk_state *w)
+{
+	*w = (struct walk_state){ s->sc, s->pkt_off, s->packets, s->disc,
+	    s->disc_prev, s->seq, s->seq_prev, s->d.clock, s->has_disc,
+	    s->has_seq, s->d.clock_set, s->done };
+}
+
+static void
+walk_restore(struct ctf_stream *s, const struct walk_state *w)
+{
+	s->sc = w->sc;
+	s->pkt_off = w->pkt_off;
+	s->packets = w->packets;
+	s->disc = w->disc;
+	s->disc_prev = w->disc_prev;
+	s->seq = w->seq;
+	s->seq_prev = w->seq_prev;
+	s->d.clock = w->clock;
+	s->has_disc = w->has_disc;
+	s->has_seq = w->has_seq;
+	s->d.clock_set = w->clock_set;
+	s->done = w->done;
+}
+
+/* Does the packet header at an index entry's offset open (magic, stream
+ * class, sizes that fit) and agree with the entry (sizes, stream id,
+ * first timestamp)? Leaves the walk as it was. */
+static bool
+index_trial(struct ctf_stream *s, const struct ctf_index_entry *x)
+{
+	struct walk_state w;
+	walk_save(s, &w);
+	s->pkt_off = x->off;
+	s->done = false;
+	char err[8];
+	uint64_t off;
+	const struct ctf_dec *d = &s->d;
+	bool ok = packet_open(s, err, sizeof err, &off) == 1 &&
+	    s->pkt_size * 8 == x->psize && s->content_end == x->csize &&
+	    (!(d->roles_set & (1u << ROLE_STREAM_ID)) ||
+	    d->roles[ROLE_STREAM_ID] == x->stream_id) &&
+	    (!s->has_ts_begin || s->ts_begin == x->ts_begin);
+	walk_restore(s, &w);
+	return ok;
+}
+
+/* Past damage at file offset bad: the first packet of the index after
+ * it whose header agrees with its entry, or ix->n. Each entry is tried
+ * at most once per damage, and the walk only moves forward. */
+static size_t
+index_resume(struct ctf_stream *s, uint64_t bad)
+{
+	struct ctf_index *ix = s->idx;
+	for (size_t i = ctf_index_after(ix, bad); i < ix->n; i++)
+		if (index_trial(s, &ix->e[i]))
+			return i;
+	return ix->n;
+}
+
+/* Reports the damage (err at erroff) and moves the walk to entry i. */
+static void
+index_jump(struct ctf_stream *s, size_t i, const char *err, uint64_t erroff,
+    uint64_t from)
+{
+	struct ctf_index *ix = s->idx;
+	uint64_t to = ix->e[i].off;
+	if (ix->diag) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s; %llu bytes skipped to the next "
+		    "packet of the index that agrees with its header, at "
+		    "offset %llu", err, (unsigned long long)(to - from),
+		    (unsigned long long)to);
+		ix->diag(ix->arg, true, s->path, (int64_t)erroff, msg);
+	}
+	s->pkt_off = to;
+	s->done = false;
+	ix->next = i;
+}
+
+/* The walk just opened the packet at s->pkt_off: does the index say the
+ * same? Warns once per stream, and the headers are what is used. An
+ * index that stops before the stream does is not a disagreement (a
+ * partial last entry, a tracer stopped before writing it). */
+static void
+index_check(struct ctf_stream *s)
+{
+	struct ctf_index *ix = s->idx;
+	if (ix->disagreed || ix->next >= ix->n)
+		return;
+	const struct ctf_index_entry *x = &ix->e[ix->next];
+	char what[200];
+	uint64_t at = s->pkt_off;
+	if (x->off < s->pkt_off) {
+		at = x->off;
+		snprintf(what, sizeof what, "it lists a packet there that the "
+		    "walk passed over");
+	} else if (x->off > s->pkt_off)
+		snprintf(what, sizeof what, "a packet it does not list");
+	else if (x->psize != s->pkt_size * 8 || x->csize != s->content_end)
+		snprintf(what, sizeof what, "packet of %llu bits with %llu of "
+		    "content; the index says %llu and %llu",
+		    (unsigned long long)(s->pkt_size * 8),
+		    (unsigned long long)s->content_end,
+		    (unsigned long long)x->psize,
+		    (unsigned long long)x->csize);
+	else {
+		ix->next++;
+		return;
+	}
+	ix->disagreed = true;
+	if (ix->diag) {
+		char msg[400];
+		snprintf(msg, sizeof msg, "%s disagrees with the packet headers "
+		    "at offset %llu (%s); packet headers used", ix->path,
+		    (unsigned long long)at, what);
+		ix->diag(ix->arg, false, s->path, (int64_t)at, msg);
+	}
+}
+
+int
+ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
+    uint64_t *erroff)
+{
+	int rc = packet_open(s, err, errsize, erroff);
+	if (s->idx == NULL || rc == 0)
+		return rc;
+	if (rc > 0) {
+		index_check(s);
+		return rc;
+	}
+	struct ctf_index *ix = s->idx;
+	size_t i = index_resume(s, s->pkt_off);
+	if (i == ix->n) {
+		if (ctf_index_after(ix, s->pkt_off) < ix->n) {
+			size_t l = strlen(err);
+			snprintf(err + l, errsize - l, "; no later packet of %s "
+			    "agrees with its header", ix->path);
+		}
+		return -1;
+	}
+	index_jump(s, i, err, *erroff, s->pkt_off);
+	rc = packet_open(s, err, errsize, erroff);
+	if (rc > 0)
+		index_check(s);
+	return rc;
+}
+
+int
+ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
+    uint64_t *erroff)
+{
+	int rc = event_next(s, err, errsize, erroff);
+	if (rc >= 0 || s->idx == NULL)
+		return rc;
+	/* the rest of this packet is lost; the next one may not be */
+	size_t i = index_resume(s, s->ev_off);
+	if (i == s->idx->n)
+		return -1;
+	index_jump(s, i, err, *erroff, *erroff);
+	return 0;
 }

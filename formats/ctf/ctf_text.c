@@ -69,7 +69,7 @@ print_int(FILE *f, const struct ctf_type *t, uint64_t v)
 	}
 }
 
-static uint32_t print_val(FILE *f, const ctf_vals *vals, uint32_t i);
+static uint32_t print_val(FILE *f, const struct ctf_val *vals, uint32_t i);
 
 static void
 print_enum(FILE *f, const struct ctf_type *t, uint64_t v)
@@ -123,9 +123,9 @@ print_enum(FILE *f, const struct ctf_type *t, uint64_t v)
 
 /* Prints the value at i and returns the index after it. */
 static uint32_t
-print_val(FILE *f, const ctf_vals *vals, uint32_t i)
+print_val(FILE *f, const struct ctf_val *vals, uint32_t i)
 {
-	const struct ctf_val *v = &vals->items[i];
+	const struct ctf_val *v = &vals[i];
 	const struct ctf_type *t = v->type;
 	if (v->is_text) {
 		print_escaped(f, v->str, v->len);
@@ -156,7 +156,7 @@ print_val(FILE *f, const ctf_vals *vals, uint32_t i)
 			if (!first)
 				fputs(", ", f);
 			first = false;
-			fprintf(f, "%s = ", vals->items[j].field->display);
+			fprintf(f, "%s = ", vals[j].field->display);
 			j = print_val(f, vals, j);
 		}
 		fputs(" }", f);
@@ -183,7 +183,7 @@ print_val(FILE *f, const ctf_vals *vals, uint32_t i)
 			if (!first)
 				fputs(", ", f);
 			first = false;
-			fprintf(f, "[%" PRIu32 "] = ", vals->items[j].index);
+			fprintf(f, "[%" PRIu32 "] = ", vals[j].index);
 			j = print_val(f, vals, j);
 		}
 		fputs(" ]", f);
@@ -202,15 +202,15 @@ hidden_role(const struct ctf_field *fl)
 
 /* The packet context without the fields babeltrace2 keeps for itself. */
 static bool
-print_packet_context(FILE *f, const struct ctf_stream *s)
+print_packet_context(FILE *f, const struct ctf_packet_info *p)
 {
-	if (s->pctx_root < 0)
+	if (p->root < 0)
 		return false;
-	const ctf_vals *vals = &s->pvals;
-	const struct ctf_val *root = &vals->items[s->pctx_root];
+	const struct ctf_val *vals = p->vals;
+	const struct ctf_val *root = &vals[p->root];
 	bool any = false;
-	for (uint32_t j = (uint32_t)s->pctx_root + 1; j < root->end;) {
-		const struct ctf_val *v = &vals->items[j];
+	for (uint32_t j = (uint32_t)p->root + 1; j < root->end;) {
+		const struct ctf_val *v = &vals[j];
 		if (hidden_role(v->field)) {
 			j = v->end > j ? v->end : j + 1;
 			continue;
@@ -270,19 +270,19 @@ ctf_text_event(FILE *f, const struct ctf_item *it, struct ctf_text_state *st)
 				fprintf(f, ":(%lld)", (long long)m->env[i].i);
 		sp = true;
 	}
-	fprintf(f, "%s%s: ", sp ? " " : "", s->ev->name);
-	bool any = print_packet_context(f, s);
-	for (int k = 1; k < 4; k++) {
-		int r = s->scope_root[k];
+	fprintf(f, "%s%s: ", sp ? " " : "", it->ev->name);
+	bool any = print_packet_context(f, it->pkt);
+	for (int k = 1; k < 4 && !it->is_raw; k++) {
+		int r = it->u.v.scope_root[k];
 		if (r < 0)
 			continue;
-		const struct ctf_val *v = &s->evals.items[r];
+		const struct ctf_val *v = &it->u.v.vals[r];
 		if (k < 3 && v->end == (uint32_t)r + 1)
 			continue;
 		if (any)
 			fputs(", ", f);
 		any = true;
-		print_val(f, &s->evals, (uint32_t)r);
+		print_val(f, it->u.v.vals, (uint32_t)r);
 	}
 	fputc('\n', f);
 }

@@ -23,6 +23,10 @@
  *                 40 us with -c, and a jump once in 97 events, so slices
  *                 are long and the extended header and wraps frequent)
  *     -e FILE     expected facts (see below)
+ *     -i          also write LTTng's packet index (OUTDIR/index/chan_N.idx,
+ *                 version 1.1, big-endian whatever the trace's order)
+ *     -L FILE     the packets written, one a line: "chan_N OFFSET BYTES
+ *                 EVENTS" (for tests that damage a packet)
  *
  * Every few calls a thread also writes a "ttvgen:sample" event whose
  * fields are bit-packed (3, 13, 1 and 4-bit integers, signed and not, an
@@ -153,8 +157,19 @@ rnd(void)
 
 /* --- streams and packets --- */
 
+/* One packet as LTTng's index describes it (version 1.1). */
+struct idx_entry {
+	uint64_t off, psize, csize, ts_begin, ts_end, discarded, seq;
+	uint64_t events;
+};
+
 struct stream {
 	FILE *f;
+	uint64_t file_off;	/* bytes written */
+	uint64_t ts_begin;	/* of the open packet */
+	uint64_t events;	/* in the open packet */
+	struct idx_entry *idx;
+	size_t nidx;
 	struct wbuf w;
 	bool open;
 	uint64_t at_ts_end, at_content, at_size;
@@ -185,6 +200,14 @@ packet_close(struct stream *s, uint64_t ts_end)
 		perror("fwrite");
 		exit(1);
 	}
+	s->idx = realloc(s->idx, (s->nidx + 1) * sizeof *s->idx);
+	if (s->idx == NULL) {
+		perror("realloc");
+		exit(1);
+	}
+	s->idx[s->nidx++] = (struct idx_entry){ s->file_off, size, content,
+	    s->ts_begin, ts_end, s->discarded, s->seq - 1, s->events };
+	s->file_off += size / 8;
 	memset(w->p, 0, w->cap);
 	w->pos = 0;
 	s->open = false;
@@ -200,6 +223,8 @@ packet_open(struct stream *s, int id, uint64_t ts)
 		wput(w, (uint64_t)(0x10 + i), 8, 8);
 	wput(w, 0, 32, 8);		/* stream_id */
 	wput(w, ts, 64, 8);		/* timestamp_begin */
+	s->ts_begin = ts;
+	s->events = 0;
 	s->at_ts_end = wput(w, 0, 64, 8);
 	s->at_content = wput(w, 0, 64, 8);
 	s->at_size = wput(w, 0, 64, 8);
@@ -258,6 +283,7 @@ event_header(struct stream *s, unsigned id, uint64_t ts)
 	}
 	s->last_ts = ts;
 	s->have_last = true;
+	s->events++;
 }
 
 static void
@@ -501,10 +527,79 @@ write_sample(struct stream *s, uint64_t ts, uint32_t pid, uint32_t tid,
 }
 
 static void
+put_be(FILE *f, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		fputc((int)(v >> (8 * (bytes - 1 - i)) & 0xff), f);
+}
+
+/* LTTng's index of each stream: a big-endian 16-byte header (magic,
+ * version 1.1, entry size 72) and one entry per packet. */
+static void
+write_index(const char *out)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/index", out);
+	if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+		perror(path);
+		exit(1);
+	}
+	for (int i = 0; i < NSTREAMS; i++) {
+		snprintf(path, sizeof path, "%s/index/chan_%d.idx", out, i);
+		FILE *f = fopen(path, "wb");
+		if (f == NULL) {
+			perror(path);
+			exit(1);
+		}
+		put_be(f, 0xC1F1DCC1u, 4);
+		put_be(f, 1, 4);
+		put_be(f, 1, 4);
+		put_be(f, 72, 4);
+		for (size_t k = 0; k < streams[i].nidx; k++) {
+			const struct idx_entry *x = &streams[i].idx[k];
+			put_be(f, x->off, 8);
+			put_be(f, x->psize, 8);
+			put_be(f, x->csize, 8);
+			put_be(f, x->ts_begin, 8);
+			put_be(f, x->ts_end, 8);
+			put_be(f, x->discarded, 8);
+			put_be(f, 0, 8);		/* stream_id */
+			put_be(f, (uint64_t)i, 8);	/* stream_instance_id */
+			put_be(f, x->seq, 8);
+		}
+		if (fclose(f) != 0) {
+			perror(path);
+			exit(1);
+		}
+	}
+}
+
+static void
+write_packet_list(const char *path)
+{
+	FILE *f = fopen(path, "w");
+	if (f == NULL) {
+		perror(path);
+		exit(1);
+	}
+	for (int i = 0; i < NSTREAMS; i++)
+		for (size_t k = 0; k < streams[i].nidx; k++)
+			fprintf(f, "chan_%d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			    i, streams[i].idx[k].off,
+			    streams[i].idx[k].psize / 8,
+			    streams[i].idx[k].events);
+	if (fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void
 usage(void)
 {
 	fprintf(stderr, "usage: ctfgen [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
-	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-T NS] [-e FILE] OUTDIR\n");
+	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-T NS] [-e FILE] [-i] [-L FILE] "
+	    "OUTDIR\n");
 	exit(2);
 }
 
@@ -515,9 +610,10 @@ main(int argc, char **argv)
 	uint64_t max_step = 0;	/* -T */
 	unsigned nthreads = 3;
 	bool packetized = false;
-	const char *expected = NULL;
+	const char *expected = NULL, *packet_list = NULL;
+	bool index = false;
 	int c;
-	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:S:T:e:")) != -1) {
+	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:S:T:e:iL:")) != -1) {
 		switch (c) {
 		case 'b': be = true; break;
 		case 'c': compact = true; break;
@@ -530,6 +626,8 @@ main(int argc, char **argv)
 		case 'S': sample_every = strtoull(optarg, NULL, 0); break;
 		case 'T': max_step = strtoull(optarg, NULL, 0); break;
 		case 'e': expected = optarg; break;
+		case 'i': index = true; break;
+		case 'L': packet_list = optarg; break;
 		default: usage();
 		}
 	}
@@ -631,6 +729,12 @@ main(int argc, char **argv)
 		}
 		free(streams[i].w.p);
 	}
+	if (index)
+		write_index(out);
+	if (packet_list != NULL)
+		write_packet_list(packet_list);
+	for (int i = 0; i < NSTREAMS; i++)
+		free(streams[i].idx);
 	/* "discarded" is what the packets' counters say, which is what a
 	 * reader can know */
 	if (expected != NULL) {

@@ -1,0 +1,407 @@
+/*
+ * Function calls kept per stream and thread, built after the walk (see
+ * ctf_calls.h).
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef __SSE2__
+#include <immintrin.h>
+#endif
+
+#include "ctf_calls.h"
+#include "xalloc.h"
+
+/* A call in 8 bytes: its time as the step from the run's previous call,
+ * its kind and function. A step that does not fit takes a record of its
+ * own first (dt = ESCAPE, fk = the step's high half). */
+struct rec {
+	uint32_t dt;
+	uint32_t fk;		/* kind << KIND_SHIFT | function key */
+};
+
+#define ESCAPE UINT32_MAX
+#define KIND_SHIFT 30
+#define FKEY_MASK (((uint32_t)1 << KIND_SHIFT) - 1)
+#define CHUNK_FIRST 64		/* records; chunks double up to CHUNK_MAX */
+#define CHUNK_MAX ((uint32_t)1 << 18)
+
+/* One thread's calls in one stream, in chunks of growing size. */
+struct run {
+	uint32_t tkey;
+	struct rec **chunks;
+	uint32_t nchunks, capchunks;
+	uint32_t used, cap;	/* records in the last chunk, its size */
+	int64_t first_ns, last_ns;
+	uint64_t n;
+};
+
+struct stream_calls {
+	uint32_t *run_of;	/* thread key -> run + 1 (keys are dense) */
+	uint32_t nrun_of;
+	struct run *runs;
+	size_t nruns, cap;
+};
+
+struct ctf_calls {
+	struct stream_calls *streams;
+	size_t nstreams;
+	uint32_t nthreads;	/* set after the walk */
+};
+
+struct ctf_calls *
+ctf_calls_new(size_t nstreams)
+{
+	struct ctf_calls *c = xcalloc(1, sizeof *c);
+	c->streams = xcalloc(nstreams ? nstreams : 1, sizeof *c->streams);
+	c->nstreams = nstreams;
+	return c;
+}
+
+static void
+run_free(struct run *r)
+{
+	for (uint32_t i = 0; i < r->nchunks; i++)
+		free(r->chunks[i]);
+	free(r->chunks);
+	r->chunks = NULL;
+	r->nchunks = r->capchunks = 0;
+}
+
+void
+ctf_calls_free(struct ctf_calls *c)
+{
+	if (c == NULL)
+		return;
+	for (size_t i = 0; i < c->nstreams; i++) {
+		struct stream_calls *sc = &c->streams[i];
+		for (size_t k = 0; k < sc->nruns; k++)
+			run_free(&sc->runs[k]);
+		free(sc->runs);
+		free(sc->run_of);
+	}
+	free(c->streams);
+	free(c);
+}
+
+static struct run *
+new_run(struct stream_calls *sc, uint32_t tkey)
+{
+	if (tkey >= sc->nrun_of) {
+		uint32_t n = tkey + 64 > 2 * sc->nrun_of ? tkey + 64 :
+		    2 * sc->nrun_of;
+		sc->run_of = xreallocarray(sc->run_of, n, sizeof *sc->run_of);
+		memset(sc->run_of + sc->nrun_of, 0,
+		    (n - sc->nrun_of) * sizeof *sc->run_of);
+		sc->nrun_of = n;
+	}
+	if (sc->nruns == sc->cap) {
+		sc->cap = sc->cap ? sc->cap * 2 : 8;
+		sc->runs = xreallocarray(sc->runs, sc->cap, sizeof *sc->runs);
+	}
+	sc->runs[sc->nruns] = (struct run){ .tkey = tkey };
+	sc->run_of[tkey] = (uint32_t)++sc->nruns;
+	return &sc->runs[sc->nruns - 1];
+}
+
+static inline struct run *
+run_of(struct stream_calls *sc, uint32_t tkey)
+{
+	if (tkey < sc->nrun_of && sc->run_of[tkey] != 0)
+		return &sc->runs[sc->run_of[tkey] - 1];
+	return new_run(sc, tkey);
+}
+
+static inline void
+put(struct run *r, uint32_t dt, uint32_t fk)
+{
+	if (r->used == r->cap) {
+		if (r->nchunks == r->capchunks) {
+			r->capchunks = r->capchunks ? r->capchunks * 2 : 4;
+			r->chunks = xreallocarray(r->chunks, r->capchunks,
+			    sizeof *r->chunks);
+		}
+		uint32_t nc = r->cap ? r->cap * 2 : CHUNK_FIRST;
+		if (nc > CHUNK_MAX)
+			nc = CHUNK_MAX;
+		r->chunks[r->nchunks++] = xreallocarray(NULL, nc,
+		    sizeof **r->chunks);
+		r->cap = nc;
+		r->used = 0;
+	}
+	struct rec *to = &r->chunks[r->nchunks - 1][r->used++];
+#ifdef __SSE2__
+	/* written once, read by another thread after the walk: a streaming
+	 * store does not read the line in first (ctf_calls_fence orders
+	 * them) */
+	_mm_stream_si64((long long *)to, (long long)((uint64_t)fk << 32 | dt));
+#else
+	*to = (struct rec){ dt, fk };
+#endif
+	r->n++;
+}
+
+static void
+add(struct run *r, int64_t ns, enum ctf_call_kind kind, uint32_t fkey)
+{
+	/* wrapping: a damaged clock going back is a huge step, still
+	 * exact */
+	uint64_t step = r->n ? (uint64_t)ns - (uint64_t)r->last_ns : 0;
+	if (r->n == 0)
+		r->first_ns = ns;
+	r->last_ns = ns;
+	uint32_t fk = (uint32_t)kind << KIND_SHIFT | (fkey & FKEY_MASK);
+	if (step >= ESCAPE) {
+		put(r, ESCAPE, (uint32_t)(step >> 32));
+		put(r, (uint32_t)step, fk);
+	} else
+		put(r, (uint32_t)step, fk);
+}
+
+bool
+ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey, int64_t ns,
+    enum ctf_call_kind kind, uint32_t fkey)
+{
+	struct stream_calls *sc = &c->streams[si];
+	bool first = tkey >= sc->nrun_of || sc->run_of[tkey] == 0;
+	add(run_of(sc, tkey), ns, kind, fkey);
+	return first;
+}
+
+void
+ctf_calls_resync(struct ctf_calls *c, size_t si, int64_t ns)
+{
+	struct stream_calls *sc = &c->streams[si];
+	for (size_t k = 0; k < sc->nruns; k++)
+		add(&sc->runs[k], ns, CALL_RESYNC, 0);
+}
+
+void
+ctf_calls_fence(void)
+{
+#ifdef __SSE2__
+	_mm_sfence();
+#endif
+}
+
+uint32_t
+ctf_calls_nthreads(const struct ctf_calls *c)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < c->nstreams; i++)
+		for (size_t k = 0; k < c->streams[i].nruns; k++)
+			if (c->streams[i].runs[k].tkey >= n)
+				n = c->streams[i].runs[k].tkey + 1;
+	return n;
+}
+
+/* --- building --- */
+
+/* Reads a run back in order. */
+struct cursor {
+	struct run *r;
+	uint32_t chunk, at;
+	uint64_t left;
+	int64_t ns;		/* the current call's */
+	uint32_t fk;
+};
+
+/* Records in chunk i of a run. */
+static inline uint32_t
+chunk_len(const struct run *r, uint32_t i)
+{
+	if (i + 1 == r->nchunks)
+		return r->used;
+	return i >= 12 ? CHUNK_MAX : (uint32_t)CHUNK_FIRST << i;
+}
+
+static bool
+cursor_next(struct cursor *k)
+{
+	const struct run *r = k->r;
+	uint64_t high = 0;
+	for (;;) {
+		if (k->left == 0)
+			return false;
+		if (k->at == chunk_len(r, k->chunk)) {
+			k->chunk++;
+			k->at = 0;
+		}
+		struct rec e = r->chunks[k->chunk][k->at++];
+		k->left--;
+		if (e.dt == ESCAPE && high == 0) {
+			high = (uint64_t)e.fk << 32 | 1;	/* 1: seen */
+			continue;
+		}
+		uint64_t step = (high & ~(uint64_t)1) | e.dt;
+		k->ns = (int64_t)((uint64_t)k->ns + step);
+		k->fk = e.fk;
+		return true;
+	}
+}
+
+struct build_job {
+	struct ctf_calls *c;
+	struct builder *b;
+	int64_t origin;
+	const uint32_t *track_of;
+	const func_id *func_of;
+	/* per thread key: its runs, in stream order */
+	uint32_t *first;	/* index into runs_of, nthreads + 1 */
+	struct run **runs_of;
+	uint32_t *order;	/* thread keys, largest first */
+	uint32_t next;		/* the next of order to take (atomic) */
+};
+
+static void
+build_thread(const struct build_job *j, uint32_t tkey)
+{
+	struct builder *b = j->b;
+	uint32_t track = j->track_of[tkey];
+	uint32_t nr = j->first[tkey + 1] - j->first[tkey];
+	struct run **runs = j->runs_of + j->first[tkey];
+	struct cursor one[8], *ks = nr <= 8 ? one :
+	    xcalloc(nr, sizeof *ks);
+	uint32_t live = 0;
+	for (uint32_t i = 0; i < nr; i++) {
+		struct cursor k = { .r = runs[i], .left = runs[i]->n,
+		    .ns = runs[i]->first_ns };
+		if (cursor_next(&k))
+			ks[live++] = k;
+	}
+	bool no_addr = false;
+	while (live > 0) {
+		/* the earliest; ties go to the stream read first, as in the
+		 * merged walk (runs are in stream order) */
+		uint32_t m = 0;
+		for (uint32_t i = 1; i < live; i++)
+			if (ks[i].ns < ks[m].ns)
+				m = i;
+		struct cursor *k = &ks[m];
+		ttv_ns t = (ttv_ns)((uint64_t)k->ns - (uint64_t)j->origin);
+		uint32_t fkey = k->fk & FKEY_MASK;
+		switch ((enum ctf_call_kind)(k->fk >> KIND_SHIFT)) {
+		case CALL_ENTRY:
+			builder_push(b, track, t, j->func_of[fkey]);
+			break;
+		case CALL_EXIT: {
+			func_id f = j->func_of[fkey];
+			if (builder_pop_func(b, track, t, f, 0) ==
+			    POP_NOT_FOUND && builder_stack_depth(b, track) == 0) {
+				builder_lock(b);
+				builder_pop_orphan(b, track, t, f, 0);
+				builder_unlock(b);
+			}
+			break;
+		}
+		case CALL_EXIT_ANY:
+			no_addr = true;
+			builder_pop(b, track, t, 0);
+			break;
+		case CALL_RESYNC:
+			while (no_addr && builder_stack_depth(b, track) > 0 &&
+			    builder_pop(b, track, t, SLICE_TRUNCATED))
+				;
+			break;
+		}
+		if (!cursor_next(k)) {
+			/* what is built is given back; the others keep their
+			 * stream order */
+			run_free(k->r);
+			memmove(&ks[m], &ks[m + 1], (live - m - 1) * sizeof *ks);
+			live--;
+		}
+	}
+	if (ks != one)
+		free(ks);
+}
+
+static void *
+build_main(void *arg)
+{
+	struct build_job *j = arg;
+	uint32_t n = j->first ? ctf_calls_nthreads(j->c) : 0;
+	for (;;) {
+		uint32_t i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+		if (i >= n)
+			break;
+		build_thread(j, j->order[i]);
+	}
+	builder_thread_done(j->b);
+	return NULL;
+}
+
+static const uint64_t *sort_size;
+
+static int
+cmp_size(const void *a, const void *b)
+{
+	uint64_t x = sort_size[*(const uint32_t *)a];
+	uint64_t y = sort_size[*(const uint32_t *)b];
+	if (x != y)
+		return x > y ? -1 : 1;
+	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+void
+ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
+    const uint32_t *track_of, const func_id *func_of)
+{
+	uint32_t n = ctf_calls_nthreads(c);
+	if (n == 0)
+		return;
+	struct build_job j = { .c = c, .b = b, .origin = origin,
+	    .track_of = track_of, .func_of = func_of };
+	j.first = xcalloc((size_t)n + 1, sizeof *j.first);
+	uint64_t *size = xcalloc(n, sizeof *size);
+	size_t total = 0;
+	for (size_t i = 0; i < c->nstreams; i++)
+		for (size_t k = 0; k < c->streams[i].nruns; k++) {
+			const struct run *r = &c->streams[i].runs[k];
+			j.first[r->tkey + 1]++;
+			size[r->tkey] += r->n;
+			total++;
+		}
+	for (uint32_t t = 0; t < n; t++)
+		j.first[t + 1] += j.first[t];
+	j.runs_of = xcalloc(total ? total : 1, sizeof *j.runs_of);
+	uint32_t *fill = xcalloc(n, sizeof *fill);
+	for (size_t i = 0; i < c->nstreams; i++)
+		for (size_t k = 0; k < c->streams[i].nruns; k++) {
+			struct run *r = &c->streams[i].runs[k];
+			j.runs_of[j.first[r->tkey] + fill[r->tkey]++] = r;
+		}
+	free(fill);
+	j.order = xcalloc(n, sizeof *j.order);
+	for (uint32_t t = 0; t < n; t++)
+		j.order[t] = t;
+	sort_size = size;
+	xqsort(j.order, n, sizeof *j.order, cmp_size);
+
+	/* the threads' builds are independent: one per core, the biggest
+	 * threads first so that they end together */
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t nw = cpus > 1 ? (size_t)cpus - 1 : 0;
+	if (nw > 7)
+		nw = 7;
+	if (nw + 1 > n)
+		nw = n - 1;
+	pthread_t tid[7];
+	size_t started = 0;
+	for (size_t i = 0; i < nw; i++)
+		if (pthread_create(&tid[i], NULL, build_main, &j) == 0)
+			started++;
+		else
+			break;
+	build_main(&j);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	free(size);
+	free(j.order);
+	free(j.runs_of);
+	free(j.first);
+}
