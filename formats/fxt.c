@@ -1109,12 +1109,15 @@ walk(struct fxt *x, const bool scan, size_t off, size_t limit, bool *broken)
 		 * growing model never both hold the whole file. */
 		if (!scan && off >= next_release) {
 			/* On the replay worker when there is one: the reading
-			 * thread has more to do. */
+			 * thread has more to do. Handed over now, as the ring
+			 * may fill slowly (threads whose events are sorted at
+			 * the end do not go through it). */
 			size_t upto = off & ~(size_t)(RELEASE_STEP - 1);
-			if (x->pipe != NULL)
+			if (x->pipe != NULL) {
 				fxt_pipe_put(x, FXT_PIPE_RELEASE, 0,
 				    (int64_t)upto, 0, 0, 0);
-			else
+				fxt_pipe_flush(x, true);
+			} else
 				mapfile_release(f, upto);
 			next_release = off + RELEASE_STEP;
 		}

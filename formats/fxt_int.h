@@ -413,7 +413,7 @@ void fxt_state_free(struct fxt *x);
 /* fxt_pipe.c: the replay worker of the event pass. */
 /* Starts it if the trace is big enough and a second CPU is there. */
 void fxt_pipe_start(struct fxt *x);
-void fxt_pipe_flush(struct fxt *x);
+void fxt_pipe_flush(struct fxt *x, bool now);
 /* fxt_event.c: replays up to max ring entries from e (the worker holds
  * the builder lock); returns the next one. */
 const struct fxt_pev *fxt_replay(struct fxt *x, const struct fxt_pev *e,
@@ -439,7 +439,7 @@ fxt_pipe_put(struct fxt *x, unsigned type, uint32_t thread, int64_t t,
 		x->put = e + 2;
 	}
 	if (x->put >= x->put_end)
-		fxt_pipe_flush(x);
+		fxt_pipe_flush(x, false);
 }
 /* Waits for the worker to replay everything, adds its counts. */
 void fxt_pipe_finish(struct fxt *x);

@@ -195,9 +195,10 @@ fxt_pipe_start(struct fxt *x)
 	pipe_split(x);
 }
 
-/* Hands the batch being filled to the worker and waits for a free one. */
+/* Hands the batch being filled to the worker (woken if now, else once
+ * several batches wait) and waits for a free one. */
 void
-fxt_pipe_flush(struct fxt *x)
+fxt_pipe_flush(struct fxt *x, bool now)
 {
 	struct fxt_pipe *pp = x->pipe;
 
@@ -205,7 +206,7 @@ fxt_pipe_flush(struct fxt *x)
 	pp->len[pp->tail] = (uint32_t)(x->put - pp->buf[pp->tail]);
 	pp->count++;
 	pp->tail = (pp->tail + 1) % NBATCH;
-	if (pp->worker_sleeps && pp->count >= WAKE)
+	if (pp->worker_sleeps && (now || pp->count >= WAKE))
 		pthread_cond_signal(&pp->full);
 	if (pp->count == NBATCH) {
 		pp->reader_sleeps = true;
