@@ -22,6 +22,22 @@
 # (medians; with the other core busy the worker costs ~10% more CPU and
 # wall time follows CPU time: --stats ~2.9 s). Of --stats' critical path,
 # ~0.25 s is the scan pass, ~0.3 s the statistics query after the load.
+#
+# Later, with the machine slower (busier: the build before ran --info in
+# 1.39 s, not 1.04 s), each run alternating with that build (main at
+# bb24230, which already had the builder's streaming stores and the
+# threaded statistics), five of each, started when both CPUs were idle:
+#                          wall     cpu    GB/s   M rec/s  peak RSS
+#  before (bb24230)
+#   --stats               1.72 s   2.52 s   0.62    32.1    1.04 x file
+#   --info                1.39 s   2.03 s   0.77    39.8    1.04 x file
+#  scan split in two halves (fxt_half.c), fast paths for the common
+#  records, open slices kept by the reader and given whole, ring tuned
+#   --stats               0.94 s   1.59 s   1.14    58.8    1.04 x file
+#   --info                0.95 s   1.57 s   1.13    58.2    1.04 x file
+# Of --info's 0.95 s: ~0.2 s the two halves of the scan, ~0.6 s the event
+# pass (reading thread and replay worker, ~0.6 s of CPU each), ~0.15 s
+# after the load (--info's per-slice flag counts, freeing the model).
 set -u
 TTV=${TTV:-./ttv}
 FXTGEN=${FXTGEN:-./tests/gen/fxtgen}

@@ -610,6 +610,9 @@ event_record(struct fxt *x, uint64_t off, uint64_t h,
 		if (ev.type != FXT_EV_COUNTER && (ev.type < FXT_EV_ASYNC_BEGIN ||
 		    ev.type > FXT_EV_ASYNC_END)) {
 			struct fxt_thread *th = &x->threads.items[ev.thread];
+			th->nev++;
+			if (ev.type == FXT_EV_END && ((h >> 20) & 15) != 0)
+				th->end_args = true;
 			if (ev.t < th->last_t)
 				th->defer = true;
 			else
@@ -876,20 +879,198 @@ record(struct fxt *x, uint64_t off, uint64_t h, unsigned type,
 }
 
 /*
- * One pass over the records in file order. The scan pass finds where the
- * well-formed records end (x->size) and reports framing damage; the event
- * pass stops there without reporting it again.
+ * The scan pass's share of the commonest record: an event on an indexed
+ * thread. It counts the event and checks the thread's time order, as
+ * event_record() does in the scan pass, without its decoding; false
+ * (nothing done) for what it does not cover.
  */
-static void
-walk(struct fxt *x)
+static inline __attribute__((always_inline)) bool
+scan_event(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
+{
+	unsigned et = (h >> 16) & 15, ref = (h >> 24) & 0xff;
+	struct fxt_thread *th;
+	uint32_t thread;
+	int64_t t;
+
+	if (et > FXT_EV_FLOW_END || ref == 0 || x->cur == NULL)
+		return false;
+	x->kinds[K_EV_INSTANT + et]++;
+	/* As in event_record(): only the order of events bound to a
+	 * thread's stack matters, and a record too short to hold a time
+	 * is left to the event pass to report. */
+	if (et == FXT_EV_COUNTER || (et >= FXT_EV_ASYNC_BEGIN &&
+	    et <= FXT_EV_ASYNC_END) || words < 2)
+		return true;
+	thread = x->cur->threads[ref];
+	if (thread == FXT_NONE ||
+	    !fxt_ticks_to_ns(x->cur->tps, fxt_word(x, r + 8), &t))
+		return true;
+	th = &x->threads.items[thread];
+	th->nev++;
+	if (et == FXT_EV_END && ((h >> 20) & 15) != 0)
+		th->end_args = true;
+	if (t < th->last_t)
+		th->defer = true;
+	else
+		th->last_t = t;
+	return true;
+}
+
+/* An indexed string ref of an event (counted if undefined). */
+static inline str_id
+sref_index(struct fxt *x, const struct fxt_provider *cur, unsigned ref)
+{
+	str_id s = ref ? cur->strings[ref] : 0;
+
+	return __builtin_expect(s != FXT_STR_UNSET, 1) ? s :
+	    fxt_sref_unset(x);
+}
+
+/*
+ * A counter event with one numeric argument, all indexed (see
+ * event_fast); false if it is not one.
+ */
+static bool
+counter_fast(struct fxt *x, uint64_t h, const unsigned char *r,
+    uint64_t words)
+{
+	struct fxt_provider *cur = x->cur;
+	struct fxt_event ev;
+	struct fxt_arg a;
+	uint64_t ah, aw;
+	double v;
+
+	ah = fxt_word(x, r + 16);
+	aw = (ah >> 4) & 0xfff;
+	a.type = ah & 15;
+	a.name_ref = (ah >> 16) & 0xffff;
+	/* The argument, then the counter id, within the record. */
+	if (aw == 0 || aw > words - 3 || (a.name_ref & 0x8000) != 0 ||
+	    a.type == 0 || a.type > 5 || (a.type >= 3 && aw < 2))
+		return false;
+	ev.thread = cur->threads[(h >> 24) & 0xff];
+	if (ev.thread == FXT_NONE) {
+		x->kinds[K_BAD_THREAD_REF]++;
+		return true;
+	}
+	if (!fxt_ticks_to_ns(cur->tps, fxt_word(x, r + 8), &ev.t)) {
+		x->kinds[K_BAD_TIMESTAMP]++;
+		return true;
+	}
+	ev.cat = sref_index(x, cur, (h >> 32) & 0xffff);
+	ev.name_ref = (unsigned)(h >> 48);
+	ev.name = sref_index(x, cur, ev.name_ref);
+	ev.name_stream = NULL;
+	ev.x = fxt_word(x, r + 16 + aw * 8);
+	if (ev.t > x->last_t)
+		x->last_t = ev.t;
+	a.name = sref_index(x, cur, a.name_ref);
+	a.name_stream = NULL;
+	switch (a.type) {
+	case 1: v = (double)(int32_t)(uint32_t)(ah >> 32); break;
+	case 2: v = (double)(uint32_t)(ah >> 32); break;
+	case 3: v = (double)(int64_t)fxt_word(x, r + 24); break;
+	case 4: v = (double)fxt_word(x, r + 24); break;
+	default: {
+		uint64_t bits = fxt_word(x, r + 24);
+		memcpy(&v, &bits, sizeof v);
+		break;
+	}
+	}
+	fxt_counter_sample(x, &ev, &a, v);
+	return true;
+}
+
+/*
+ * The event pass's share of the commonest records: a duration or instant
+ * event on an indexed thread, with indexed names and no args, or a counter
+ * with one numeric argument. It does what event_record() and fxt_event()
+ * do with one, in the same order (the counts of bad references and
+ * timestamps included), without their generic decoding; false (nothing
+ * done) for anything else.
+ */
+static inline __attribute__((always_inline)) bool
+event_fast(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
+{
+	unsigned et = (h >> 16) & 15, ref = (h >> 24) & 0xff;
+	unsigned cref = (h >> 32) & 0xffff, nref = (unsigned)(h >> 48);
+	struct fxt_provider *cur = x->cur;
+	struct fxt_thread *th;
+	struct fxt_dev dev;
+	uint32_t thread;
+	str_id cat, name;
+	int64_t t, xv = 0;
+	func_id f;
+
+	if (cur == NULL || ref == 0 || ((cref | nref) & 0x8000) != 0)
+		return false;
+	if (et == FXT_EV_COUNTER)
+		return ((h >> 20) & 15) == 1 && words >= 4 &&
+		    counter_fast(x, h, r, words);
+	if (((h >> 20) & 15) != 0 || (et != FXT_EV_INSTANT &&
+	    et != FXT_EV_BEGIN && et != FXT_EV_END && et != FXT_EV_COMPLETE) ||
+	    words < (et == FXT_EV_COMPLETE ? 3u : 2u))
+		return false;
+	thread = cur->threads[ref];
+	if (thread == FXT_NONE) {
+		x->kinds[K_BAD_THREAD_REF]++;
+		return true;
+	}
+	if (!fxt_ticks_to_ns(cur->tps, fxt_word(x, r + 8), &t)) {
+		x->kinds[K_BAD_TIMESTAMP]++;
+		return true;
+	}
+	cat = sref_index(x, cur, cref);
+	name = sref_index(x, cur, nref);
+	if (t > x->last_t)
+		x->last_t = t;
+	f = fxt_func(x, name, cat);
+	if (et == FXT_EV_COMPLETE) {
+		if (!fxt_ticks_to_ns(cur->tps, fxt_word(x, r + 16), &xv) ||
+		    xv < t) {
+			x->kinds[K_BAD_TIMESTAMP]++;
+			return true;
+		}
+		if (xv > x->max_t)
+			x->max_t = xv;
+	}
+	if (t > x->max_t)
+		x->max_t = t;
+	fxt_thread_track(x, thread);
+	th = &x->threads.items[thread];
+	if (__builtin_expect(th->defer, 0)) {
+		dev.t = t;
+		dev.x = xv;
+		dev.func = f;
+		dev.args = 0;
+		dev.type = (uint8_t)et;
+		VEC_PUSH(&th->dev, dev);
+	} else if (x->pipe != NULL && !th->direct)
+		fxt_pipe_put(x, et, thread, t, xv, f, 0);
+	else
+		fxt_thread_run(x, thread, et, t, xv, f, 0, x->kinds);
+	return true;
+}
+
+/*
+ * One pass over the records in file order, from off to the first record
+ * at or past limit; returns where it stopped. The scan pass finds where the
+ * well-formed records end and reports framing damage (*broken: it cannot
+ * go on); the event pass stops there without reporting it again. Inlined
+ * once per pass, so that each loop is specialised for its pass.
+ */
+static inline __attribute__((always_inline)) size_t
+walk(struct fxt *x, const bool scan, size_t off, size_t limit, bool *broken)
 {
 	const struct mapped_file *f = x->ctx->file;
 	const unsigned char *d = x->data;
-	size_t size = x->scan ? f->size : x->size, off = 0;
-	size_t next_progress = PROGRESS_STEP, next_release = RELEASE_STEP;
+	size_t size = scan ? f->size : x->size;
+	size_t next_progress = off + PROGRESS_STEP;
+	size_t next_release = off + RELEASE_STEP;
 	uint64_t total = (uint64_t)f->size * 2;
 
-	while (size - off >= 8) {
+	*broken = false;
+	while (off < limit && size - off >= 8) {
 		uint64_t h = fxt_word(x, d + off), words;
 		unsigned type = h & 15;
 
@@ -900,39 +1081,88 @@ walk(struct fxt *x)
 		/* Large records (type 15) have a 32-bit size in words. */
 		words = type == 15 ? (h >> 4) & 0xffffffffu : (h >> 4) & 0xfff;
 		if (words == 0) {
-			if (x->scan)
+			if (scan)
 				builder_error(x->b, off, "record of size 0 "
 				    "(type %u): cannot go on", type);
+			*broken = true;
 			break;
 		}
 		if (words > (size - off) / 8) {
-			if (x->scan)
+			if (scan)
 				builder_warn(x->b, off, "truncated record "
 				    "(declares %" PRIu64 " bytes, %zu present)",
 				    words * 8, size - off);
+			*broken = true;
 			break;
 		}
-		record(x, off, h, type, d + off, (size_t)words * 8);
+		if (type != 4 || !(scan ? scan_event(x, h, d + off, words) :
+		    event_fast(x, h, d + off, words)))
+			record(x, off, h, type, d + off, (size_t)words * 8);
 		off += (size_t)words * 8;
 		if (off >= next_progress) {
-			load_progress(x->ctx, (x->scan ? 0 : f->size) + off,
+			load_progress(x->ctx, (scan ? 0 : f->size) + off,
 			    total);
 			next_progress = off + PROGRESS_STEP;
 		}
 		/* The scan pass keeps its pages: the event pass reads them
 		 * again and drops them behind itself, so the mapping and the
 		 * growing model never both hold the whole file. */
-		if (!x->scan && off >= next_release) {
-			mapfile_release(f, off & ~(size_t)(RELEASE_STEP - 1));
+		if (!scan && off >= next_release) {
+			/* On the replay worker when there is one: the reading
+			 * thread has more to do. Handed over now, as the ring
+			 * may fill slowly (threads whose events are sorted at
+			 * the end do not go through it). */
+			size_t upto = off & ~(size_t)(RELEASE_STEP - 1);
+			if (x->pipe != NULL) {
+				fxt_pipe_put(x, FXT_PIPE_RELEASE, 0,
+				    (int64_t)upto, 0, 0, 0);
+				fxt_pipe_flush(x, true);
+			} else
+				mapfile_release(f, upto);
 			next_release = off + RELEASE_STEP;
 		}
 	}
-	if (x->scan) {
-		if (off < size && size - off < 8)
-			builder_warn(x->b, off, "truncated record (%zu bytes, "
-			    "less than a record header)", size - off);
-		x->size = off;
-	}
+	return off;
+}
+
+/*
+ * The scan pass. On a big trace a second thread scans the second half
+ * meanwhile (fxt_half.c), from a record boundary it guesses; its result
+ * is taken only if this thread's walk lands exactly there, and only as
+ * far as it could go without the tables (this thread goes on from there).
+ * Otherwise the pages are mapped in on the second CPU ahead of this
+ * thread (fxt_prefault.c).
+ */
+static void
+scan_walk(struct fxt *x)
+{
+	const struct mapped_file *f = x->ctx->file;
+	struct fxt_prefault *pf = NULL;
+	struct fxt_half *hf;
+	size_t off = 0, mid;
+	bool broken = false;
+
+	hf = fxt_half_start(x, &mid);
+	if (hf != NULL) {
+		off = walk(x, true, 0, mid, &broken);
+		fxt_half_merge(x, hf, off == mid && !broken, &off);
+	} else
+		pf = fxt_prefault_start(x->data, f->size);
+	if (!broken)
+		off = walk(x, true, off, SIZE_MAX, &broken);
+	fxt_prefault_stop(pf);
+	if (off < f->size && f->size - off < 8)
+		builder_warn(x->b, off, "truncated record (%zu bytes, "
+		    "less than a record header)", f->size - off);
+	x->size = off;
+}
+
+static void
+event_walk(struct fxt *x)
+{
+	bool broken;
+
+	walk(x, false, 0, SIZE_MAX, &broken);
 }
 
 /* ------------------------------------------------------------ the load */
@@ -1046,7 +1276,7 @@ fxt_load(struct load_ctx *ctx)
 	mapfile_sequential(f);
 
 	x.scan = true;
-	walk(&x);
+	scan_walk(&x);
 	if (x.size == 0) {
 		fxt_state_free(&x);
 		return -1;
@@ -1054,8 +1284,9 @@ fxt_load(struct load_ctx *ctx)
 	providers_free(&x);
 	x.scan = false;
 	x.kernel_process = FXT_NONE;
+	fxt_events_start(&x);
 	fxt_pipe_start(&x);
-	walk(&x);
+	event_walk(&x);
 	fxt_pipe_finish(&x);
 	fxt_events_finish(&x);
 	fxt_sched_finish(&x);

@@ -32,17 +32,46 @@
 
 #define OPEN_END INT64_MIN	/* a begin's frame: end not known yet */
 
+/*
+ * The slices of a thread go to the builder in one of two ways. With flow
+ * events in the trace, or end events with args on the thread, through the
+ * builder's open stack (builder_push, builder_pop): flows bind to the
+ * builder's open slices, and the args of an end merge into the begin's in
+ * the builder. Otherwise (th->own) the open slices live only in this
+ * mirror, with their function and args, and go over whole with
+ * builder_slice when they close: one builder call instead of two, and the
+ * same arrays, as slices close in the same order either way.
+ */
 static void
-frame_push(struct fxt_stack *sk, int64_t start, int64_t end)
+frame_push(struct fxt_stack *sk, int64_t start, int64_t end, func_id f,
+    args_id a)
 {
+	struct fxt_frame *fr;
+
 	if (sk->depth == sk->stack_cap) {
 		sk->stack_cap = sk->stack_cap ? sk->stack_cap * 2 : 8;
 		sk->stack = xreallocarray(sk->stack, sk->stack_cap,
 		    sizeof *sk->stack);
 	}
-	sk->stack[sk->depth].start = start;
-	sk->stack[sk->depth].end = end;
-	sk->depth++;
+	fr = &sk->stack[sk->depth++];
+	fr->start = start;
+	fr->end = end;
+	fr->func = f;
+	fr->args = a;
+}
+
+/* Closes the innermost open slice at t. */
+static inline void
+frame_pop(struct fxt *x, const struct fxt_thread *th, struct fxt_stack *sk,
+    int64_t t, uint32_t flags)
+{
+	const struct fxt_frame *fr = &sk->stack[--sk->depth];
+
+	if (th->own)
+		builder_slice(x->b, th->track, sk->depth, fr->start,
+		    t - fr->start, fr->func, flags, fr->args);
+	else
+		builder_pop(x->b, th->track, t, flags);
 }
 
 /* The end a frame can have at most: the end of its innermost complete
@@ -59,19 +88,30 @@ frame_limit(const struct fxt_stack *sk, uint32_t below)
 }
 
 /* Pops the complete events that ended at or before t. */
-static void
-close_completes(struct fxt *x, struct fxt_stack *sk, uint32_t track,
-    int64_t t)
+static inline void
+close_completes(struct fxt *x, const struct fxt_thread *th,
+    struct fxt_stack *sk, int64_t t)
 {
 	while (sk->depth > 0 && sk->stack[sk->depth - 1].end != OPEN_END &&
-	    sk->stack[sk->depth - 1].end <= t) {
-		builder_pop(x->b, track, sk->stack[sk->depth - 1].end, 0);
-		sk->depth--;
-	}
+	    sk->stack[sk->depth - 1].end <= t)
+		frame_pop(x, th, sk, sk->stack[sk->depth - 1].end, 0);
 }
 
-void
-fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
+/* Opens a slice (begin or complete event). */
+static inline void
+frame_open(struct fxt *x, const struct fxt_thread *th, struct fxt_stack *sk,
+    int64_t t, int64_t end, func_id f, args_id a)
+{
+	if (!th->own) {
+		builder_push(x->b, th->track, t, f);
+		if (a != 0)
+			builder_push_args(x->b, th->track, a);
+	}
+	frame_push(sk, t, end, f, a);
+}
+
+static inline __attribute__((always_inline)) void
+thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
     int64_t xv, func_id f, args_id a, uint64_t *kinds)
 {
 	struct fxt_thread *th = &x->threads.items[thread];
@@ -81,7 +121,7 @@ fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
 	int64_t limit, end;
 	uint32_t i;
 
-	close_completes(x, sk, track, t);
+	close_completes(x, th, sk, t);
 	switch (type) {
 	case FXT_EV_INSTANT:
 		builder_instant(x->b, track, t, f, a);
@@ -91,10 +131,7 @@ fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
 			kinds[K_TOO_DEEP]++;
 			return;
 		}
-		builder_push(x->b, track, t, f);
-		if (a != 0)
-			builder_push_args(x->b, track, a);
-		frame_push(sk, t, OPEN_END);
+		frame_open(x, th, sk, t, OPEN_END, f, a);
 		return;
 	case FXT_EV_END:
 		for (i = sk->depth; i > 0; i--)
@@ -107,18 +144,21 @@ fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
 		/* Complete events still open above the begin outlive it. */
 		while (sk->depth > i) {
 			kinds[K_COMPLETE_TRUNCATED]++;
-			builder_pop(x->b, track, t, SLICE_TRUNCATED);
-			sk->depth--;
+			frame_pop(x, th, sk, t, SLICE_TRUNCATED);
 		}
 		limit = frame_limit(sk, i - 1);
-		if (a != 0)
-			builder_push_args(x->b, track, a);
+		if (a != 0) {
+			/* th->own: the scan pass saw no end with args. */
+			if (th->own)
+				sk->stack[i - 1].args = a;
+			else
+				builder_push_args(x->b, track, a);
+		}
 		if (t > limit) {
 			kinds[K_COMPLETE_TRUNCATED]++;
-			builder_pop(x->b, track, limit, SLICE_TRUNCATED);
+			frame_pop(x, th, sk, limit, SLICE_TRUNCATED);
 		} else
-			builder_pop(x->b, track, t, 0);
-		sk->depth--;
+			frame_pop(x, th, sk, t, 0);
 		return;
 	case FXT_EV_COMPLETE:
 		if (sk->depth >= FXT_MAX_DEPTH) {
@@ -133,12 +173,9 @@ fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
 			kinds[K_COMPLETE_TRUNCATED]++;
 			end = limit;
 		}
-		builder_push(x->b, track, t, f);
-		if (a != 0)
-			builder_push_args(x->b, track, a);
-		frame_push(sk, t, end);
+		frame_open(x, th, sk, t, end, f, a);
 		return;
-	default:	/* flows */
+	default:	/* flows (never with th->own) */
 		memset(&fe, 0, sizeof fe);
 		fe.t = t;
 		fe.id = (uint64_t)xv;
@@ -153,10 +190,50 @@ fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
 	}
 }
 
+void
+fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
+    int64_t xv, func_id f, args_id a, uint64_t *kinds)
+{
+	thread_run(x, thread, type, t, xv, f, a, kinds);
+}
+
+const struct fxt_pev *
+fxt_replay(struct fxt *x, const struct fxt_pev *e, const struct fxt_pev *end,
+    unsigned max, uint64_t *kinds)
+{
+	struct fxt_pext ext;
+	unsigned type;
+	double v;
+
+	for (; e < end && max > 0; e++, max--) {
+		int64_t t = e->t;
+		uint32_t f = e->f;
+		type = (e->tt >> FXT_PIPE_TYPE_SHIFT) & 15;
+		ext.x = 0;
+		ext.args = 0;
+		ext.thread = e->tt & FXT_PIPE_THREAD_MASK;
+		if (e->tt & FXT_PIPE_EXT) {
+			memcpy(&ext, e + 1, sizeof ext);
+			e++;
+		}
+		if (type == FXT_PIPE_RELEASE) {
+			/* The reading thread is past these pages. */
+			mapfile_release(x->ctx->file, (size_t)t);
+		} else if (type == FXT_EV_COUNTER) {
+			memcpy(&v, &ext.x, sizeof v);
+			builder_counter(x->b, f, t, v);
+		} else
+			thread_run(x, ext.thread, type, t, ext.x, f, ext.args,
+			    kinds);
+	}
+	return e;
+}
+
 /* Ends what a thread has open once all its events are in: complete events
  * at their ends; begins inside a complete event at its end, flagged
- * unterminated. Begins outside any complete event stay open for
- * builder_finish(). */
+ * unterminated. Begins outside any complete event stay open until the
+ * track's last time, flagged unterminated, as builder_finish() ends them
+ * (it does so itself for those on its stack). */
 static void
 thread_finish(struct fxt *x, uint32_t thread)
 {
@@ -167,36 +244,58 @@ thread_finish(struct fxt *x, uint32_t thread)
 	while (sk->depth > 0) {
 		struct fxt_frame *fr = &sk->stack[sk->depth - 1];
 		if (fr->end != OPEN_END)
-			builder_pop(x->b, th->track, fr->end, 0);
+			frame_pop(x, th, sk, fr->end, 0);
 		else {
 			limit = frame_limit(sk, sk->depth - 1);
 			if (limit == INT64_MAX)
 				break;
-			builder_pop(x->b, th->track, limit, SLICE_UNTERMINATED);
+			frame_pop(x, th, sk, limit, SLICE_UNTERMINATED);
 		}
-		sk->depth--;
 	}
+	if (th->own && sk->depth > 0) {
+		/* The track's last time, as builder_finish() would see it:
+		 * nothing touches a thread track after this, and open begins
+		 * touched it at their start when they were pushed. */
+		int64_t last = builder_track_last(x->b, th->track);
+		if (last < sk->stack[sk->depth - 1].start)
+			last = sk->stack[sk->depth - 1].start;
+		while (sk->depth > 0)
+			frame_pop(x, th, sk, last, SLICE_UNTERMINATED);
+	}
+}
+
+void
+fxt_events_start(struct fxt *x)
+{
+	/* For tests: the builder's stacks everywhere, to compare. */
+	const char *env = getenv("TTV_FXT_BUILDER_STACKS");
+	bool flows = env != NULL && *env != '\0' && *env != '0';
+	size_t i;
+
+	for (i = K_EV_FLOW_BEGIN; i <= K_EV_FLOW_END; i++)
+		flows |= x->kinds[i] != 0;
+	for (i = 0; i < x->threads.len; i++)
+		x->threads.items[i].own = !flows &&
+		    !x->threads.items[i].end_args;
 }
 
 /* ------------------------------------------------------------ counters */
 
-/* One series per (process, name, arg name, counter id). */
+/* One series per (process, name, arg name, counter id): the cache (c) did
+ * not have it. */
 static uint32_t
-series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
-    const struct fxt_arg *a)
+series_track_slow(struct fxt *x, uint32_t process,
+    const struct fxt_event *ev, const struct fxt_arg *a,
+    struct fxt_scache *c)
 {
 	uint64_t k1 = (uint64_t)ev->name << 32 | a->name;
 	uint32_t i = FXT_NONE, head = FXT_NONE;
-	struct fxt_scache *c = &x->scache[(uint32_t)((k1 ^ ev->x ^ process) *
-	    0x9E3779B97F4A7C15ULL >> (64 - FXT_SCACHE_BITS))];
 	struct fxt_series s;
 	const char *name, *arg;
 	size_t nlen, alen;
 	char buf[512];
 	int n;
 
-	if (c->used && c->k1 == k1 && c->id == ev->x && c->process == process)
-		return c->track;
 	fxt_lock(x);
 	if (fxt_map_get(&x->counters, k1, ev->x, &head))
 		for (i = head; i != FXT_NONE; i = x->series.items[i].next)
@@ -225,6 +324,39 @@ series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
 	return s.track;
 }
 
+/* The track of a counter series, through a direct-mapped cache, as
+ * fxt_func() (counters sample few series, on every counter event). */
+static inline uint32_t
+series_track(struct fxt *x, uint32_t process, const struct fxt_event *ev,
+    const struct fxt_arg *a)
+{
+	uint64_t k1 = (uint64_t)ev->name << 32 | a->name;
+	struct fxt_scache *c = &x->scache[(uint32_t)((k1 ^ ev->x ^ process) *
+	    0x9E3779B97F4A7C15ULL >> (64 - FXT_SCACHE_BITS))];
+
+	if (c->used && c->k1 == k1 && c->id == ev->x && c->process == process)
+		return c->track;
+	return series_track_slow(x, process, ev, a, c);
+}
+
+void
+fxt_counter_sample(struct fxt *x, const struct fxt_event *ev,
+    const struct fxt_arg *a, double v)
+{
+	struct fxt_thread *th = &x->threads.items[ev->thread];
+	uint32_t track;
+
+	if (th->process == FXT_NONE)
+		th->process = fxt_process(x, th->pid);
+	track = series_track(x, th->process, ev, a);
+	if (x->pipe != NULL && !x->split) {
+		int64_t bits;
+		memcpy(&bits, &v, sizeof bits);
+		fxt_pipe_put(x, FXT_EV_COUNTER, 0, ev->t, bits, track, 0);
+	} else
+		builder_counter(x->b, track, ev->t, v);
+}
+
 static void
 counter(struct fxt *x, const struct fxt_event *ev)
 {
@@ -232,7 +364,6 @@ counter(struct fxt *x, const struct fxt_event *ev)
 	const unsigned char *p = ev->args;
 	struct fxt_arg a;
 	unsigned i;
-	uint32_t track;
 	double v;
 
 	if (th->process == FXT_NONE)
@@ -249,14 +380,7 @@ counter(struct fxt *x, const struct fxt_event *ev)
 			    K_ARG_UNKNOWN]++;
 			continue;
 		}
-		track = series_track(x, th->process, ev, &a);
-		if (x->pipe != NULL) {
-			int64_t bits;
-			memcpy(&bits, &v, sizeof bits);
-			fxt_pipe_put(x, FXT_EV_COUNTER, 0, ev->t, bits, track,
-			    0);
-		} else
-			builder_counter(x->b, track, ev->t, v);
+		fxt_counter_sample(x, ev, &a, v);
 	}
 }
 
@@ -318,9 +442,16 @@ fxt_event(struct fxt *x, const struct fxt_event *ev)
 	/* Tracks are made in the order threads first appear, sorted or not. */
 	fxt_thread_track(x, ev->thread);
 	if (!th->defer) {
-		if (x->pipe != NULL)
+		if (x->pipe != NULL && !th->direct)
 			fxt_pipe_put(x, ev->type, ev->thread, ev->t, xv, f, a);
-		else
+		else if (a != 0 && ev->type == FXT_EV_END) {
+			/* Its args may merge with the begin's into a new run,
+			 * which is not a per-track call. */
+			fxt_lock(x);
+			fxt_thread_run(x, ev->thread, ev->type, ev->t, xv, f,
+			    a, x->kinds);
+			fxt_unlock(x);
+		} else
 			fxt_thread_run(x, ev->thread, ev->type, ev->t, xv, f,
 			    a, x->kinds);
 		return;

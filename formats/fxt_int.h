@@ -92,10 +92,13 @@ struct fxt_provider {
 	uint32_t threads[256];		/* thread index, FXT_NONE if undefined */
 };
 
-/* An open slice on a thread, mirroring the builder's stack. */
+/* An open slice on a thread, mirroring the builder's stack (or standing
+ * in for it: fxt_thread.own). */
 struct fxt_frame {
 	int64_t start;
 	int64_t end;		/* complete events: their end; else INT64_MIN */
+	func_id func;
+	args_id args;
 };
 
 /* A thread event kept for sorting (threads whose events arrive out of
@@ -113,7 +116,13 @@ struct fxt_thread {
 	uint32_t track;		/* FXT_NONE until first used */
 	uint32_t process;	/* builder process index, FXT_NONE until used */
 	int64_t last_t;		/* scan pass: last event time seen */
+	uint64_t nev;		/* scan pass: events bound to its stack */
 	bool defer;		/* events out of order: sort before feeding */
+	bool direct;		/* replayed by the reading thread itself
+				 * while the replay worker runs */
+	bool end_args;		/* scan pass: an end event has args */
+	bool own;		/* open slices kept here, not in the builder
+				 * (fxt_event.c) */
 	VEC(struct fxt_dev) dev;
 };
 
@@ -196,6 +205,32 @@ struct fxt_event {
 
 struct fxt_pipe;
 
+/*
+ * An entry of the replay worker's ring (fxt_pipe.c) is 16 bytes, as the
+ * ring's stores are what the handover costs: the time, the function (or
+ * counter track), and the type with the thread index. An event with args,
+ * an end time, a flow id, a counter value or a thread index of 2^27 or
+ * more has a second entry with them (FXT_PIPE_EXT).
+ */
+struct fxt_pev {
+	int64_t t;
+	uint32_t f;
+	uint32_t tt;		/* EXT | type << TYPE_SHIFT | thread */
+};
+
+struct fxt_pext {
+	int64_t x;
+	uint32_t args;
+	uint32_t thread;
+};
+
+#define FXT_PIPE_EXT (1u << 31)
+#define FXT_PIPE_TYPE_SHIFT 27
+#define FXT_PIPE_THREAD_MASK ((1u << FXT_PIPE_TYPE_SHIFT) - 1)
+/* Not an event: the worker drops the mapping's pages up to t. */
+#define FXT_PIPE_RELEASE 15
+_Static_assert(FXT_EV_COUNT < FXT_PIPE_RELEASE, "event types fit 4 bits");
+
 struct fxt {
 	struct load_ctx *ctx;
 	struct builder *b;
@@ -235,6 +270,8 @@ struct fxt {
 	 * meanwhile that are not per track go under the builder lock, taken
 	 * through fxt_lock() (nested calls lock once). */
 	struct fxt_pipe *pipe;
+	struct fxt_pev *put, *put_end;	/* the batch being filled */
+	bool split;		/* the reading thread replays some tracks */
 	unsigned lock_depth;
 	str_id s_sched;		/* "sched" category */
 	struct fxt_fcache {
@@ -360,10 +397,15 @@ fxt_func(struct fxt *x, str_id name, str_id cat)
 
 /* fxt_event.c */
 void fxt_event(struct fxt *x, const struct fxt_event *ev);
+/* One sample of a counter event (of its numeric argument a). */
+void fxt_counter_sample(struct fxt *x, const struct fxt_event *ev,
+    const struct fxt_arg *a, double v);
 /* One event of a thread, in the thread's time order; kinds gets the
  * counts of what was dropped or cut. */
 void fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
     int64_t xv, func_id f, args_id a, uint64_t *kinds);
+/* Before the event pass: how each thread's slices go to the builder. */
+void fxt_events_start(struct fxt *x);
 void fxt_events_finish(struct fxt *x);
 void fxt_sched_finish(struct fxt *x);
 void fxt_state_free(struct fxt *x);
@@ -371,12 +413,55 @@ void fxt_state_free(struct fxt *x);
 /* fxt_pipe.c: the replay worker of the event pass. */
 /* Starts it if the trace is big enough and a second CPU is there. */
 void fxt_pipe_start(struct fxt *x);
-/* Hands over one thread event (as fxt_thread_run takes it), or with type
+void fxt_pipe_flush(struct fxt *x, bool now);
+/* fxt_event.c: replays up to max ring entries from e (the worker holds
+ * the builder lock); returns the next one. */
+const struct fxt_pev *fxt_replay(struct fxt *x, const struct fxt_pev *e,
+    const struct fxt_pev *end, unsigned max, uint64_t *kinds);
+/* Hands over one thread event (as fxt_thread_run takes it), with type
  * FXT_EV_COUNTER a counter sample (f: the counter track, xv: the value's
- * bits). In file order. */
-void fxt_pipe_put(struct fxt *x, unsigned type, uint32_t thread, int64_t t,
-    int64_t xv, func_id f, args_id a);
+ * bits), or with FXT_PIPE_RELEASE pages to drop. In file order. */
+static inline void
+fxt_pipe_put(struct fxt *x, unsigned type, uint32_t thread, int64_t t,
+    int64_t xv, func_id f, args_id a)
+{
+	struct fxt_pev *e = x->put;
+
+	e->t = t;
+	e->f = f;
+	if (xv == 0 && a == 0 && thread <= FXT_PIPE_THREAD_MASK) {
+		e->tt = (uint32_t)type << FXT_PIPE_TYPE_SHIFT | thread;
+		x->put = e + 1;
+	} else {
+		struct fxt_pext ext = { xv, a, thread };
+		e->tt = FXT_PIPE_EXT | (uint32_t)type << FXT_PIPE_TYPE_SHIFT;
+		__builtin_memcpy(e + 1, &ext, sizeof ext);
+		x->put = e + 2;
+	}
+	if (x->put >= x->put_end)
+		fxt_pipe_flush(x, false);
+}
 /* Waits for the worker to replay everything, adds its counts. */
 void fxt_pipe_finish(struct fxt *x);
+
+/* fxt_half.c: the second half of the scan pass on another thread. */
+struct fxt_half;
+/* NULL if the trace is small, there is one CPU, or no boundary was found
+ * near the middle; else the scan of the second half runs from *mid. */
+struct fxt_half *fxt_half_start(struct fxt *x, size_t *mid);
+/* Once the reading thread has scanned up to the middle (landed: exactly,
+ * without damage): adds what the second half found to the scan's state
+ * and sets *off to where the reading thread goes on; false (nothing done)
+ * if it cannot be used. Frees hf. */
+bool fxt_half_merge(struct fxt *x, struct fxt_half *hf, bool landed,
+    size_t *off);
+
+/* fxt_prefault.c: maps a big trace in on another CPU during the scan. */
+struct fxt_prefault;
+/* NULL if the trace is small or there is one CPU. */
+struct fxt_prefault *fxt_prefault_start(const unsigned char *data,
+    size_t size);
+/* Stops it (if still going) and frees it; pf may be NULL. */
+void fxt_prefault_stop(struct fxt_prefault *pf);
 
 #endif

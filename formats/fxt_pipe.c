@@ -8,6 +8,13 @@
  * reading thread only needs for what is new (a function, a track, args),
  * so the two run side by side on the common events.
  *
+ * A worker that replays everything cannot keep up with a reader that only
+ * decodes, so unless the trace has flow events the reading thread keeps
+ * the counter samples and small threads (up to READER_SHARE of the thread
+ * events), and replays them itself without the lock: those are per-track
+ * calls on tracks the worker never touches, and the tracks array only
+ * moves when the reading thread itself makes a track, under the lock.
+ *
  * Every track is replayed by one thread at a time and in file order, and
  * the shared calls keep their order, so the model is the one the serial
  * pass builds. TTV_FXT_PIPE_MIN (bytes) lowers the size from which the
@@ -22,42 +29,24 @@
 
 #define PIPE_MIN_BYTES (32u << 20)	/* smaller traces: serial */
 #define BATCH 8192			/* entries per batch */
-#define NBATCH 8			/* batches in the ring: 1 MB */
-#define WAKE 4		/* a sleeping worker is woken with this many */
+#define NBATCH 16			/* batches in the ring: 2 MB */
+/* A sleeping worker is woken once this many batches wait for it, a
+ * sleeping reader once this many are free: wake-ups cost more than the
+ * replay of a small batch. */
+#define WAKE 4
 #define HOLD 1024	/* the worker lets the reader in this often */
+/* The reading thread's share of the thread events it replays itself (it
+ * also decodes every record and adds the counter samples). */
+#define READER_SHARE_NUM 1
+#define READER_SHARE_DEN 16
 
-/*
- * An entry is 16 bytes, as the ring's stores are what the handover costs:
- * the time, the function (or counter track), and the type with the thread
- * index. An event with args, an end time, a flow id, a counter value or a
- * thread index of 2^27 or more has a second entry with them (EXT).
- */
-#define EXT (1u << 31)
-#define TYPE_SHIFT 27
-#define THREAD_MASK ((1u << TYPE_SHIFT) - 1)
-
-struct pev {
-	int64_t t;
-	uint32_t f;
-	uint32_t tt;		/* EXT | type << TYPE_SHIFT | thread */
-};
-
-struct pext {
-	int64_t x;
-	uint32_t args;
-	uint32_t thread;
-};
-
-_Static_assert(sizeof(struct pev) == 16 && sizeof(struct pext) == 16,
-    "ring entries are 16 bytes");
-_Static_assert(FXT_EV_COUNT <= 16, "event types fit 4 bits");
 
 struct fxt_pipe {
 	pthread_t thread;
 	pthread_mutex_t mu;
 	pthread_cond_t full, freed;
 	struct fxt *x;
-	struct pev *buf[NBATCH];
+	struct fxt_pev *buf[NBATCH];
 	uint32_t len[NBATCH];
 	unsigned head;		/* next batch to replay */
 	unsigned tail;		/* batch being filled */
@@ -70,37 +59,15 @@ struct fxt_pipe {
 };
 
 static void
-replay(struct fxt_pipe *pp, const struct pev *e, uint32_t n)
+replay(struct fxt_pipe *pp, const struct fxt_pev *e, uint32_t n)
 {
 	struct fxt *x = pp->x;
-	const struct pev *end = e + n;
-	struct pext ext;
-	unsigned type, held = 0;
-	double v;
+	const struct fxt_pev *end = e + n;
 
 	builder_lock(x->b);
-	for (; e < end; e++) {
-		int64_t t = e->t;
-		uint32_t f = e->f;
-		type = (e->tt >> TYPE_SHIFT) & 15;
-		ext.x = 0;
-		ext.args = 0;
-		ext.thread = e->tt & THREAD_MASK;
-		if (e->tt & EXT) {
-			memcpy(&ext, e + 1, sizeof ext);
-			e++;
-		}
-		if (type == FXT_EV_COUNTER) {
-			memcpy(&v, &ext.x, sizeof v);
-			builder_counter(x->b, f, t, v);
-		} else
-			fxt_thread_run(x, ext.thread, type, t, ext.x, f,
-			    ext.args, pp->kinds);
-		if (++held == HOLD) {
-			builder_unlock(x->b);
-			builder_lock(x->b);
-			held = 0;
-		}
+	while ((e = fxt_replay(x, e, end, HOLD, pp->kinds)) < end) {
+		builder_unlock(x->b);
+		builder_lock(x->b);
 	}
 	builder_unlock(x->b);
 }
@@ -130,10 +97,67 @@ worker(void *arg)
 		pthread_mutex_lock(&pp->mu);
 		pp->head = (pp->head + 1) % NBATCH;
 		pp->count--;
-		if (pp->reader_sleeps)
+		if (pp->reader_sleeps && pp->count <= NBATCH - WAKE)
 			pthread_cond_signal(&pp->freed);
 		pthread_mutex_unlock(&pp->mu);
 	}
+}
+
+struct by_size {
+	uint64_t nev;
+	uint32_t thread;
+};
+
+static int
+cmp_size(const void *a, const void *b)
+{
+	const struct by_size *p = a, *q = b;
+
+	if (p->nev != q->nev)
+		return p->nev > q->nev ? -1 : 1;
+	return p->thread < q->thread ? -1 : 1;
+}
+
+/*
+ * Gives the reading thread the counter samples and some threads to replay
+ * itself: up to READER_SHARE of the events of the threads that are in
+ * order (by the scan pass's counts, biggest threads first). Its decoding
+ * costs about what the worker's replay does, so that share is small.
+ * TTV_FXT_READER_SHARE (sixteenths) changes it, for tests. Not when the
+ * trace has flow events: those are collected in the order the replays
+ * reach them, which must be file order.
+ */
+static void
+pipe_split(struct fxt *x)
+{
+	const char *env = getenv("TTV_FXT_READER_SHARE");
+	uint64_t total = 0, mine = 0, budget;
+	struct by_size *order;
+	uint32_t i, n = (uint32_t)x->threads.len;
+
+	for (i = K_EV_FLOW_BEGIN; i <= K_EV_FLOW_END; i++)
+		if (x->kinds[i] != 0)
+			return;
+	order = xreallocarray(NULL, n ? n : 1, sizeof *order);
+	for (i = 0; i < n; i++) {
+		order[i].nev = x->threads.items[i].nev;
+		order[i].thread = i;
+		if (!x->threads.items[i].defer)
+			total += order[i].nev;
+	}
+	budget = total / READER_SHARE_DEN * READER_SHARE_NUM;
+	if (env != NULL && *env != '\0')
+		budget = total / 16 * strtoull(env, NULL, 10);
+	qsort(order, n, sizeof *order, cmp_size);
+	for (i = 0; i < n; i++) {
+		struct fxt_thread *th = &x->threads.items[order[i].thread];
+		if (th->defer || th->nev == 0 || mine + th->nev > budget)
+			continue;
+		th->direct = true;
+		mine += th->nev;
+	}
+	free(order);
+	x->split = true;
 }
 
 void
@@ -166,47 +190,34 @@ fxt_pipe_start(struct fxt *x)
 		return;
 	}
 	x->pipe = pp;
+	x->put = pp->buf[0];
+	x->put_end = pp->buf[0] + BATCH - 1;
+	pipe_split(x);
 }
 
-/* Hands the batch being filled to the worker and waits for a free one. */
-static void
-pipe_flush(struct fxt_pipe *pp)
-{
-	pthread_mutex_lock(&pp->mu);
-	pp->count++;
-	pp->tail = (pp->tail + 1) % NBATCH;
-	if (pp->worker_sleeps && pp->count >= WAKE)
-		pthread_cond_signal(&pp->full);
-	while (pp->count == NBATCH) {
-		pp->reader_sleeps = true;
-		pthread_cond_wait(&pp->freed, &pp->mu);
-		pp->reader_sleeps = false;
-	}
-	pp->len[pp->tail] = 0;
-	pthread_mutex_unlock(&pp->mu);
-}
-
+/* Hands the batch being filled to the worker (woken if now, else once
+ * several batches wait) and waits for a free one. */
 void
-fxt_pipe_put(struct fxt *x, unsigned type, uint32_t thread, int64_t t,
-    int64_t xv, func_id f, args_id a)
+fxt_pipe_flush(struct fxt *x, bool now)
 {
 	struct fxt_pipe *pp = x->pipe;
-	struct pev *e = pp->buf[pp->tail] + pp->len[pp->tail];
 
-	e->t = t;
-	e->f = f;
-	if (xv == 0 && a == 0 && thread <= THREAD_MASK) {
-		e->tt = (uint32_t)type << TYPE_SHIFT | thread;
-		pp->len[pp->tail]++;
-	} else {
-		struct pext ext = { xv, a, thread };
-		e->tt = EXT | (uint32_t)type << TYPE_SHIFT;
-		memcpy(e + 1, &ext, sizeof ext);
-		pp->len[pp->tail] += 2;
+	pthread_mutex_lock(&pp->mu);
+	pp->len[pp->tail] = (uint32_t)(x->put - pp->buf[pp->tail]);
+	pp->count++;
+	pp->tail = (pp->tail + 1) % NBATCH;
+	if (pp->worker_sleeps && (now || pp->count >= WAKE))
+		pthread_cond_signal(&pp->full);
+	if (pp->count == NBATCH) {
+		pp->reader_sleeps = true;
+		while (pp->count > NBATCH - WAKE)
+			pthread_cond_wait(&pp->freed, &pp->mu);
+		pp->reader_sleeps = false;
 	}
+	pthread_mutex_unlock(&pp->mu);
+	x->put = pp->buf[pp->tail];
 	/* Room for an event and its second entry. */
-	if (pp->len[pp->tail] > BATCH - 2)
-		pipe_flush(pp);
+	x->put_end = x->put + BATCH - 1;
 }
 
 void
@@ -218,6 +229,7 @@ fxt_pipe_finish(struct fxt *x)
 	if (pp == NULL)
 		return;
 	pthread_mutex_lock(&pp->mu);
+	pp->len[pp->tail] = (uint32_t)(x->put - pp->buf[pp->tail]);
 	if (pp->len[pp->tail] > 0) {
 		pp->count++;
 		pp->tail = (pp->tail + 1) % NBATCH;
@@ -235,5 +247,7 @@ fxt_pipe_finish(struct fxt *x)
 		free(pp->buf[i]);
 	free(pp);
 	x->pipe = NULL;
+	x->put = x->put_end = NULL;
+	x->split = false;
 	x->lock_depth = 0;
 }

@@ -19,7 +19,19 @@
 #     here with TTV_FXT_PIPE_MIN=0) builds the very model the serial pass
 #     builds: the same dump, line for line, of every fixture and of bulk
 #     traces long enough to go round the worker's ring many times, in and
-#     out of order, and the same chrome-json export.
+#     out of order, and the same chrome-json export;
+#     With TTV_FXT_PIPE_MIN=0 a second thread also scans the second half
+#     of the bulk traces; three traces end to end (the middle one out of
+#     order) make it stop at the third one's tables, in either byte order;
+#     and a trace written here, with tick rates of 1 GHz and 3 kHz, makes
+#     its merge decide: a thread that goes back in time only within the
+#     second half, one whose first event there is before its last one in
+#     the first half, string records in the second half;
+#  6. the same with the reading thread replaying some threads itself
+#     (TTV_FXT_READER_SHARE), and, on the fixtures without their flow
+#     events (so that the reader keeps open slices itself and hands them
+#     to the builder whole), the same model, --info, --stats and export as
+#     through the builder's own stacks (TTV_FXT_BUILDER_STACKS).
 set -u
 : "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 data="$TTV_SRCDIR/tests/data/fxt"
@@ -99,9 +111,13 @@ done
 
 # 5. Serial and with the replay worker: the same model.
 "$gen" -R 60000 -B 100000000 "$tmp/ring.fxt" >/dev/null &&
-"$gen" -O -R 60000 -B 100000000 "$tmp/ring-o.fxt" >/dev/null || fail=1
+"$gen" -O -R 60000 -B 100000000 "$tmp/ring-o.fxt" >/dev/null &&
+"$gen" -b -R 20000 -B 100000000 "$tmp/ring-b.fxt" >/dev/null &&
+"$gen" -b -O -R 20000 -B 100000000 "$tmp/ring-ob.fxt" >/dev/null || fail=1
+cat "$tmp/ring.fxt" "$tmp/ring-o.fxt" "$tmp/ring.fxt" >"$tmp/three.fxt"
+cat "$tmp/ring-b.fxt" "$tmp/ring-ob.fxt" "$tmp/ring-b.fxt" >"$tmp/three-b.fxt"
 for f in "$data/full.fxt" "$data/full-be.fxt" "$data/trunc.fxt" \
-    "$tmp/ring.fxt" "$tmp/ring-o.fxt"; do
+    "$tmp/ring.fxt" "$tmp/ring-o.fxt" "$tmp/three.fxt" "$tmp/three-b.fxt"; do
 	TTV_FXT_PIPE_MIN=18446744073709551615 "$dump" --cpu "$f" \
 	    >"$tmp/serial" 2>&1 || fail=1
 	TTV_FXT_PIPE_MIN=0 "$dump" --cpu "$f" >"$tmp/piped" 2>&1 || fail=1
@@ -115,10 +131,159 @@ for f in "$data/full.fxt" "$data/full-be.fxt" "$data/trunc.fxt" \
 		fail=1
 	fi
 done
+if command -v python3 >/dev/null 2>&1; then
+	cat >"$tmp/half.py" <<'PY'
+# half.py OUT TICKS_PER_SECOND BIG_ENDIAN(0/1) BACK(0/1)
+import struct, sys
+out, tps, big = sys.argv[1], int(sys.argv[2]), sys.argv[3] == '1'
+back = sys.argv[4] == '1'
+fmt = '>Q' if big else '<Q'
+b = bytearray()
+def w(v):
+    b.extend(struct.pack(fmt, v & 0xffffffffffffffff))
+def stream(s):
+    s = s.encode()
+    b.extend(s + b'\0' * (-len(s) % 8))
+def string(idx, s):
+    n = len(s.encode())
+    w(2 | (1 + (n + 7) // 8) << 4 | idx << 16 | n << 32)
+    stream(s)
+def ev(typ, slot, name, t, end=None):
+    words = 2 + (end is not None)
+    w(4 | words << 4 | typ << 16 | slot << 24 | 1 << 32 | name << 48)
+    w(t)
+    if end is not None:
+        w(end)
+w(0x0016547846040010)
+w(0 | 2 << 4 | 1 << 16 | 1 << 20 | 1 << 52); stream('p')   # provider info 1
+w(1 | 2 << 4); w(tps)                                     # initialization
+for i, s in enumerate(['cat', 'a', 'b', 'c']):
+    string(1 + i, s)
+for slot in range(1, 5):
+    w(3 | 3 << 4 | slot << 16); w(1); w(10 + slot)       # thread records
+n = 3000
+for i in range(n):
+    t = 1000 + i * 100
+    if i in (int(n * .6), int(n * .7)):
+        string(5 + (i % 2), 'late%d' % i)
+        string(0, 'ignored')
+    for slot in range(1, 5):
+        tt = t + slot
+        if slot == 4 and int(n * .4) <= i < int(n * .65):
+            continue                # silent around the middle, then
+        if slot == 4 and i < int(n * .4):
+            tt += 10000000          # earlier than before it went silent
+        if slot == 4 and i == int(n * .4) - 1:
+            ev(4, slot, 3, tt, tt + 100000000)  # spans what comes later
+            continue
+        if back and slot == 2 and i == int(n * .75):
+            ev(4, slot, 3, tt + 10, tt + 20)   # child written first
+            ev(4, slot, 2, tt, tt + 30)
+            continue
+        ev(2, slot, 2, tt)
+        ev(3, slot, 2, tt + 50)
+open(out, 'wb').write(b)
+PY
+	for args in "1000000000 0 1" "1000000000 1 1" "3000 0 0" "3000 1 0" \
+	    "3000 0 1"; do
+		# shellcheck disable=SC2086
+		python3 "$tmp/half.py" "$tmp/half.fxt" $args || fail=1
+		TTV_FXT_PIPE_MIN=18446744073709551615 "$dump" --cpu \
+		    "$tmp/half.fxt" >"$tmp/serial" 2>&1 || fail=1
+		TTV_FXT_PIPE_MIN=0 "$dump" --cpu "$tmp/half.fxt" \
+		    >"$tmp/piped" 2>&1 || fail=1
+		if ! grep -q "records 2 8" "$tmp/serial" ||
+		    ! cmp -s "$tmp/serial" "$tmp/piped"; then
+			echo "FAIL: half.py $args: the split scan differs:"
+			diff "$tmp/serial" "$tmp/piped" | head -20
+			fail=1
+		fi
+	done
+fi
+
 TTV_FXT_PIPE_MIN=0 "$TTV" --export chrome-json "$data/full.fxt" \
     >"$tmp/json-piped" 2>/dev/null || fail=1
 if ! cmp -s "$tmp/json" "$tmp/json-piped"; then
 	echo "FAIL: chrome-json differs with the replay worker"
 	fail=1
+fi
+
+# 6. The reading thread replays part of the threads; open slices kept by
+# the reader (traces without flow events) or by the builder.
+# same_model NAME FILE ENV...: the dump under ENV equals the serial one
+# through the builder's stacks.
+same_model() {
+	sm_name=$1 sm_file=$2
+	shift 2
+	TTV_FXT_PIPE_MIN=18446744073709551615 TTV_FXT_BUILDER_STACKS=1 \
+	    "$dump" --cpu "$sm_file" >"$tmp/ref" 2>&1 || fail=1
+	env "$@" "$dump" --cpu "$sm_file" >"$tmp/got" 2>&1 || fail=1
+	if [ "$(wc -l <"$tmp/ref")" -lt 20 ] || ! cmp -s "$tmp/ref" "$tmp/got"
+	then
+		echo "FAIL: $sm_name: $* builds another model:"
+		diff "$tmp/ref" "$tmp/got" | head -20
+		fail=1
+	fi
+}
+for f in "$tmp/ring.fxt" "$tmp/ring-o.fxt"; do
+	same_model "$f" "$f" TTV_FXT_PIPE_MIN=0 TTV_FXT_READER_SHARE=4
+	same_model "$f" "$f" TTV_FXT_PIPE_MIN=0 TTV_FXT_READER_SHARE=16
+	# Cut inside rounds: begins left open at the end (checked below for
+	# the first), a truncated tail.
+	for cut in 100 300 1000 1004; do
+		head -c $(($(wc -c <"$f") - cut)) "$f" >"$tmp/cut.fxt"
+		same_model "$f, cut $cut" "$tmp/cut.fxt" \
+		    TTV_FXT_PIPE_MIN=18446744073709551615
+		same_model "$f, cut $cut" "$tmp/cut.fxt" TTV_FXT_PIPE_MIN=0 \
+		    TTV_FXT_READER_SHARE=8
+	done
+done
+head -c $(($(wc -c <"$tmp/ring.fxt") - 100)) "$tmp/ring.fxt" >"$tmp/cut.fxt"
+if ! "$TTV" --info "$tmp/cut.fxt" 2>&1 | grep -q "unterminated: 2"; then
+	echo "FAIL: the cut bulk trace has no slice left open"
+	fail=1
+fi
+if command -v python3 >/dev/null 2>&1; then
+	for f in "$data/full.fxt" "$data/full-be.fxt" "$data/trunc.fxt" \
+	    "$data/trunc-be.fxt"; do
+		nf="$tmp/noflow-$(basename "$f")"
+		# Drops the flow event records (event types 8-10), keeps
+		# everything else, the damaged tail included.
+		python3 - "$f" "$nf" <<'PY' || fail=1
+import sys
+d = open(sys.argv[1], 'rb').read()
+order = 'big' if d[:8] == (0x0016547846040010).to_bytes(8, 'big') \
+    else 'little'
+out, off = bytearray(), 0
+while len(d) - off >= 8:
+    h = int.from_bytes(d[off:off + 8], order)
+    n = (h >> 4) & (0xffffffff if h & 15 == 15 else 0xfff)
+    if n == 0 or n * 8 > len(d) - off:
+        break
+    if not (h & 15 == 4 and 8 <= (h >> 16) & 15 <= 10):
+        out += d[off:off + n * 8]
+    off += n * 8
+open(sys.argv[2], 'wb').write(out + d[off:])
+PY
+		if "$TTV" --info "$nf" 2>/dev/null | grep -q "flow begin"; then
+			echo "FAIL: $nf still has flow events"
+			fail=1
+		fi
+		same_model "$nf" "$nf" TTV_FXT_PIPE_MIN=18446744073709551615
+		same_model "$nf" "$nf" TTV_FXT_PIPE_MIN=0
+		same_model "$nf" "$nf" TTV_FXT_PIPE_MIN=0 \
+		    TTV_FXT_READER_SHARE=16
+		for m in "--info" "--stats --tsv" "--export chrome-json"; do
+			# shellcheck disable=SC2086
+			TTV_FXT_BUILDER_STACKS=1 "$TTV" $m "$nf" \
+			    >"$tmp/ref" 2>&1
+			# shellcheck disable=SC2086
+			"$TTV" $m "$nf" >"$tmp/got" 2>&1
+			if ! cmp -s "$tmp/ref" "$tmp/got"; then
+				echo "FAIL: $nf: $m differs from the builder's stacks"
+				fail=1
+			fi
+		done
+	done
 fi
 exit $fail
