@@ -55,10 +55,10 @@ cli_info(const struct trace *t, const struct filter *f, FILE *out)
 			maxdepth = tr->ndepth;
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			for (size_t k = 0; k < tr->depth[d].len; k++) {
-				uint32_t fl = tr->depth[d].slices[k].flags;
-				for (int b = 0; b < 8; b++)
-					if (fl & (1u << b))
-						flagged[b]++;
+				/* most slices have no flag: one test for them */
+				for (uint32_t fl = tr->depth[d].slices[k].flags;
+				    fl != 0; fl &= fl - 1)
+					flagged[__builtin_ctz(fl)]++;
 			}
 	}
 	fprintf(out, "processes: %u\n", t->nprocesses);
