@@ -66,7 +66,7 @@ struct ev_info {
 	struct fcache addr;
 	struct raw_plan raw;
 	func_id func;
-	bool has_func;		/* func made (at the class's first event) */
+	bool has_func;		/* func made (on the class's first event) */
 	enum ev_kind kind;
 	uint64_t count;
 	const char *name;
@@ -686,8 +686,7 @@ raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
 	if (p->has_addr) {
 		struct fseen *fs = &L->fseen[si];
 		if (fkey >= fs->n) {
-			size_t n = fkey + 256 > 2 * fs->n ? fkey + 256 :
-			    2 * fs->n;
+			size_t n = fkey + 256 > 2 * fs->n ? fkey + 256 : 2 * fs->n;
 			fs->has = xrealloc(fs->has, n);
 			memset(fs->has + fs->n, 0, n - fs->n);
 			fs->n = n;

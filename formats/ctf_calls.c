@@ -16,37 +16,34 @@
 #include "ctf_calls.h"
 #include "xalloc.h"
 
-/* A call in one 32-bit word when it can: its kind, its time as the step
- * from the run's previous call (calls of a busy thread are nanoseconds
- * to microseconds apart) and its function key:
- *	kind:2 long:1 step:13 fkey:16
- * Else in four words, the first with long set and its fkey and step
- * fields unused, then the function key and the step's two halves. */
-typedef uint32_t word;
+/* A call in 8 bytes: its time as the step from the run's previous call,
+ * its kind and function. A step that does not fit takes a record of its
+ * own first (dt = ESCAPE, fk = the step's high half). */
+struct rec {
+	uint32_t dt;
+	uint32_t fk;		/* kind << KIND_SHIFT | function key */
+};
 
+#define ESCAPE UINT32_MAX
 #define KIND_SHIFT 30
-#define LONG_BIT ((word)1 << 29)
-#define STEP_SHIFT 16
-#define STEP_MAX ((word)1 << 13)
-#define FKEY_MAX ((word)1 << 16)
-#define CHUNK_FIRST 128		/* words; chunks double up to the max */
-#define CHUNK_MAX ((uint32_t)1 << 19)
+#define FKEY_MASK (((uint32_t)1 << KIND_SHIFT) - 1)
+#define CHUNK_FIRST 64		/* records; chunks double up to CHUNK_MAX */
+#define CHUNK_MAX ((uint32_t)1 << 18)
 
 /* One thread's calls in one stream, in chunks of growing size; on a
  * cache line of its own, as other streams' runs are written at once on
  * other threads. */
 struct run {
 	_Alignas(64) uint32_t tkey;
-	word **chunks;
+	struct rec **chunks;
 	uint32_t nchunks, capchunks;
-	uint32_t used, cap;	/* words in the last chunk, its size */
+	uint32_t used, cap;	/* records in the last chunk, its size */
 	int64_t first_ns, last_ns;
-	uint64_t n;		/* words */
+	uint64_t n;
 };
 
 struct stream_calls {
-	/* thread key -> run + 1 (keys are dense) */
-	_Alignas(64) uint32_t *run_of;
+	_Alignas(64) uint32_t *run_of;	/* thread key -> run + 1 (keys are dense) */
 	uint32_t nrun_of;
 	struct run *runs;
 	size_t nruns, cap;
@@ -127,7 +124,7 @@ run_of(struct stream_calls *sc, uint32_t tkey)
 }
 
 static inline void
-put(struct run *r, word w)
+put(struct run *r, uint32_t dt, uint32_t fk)
 {
 	if (r->used == r->cap) {
 		if (r->nchunks == r->capchunks) {
@@ -143,14 +140,14 @@ put(struct run *r, word w)
 		r->cap = nc;
 		r->used = 0;
 	}
-	word *to = &r->chunks[r->nchunks - 1][r->used++];
+	struct rec *to = &r->chunks[r->nchunks - 1][r->used++];
 #ifdef __SSE2__
 	/* written once, read by another thread after the walk: a streaming
 	 * store does not read the line in first (ctf_calls_fence orders
 	 * them) */
-	_mm_stream_si32((int *)to, (int)w);
+	_mm_stream_si64((long long *)to, (long long)((uint64_t)fk << 32 | dt));
 #else
-	*to = w;
+	*to = (struct rec){ dt, fk };
 #endif
 	r->n++;
 }
@@ -164,15 +161,12 @@ add(struct run *r, int64_t ns, enum ctf_call_kind kind, uint32_t fkey)
 	if (r->n == 0)
 		r->first_ns = ns;
 	r->last_ns = ns;
-	word w = (word)kind << KIND_SHIFT;
-	if (step < STEP_MAX && fkey < FKEY_MAX) {
-		put(r, w | (word)step << STEP_SHIFT | fkey);
-		return;
-	}
-	put(r, w | LONG_BIT);
-	put(r, fkey);
-	put(r, (word)step);
-	put(r, (word)(step >> 32));
+	uint32_t fk = (uint32_t)kind << KIND_SHIFT | (fkey & FKEY_MASK);
+	if (step >= ESCAPE) {
+		put(r, ESCAPE, (uint32_t)(step >> 32));
+		put(r, (uint32_t)step, fk);
+	} else
+		put(r, (uint32_t)step, fk);
 }
 
 bool
@@ -218,13 +212,12 @@ ctf_calls_nthreads(const struct ctf_calls *c)
 struct cursor {
 	struct run *r;
 	uint32_t chunk, at;
-	uint64_t left;		/* words */
+	uint64_t left;
 	int64_t ns;		/* the current call's */
-	enum ctf_call_kind kind;
-	uint32_t fkey;
+	uint32_t fk;
 };
 
-/* Words in chunk i of a run. */
+/* Records in chunk i of a run. */
 static inline uint32_t
 chunk_len(const struct run *r, uint32_t i)
 {
@@ -233,36 +226,29 @@ chunk_len(const struct run *r, uint32_t i)
 	return i >= 12 ? CHUNK_MAX : (uint32_t)CHUNK_FIRST << i;
 }
 
-static inline word
-next_word(struct cursor *k)
-{
-	if (k->at == chunk_len(k->r, k->chunk)) {
-		k->chunk++;
-		k->at = 0;
-	}
-	k->left--;
-	return k->r->chunks[k->chunk][k->at++];
-}
-
 static inline bool
 cursor_next(struct cursor *k)
 {
-	if (k->left == 0)
-		return false;
-	word w = next_word(k);
-	uint64_t step;
-	k->kind = (enum ctf_call_kind)(w >> KIND_SHIFT);
-	if (!(w & LONG_BIT)) {
-		step = (w >> STEP_SHIFT) & (STEP_MAX - 1);
-		k->fkey = w & (FKEY_MAX - 1);
-	} else if (k->left >= 3) {
-		k->fkey = next_word(k);
-		step = next_word(k);
-		step |= (uint64_t)next_word(k) << 32;
-	} else
-		return false;	/* cannot be: add writes the four */
-	k->ns = (int64_t)((uint64_t)k->ns + step);
-	return true;
+	const struct run *r = k->r;
+	uint64_t high = 0;
+	for (;;) {
+		if (k->left == 0)
+			return false;
+		if (k->at == chunk_len(r, k->chunk)) {
+			k->chunk++;
+			k->at = 0;
+		}
+		struct rec e = r->chunks[k->chunk][k->at++];
+		k->left--;
+		if (e.dt == ESCAPE && high == 0) {
+			high = (uint64_t)e.fk << 32 | 1;	/* 1: seen */
+			continue;
+		}
+		uint64_t step = (high & ~(uint64_t)1) | e.dt;
+		k->ns = (int64_t)((uint64_t)k->ns + step);
+		k->fk = e.fk;
+		return true;
+	}
 }
 
 struct build_job {
@@ -285,8 +271,8 @@ apply(const struct build_job *j, uint32_t track, const struct cursor *k,
 {
 	struct builder *b = j->b;
 	ttv_ns t = (ttv_ns)((uint64_t)k->ns - (uint64_t)j->origin);
-	uint32_t fkey = k->fkey;
-	switch (k->kind) {
+	uint32_t fkey = k->fk & FKEY_MASK;
+	switch ((enum ctf_call_kind)(k->fk >> KIND_SHIFT)) {
 	case CALL_ENTRY:
 		builder_push(b, track, t, j->func_of[fkey]);
 		break;
@@ -357,8 +343,7 @@ build_thread(const struct build_job *j, uint32_t tkey)
 			/* what is built is given back; the others keep their
 			 * stream order */
 			run_free(k->r);
-			memmove(&ks[m], &ks[m + 1],
-			    (live - m - 1) * sizeof *ks);
+			memmove(&ks[m], &ks[m + 1], (live - m - 1) * sizeof *ks);
 			live--;
 		}
 	}

@@ -9,8 +9,8 @@
  * stream's calls apart per thread gives the same order for less: a
  * thread's calls in one stream are in time order already, and merging a
  * thread's few runs from its streams is all that is left to do, for each
- * thread on its own. Calls are kept compactly (4 bytes for most), by
- * the thread decoding the stream: one writer per stream, no lock.
+ * thread on its own. Calls are kept compactly (8 bytes each), by the
+ * thread decoding the stream: one writer per stream, no lock.
  */
 #ifndef TTV_CTF_CALLS_H
 #define TTV_CTF_CALLS_H
