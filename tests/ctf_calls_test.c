@@ -2,11 +2,11 @@
  * Unit tests of formats/ctf_calls.c: calls kept per stream and thread and
  * built after the walk. Each test adds calls as the decoding threads
  * would, builds them, and compares the model's slices with what the
- * calls say: times through every form a call's step takes (one word, four
- * words, a step past 32 bits, a clock going back), function keys past 16
- * bits, a thread's calls in two streams merged in time order (ties to the
- * first stream), exits that match an outer call, exits without an
- * address, and lost events ending open calls.
+ * calls say: steps from nanoseconds to past 32 bits (the record's step
+ * escape) and a clock going back, function keys past 16 bits, a thread's
+ * calls in two streams merged in time order (ties to the first stream),
+ * exits that match an outer call, exits without an address, and lost
+ * events ending open calls.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -88,8 +88,7 @@ test_steps(void **state)
 	(void)state;
 	struct fixture f;
 	setup(&f, 1);
-	/* short steps, a step of 8191 ns (the largest in one word) and
-	 * 8192, one past 2^32, and keys below and past 16 bits */
+	/* short steps, one past 2^32, and keys below and past 16 bits */
 	int64_t t0 = 1000000;
 	int64_t ts[] = { t0, t0 + 5, t0 + 5 + 8191, t0 + 5 + 8191 + 8192,
 	    t0 + 5 + 8191 + 8192 + ((int64_t)1 << 33) + 7 };
@@ -202,8 +201,8 @@ test_unwind_and_resync(void **state)
 	done(&f, t);
 }
 
-/* Many calls (several chunks, long and short forms mixed) on several
- * threads built at once: every slice where the calls put it. */
+/* Many calls (several chunks, steps short and long) on several threads
+ * built at once: every slice where the calls put it. */
 static void
 test_many(void **state)
 {
