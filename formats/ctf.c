@@ -127,11 +127,13 @@ struct loader {
 	struct ctf_calls *calls;
 	uint64_t *taken;	/* by stream * taken_stride + class */
 	size_t taken_stride;
-	/* per stream: the function keys it has carried (a byte each) */
+	/* per stream, its decoding thread's: the function keys it has
+	 * carried (a byte each), and the runs of its threads met last */
 	struct fseen {
 		uint8_t *has;
 		size_t n;
 	} *fseen;
+	struct run_cache *runs;
 	uint64_t nitems;	/* items the walk handed out */
 	ttv_ns origin;
 	bool have_origin;
@@ -647,6 +649,19 @@ resync(struct loader *L, const struct ctf_stream *s, ttv_ns t)
 	}
 }
 
+/* A stream's threads met last, with their keys and runs: most events
+ * find their run here, without looking up their thread's key. */
+#define RUN_CACHE 64
+struct run_slot {
+	uint64_t vtid, vpid;
+	uint32_t tkey;
+	struct ctf_run *run;	/* NULL: empty */
+};
+
+struct run_cache {
+	struct run_slot e[RUN_CACHE];
+};
+
 /* What a raw event kept apart still brings to the walk (ctf_item.mark). */
 enum { MARK_CLASS = 1, MARK_THREAD = 2, MARK_FUNC = 4 };
 
@@ -669,20 +684,33 @@ raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
 	else
 		vpid = p->has_vpid_env ? p->vpid_env : vtid;
 	uint64_t addr = it->u.picked[PICK_ADDR];
-	uint32_t tkey = ctf_keys_cached(&L->thread_keys, &rs->threads, vpid,
-	    vtid);
 	uint32_t fkey = p->has_addr ? ctf_keys_cached(&L->func_keys,
 	    &rs->funcs, vpid, addr) : 0;
-	it->u.picked[0] = tkey;
 	it->u.picked[1] = fkey;
-	if (L->calls == NULL)
+	if (L->calls == NULL) {
+		it->u.picked[0] = ctf_keys_cached(&L->thread_keys,
+		    &rs->threads, vpid, vtid);
 		return false;
+	}
 	enum ctf_call_kind k = in->kind == EV_ENTRY ? CALL_ENTRY :
 	    p->has_addr ? CALL_EXIT : CALL_EXIT_ANY;
 	it->mark = L->taken[si * L->taken_stride + in->index]++ == 0 ?
 	    MARK_CLASS : 0;
-	if (ctf_calls_add(L->calls, si, tkey, it->ns, k, fkey))
-		it->mark |= MARK_THREAD;
+	struct run_slot *rc =
+	    &L->runs[si].e[(vtid ^ (vtid >> 6) ^ vpid) & (RUN_CACHE - 1)];
+	if (rc->run == NULL || rc->vtid != vtid || rc->vpid != vpid) {
+		bool first;
+		uint32_t tkey = ctf_keys_cached(&L->thread_keys, &rs->threads,
+		    vpid, vtid);
+		rc->run = ctf_calls_run(L->calls, si, tkey, &first);
+		rc->vtid = vtid;
+		rc->vpid = vpid;
+		rc->tkey = tkey;
+		if (first)
+			it->mark |= MARK_THREAD;
+	}
+	it->u.picked[0] = rc->tkey;
+	ctf_run_add(rc->run, it->ns, k, fkey);
 	if (p->has_addr) {
 		struct fseen *fs = &L->fseen[si];
 		if (fkey >= fs->n) {
@@ -1073,6 +1101,7 @@ ctf_load(struct load_ctx *ctx)
 		L.taken = xcalloc_aligned(64, (ns * L.taken_stride + 8) *
 		    sizeof *L.taken);
 		L.fseen = xcalloc(ns ? ns : 1, sizeof *L.fseen);
+		L.runs = xcalloc_aligned(64, (ns ? ns : 1) * sizeof *L.runs);
 	}
 	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch),
 	    L.calls != NULL);
@@ -1104,6 +1133,7 @@ ctf_load(struct load_ctx *ctx)
 		for (size_t i = 0; i < ctf_reader_nstreams(L.r); i++)
 			free(L.fseen[i].has);
 		free(L.fseen);
+		free(L.runs);
 	}
 	/* with a zero clock offset this is the clock's own origin, which is
 	 * what babeltrace2 prints as the time too */

@@ -16,36 +16,11 @@
 #include "ctf_calls.h"
 #include "xalloc.h"
 
-/* A call in 8 bytes: its time as the step from the run's previous call,
- * its kind and function. A step that does not fit takes a record of its
- * own first (dt = ESCAPE, fk = the step's high half). */
-struct rec {
-	uint32_t dt;
-	uint32_t fk;		/* kind << KIND_SHIFT | function key */
-};
-
-#define ESCAPE UINT32_MAX
-#define KIND_SHIFT 30
-#define FKEY_MASK (((uint32_t)1 << KIND_SHIFT) - 1)
-#define CHUNK_FIRST 64		/* records; chunks double up to CHUNK_MAX */
-#define CHUNK_MAX ((uint32_t)1 << 18)
-
-/* One thread's calls in one stream, in chunks of growing size; on a
- * cache line of its own, as other streams' runs are written at once on
- * other threads. */
-struct run {
-	_Alignas(64) uint32_t tkey;
-	struct rec **chunks;
-	uint32_t nchunks, capchunks;
-	uint32_t used, cap;	/* records in the last chunk, its size */
-	int64_t first_ns, last_ns;
-	uint64_t n;
-};
-
 struct stream_calls {
-	_Alignas(64) uint32_t *run_of;	/* thread key -> run + 1 (keys are dense) */
+	/* thread key -> run + 1 (keys are dense) */
+	_Alignas(64) uint32_t *run_of;
 	uint32_t nrun_of;
-	struct run *runs;
+	struct ctf_run **runs;	/* each on lines of its own */
 	size_t nruns, cap;
 };
 
@@ -66,7 +41,7 @@ ctf_calls_new(size_t nstreams)
 }
 
 static void
-run_free(struct run *r)
+run_free(struct ctf_run *r)
 {
 	for (uint32_t i = 0; i < r->nchunks; i++)
 		free(r->chunks[i]);
@@ -82,8 +57,10 @@ ctf_calls_free(struct ctf_calls *c)
 		return;
 	for (size_t i = 0; i < c->nstreams; i++) {
 		struct stream_calls *sc = &c->streams[i];
-		for (size_t k = 0; k < sc->nruns; k++)
-			run_free(&sc->runs[k]);
+		for (size_t k = 0; k < sc->nruns; k++) {
+			run_free(sc->runs[k]);
+			free(sc->runs[k]);
+		}
 		free(sc->runs);
 		free(sc->run_of);
 	}
@@ -91,7 +68,7 @@ ctf_calls_free(struct ctf_calls *c)
 	free(c);
 }
 
-static struct run *
+static struct ctf_run *
 new_run(struct stream_calls *sc, uint32_t tkey)
 {
 	if (tkey >= sc->nrun_of) {
@@ -104,78 +81,45 @@ new_run(struct stream_calls *sc, uint32_t tkey)
 	}
 	if (sc->nruns == sc->cap) {
 		sc->cap = sc->cap ? sc->cap * 2 : 8;
-		struct run *n = xcalloc_aligned(64, sc->cap * sizeof *n);
-		if (sc->nruns > 0)
-			memcpy(n, sc->runs, sc->nruns * sizeof *n);
-		free(sc->runs);
-		sc->runs = n;
+		sc->runs = xreallocarray(sc->runs, sc->cap, sizeof *sc->runs);
 	}
-	sc->runs[sc->nruns] = (struct run){ .tkey = tkey };
+	struct ctf_run *r = xcalloc_aligned(64, sizeof *r);
+	r->tkey = tkey;
+	sc->runs[sc->nruns] = r;
 	sc->run_of[tkey] = (uint32_t)++sc->nruns;
-	return &sc->runs[sc->nruns - 1];
+	return r;
 }
 
-static inline struct run *
-run_of(struct stream_calls *sc, uint32_t tkey)
+struct ctf_run *
+ctf_calls_run(struct ctf_calls *c, size_t si, uint32_t tkey, bool *first)
 {
-	if (tkey < sc->nrun_of && sc->run_of[tkey] != 0)
-		return &sc->runs[sc->run_of[tkey] - 1];
-	return new_run(sc, tkey);
+	struct stream_calls *sc = &c->streams[si];
+	*first = tkey >= sc->nrun_of || sc->run_of[tkey] == 0;
+	return *first ? new_run(sc, tkey) : sc->runs[sc->run_of[tkey] - 1];
 }
 
-static inline void
-put(struct run *r, uint32_t dt, uint32_t fk)
+void
+ctf_run_grow(struct ctf_run *r)
 {
-	if (r->used == r->cap) {
-		if (r->nchunks == r->capchunks) {
-			r->capchunks = r->capchunks ? r->capchunks * 2 : 4;
-			r->chunks = xreallocarray(r->chunks, r->capchunks,
-			    sizeof *r->chunks);
-		}
-		uint32_t nc = r->cap ? r->cap * 2 : CHUNK_FIRST;
-		if (nc > CHUNK_MAX)
-			nc = CHUNK_MAX;
-		r->chunks[r->nchunks++] = xreallocarray(NULL, nc,
-		    sizeof **r->chunks);
-		r->cap = nc;
-		r->used = 0;
+	if (r->nchunks == r->capchunks) {
+		r->capchunks = r->capchunks ? r->capchunks * 2 : 4;
+		r->chunks = xreallocarray(r->chunks, r->capchunks,
+		    sizeof *r->chunks);
 	}
-	struct rec *to = &r->chunks[r->nchunks - 1][r->used++];
-#ifdef __SSE2__
-	/* written once, read by another thread after the walk: a streaming
-	 * store does not read the line in first (ctf_calls_fence orders
-	 * them) */
-	_mm_stream_si64((long long *)to, (long long)((uint64_t)fk << 32 | dt));
-#else
-	*to = (struct rec){ dt, fk };
-#endif
-	r->n++;
-}
-
-static void
-add(struct run *r, int64_t ns, enum ctf_call_kind kind, uint32_t fkey)
-{
-	/* wrapping: a damaged clock going back is a huge step, still
-	 * exact */
-	uint64_t step = r->n ? (uint64_t)ns - (uint64_t)r->last_ns : 0;
-	if (r->n == 0)
-		r->first_ns = ns;
-	r->last_ns = ns;
-	uint32_t fk = (uint32_t)kind << KIND_SHIFT | (fkey & FKEY_MASK);
-	if (step >= ESCAPE) {
-		put(r, ESCAPE, (uint32_t)(step >> 32));
-		put(r, (uint32_t)step, fk);
-	} else
-		put(r, (uint32_t)step, fk);
+	uint32_t nc = r->cap ? r->cap * 2 : CTF_CHUNK_FIRST;
+	if (nc > CTF_CHUNK_MAX)
+		nc = CTF_CHUNK_MAX;
+	r->chunks[r->nchunks++] = xreallocarray(NULL, nc, sizeof **r->chunks);
+	r->cap = nc;
+	r->used = 0;
 }
 
 bool
 ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey, int64_t ns,
     enum ctf_call_kind kind, uint32_t fkey)
 {
-	struct stream_calls *sc = &c->streams[si];
-	bool first = tkey >= sc->nrun_of || sc->run_of[tkey] == 0;
-	add(run_of(sc, tkey), ns, kind, fkey);
+	bool first;
+	ctf_run_add(ctf_calls_run(c, si, tkey, &first), ns, kind, fkey);
 	return first;
 }
 
@@ -184,7 +128,7 @@ ctf_calls_resync(struct ctf_calls *c, size_t si, int64_t ns)
 {
 	struct stream_calls *sc = &c->streams[si];
 	for (size_t k = 0; k < sc->nruns; k++)
-		add(&sc->runs[k], ns, CALL_RESYNC, 0);
+		ctf_run_add(sc->runs[k], ns, CALL_RESYNC, 0);
 }
 
 void
@@ -201,8 +145,8 @@ ctf_calls_nthreads(const struct ctf_calls *c)
 	uint32_t n = 0;
 	for (size_t i = 0; i < c->nstreams; i++)
 		for (size_t k = 0; k < c->streams[i].nruns; k++)
-			if (c->streams[i].runs[k].tkey >= n)
-				n = c->streams[i].runs[k].tkey + 1;
+			if (c->streams[i].runs[k]->tkey >= n)
+				n = c->streams[i].runs[k]->tkey + 1;
 	return n;
 }
 
@@ -210,7 +154,7 @@ ctf_calls_nthreads(const struct ctf_calls *c)
 
 /* Reads a run back in order. */
 struct cursor {
-	struct run *r;
+	struct ctf_run *r;
 	uint32_t chunk, at;
 	uint64_t left;
 	int64_t ns;		/* the current call's */
@@ -219,17 +163,17 @@ struct cursor {
 
 /* Records in chunk i of a run. */
 static inline uint32_t
-chunk_len(const struct run *r, uint32_t i)
+chunk_len(const struct ctf_run *r, uint32_t i)
 {
 	if (i + 1 == r->nchunks)
 		return r->used;
-	return i >= 12 ? CHUNK_MAX : (uint32_t)CHUNK_FIRST << i;
+	return i >= 12 ? CTF_CHUNK_MAX : (uint32_t)CTF_CHUNK_FIRST << i;
 }
 
 static inline bool
 cursor_next(struct cursor *k)
 {
-	const struct run *r = k->r;
+	const struct ctf_run *r = k->r;
 	uint64_t high = 0;
 	for (;;) {
 		if (k->left == 0)
@@ -238,9 +182,9 @@ cursor_next(struct cursor *k)
 			k->chunk++;
 			k->at = 0;
 		}
-		struct rec e = r->chunks[k->chunk][k->at++];
+		struct ctf_rec e = r->chunks[k->chunk][k->at++];
 		k->left--;
-		if (e.dt == ESCAPE && high == 0) {
+		if (e.dt == CTF_ESCAPE && high == 0) {
 			high = (uint64_t)e.fk << 32 | 1;	/* 1: seen */
 			continue;
 		}
@@ -259,7 +203,7 @@ struct build_job {
 	const func_id *func_of;
 	/* per thread key: its runs, in stream order */
 	uint32_t *first;	/* index into runs_of, nthreads + 1 */
-	struct run **runs_of;
+	struct ctf_run **runs_of;
 	uint32_t *order;	/* thread keys, largest first */
 	uint32_t next;		/* the next of order to take (atomic) */
 };
@@ -271,8 +215,8 @@ apply(const struct build_job *j, uint32_t track, const struct cursor *k,
 {
 	struct builder *b = j->b;
 	ttv_ns t = (ttv_ns)((uint64_t)k->ns - (uint64_t)j->origin);
-	uint32_t fkey = k->fk & FKEY_MASK;
-	switch ((enum ctf_call_kind)(k->fk >> KIND_SHIFT)) {
+	uint32_t fkey = k->fk & CTF_FKEY_MASK;
+	switch ((enum ctf_call_kind)(k->fk >> CTF_KIND_SHIFT)) {
 	case CALL_ENTRY:
 		builder_push(b, track, t, j->func_of[fkey]);
 		break;
@@ -313,7 +257,7 @@ build_thread(const struct build_job *j, uint32_t tkey)
 {
 	uint32_t track = j->track_of[tkey];
 	uint32_t nr = j->first[tkey + 1] - j->first[tkey];
-	struct run **runs = j->runs_of + j->first[tkey];
+	struct ctf_run **runs = j->runs_of + j->first[tkey];
 	struct cursor one[8], *ks = nr <= 8 ? one :
 	    xcalloc(nr, sizeof *ks);
 	uint32_t live = 0;
@@ -392,7 +336,7 @@ ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
 	size_t total = 0;
 	for (size_t i = 0; i < c->nstreams; i++)
 		for (size_t k = 0; k < c->streams[i].nruns; k++) {
-			const struct run *r = &c->streams[i].runs[k];
+			const struct ctf_run *r = c->streams[i].runs[k];
 			j.first[r->tkey + 1]++;
 			size[r->tkey] += r->n;
 			total++;
@@ -403,7 +347,7 @@ ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
 	uint32_t *fill = xcalloc(n, sizeof *fill);
 	for (size_t i = 0; i < c->nstreams; i++)
 		for (size_t k = 0; k < c->streams[i].nruns; k++) {
-			struct run *r = &c->streams[i].runs[k];
+			struct ctf_run *r = c->streams[i].runs[k];
 			j.runs_of[j.first[r->tkey] + fill[r->tkey]++] = r;
 		}
 	free(fill);

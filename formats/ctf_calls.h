@@ -19,6 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __SSE2__
+#include <immintrin.h>
+#endif
+
 #include "builder.h"
 
 enum ctf_call_kind {
@@ -30,6 +34,32 @@ enum ctf_call_kind {
 
 struct ctf_calls;
 
+/* A call in 8 bytes: its time as the step from the run's previous call,
+ * its kind and function. A step that does not fit takes a record of its
+ * own first (dt = CTF_ESCAPE, fk = the step's high half). */
+struct ctf_rec {
+	uint32_t dt;
+	uint32_t fk;		/* kind << CTF_KIND_SHIFT | function key */
+};
+
+#define CTF_ESCAPE UINT32_MAX
+#define CTF_KIND_SHIFT 30
+#define CTF_FKEY_MASK (((uint32_t)1 << CTF_KIND_SHIFT) - 1)
+#define CTF_CHUNK_FIRST 64	/* records; chunks double up to the max */
+#define CTF_CHUNK_MAX ((uint32_t)1 << 18)
+
+/* One thread's calls in one stream, in chunks of growing size; on cache
+ * lines of its own, as other streams' runs are written at once on other
+ * threads. Its address does not change: the decoding thread may keep it. */
+struct ctf_run {
+	_Alignas(64) uint32_t tkey;
+	struct ctf_rec **chunks;
+	uint32_t nchunks, capchunks;
+	uint32_t used, cap;	/* records in the last chunk, its size */
+	int64_t first_ns, last_ns;
+	uint64_t n;
+};
+
 struct ctf_calls *ctf_calls_new(size_t nstreams);
 void ctf_calls_free(struct ctf_calls *c);
 
@@ -38,6 +68,50 @@ void ctf_calls_free(struct ctf_calls *c);
  * thread's first in the stream. */
 bool ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey,
     int64_t ns, enum ctf_call_kind kind, uint32_t fkey);
+/* On the thread decoding stream si: the run of thread key tkey, made if
+ * new (*first is set then). */
+struct ctf_run *ctf_calls_run(struct ctf_calls *c, size_t si, uint32_t tkey,
+    bool *first);
+void ctf_run_grow(struct ctf_run *r);
+
+/* A call on a run, as ctf_calls_add; inline, as it is made once an
+ * event. */
+static inline void
+ctf_run_put(struct ctf_run *r, uint32_t dt, uint32_t fk)
+{
+	if (r->used == r->cap)
+		ctf_run_grow(r);
+	struct ctf_rec *to = &r->chunks[r->nchunks - 1][r->used++];
+#ifdef __SSE2__
+	/* written once, read by another thread after the walk: a streaming
+	 * store does not read the line in first (ctf_calls_fence orders
+	 * them) */
+	_mm_stream_si64((long long *)to, (long long)((uint64_t)fk << 32 | dt));
+#else
+	*to = (struct ctf_rec){ dt, fk };
+#endif
+	r->n++;
+}
+
+static inline void
+ctf_run_add(struct ctf_run *r, int64_t ns, enum ctf_call_kind kind,
+    uint32_t fkey)
+{
+	/* wrapping: a damaged clock going back is a huge step, still
+	 * exact */
+	uint64_t step = r->n ? (uint64_t)ns - (uint64_t)r->last_ns : 0;
+	if (r->n == 0)
+		r->first_ns = ns;
+	r->last_ns = ns;
+	uint32_t fk = (uint32_t)kind << CTF_KIND_SHIFT |
+	    (fkey & CTF_FKEY_MASK);
+	if (step >= CTF_ESCAPE) {
+		ctf_run_put(r, CTF_ESCAPE, (uint32_t)(step >> 32));
+		ctf_run_put(r, (uint32_t)step, fk);
+	} else
+		ctf_run_put(r, (uint32_t)step, fk);
+}
+
 /* On the thread decoding stream si: events of it were lost at ns; the
  * threads it has carried so far end their open calls there if their
  * exits have no addresses (as the walk would: ctf.c resync). */
