@@ -316,6 +316,8 @@ fxt_arg_next(struct fxt *x, const unsigned char **pp, const unsigned char *end,
 	a->type = h & 15;
 	a->bits = 0;
 	a->s = 0;
+	a->blob = NULL;
+	a->bloblen = 0;
 	a->name_ref = (h >> 16) & 0xffff;
 	a->name_stream = q;
 	if (!fxt_sref(x, a->name_ref, &q, qend, &a->name))
