@@ -66,7 +66,7 @@ struct ev_info {
 	struct fcache addr;
 	struct raw_plan raw;
 	func_id func;
-	bool has_func;		/* func made (on the class's first event) */
+	bool has_func;		/* func made (at the class's first event) */
 	enum ev_kind kind;
 	uint64_t count;
 	const char *name;
@@ -714,7 +714,8 @@ raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
 	if (p->has_addr) {
 		struct fseen *fs = &L->fseen[si];
 		if (fkey >= fs->n) {
-			size_t n = fkey + 256 > 2 * fs->n ? fkey + 256 : 2 * fs->n;
+			size_t n = fkey + 256 > 2 * fs->n ? fkey + 256 :
+			    2 * fs->n;
 			fs->has = xrealloc(fs->has, n);
 			memset(fs->has + fs->n, 0, n - fs->n);
 			fs->n = n;
@@ -1001,14 +1002,15 @@ calls_apart(struct loader *L)
 			const struct ctf_stream_class *sc = m->streams[si];
 			bool begins = false;
 			const struct ctf_type *pc = sc->packet_context;
-			for (size_t i = 0; pc != NULL && pc->kind == CTF_STRUCT &&
-			    i < pc->nfields; i++)
+			bool is_struct = pc != NULL && pc->kind == CTF_STRUCT;
+			for (size_t i = 0; is_struct && i < pc->nfields; i++)
 				if (pc->fields[i].role == ROLE_TS_BEGIN)
 					begins = true;
 			if (sc->nevents > 0 && (sc->clock < 0 || !begins))
 				return false;
 			for (size_t ei = 0; ei < sc->nevents; ei++) {
-				const struct ctf_event_class *ec = sc->events[ei];
+				const struct ctf_event_class *ec =
+				    sc->events[ei];
 				const struct ev_info *in = ec->user;
 				if (in->kind != EV_ENTRY && in->kind != EV_EXIT)
 					continue;

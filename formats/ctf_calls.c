@@ -287,7 +287,8 @@ build_thread(const struct build_job *j, uint32_t tkey)
 			/* what is built is given back; the others keep their
 			 * stream order */
 			run_free(k->r);
-			memmove(&ks[m], &ks[m + 1], (live - m - 1) * sizeof *ks);
+			memmove(&ks[m], &ks[m + 1],
+			    (live - m - 1) * sizeof *ks);
 			live--;
 		}
 	}

@@ -71,7 +71,7 @@ struct ctf_stream_slot {
 	/* the filler's (one thread at a time: busy) */
 	struct batch *filling;
 	bool in_packet;
-	bool pkt_noted;		/* the open packet has a record in batch */
+	bool pkt_noted;		/* the open packet has a batch record */
 	/* under the reader's lock */
 	struct batch *ring[NBATCH];	/* allocated lazily */
 	size_t nalloc;
@@ -87,7 +87,7 @@ struct ctf_stream_slot {
 	const struct ctf_item *head;
 	int64_t head_ns;	/* head->ns, where the heap looks */
 	size_t msg_next;	/* cur->msgs said so far */
-	size_t msg_at;		/* the item before which the next is said */
+	size_t msg_at;		/* the item the next is said before */
 	uint64_t order;		/* (trace, stream): ties in time */
 	uint64_t released;
 };
@@ -479,10 +479,12 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 			it->pkt = &bt->pkts[bt->npkts - 1];
 			if (clk >= 0 && s->has_ts_begin) {
 				it->has_ts = true;
-				it->ns = ctf_clock_ns(&m->clocks[clk], s->ts_begin);
+				it->ns = ctf_clock_ns(&m->clocks[clk],
+				    s->ts_begin);
 			} else if (clk >= 0 && s->d.clock_set) {
 				it->has_ts = true;
-				it->ns = ctf_clock_ns(&m->clocks[clk], s->d.clock);
+				it->ns = ctf_clock_ns(&m->clocks[clk],
+				    s->d.clock);
 			} else
 				it->ns = INT64_MIN;
 			if (r->hook != NULL && r->hook(r->hook_arg,
