@@ -829,6 +829,20 @@ call_exit(struct loader *L, uint32_t track, ttv_ns t, bool has_addr,
 	}
 }
 
+/* The model's time of an item: from the first item with a time (the
+ * trace's origin), or its place among events without a clock. */
+static ttv_ns
+item_time(struct loader *L, const struct ctf_item *it)
+{
+	if (!it->has_ts)
+		return (ttv_ns)L->seq;
+	if (!L->have_origin) {
+		L->origin = it->ns;
+		L->have_origin = true;
+	}
+	return (ttv_ns)((uint64_t)it->ns - (uint64_t)L->origin);
+}
+
 static void
 on_event(struct loader *L, const struct ctf_item *it)
 {
@@ -847,15 +861,9 @@ on_event(struct loader *L, const struct ctf_item *it)
 	struct ev_info *in = info_of(L, it);
 	in->count++;
 	L->nevents++;
-	ttv_ns t;
-	if (it->has_ts) {
-		if (!L->have_origin) {
-			L->origin = it->ns;
-			L->have_origin = true;
-		}
-		t = (ttv_ns)((uint64_t)it->ns - (uint64_t)L->origin);
-	} else
-		t = (ttv_ns)L->seq++;
+	ttv_ns t = item_time(L, it);
+	if (!it->has_ts)
+		L->seq++;
 	int64_t vpid;
 	if (it->is_raw) {
 		/* the common cyg-profile layouts: keys made by the decoding
@@ -905,15 +913,7 @@ on_packet(struct loader *L, const struct ctf_item *it)
 {
 	const struct ctf_stream *s = it->s;
 	L->npackets++;
-	ttv_ns t;
-	if (it->has_ts) {
-		if (!L->have_origin) {
-			L->origin = it->ns;
-			L->have_origin = true;
-		}
-		t = (ttv_ns)((uint64_t)it->ns - (uint64_t)L->origin);
-	} else
-		t = (ttv_ns)L->seq;
+	ttv_ns t = item_time(L, it);
 	size_t i = (size_t)s->index;
 	while (L->stream_text.len <= i)
 		VEC_PUSH(&L->stream_text, 0);
@@ -1105,8 +1105,9 @@ ctf_load(struct load_ctx *ctx)
 		L.fseen = xcalloc(ns ? ns : 1, sizeof *L.fseen);
 		L.runs = xcalloc_aligned(64, (ns ? ns : 1) * sizeof *L.runs);
 	}
-	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch),
-	    L.calls != NULL);
+	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch));
+	if (L.calls != NULL)
+		ctf_reader_light_walk(L.r);	/* the hook takes the calls */
 	ctf_reader_start(L.r);
 	uint64_t total = ctf_reader_bytes_total(L.r), next_report = 0;
 	const struct ctf_item *it;

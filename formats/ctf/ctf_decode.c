@@ -39,29 +39,7 @@ read_bits(struct ctf_dec *d, const struct ctf_type *t, uint64_t *out)
 	uint64_t v;
 	bool be = t->byte_order == CTF_BO_BE;
 	if (sh == 0 && (size & 7) == 0 && ((size - 1) & size) == 0) {
-		switch (size) {
-		case 8:
-			v = p[0];
-			break;
-		case 16: {
-			uint16_t x;
-			memcpy(&x, p, 2);
-			v = be ? __builtin_bswap16(x) : x;
-			break;
-		}
-		case 32: {
-			uint32_t x;
-			memcpy(&x, p, 4);
-			v = be ? __builtin_bswap32(x) : x;
-			break;
-		}
-		default: {
-			uint64_t x;
-			memcpy(&x, p, 8);
-			v = be ? __builtin_bswap64(x) : x;
-			break;
-		}
-		}
+		v = ctf_read_whole(p, size, be, false);
 	} else {
 		unsigned nbytes = (sh + size + 7) / 8;
 		unsigned __int128 acc = 0;

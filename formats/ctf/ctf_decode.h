@@ -311,7 +311,7 @@ typedef size_t (*ctf_raw_hook)(void *arg, void *scratch,
     struct ctf_item *items, size_t n);
 /* Before ctf_reader_start. */
 void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
-    void *arg, size_t scratch_size, bool takes_most);
+    void *arg, size_t scratch_size);
 /* The caller does little with each item (or the hook takes most): as
  * many decoding threads as cores, not one fewer. Before ctf_reader_start. */
 void ctf_reader_light_walk(struct ctf_reader *r);

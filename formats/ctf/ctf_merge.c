@@ -779,34 +779,10 @@ heap_push(struct ctf_reader *r, struct ctf_stream_slot *s)
 	r->heap[i] = s;
 }
 
-static struct ctf_stream_slot *
-heap_pop(struct ctf_reader *r)
+/* Puts s at the top of the heap and sifts it down to its place. */
+static void
+sift_down(struct ctf_reader *r, struct ctf_stream_slot *s)
 {
-	struct ctf_stream_slot *top = r->heap[0];
-	struct ctf_stream_slot *last = r->heap[--r->nheap];
-	size_t i = 0, n = r->nheap;
-	for (;;) {
-		size_t c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && before(r->heap[c + 1], r->heap[c]))
-			c++;
-		if (!before(r->heap[c], last))
-			break;
-		r->heap[i] = r->heap[c];
-		i = c;
-	}
-	if (n > 0)
-		r->heap[i] = last;
-	return top;
-}
-
-/* Puts s in the heap in place of its top, which is returned: one sift
- * instead of a push and a pop when streams take turns. */
-static struct ctf_stream_slot *
-heap_replace_top(struct ctf_reader *r, struct ctf_stream_slot *s)
-{
-	struct ctf_stream_slot *top = r->heap[0];
 	size_t i = 0, n = r->nheap;
 	for (;;) {
 		size_t c = 2 * i + 1;
@@ -820,6 +796,25 @@ heap_replace_top(struct ctf_reader *r, struct ctf_stream_slot *s)
 		i = c;
 	}
 	r->heap[i] = s;
+}
+
+static struct ctf_stream_slot *
+heap_pop(struct ctf_reader *r)
+{
+	struct ctf_stream_slot *top = r->heap[0];
+	struct ctf_stream_slot *last = r->heap[--r->nheap];
+	if (r->nheap > 0)
+		sift_down(r, last);
+	return top;
+}
+
+/* Puts s in the heap in place of its top, which is returned: one sift
+ * instead of a push and a pop when streams take turns. */
+static struct ctf_stream_slot *
+heap_replace_top(struct ctf_reader *r, struct ctf_stream_slot *s)
+{
+	struct ctf_stream_slot *top = r->heap[0];
+	sift_down(r, s);
 	return top;
 }
 
@@ -971,9 +966,8 @@ ctf_reader_start(struct ctf_reader *r)
 
 void
 ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn, void *arg,
-    size_t scratch_size, bool takes_most)
+    size_t scratch_size)
 {
-	r->light_walk = takes_most;
 	r->hook = fn;
 	r->hook_arg = arg;
 	r->scratch_size = scratch_size;
