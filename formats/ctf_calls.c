@@ -44,7 +44,7 @@ static void
 run_free(struct ctf_run *r)
 {
 	for (uint32_t i = 0; i < r->nchunks; i++)
-		free(r->chunks[i]);
+		xbig_free(r->chunks[i]);
 	free(r->chunks);
 	r->chunks = NULL;
 	r->nchunks = r->capchunks = 0;
@@ -109,7 +109,8 @@ ctf_run_grow(struct ctf_run *r)
 	uint32_t nc = r->cap ? r->cap * 2 : CTF_CHUNK_FIRST;
 	if (nc > CTF_CHUNK_MAX)
 		nc = CTF_CHUNK_MAX;
-	r->chunks[r->nchunks++] = xreallocarray(NULL, nc, sizeof **r->chunks);
+	r->chunks[r->nchunks++] = xbig_realloc(NULL,
+	    (size_t)nc * sizeof **r->chunks);
 	r->cap = nc;
 	r->used = 0;
 }

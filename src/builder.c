@@ -125,7 +125,7 @@ static void
 btrack_free(struct btrack *bt)
 {
 	for (uint32_t d = 0; d < bt->nlevels; d++) {
-		free(bt->levels[d].s);
+		xbig_free(bt->levels[d].s);
 		free(bt->levels[d].w);
 		VEC_FREE(&bt->levels[d].longs);
 	}
@@ -539,7 +539,7 @@ static void
 level_grow(struct blevel *l)
 {
 	size_t nc = l->cap ? l->cap + l->cap / 2 : 64;
-	l->s = xreallocarray(l->s, nc, sizeof *l->s);
+	l->s = xbig_realloc(l->s, nc * sizeof *l->s);
 	if (l->w != NULL)
 		l->w = xreallocarray(l->w, nc, sizeof *l->w);
 	l->cap = nc;
@@ -880,7 +880,7 @@ sort_level(struct builder *b, uint32_t track, uint32_t depth)
 		order[i] = (uint32_t)i;
 	sort_base = l->s;
 	xqsort(order, l->len, sizeof *order, cmp_index_by_start);
-	struct slice *s = xreallocarray(NULL, l->len, sizeof *s);
+	struct slice *s = xbig_realloc(NULL, l->len * sizeof *s);
 	uint32_t *w = l->w ? xreallocarray(NULL, l->len, sizeof *w) : NULL;
 	uint32_t *where = xreallocarray(NULL, l->len, sizeof *where);
 	for (size_t i = 0; i < l->len; i++) {
@@ -889,7 +889,7 @@ sort_level(struct builder *b, uint32_t track, uint32_t depth)
 			w[i] = l->w[order[i]];
 		where[order[i]] = (uint32_t)i;
 	}
-	free(l->s);
+	xbig_free(l->s);
 	free(l->w);
 	l->s = s;
 	l->w = w;
@@ -994,7 +994,7 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 		struct blevel *l = &bt->levels[d];
 		/* Shrinking a large block returns its tail to the system. */
 		if (l->len < l->cap && l->len > 0) {
-			l->s = xreallocarray(l->s, l->len, sizeof *l->s);
+			l->s = xbig_realloc(l->s, l->len * sizeof *l->s);
 			if (l->w)
 				l->w = xreallocarray(l->w, l->len, sizeof *l->w);
 		}

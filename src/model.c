@@ -14,7 +14,7 @@ trace_free(struct trace *t)
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		struct track *tr = &t->tracks[i];
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
-			free(tr->depth[d].slices);
+			xbig_free(tr->depth[d].slices);
 			free(tr->depth[d].weights);
 			free(tr->depth[d].longs);
 		}

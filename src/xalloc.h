@@ -18,6 +18,16 @@ void *xcalloc(size_t n, size_t size);
 void *xcalloc_aligned(size_t align, size_t size);
 void *xrealloc(void *p, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
+/*
+ * Arrays that grow to many megabytes and are written once (the model's
+ * slices): from 1 MiB on each has a mapping of its own, grown in whole
+ * 2 MiB transparent huge pages (a page fault then fills 2 MiB, not 4 KiB,
+ * which is most of what writing fresh memory costs) and moved by mremap,
+ * which moves page tables instead of copying. Only xbig_free frees what
+ * xbig_realloc gives (a header in front says how it was got).
+ */
+void *xbig_realloc(void *p, size_t size);
+void xbig_free(void *p);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

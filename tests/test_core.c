@@ -259,6 +259,77 @@ test_unsorted_whole_slices(void **state)
 	trace_free(t);
 }
 
+/* Arrays past a megabyte move from malloc to mappings of their own and
+ * grow, shrink and move there: what they held stays. */
+static void
+test_big_arrays(void **state)
+{
+	static const size_t sizes[] = { 16, 4000, ((size_t)1 << 20) - 100,
+	    (size_t)3 << 20, ((size_t)5 << 20) + 7, (size_t)2 << 20, 100,
+	    (size_t)9 << 20 };
+	unsigned char *p = NULL;
+	size_t have = 0;
+	for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		p = xbig_realloc(p, sizes[k]);
+		assert_non_null(p);
+		assert_int_equal((uintptr_t)p % 16, 0);
+		size_t kept = have < sizes[k] ? have : sizes[k];
+		for (size_t i = 0; i < kept; i++)
+			if (p[i] != (unsigned char)(i * 7 + i / 4099))
+				fail_msg("size %zu: byte %zu lost", sizes[k], i);
+		for (size_t i = kept; i < sizes[k]; i++)
+			p[i] = (unsigned char)(i * 7 + i / 4099);
+		have = sizes[k];
+	}
+	xbig_free(p);
+	xbig_free(NULL);
+	void *small = xbig_realloc(NULL, 0);
+	xbig_free(small);
+}
+
+/* A level of a few MB given in order, and one given out of order and
+ * sorted: both held in big arrays, trimmed at the end. */
+static void
+test_builder_big_levels(void **state)
+{
+	enum { N = 200000 };
+	struct builder *b = builder_new("t");
+	func_id f = builder_func(b, builder_intern_cstr(b, "f"), 0, -1);
+	func_id g = builder_func(b, builder_intern_cstr(b, "g"), 0, -1);
+	uint32_t p = builder_process(b, 1);
+	uint32_t t1 = builder_track(b, TRACK_THREAD, p, 1);
+	uint32_t t2 = builder_track(b, TRACK_THREAD, p, 2);
+	for (ttv_ns i = 0; i < N; i++) {
+		builder_push(b, t1, 10 * i, f);
+		builder_push(b, t1, 10 * i + 1, g);
+		builder_pop(b, t1, 10 * i + 2 + i % 3, 0);
+		builder_pop(b, t1, 10 * i + 9, 0);
+		/* backwards: sorted in builder_finish */
+		builder_slice(b, t2, 0, 10 * (N - 1 - i), 5, g, 0, 0);
+	}
+	struct trace *t = builder_finish(b);
+	const struct depth_level *l0 = &t->tracks[t1].depth[0];
+	const struct depth_level *l1 = &t->tracks[t1].depth[1];
+	const struct depth_level *l2 = &t->tracks[t2].depth[0];
+	assert_int_equal(l0->len, N);
+	assert_int_equal(l1->len, N);
+	assert_int_equal(l2->len, N);
+	for (size_t i = 0; i < N; i++) {
+		if (l0->slices[i].start != 10 * (ttv_ns)i ||
+		    level_dur(l0, i) != 9 || l0->slices[i].func != f)
+			fail_msg("depth 0, slice %zu", i);
+		if (l1->slices[i].start != 10 * (ttv_ns)i + 1 ||
+		    level_dur(l1, i) != 1 + (ttv_ns)(i % 3) ||
+		    l1->slices[i].func != g)
+			fail_msg("depth 1, slice %zu", i);
+		if (l2->slices[i].start != 10 * (ttv_ns)i ||
+		    level_dur(l2, i) != 5)
+			fail_msg("sorted track, slice %zu", i);
+	}
+	assert_int_equal(trace_nslices(t), 3 * (size_t)N);
+	trace_free(t);
+}
+
 static void
 test_long_durations(void **state)
 {
@@ -952,6 +1023,8 @@ main(void)
 		cmocka_unit_test(test_damage_bounds),
 		cmocka_unit_test(test_unsorted_whole_slices),
 		cmocka_unit_test(test_long_durations),
+		cmocka_unit_test(test_big_arrays),
+		cmocka_unit_test(test_builder_big_levels),
 		cmocka_unit_test(test_window_random),
 		cmocka_unit_test(test_navigation),
 		cmocka_unit_test(test_stats_random),
