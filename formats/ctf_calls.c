@@ -44,7 +44,7 @@ static void
 run_free(struct ctf_run *r)
 {
 	for (uint32_t i = 0; i < r->nchunks; i++)
-		xbig_free(r->chunks[i]);
+		xbig_recycle(r->chunks[i]);
 	free(r->chunks);
 	r->chunks = NULL;
 	r->nchunks = r->capchunks = 0;
@@ -66,6 +66,7 @@ ctf_calls_free(struct ctf_calls *c)
 	}
 	free(c->streams);
 	free(c);
+	xbig_pool_trim();
 }
 
 static struct ctf_run *
@@ -174,12 +175,15 @@ chunk_len(const struct ctf_run *r, uint32_t i)
 static inline bool
 cursor_next(struct cursor *k)
 {
-	const struct ctf_run *r = k->r;
+	struct ctf_run *r = k->r;
 	uint64_t high = 0;
 	for (;;) {
 		if (k->left == 0)
 			return false;
 		if (k->at == chunk_len(r, k->chunk)) {
+			/* read: its memory goes to the slices being built */
+			xbig_recycle(r->chunks[k->chunk]);
+			r->chunks[k->chunk] = NULL;
 			k->chunk++;
 			k->at = 0;
 		}
@@ -209,47 +213,57 @@ struct build_job {
 	uint32_t next;		/* the next of order to take (atomic) */
 };
 
-/* Gives the builder the call at cursor k. */
+/* Calls on their way to the builder, given in batches (builder_calls). */
+#define CALL_BATCH 256
+struct call_batch {
+	struct builder_call c[CALL_BATCH];
+	size_t n;
+	bool no_addr;		/* exits without an address were met */
+};
+
+static void
+flush(const struct build_job *j, uint32_t track, struct call_batch *cb)
+{
+	builder_calls(j->b, track, cb->c, cb->n);
+	cb->n = 0;
+}
+
+static const uint32_t builder_kind[] = {
+	[CALL_ENTRY] = BUILDER_CALL_ENTRY,
+	[CALL_EXIT] = BUILDER_CALL_EXIT,
+	[CALL_EXIT_ANY] = BUILDER_CALL_EXIT_ANY,
+};
+
+/* The call at cursor k, on its way to the builder. */
 static inline void
 apply(const struct build_job *j, uint32_t track, const struct cursor *k,
-    bool *no_addr)
+    struct call_batch *cb)
 {
-	struct builder *b = j->b;
 	ttv_ns t = (ttv_ns)((uint64_t)k->ns - (uint64_t)j->origin);
-	uint32_t fkey = k->fk & CTF_FKEY_MASK;
-	switch ((enum ctf_call_kind)(k->fk >> CTF_KIND_SHIFT)) {
-	case CALL_ENTRY:
-		builder_push(b, track, t, j->func_of[fkey]);
-		break;
-	case CALL_EXIT: {
-		func_id f = j->func_of[fkey];
-		if (builder_pop_func(b, track, t, f, 0) == POP_NOT_FOUND &&
-		    builder_stack_depth(b, track) == 0) {
-			builder_lock(b);
-			builder_pop_orphan(b, track, t, f, 0);
-			builder_unlock(b);
-		}
-		break;
-	}
-	case CALL_EXIT_ANY:
-		*no_addr = true;
-		builder_pop(b, track, t, 0);
-		break;
-	case CALL_RESYNC:
-		while (*no_addr && builder_stack_depth(b, track) > 0 &&
+	enum ctf_call_kind kind = (enum ctf_call_kind)(k->fk >>
+	    CTF_KIND_SHIFT);
+	if (kind == CALL_RESYNC) {
+		flush(j, track, cb);
+		struct builder *b = j->b;
+		while (cb->no_addr && builder_stack_depth(b, track) > 0 &&
 		    builder_pop(b, track, t, SLICE_TRUNCATED))
 			;
-		break;
+		return;
 	}
+	cb->no_addr |= kind == CALL_EXIT_ANY;
+	cb->c[cb->n++] = (struct builder_call){ t,
+	    j->func_of[k->fk & CTF_FKEY_MASK], builder_kind[kind] };
+	if (cb->n == CALL_BATCH)
+		flush(j, track, cb);
 }
 
 /* The rest of one run, the current call first. */
 static void
 apply_run(const struct build_job *j, uint32_t track, struct cursor *k,
-    bool *no_addr)
+    struct call_batch *cb)
 {
 	do
-		apply(j, track, k, no_addr);
+		apply(j, track, k, cb);
 	while (cursor_next(k));
 }
 
@@ -268,7 +282,9 @@ build_thread(const struct build_job *j, uint32_t tkey)
 		if (cursor_next(&k))
 			ks[live++] = k;
 	}
-	bool no_addr = false;
+	struct call_batch cb;
+	cb.n = 0;
+	cb.no_addr = false;
 	while (live > 0) {
 		/* the earliest; ties go to the stream read first, as in the
 		 * merged walk (runs are in stream order) */
@@ -278,12 +294,12 @@ build_thread(const struct build_job *j, uint32_t tkey)
 				m = i;
 		/* a thread seen in one stream, or its last: no choice left */
 		if (live == 1) {
-			apply_run(j, track, &ks[0], &no_addr);
+			apply_run(j, track, &ks[0], &cb);
 			run_free(ks[0].r);
 			break;
 		}
 		struct cursor *k = &ks[m];
-		apply(j, track, k, &no_addr);
+		apply(j, track, k, &cb);
 		if (!cursor_next(k)) {
 			/* what is built is given back; the others keep their
 			 * stream order */
@@ -293,6 +309,7 @@ build_thread(const struct build_job *j, uint32_t tkey)
 			live--;
 		}
 	}
+	flush(j, track, &cb);
 	if (ks != one)
 		free(ks);
 }
@@ -377,6 +394,8 @@ ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
 	build_main(&j);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
+	/* what the slices did not take */
+	xbig_pool_trim();
 	free(size);
 	free(j.order);
 	free(j.runs_of);

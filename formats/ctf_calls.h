@@ -46,9 +46,9 @@ struct ctf_rec {
 #define CTF_KIND_SHIFT 30
 #define CTF_FKEY_MASK (((uint32_t)1 << CTF_KIND_SHIFT) - 1)
 #define CTF_CHUNK_FIRST 64	/* records; chunks double up to the max */
-/* 2 MiB with xbig_realloc's header: the largest chunks fill one huge page
- * each (chunks 12 on; 2^18 records would take two) */
-#define CTF_CHUNK_MAX (((uint32_t)1 << 18) - 2)
+/* 2 MiB with xbig_realloc's header: the largest chunks (12 on) are one
+ * of its steps each, which slices reuse once the chunk is built */
+#define CTF_CHUNK_MAX (((uint32_t)1 << 18) - 4)
 
 /* One thread's calls in one stream, in chunks of growing size; on cache
  * lines of its own, as other streams' runs are written at once on other

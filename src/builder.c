@@ -607,7 +607,7 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 	return i;
 }
 
-static void
+static inline void
 close_frame(struct builder *b, uint32_t track, ttv_ns t, uint32_t flags)
 {
 	struct btrack *bt = &b->tracks[track];
@@ -726,6 +726,52 @@ builder_pop_orphan(struct builder *b, uint32_t track, ttv_ns t, func_id f,
 	touch(bt, t);
 	bt->has_last = true;
 	bt->last_ref = (struct slice_ref){ track, 0, (uint32_t)i };
+}
+
+void
+builder_calls(struct builder *b, uint32_t track,
+    const struct builder_call *c, size_t n)
+{
+	struct btrack *bt = &b->tracks[track];
+	/* the track's time range kept in registers, written back before
+	 * anything that reads it */
+	ttv_ns first = bt->first, last = bt->last;
+	for (size_t i = 0; i < n; i++) {
+		ttv_ns t = c[i].t;
+		size_t depth = bt->stack.len;
+		switch ((enum builder_call_kind)c[i].kind) {
+		case BUILDER_CALL_ENTRY:
+			VEC_PUSH(&bt->stack, ((struct open_frame){ t,
+			    c[i].func, 0 }));
+			break;
+		case BUILDER_CALL_EXIT:
+			if (depth > 0 &&
+			    bt->stack.items[depth - 1].func == c[i].func) {
+				close_frame(b, track, t, 0);
+				break;
+			}
+			bt->first = first;
+			bt->last = last;
+			if (builder_pop_func(b, track, t, c[i].func, 0) ==
+			    POP_NOT_FOUND && bt->stack.len == 0) {
+				builder_lock(b);
+				builder_pop_orphan(b, track, t, c[i].func, 0);
+				builder_unlock(b);
+			}
+			first = bt->first;
+			last = bt->last;
+			continue;
+		case BUILDER_CALL_EXIT_ANY:
+			if (depth == 0)
+				continue;
+			close_frame(b, track, t, 0);
+			break;
+		}
+		first = t < first ? t : first;
+		last = t > last ? t : last;
+	}
+	bt->first = first;
+	bt->last = last;
 }
 
 uint32_t

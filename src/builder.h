@@ -10,7 +10,8 @@
  *
  * A reader may replay several tracks at once from several threads: the
  * calls that touch only one track (builder_push, builder_push_args with an
- * args id already made, builder_pop, builder_pop_func, builder_slice,
+ * args id already made, builder_pop, builder_pop_func, builder_calls,
+ * builder_slice,
  * builder_slice_weighted, builder_instant, builder_counter,
  * builder_track_touch, builder_stack_*, builder_last_slice,
  * builder_open_slice) may run concurrently on distinct tracks; every other
@@ -130,6 +131,23 @@ enum pop_result builder_pop_func(struct builder *b, uint32_t track, ttv_ns t,
  * event (with one warning). */
 void builder_pop_orphan(struct builder *b, uint32_t track, ttv_ns t,
     func_id f, uint32_t flags);
+/* Many begins and ends of one track at once, for readers that keep
+ * calls apart and build them later: each does what builder_push,
+ * builder_pop_func (an end not open while nothing is: builder_pop_orphan,
+ * under the lock) or builder_pop does, in one loop. Like them it may run
+ * concurrently with calls on other tracks. */
+enum builder_call_kind {
+	BUILDER_CALL_ENTRY,
+	BUILDER_CALL_EXIT,	/* of func */
+	BUILDER_CALL_EXIT_ANY,	/* of the innermost open slice */
+};
+struct builder_call {
+	ttv_ns t;
+	func_id func;
+	uint32_t kind;		/* enum builder_call_kind */
+};
+void builder_calls(struct builder *b, uint32_t track,
+    const struct builder_call *c, size_t n);
 uint32_t builder_stack_depth(const struct builder *b, uint32_t track);
 /* Function of the open slice at depth d (0 = outermost). */
 func_id builder_stack_func(const struct builder *b, uint32_t track,

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <sys/mman.h>
 
 static void
@@ -94,21 +96,39 @@ xasprintf(const char *fmt, ...)
 
 /* ---------------------------------------------------------- big arrays */
 
-/* Before each big array: how much is mapped for it, header included, or
- * 0 when it came from malloc; then the size malloc was asked for. 16
- * bytes keep the array as aligned as malloc's. */
+/*
+ * A big array lives in a reservation of address space several times its
+ * size: it grows by committing the next steps in place, so that growing
+ * neither copies nor moves it. The steps it commits come, while there are
+ * any, from the blocks that other big arrays gave back (xbig_recycle):
+ * their pages are mapped already, so filling them costs no page faults,
+ * which are most of what writing fresh memory costs.
+ */
+
+/* Before each big array (its first 32 bytes, which keeps it as aligned
+ * as malloc's): map_len is 0 when it came from malloc. */
 struct big_head {
-	size_t map_len;
-	size_t size;
+	size_t map_len;		/* reserved, header included */
+	size_t rw_len;		/* committed: the first rw_len bytes */
+	size_t size;		/* asked for */
+	size_t pad;
 };
 
-#if defined(MREMAP_MAYMOVE) && defined(MADV_HUGEPAGE)
+#if defined(MREMAP_FIXED) && defined(MAP_NORESERVE)
 #define BIG_MAPS 1
-/* A transparent huge page: mappings grow in whole ones, which the kernel
- * places on a boundary of their size. */
+/* Steps of 2 MiB: a reservation of whole steps starts on a boundary of
+ * one, so that blocks move between arrays by whole page tables. */
 #define BIG_STEP ((size_t)2 << 20)
-/* From half of one on, an array is mapped on its own. */
+/* From half a step on, an array is mapped on its own. */
 #define BIG_MAP_MIN (BIG_STEP / 2)
+/* Reserved: this many times what is committed at first. */
+#define BIG_RESERVE 8
+/* Blocks kept for reuse at most (1 GiB). */
+#define POOL_MAX 512
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static void *pool[POOL_MAX];
+static size_t pool_len;
 
 static size_t
 big_round(size_t n)
@@ -117,57 +137,112 @@ big_round(size_t n)
 }
 
 static void *
-big_map(size_t len, size_t size)
+pool_take(void)
 {
-	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE,
-	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (m == MAP_FAILED)
-		out_of_memory(size);
-	/* a hint: where huge pages are off it changes nothing */
-	(void)madvise(m, len, MADV_HUGEPAGE);
-	return m;
+	void *b = NULL;
+	pthread_mutex_lock(&pool_lock);
+	if (pool_len > 0)
+		b = pool[--pool_len];
+	pthread_mutex_unlock(&pool_lock);
+	return b;
+}
+
+/* Commits [from, to) of a reservation: pooled blocks moved in while
+ * there are any, fresh pages for the rest. */
+static bool
+big_commit(char *base, size_t from, size_t to)
+{
+	for (; from < to; from += BIG_STEP) {
+		void *b = pool_take();
+		if (b == NULL)
+			break;
+		if (mremap(b, BIG_STEP, BIG_STEP, MREMAP_MAYMOVE |
+		    MREMAP_FIXED, base + from) == MAP_FAILED) {
+			munmap(b, BIG_STEP);
+			break;
+		}
+	}
+	return from >= to || mmap(base + from, to - from, PROT_READ |
+	    PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) !=
+	    MAP_FAILED;
+}
+
+/* A new big array of size bytes, or NULL when the system will not map
+ * one (too many mappings): malloc's then. */
+static struct big_head *
+big_new(size_t size)
+{
+	size_t rw = big_round(size + sizeof(struct big_head));
+	size_t len = rw <= SIZE_MAX / BIG_RESERVE / 2 ? rw * BIG_RESERVE : rw;
+	char *base = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS |
+	    MAP_NORESERVE, -1, 0);
+	if (base == MAP_FAILED)
+		return NULL;
+	if (!big_commit(base, 0, rw)) {
+		munmap(base, len);
+		return NULL;
+	}
+	struct big_head *h = (struct big_head *)base;
+	h->map_len = len;
+	h->rw_len = rw;
+	h->size = size;
+	return h;
 }
 #endif
 
-void *
-xbig_realloc(void *p, size_t size)
+static void *
+small_realloc(struct big_head *h, size_t size)
 {
-	struct big_head *h = p ? (struct big_head *)p - 1 : NULL;
-	if (size > SIZE_MAX / 2)
-		out_of_memory(size);
-	size_t need = size + sizeof *h;
-#ifdef BIG_MAPS
-	if (h != NULL && h->map_len > 0) {
-		/* once mapped, mapped for good: shrinking gives back the
-		 * tail, growing moves page tables, never bytes */
-		size_t len = big_round(need);
-		if (len != h->map_len) {
-			h = mremap(h, h->map_len, len, MREMAP_MAYMOVE);
-			if (h == MAP_FAILED)
-				out_of_memory(size);
-			h->map_len = len;
-		}
-		h->size = size;
-		return h + 1;
-	}
-	if (need >= BIG_MAP_MIN) {
-		size_t len = big_round(need);
-		struct big_head *m = big_map(len, size);
-		if (h != NULL) {
-			memcpy(m + 1, p, h->size < size ? h->size : size);
-			free(h);
-		}
-		m->map_len = len;
-		m->size = size;
-		return m + 1;
-	}
-#endif
-	h = realloc(h, need);
+	h = realloc(h, size + sizeof *h);
 	if (h == NULL)
 		out_of_memory(size);
 	h->map_len = 0;
 	h->size = size;
 	return h + 1;
+}
+
+void *
+xbig_realloc(void *p, size_t size)
+{
+	struct big_head *h = p ? (struct big_head *)p - 1 : NULL;
+	if (size > SIZE_MAX / 4)
+		out_of_memory(size);
+#ifdef BIG_MAPS
+	size_t need = size + sizeof *h;
+	if (h != NULL && h->map_len > 0) {
+		size_t rw = big_round(need);
+		if (rw > h->rw_len && rw <= h->map_len) {
+			if (!big_commit((char *)h, h->rw_len, rw))
+				out_of_memory(size);
+			h->rw_len = rw;
+		} else if (rw < h->rw_len) {
+			/* shrinking: the rest goes back, reservation too */
+			munmap((char *)h + rw, h->map_len - rw);
+			h->map_len = h->rw_len = rw;
+		} else if (rw > h->map_len) {
+			struct big_head *n = big_new(size);
+			if (n == NULL)
+				out_of_memory(size);
+			memcpy(n + 1, h + 1, h->size);
+			munmap(h, h->map_len);
+			h = n;
+		}
+		h->size = size;
+		return h + 1;
+	}
+	if (need >= BIG_MAP_MIN) {
+		struct big_head *n = big_new(size);
+		if (n != NULL) {
+			if (h != NULL) {
+				memcpy(n + 1, h + 1, h->size < size ?
+				    h->size : size);
+				free(h);
+			}
+			return n + 1;
+		}
+	}
+#endif
+	return small_realloc(h, size);
 }
 
 void
@@ -183,4 +258,45 @@ xbig_free(void *p)
 	}
 #endif
 	free(h);
+}
+
+void
+xbig_recycle(void *p)
+{
+	if (p == NULL)
+		return;
+#ifdef BIG_MAPS
+	struct big_head *h = (struct big_head *)p - 1;
+	if (h->map_len > 0) {
+		char *base = (char *)h;
+		if (h->map_len > h->rw_len)
+			munmap(base + h->rw_len, h->map_len - h->rw_len);
+		/* block by block: each moves out to a place of its own */
+		size_t off = 0, rw = h->rw_len;
+		pthread_mutex_lock(&pool_lock);
+		for (; off < rw && pool_len < POOL_MAX; off += BIG_STEP) {
+			void *b = off == 0 ? base : mremap(base + off,
+			    BIG_STEP, BIG_STEP, MREMAP_MAYMOVE);
+			if (b == MAP_FAILED)
+				break;
+			pool[pool_len++] = b;
+		}
+		pthread_mutex_unlock(&pool_lock);
+		if (off < rw)
+			munmap(base + off, rw - off);
+		return;
+	}
+#endif
+	xbig_free(p);
+}
+
+void
+xbig_pool_trim(void)
+{
+#ifdef BIG_MAPS
+	pthread_mutex_lock(&pool_lock);
+	while (pool_len > 0)
+		munmap(pool[--pool_len], BIG_STEP);
+	pthread_mutex_unlock(&pool_lock);
+#endif
 }

@@ -20,14 +20,19 @@ void *xrealloc(void *p, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
 /*
  * Arrays that grow to many megabytes and are written once (the model's
- * slices): from 1 MiB on each has a mapping of its own, grown in whole
- * 2 MiB transparent huge pages (a page fault then fills 2 MiB, not 4 KiB,
- * which is most of what writing fresh memory costs) and moved by mremap,
- * which moves page tables instead of copying. Only xbig_free frees what
- * xbig_realloc gives (a header in front says how it was got).
+ * slices, a reader's records): from 1 MiB on each lives in address space
+ * reserved for it, where it grows in place, without copying, in steps of
+ * 2 MiB; the steps reuse, while there are any, the blocks of arrays given
+ * back by xbig_recycle, whose pages are mapped already: no page faults.
+ * Only xbig_free or xbig_recycle frees what xbig_realloc gives (a header in
+ * front says how it was got).
  */
 void *xbig_realloc(void *p, size_t size);
 void xbig_free(void *p);
+/* Frees an array whose memory is to be reused soon by others. */
+void xbig_recycle(void *p);
+/* Gives the blocks kept for reuse back to the system. */
+void xbig_pool_trim(void);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

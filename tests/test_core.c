@@ -285,6 +285,27 @@ test_big_arrays(void **state)
 	xbig_free(NULL);
 	void *small = xbig_realloc(NULL, 0);
 	xbig_free(small);
+
+	/* blocks given back are reused by an array that grows past its
+	 * reservation: what it holds is its own, whatever it reused */
+	unsigned char *old = xbig_realloc(NULL, (size_t)6 << 20);
+	memset(old, 0xab, (size_t)6 << 20);
+	xbig_recycle(old);
+	xbig_recycle(NULL);
+	p = NULL;
+	have = 0;
+	for (size_t size = (size_t)1 << 20; size <= ((size_t)40 << 20);
+	    size += (size_t)3 << 20) {
+		p = xbig_realloc(p, size);
+		for (size_t i = have; i < size; i++)
+			p[i] = (unsigned char)(i * 7 + i / 4099);
+		have = size;
+	}
+	for (size_t i = 0; i < have; i++)
+		if (p[i] != (unsigned char)(i * 7 + i / 4099))
+			fail_msg("grown array: byte %zu lost", i);
+	xbig_recycle(p);
+	xbig_pool_trim();
 }
 
 /* A level of a few MB given in order, and one given out of order and
@@ -328,6 +349,78 @@ test_builder_big_levels(void **state)
 	}
 	assert_int_equal(trace_nslices(t), 3 * (size_t)N);
 	trace_free(t);
+}
+
+/* builder_calls does what the single calls do, whatever the batches:
+ * random begins, ends of the right function, of another one (unwinding or
+ * nothing), ends with nothing open (orphans) and ends of any function. */
+static void
+test_builder_calls_batch(void **state)
+{
+	enum { N = 20000 };
+	struct builder_call *c = xmalloc(N * sizeof *c);
+	struct builder *one = builder_new("t"), *many = builder_new("t");
+	struct builder *bs[2] = { one, many };
+	func_id fn[2][5];
+	uint32_t tr[2];
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < 5; i++) {
+			char name[8];
+			snprintf(name, sizeof name, "f%d", i);
+			fn[k][i] = builder_func(bs[k], builder_intern_cstr(bs[k],
+			    name), 0, -1);
+		}
+		tr[k] = builder_track(bs[k], TRACK_THREAD,
+		    builder_process(bs[k], 1), 1);
+	}
+	unsigned seed = 12345;
+	ttv_ns t = 1000;
+	for (size_t i = 0; i < N; i++) {
+		seed = seed * 1103515245u + 12345u;
+		unsigned r = seed >> 16;
+		t += r % 50;
+		c[i].t = t;
+		c[i].func = fn[1][r % 5];
+		c[i].kind = r % 7 < 4 ? BUILDER_CALL_ENTRY : r % 7 < 6 ?
+		    BUILDER_CALL_EXIT : BUILDER_CALL_EXIT_ANY;
+	}
+	for (size_t i = 0; i < N; i++) {
+		func_id f = fn[0][c[i].func - fn[1][0]];
+		if (c[i].kind == BUILDER_CALL_ENTRY)
+			builder_push(one, tr[0], c[i].t, f);
+		else if (c[i].kind == BUILDER_CALL_EXIT_ANY)
+			builder_pop(one, tr[0], c[i].t, 0);
+		else if (builder_pop_func(one, tr[0], c[i].t, f, 0) ==
+		    POP_NOT_FOUND && builder_stack_depth(one, tr[0]) == 0)
+			builder_pop_orphan(one, tr[0], c[i].t, f, 0);
+	}
+	for (size_t i = 0, n; i < N; i += n) {
+		seed = seed * 1103515245u + 12345u;
+		n = 1 + (seed >> 16) % 300;
+		if (n > N - i)
+			n = N - i;
+		builder_calls(many, tr[1], c + i, n);
+	}
+	struct trace *a = builder_finish(one), *b = builder_finish(many);
+	const struct track *x = &a->tracks[tr[0]], *y = &b->tracks[tr[1]];
+	assert_int_equal(x->ndepth, y->ndepth);
+	assert_int_equal(x->first, y->first);
+	assert_int_equal(x->last, y->last);
+	assert_true(x->ndepth > 3);
+	for (uint32_t d = 0; d < x->ndepth; d++) {
+		const struct depth_level *l = &x->depth[d], *m = &y->depth[d];
+		assert_int_equal(l->len, m->len);
+		for (size_t i = 0; i < l->len; i++)
+			if (l->slices[i].start != m->slices[i].start ||
+			    level_dur(l, i) != level_dur(m, i) ||
+			    l->slices[i].func - fn[0][0] !=
+			    m->slices[i].func - fn[1][0] ||
+			    l->slices[i].flags != m->slices[i].flags)
+				fail_msg("depth %u, slice %zu differs", d, i);
+	}
+	trace_free(a);
+	trace_free(b);
+	free(c);
 }
 
 static void
@@ -1024,6 +1117,7 @@ main(void)
 		cmocka_unit_test(test_unsorted_whole_slices),
 		cmocka_unit_test(test_long_durations),
 		cmocka_unit_test(test_big_arrays),
+		cmocka_unit_test(test_builder_calls_batch),
 		cmocka_unit_test(test_builder_big_levels),
 		cmocka_unit_test(test_window_random),
 		cmocka_unit_test(test_navigation),
