@@ -172,32 +172,41 @@ chunk_len(const struct ctf_run *r, uint32_t i)
 	return i >= 12 ? CTF_CHUNK_MAX : (uint32_t)CTF_CHUNK_FIRST << i;
 }
 
+/* The next word of a run (there is one). */
+static inline uint32_t
+cursor_word(struct cursor *k)
+{
+	struct ctf_run *r = k->r;
+	if (k->at == chunk_len(r, k->chunk)) {
+		/* read: its memory goes to the slices being built */
+		xbig_recycle(r->chunks[k->chunk]);
+		r->chunks[k->chunk] = NULL;
+		k->chunk++;
+		k->at = 0;
+	}
+	k->left--;
+	return r->chunks[k->chunk][k->at++];
+}
+
 static inline bool
 cursor_next(struct cursor *k)
 {
-	struct ctf_run *r = k->r;
-	uint64_t high = 0;
-	for (;;) {
-		if (k->left == 0)
-			return false;
-		if (k->at == chunk_len(r, k->chunk)) {
-			/* read: its memory goes to the slices being built */
-			xbig_recycle(r->chunks[k->chunk]);
-			r->chunks[k->chunk] = NULL;
-			k->chunk++;
-			k->at = 0;
-		}
-		struct ctf_rec e = r->chunks[k->chunk][k->at++];
-		k->left--;
-		if (e.dt == CTF_ESCAPE && high == 0) {
-			high = (uint64_t)e.fk << 32 | 1;	/* 1: seen */
-			continue;
-		}
-		uint64_t step = (high & ~(uint64_t)1) | e.dt;
-		k->ns = (int64_t)((uint64_t)k->ns + step);
-		k->fk = e.fk;
-		return true;
+	if (k->left == 0)
+		return false;
+	uint32_t w = cursor_word(k);
+	uint32_t key = w >> CTF_KEY_SHIFT & CTF_KEY_LONG;
+	uint64_t step;
+	if (__builtin_expect(key != CTF_KEY_LONG, 1)) {
+		k->fk = (w & ~CTF_FKEY_MASK) | key;
+		step = w & CTF_STEP_MASK;
+	} else {
+		/* written whole: the three words are there */
+		k->fk = cursor_word(k);
+		step = cursor_word(k);
+		step |= (uint64_t)cursor_word(k) << 32;
 	}
+	k->ns = (int64_t)((uint64_t)k->ns + step);
+	return true;
 }
 
 struct build_job {

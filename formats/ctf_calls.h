@@ -9,7 +9,7 @@
  * stream's calls apart per thread gives the same order for less: a
  * thread's calls in one stream are in time order already, and merging a
  * thread's few runs from its streams is all that is left to do, for each
- * thread on its own. Calls are kept compactly (8 bytes each), by the
+ * thread on its own. Calls are kept compactly (4 bytes for most), by the
  * thread decoding the stream: one writer per stream, no lock.
  */
 #ifndef TTV_CTF_CALLS_H
@@ -34,32 +34,30 @@ enum ctf_call_kind {
 
 struct ctf_calls;
 
-/* A call in 8 bytes: its time as the step from the run's previous call,
- * its kind and function. A step that does not fit takes a record of its
- * own first (dt = CTF_ESCAPE, fk = the step's high half). */
-struct ctf_rec {
-	uint32_t dt;
-	uint32_t fk;		/* kind << CTF_KIND_SHIFT | function key */
-};
-
-#define CTF_ESCAPE UINT32_MAX
+/* A call in one 32-bit word: its kind, its function key and its time as
+ * the step from the run's previous call. One whose key or step does not
+ * fit (key CTF_KEY_LONG) is followed by three words: kind << CTF_KIND_SHIFT
+ * | function key, and the step's low and high halves. */
 #define CTF_KIND_SHIFT 30
 #define CTF_FKEY_MASK (((uint32_t)1 << CTF_KIND_SHIFT) - 1)
-#define CTF_CHUNK_FIRST 64	/* records; chunks double up to the max */
+#define CTF_KEY_SHIFT 20
+#define CTF_KEY_LONG 1023u	/* in the short word's 10 key bits */
+#define CTF_STEP_MASK (((uint32_t)1 << CTF_KEY_SHIFT) - 1)
+#define CTF_CHUNK_FIRST 128	/* words; chunks double up to the max */
 /* 2 MiB with xbig_realloc's header: the largest chunks (12 on) are one
  * of its steps each, which slices reuse once the chunk is built */
-#define CTF_CHUNK_MAX (((uint32_t)1 << 18) - 4)
+#define CTF_CHUNK_MAX (((uint32_t)1 << 19) - 8)
 
 /* One thread's calls in one stream, in chunks of growing size; on cache
  * lines of its own, as other streams' runs are written at once on other
  * threads. Its address does not change: the decoding thread may keep it. */
 struct ctf_run {
 	_Alignas(64) uint32_t tkey;
-	struct ctf_rec **chunks;
+	uint32_t **chunks;
 	uint32_t nchunks, capchunks;
-	uint32_t used, cap;	/* records in the last chunk, its size */
+	uint32_t used, cap;	/* words in the last chunk, its size */
 	int64_t first_ns, last_ns;
-	uint64_t n;
+	uint64_t n;		/* words */
 };
 
 struct ctf_calls *ctf_calls_new(size_t nstreams);
@@ -76,25 +74,26 @@ struct ctf_run *ctf_calls_run(struct ctf_calls *c, size_t si, uint32_t tkey,
     bool *first);
 void ctf_run_grow(struct ctf_run *r);
 
-/* A call on a run, as ctf_calls_add; inline, as it is made once an
- * event. */
+/* A word on a run. */
 static inline void
-ctf_run_put(struct ctf_run *r, uint32_t dt, uint32_t fk)
+ctf_run_put(struct ctf_run *r, uint32_t w)
 {
 	if (r->used == r->cap)
 		ctf_run_grow(r);
-	struct ctf_rec *to = &r->chunks[r->nchunks - 1][r->used++];
+	uint32_t *to = &r->chunks[r->nchunks - 1][r->used++];
 #ifdef __SSE2__
 	/* written once, read by another thread after the walk: a streaming
 	 * store does not read the line in first (ctf_calls_fence orders
 	 * them) */
-	_mm_stream_si64((long long *)to, (long long)((uint64_t)fk << 32 | dt));
+	_mm_stream_si32((int *)to, (int)w);
 #else
-	*to = (struct ctf_rec){ dt, fk };
+	*to = w;
 #endif
 	r->n++;
 }
 
+/* A call on a run, as ctf_calls_add; inline, as it is made once an
+ * event. */
 static inline void
 ctf_run_add(struct ctf_run *r, int64_t ns, enum ctf_call_kind kind,
     uint32_t fkey)
@@ -105,13 +104,16 @@ ctf_run_add(struct ctf_run *r, int64_t ns, enum ctf_call_kind kind,
 	if (r->n == 0)
 		r->first_ns = ns;
 	r->last_ns = ns;
-	uint32_t fk = (uint32_t)kind << CTF_KIND_SHIFT |
-	    (fkey & CTF_FKEY_MASK);
-	if (step >= CTF_ESCAPE) {
-		ctf_run_put(r, CTF_ESCAPE, (uint32_t)(step >> 32));
-		ctf_run_put(r, (uint32_t)step, fk);
-	} else
-		ctf_run_put(r, (uint32_t)step, fk);
+	fkey &= CTF_FKEY_MASK;
+	if (step <= CTF_STEP_MASK && fkey < CTF_KEY_LONG) {
+		ctf_run_put(r, (uint32_t)kind << CTF_KIND_SHIFT |
+		    fkey << CTF_KEY_SHIFT | (uint32_t)step);
+		return;
+	}
+	ctf_run_put(r, CTF_KEY_LONG << CTF_KEY_SHIFT);
+	ctf_run_put(r, (uint32_t)kind << CTF_KIND_SHIFT | fkey);
+	ctf_run_put(r, (uint32_t)step);
+	ctf_run_put(r, (uint32_t)(step >> 32));
 }
 
 /* On the thread decoding stream si: events of it were lost at ns; the

@@ -2,8 +2,8 @@
  * Unit tests of formats/ctf_calls.c: calls kept per stream and thread and
  * built after the walk. Each test adds calls as the decoding threads
  * would, builds them, and compares the model's slices with what the
- * calls say: steps from nanoseconds to past 32 bits (the record's step
- * escape) and a clock going back, function keys past 16 bits, a thread's
+ * calls say: steps from nanoseconds to past 32 bits (short and long
+ * records) and a clock going back, function keys past 10 and 16 bits, a thread's
  * calls in two streams merged in time order (ties to the first stream),
  * exits that match an outer call, exits without an address, and lost
  * events ending open calls.
@@ -88,10 +88,11 @@ test_steps(void **state)
 	(void)state;
 	struct fixture f;
 	setup(&f, 1);
-	/* short steps, one past 2^32, and keys below and past 16 bits */
+	/* short steps, steps past 20 and 32 bits, keys below and past 10
+	 * and 16 bits */
 	int64_t t0 = 1000000;
-	int64_t ts[] = { t0, t0 + 5, t0 + 5 + 8191, t0 + 5 + 8191 + 8192,
-	    t0 + 5 + 8191 + 8192 + ((int64_t)1 << 33) + 7 };
+	int64_t ts[] = { t0, t0 + 5, t0 + 5 + 8191, t0 + 5 + 8191 + 3000000,
+	    t0 + 5 + 8191 + 3000000 + ((int64_t)1 << 33) + 7 };
 	ctf_calls_add(f.c, 0, 0, ts[0], CALL_ENTRY, 3);
 	ctf_calls_add(f.c, 0, 0, ts[1], CALL_ENTRY, 65535);
 	ctf_calls_add(f.c, 0, 0, ts[2], CALL_EXIT, 65535);
