@@ -220,12 +220,26 @@ xbig_realloc(void *p, size_t size)
 			munmap((char *)h + rw, h->map_len - rw);
 			h->map_len = h->rw_len = rw;
 		} else if (rw > h->map_len) {
-			struct big_head *n = big_new(size);
-			if (n == NULL)
-				out_of_memory(size);
-			memcpy(n + 1, h + 1, h->size);
-			munmap(h, h->map_len);
-			h = n;
+			/* past its reservation: moved whole where it is one
+			 * mapping (page tables move, not bytes), copied where
+			 * blocks were moved in */
+			if (h->map_len > h->rw_len) {
+				munmap((char *)h + h->rw_len,
+				    h->map_len - h->rw_len);
+				h->map_len = h->rw_len;
+			}
+			void *m = mremap(h, h->rw_len, rw, MREMAP_MAYMOVE);
+			if (m != MAP_FAILED) {
+				h = m;
+				h->map_len = h->rw_len = rw;
+			} else {
+				struct big_head *n = big_new(size);
+				if (n == NULL)
+					out_of_memory(size);
+				memcpy(n + 1, h + 1, h->size);
+				munmap(h, h->map_len);
+				h = n;
+			}
 		}
 		h->size = size;
 		return h + 1;
