@@ -365,7 +365,7 @@ test_builder_calls_batch(void **state)
 	uint32_t tr[2];
 	for (int k = 0; k < 2; k++) {
 		for (int i = 0; i < 5; i++) {
-			char name[8];
+			char name[16];
 			snprintf(name, sizeof name, "f%d", i);
 			fn[k][i] = builder_func(bs[k], builder_intern_cstr(bs[k],
 			    name), 0, -1);
