@@ -160,6 +160,17 @@ pipe_split(struct fxt *x)
 	x->split = true;
 }
 
+static void
+pipe_free(struct fxt_pipe *pp)
+{
+	pthread_mutex_destroy(&pp->mu);
+	pthread_cond_destroy(&pp->full);
+	pthread_cond_destroy(&pp->freed);
+	for (unsigned i = 0; i < NBATCH; i++)
+		free(pp->buf[i]);
+	free(pp);
+}
+
 void
 fxt_pipe_start(struct fxt *x)
 {
@@ -181,12 +192,7 @@ fxt_pipe_start(struct fxt *x)
 	pthread_cond_init(&pp->freed, NULL);
 	if (pthread_create(&pp->thread, NULL, worker, pp) != 0) {
 		/* No thread: the serial pass does the same work. */
-		pthread_mutex_destroy(&pp->mu);
-		pthread_cond_destroy(&pp->full);
-		pthread_cond_destroy(&pp->freed);
-		for (i = 0; i < NBATCH; i++)
-			free(pp->buf[i]);
-		free(pp);
+		pipe_free(pp);
 		return;
 	}
 	x->pipe = pp;
@@ -240,12 +246,7 @@ fxt_pipe_finish(struct fxt *x)
 	pthread_join(pp->thread, NULL);
 	for (i = 0; i < K_COUNT; i++)
 		x->kinds[i] += pp->kinds[i];
-	pthread_mutex_destroy(&pp->mu);
-	pthread_cond_destroy(&pp->full);
-	pthread_cond_destroy(&pp->freed);
-	for (i = 0; i < NBATCH; i++)
-		free(pp->buf[i]);
-	free(pp);
+	pipe_free(pp);
 	x->pipe = NULL;
 	x->put = x->put_end = NULL;
 	x->split = false;
