@@ -22,6 +22,7 @@
 #include "xalloc.h"
 #include "reader.h"
 #include "ctf/ctf_decode.h"
+#include "ctf/ctf_fast.h"
 #include "ctf_calls.h"
 #include "ctf/ctf_keys.h"
 #include "ctf/ctf_lttng.h"
@@ -672,7 +673,7 @@ struct raw_scratch {
 
 /* One raw event: keys for its thread and function; kept apart (true)
  * when the calls are. */
-static inline bool
+static inline __attribute__((always_inline)) bool
 raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
     struct ctf_item *it)
 {
@@ -760,6 +761,36 @@ raw_hook(void *arg, void *scratch, struct ctf_item *items, size_t n)
 			kept++;
 		}
 	return kept;
+}
+
+/* Raw events a run decodes on a stream, each through raw_event in the
+ * decoding loop itself (ctf_fast.h): most are taken, and never become
+ * items. */
+struct raw_run_ctx {
+	struct loader *L;
+	struct raw_scratch *rs;
+	size_t si;
+};
+
+static inline bool
+raw_step(void *arg, struct ctf_item *it)
+{
+	const struct raw_run_ctx *c = arg;
+	return !raw_event(c->L, c->rs, c->si, it);
+}
+
+/* Events a run may decode before the batch being filled looks at its
+ * bounds again. */
+#define RAW_RUN_BUDGET 1024
+
+static size_t
+raw_run(void *arg, void *scratch, struct ctf_stream *s,
+    const struct ctf_packet_info *pkt, struct ctf_item *out, size_t max,
+    size_t *decoded)
+{
+	struct raw_run_ctx c = { arg, scratch, (size_t)s->index };
+	return ctf_run_raw_each(s, pkt, out, max, RAW_RUN_BUDGET, decoded,
+	    raw_step, &c);
 }
 
 /* The thread track of a thread key (its procname, if any, is named by
@@ -1106,6 +1137,7 @@ ctf_load(struct load_ctx *ctx)
 		L.runs = xcalloc_aligned(64, (ns ? ns : 1) * sizeof *L.runs);
 	}
 	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch));
+	ctf_reader_set_raw_run(L.r, raw_run);
 	if (L.calls != NULL)
 		ctf_reader_light_walk(L.r);	/* the hook takes the calls */
 	ctf_reader_start(L.r);

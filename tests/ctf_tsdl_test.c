@@ -7,12 +7,14 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "ctf/ctf_meta.h"
 #include "ctf/ctf_decode.h"
+#include "ctf/ctf_fast.h"
 
 #define HEAD "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = le; };\n"
 
@@ -324,6 +326,80 @@ test_bits(void **state)
 	    (int8_t)0xA5);
 }
 
+/* The picks of raw runs read 8 bytes and cut the integer out of them
+ * (ctf_pick_wide): every size, order and sign of the decoder's
+ * ctf_read_whole, at odd byte offsets, with bytes of both signs; a pick
+ * that is not there reads 0. */
+static void
+test_pick_wide(void **state)
+{
+	(void)state;
+	static const char *const orders[] = { "le", "be" };
+	for (int o = 0; o < 2; o++) {
+		char text[1024];
+		snprintf(text, sizeof text, "/* CTF 1.8 */\n"
+		    "trace { major = 1; minor = 8; byte_order = %s; };\n"
+		    "stream { event.context := struct {\n"
+		    "  integer { size = 8; signed = true; } c8;\n"
+		    "  integer { size = 16; align = 8; signed = true; } c16;\n"
+		    "}; };\n"
+		    "event { name = \"e\"; fields := struct {\n"
+		    "  integer { size = 8; } u8;\n"
+		    "  integer { size = 16; align = 8; } u16;\n"
+		    "  integer { size = 32; align = 8; signed = true; } s32;\n"
+		    "  integer { size = 32; align = 8; } u32;\n"
+		    "  integer { size = 64; align = 8; signed = true; } s64;\n"
+		    "  integer { size = 64; align = 8; } u64;\n"
+		    "}; };\n", orders[o]);
+		struct ctf_meta *m = parse_ok(text);
+		struct ctf_stream_class *sc = m->streams[0];
+		struct ctf_event_class *ev = sc->events[0];
+		const struct ctf_type *scopes[] = { sc->event_context,
+		    ev->fields };
+		unsigned char body[64 + 32];
+		for (size_t i = 0; i < sizeof body; i++)
+			body[i] = (unsigned char)(0x81 + 37 * i);
+		/* every field, three at a time, the third slot left empty
+		 * in one round */
+		for (int sk = 0; sk < 2; sk++) {
+			const struct ctf_type *t = scopes[sk];
+			assert_non_null(t);
+			assert_true(t->fixed);
+			for (size_t f = 0; f < t->nfields; f++) {
+				memset(ev->pick, 0, sizeof ev->pick);
+				const struct ctf_flat_op *op = &t->ops[f];
+				int scope = sk == 0 ? 1 : 3;
+				ev->pick[0] = (struct ctf_pick){ (uint8_t)scope,
+				    (uint8_t)op->size, op->be, op->is_signed,
+				    op->off };
+				ev->pick[1] = ev->pick[0];
+				ev->raw_const = 0;
+				ctf_event_prepare(sc, ev);
+				assert_int_equal(ev->raw_const, 1);
+				assert_int_equal(ev->pick_at[2], UINT32_MAX);
+				for (unsigned shift = 0; shift < 8; shift++) {
+					const uint8_t *b = body + shift;
+					uint64_t want = ctf_read_whole(
+					    b + ev->pick_at[0], op->size,
+					    op->be, op->is_signed);
+					assert_true(op->be == (o == 1));
+					assert_int_equal(ctf_pick_wide(ev, b,
+					    0), want);
+					assert_int_equal(ctf_pick_wide(ev, b,
+					    1), want);
+					assert_int_equal(ctf_pick_wide(ev, b,
+					    2), 0);
+				}
+			}
+		}
+		/* the offsets: fields after the stream's context (3 bytes) */
+		assert_int_equal(ev->raw_off[1], 0);
+		assert_int_equal(ev->raw_off[3], 3);
+		assert_int_equal(ev->pick_at[0], 3 + 1 + 2 + 4 + 4 + 8);
+		ctf_meta_free(m);
+	}
+}
+
 static void
 test_clock_wrap(void **state)
 {
@@ -383,6 +459,7 @@ main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_bits),
+		cmocka_unit_test(test_pick_wide),
 		cmocka_unit_test(test_clock_wrap),
 		cmocka_unit_test(test_truncated),
 	};

@@ -223,7 +223,7 @@ void ctf_event_prepare(const struct ctf_stream_class *sc,
  * ctf_event_next would (items of packet pkt, picked read), the stream
  * left as after the last. 0 (nothing changed) if the next is any other
  * event, or at the packet's end: then ctf_event_next is the one to call
- * (ctf_fast.c). */
+ * (ctf_fast.h has the loop, for readers with a step of their own). */
 struct ctf_item;
 struct ctf_packet_info;
 size_t ctf_event_run_raw(struct ctf_stream *s,
@@ -312,6 +312,16 @@ typedef size_t (*ctf_raw_hook)(void *arg, void *scratch,
 /* Before ctf_reader_start. */
 void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
     void *arg, size_t scratch_size);
+/* The hook's work on runs of raw events done in the decoding loop itself
+ * (ctf_fast.h's ctf_run_raw_each with the hook's step): given the hook's
+ * arg and scratch, it decodes from stream s and keeps at most max items
+ * in out, returning how many, with the events decoded in *decoded (0:
+ * ctf_event_next is the one to call). Optional; the hook still sees
+ * packets and the events decoded one at a time. Before ctf_reader_start. */
+typedef size_t (*ctf_raw_run)(void *arg, void *scratch,
+    struct ctf_stream *s, const struct ctf_packet_info *pkt,
+    struct ctf_item *out, size_t max, size_t *decoded);
+void ctf_reader_set_raw_run(struct ctf_reader *r, ctf_raw_run fn);
 /* The caller does little with each item (or the hook takes most): as
  * many decoding threads as cores, not one fewer. Before ctf_reader_start. */
 void ctf_reader_light_walk(struct ctf_reader *r);

@@ -20,7 +20,8 @@ struct ctf_keys {
 	uint32_t n, cap;
 };
 
-#define CTF_KEY_CACHE 1024
+#define CTF_KEY_CACHE_BITS 10
+#define CTF_KEY_CACHE (1u << CTF_KEY_CACHE_BITS)
 
 /* One thread's cache in front of a table. */
 struct ctf_key_cache {
@@ -42,11 +43,10 @@ static inline uint32_t
 ctf_keys_cached(struct ctf_keys *k, struct ctf_key_cache *c, uint64_t a,
     uint64_t b)
 {
-	uint64_t h = (a * 0x9E3779B97F4A7C15u) ^ b;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9u;
-	h ^= h >> 32;
-	size_t i = h & (CTF_KEY_CACHE - 1);
+	/* once an event: one multiply, whose top bits depend on every bit
+	 * below (addresses vary in their middle bits, pids in their low) */
+	uint64_t h = (b ^ (a << 40) ^ (a >> 24)) * 0x9E3779B97F4A7C15u;
+	size_t i = h >> (64 - CTF_KEY_CACHE_BITS);
 	if (c->e[i].id != 0 && c->e[i].a == a && c->e[i].b == b)
 		return c->e[i].id - 1;
 	uint32_t id = ctf_keys_get(k, a, b);

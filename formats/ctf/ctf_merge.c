@@ -121,6 +121,7 @@ struct ctf_reader {
 	bool stop;
 	/* the raw hook, and what each filling thread gives it */
 	ctf_raw_hook hook;
+	ctf_raw_run run;	/* the hook's own raw runs, or NULL */
 	void *hook_arg;
 	bool light_walk;	/* the caller does little per item */
 	size_t scratch_size;
@@ -497,16 +498,29 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		if (!ss->pkt_noted)
 			note_packet(ss, bt, 0, 0);
 		size_t room = bt->cap - bt->n;
-		size_t nrun = !s->sc->has_raw ? 0 : ctf_event_run_raw(s,
-		    &bt->pkts[bt->npkts - 1], run, room < RUN_MAX ? room :
-		    RUN_MAX);
-		if (nrun > 0) {
-			decoded += nrun;
-			size_t kept = r->hook != NULL ? r->hook(r->hook_arg,
-			    fl->scratch, run, nrun) : nrun;
-			memcpy(bt->items + bt->n, run, kept * sizeof *run);
-			bt->n += kept;
-			continue;
+		if (s->sc->has_raw && r->run != NULL) {
+			size_t nrun;
+			bt->n += r->run(r->hook_arg, fl->scratch, s,
+			    &bt->pkts[bt->npkts - 1], bt->items + bt->n, room,
+			    &nrun);
+			if (nrun > 0) {
+				decoded += nrun;
+				continue;
+			}
+		} else if (s->sc->has_raw) {
+			size_t nrun = ctf_event_run_raw(s,
+			    &bt->pkts[bt->npkts - 1], run,
+			    room < RUN_MAX ? room : RUN_MAX);
+			if (nrun > 0) {
+				decoded += nrun;
+				size_t kept = r->hook != NULL ?
+				    r->hook(r->hook_arg, fl->scratch, run,
+				    nrun) : nrun;
+				memcpy(bt->items + bt->n, run,
+				    kept * sizeof *run);
+				bt->n += kept;
+				continue;
+			}
 		}
 		int rc = ctf_event_next(s, msg, sizeof msg, &off);
 		if (rc < 0) {
@@ -971,6 +985,12 @@ ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn, void *arg,
 	r->hook = fn;
 	r->hook_arg = arg;
 	r->scratch_size = scratch_size;
+}
+
+void
+ctf_reader_set_raw_run(struct ctf_reader *r, ctf_raw_run fn)
+{
+	r->run = fn;
 }
 
 void

@@ -157,6 +157,14 @@ struct ctf_event_class {
 	int8_t raw_const;
 	uint32_t raw_off[4];
 	uint32_t raw_bits;
+	/* where each pick sits in such a body (UINT32_MAX: none), and how
+	 * to cut it out of the 8 bytes read there (ctf_pick_wide) */
+	uint32_t pick_at[CTF_PICK_MAX];
+	struct ctf_pick_cut {
+		uint8_t lsh, rsh;	/* shifts left, then right */
+		bool be, is_signed;
+		uint64_t keep;		/* 0 for no pick */
+	} pick_cut[CTF_PICK_MAX];
 };
 
 /* A resolved root scope instance: types are deep-copied per scope so a

@@ -285,6 +285,19 @@ raw_layout(struct ctf_event_class *ev, const struct ctf_type *const ts[4])
 		}
 	}
 	ev->raw_bits = bits;
+	for (int k = 0; k < CTF_PICK_MAX; k++) {
+		const struct ctf_pick *pk = &ev->pick[k];
+		ev->pick_at[k] = pk->scope == 0 ||
+		    ev->raw_off[pk->scope] == UINT32_MAX ? UINT32_MAX :
+		    ev->raw_off[pk->scope] + pk->off;
+		struct ctf_pick_cut *c = &ev->pick_cut[k];
+		unsigned size = pk->size ? pk->size : 64;
+		c->be = pk->be;
+		c->is_signed = pk->is_signed;
+		c->lsh = (uint8_t)(pk->be ? 0 : 64 - size);
+		c->rsh = (uint8_t)(64 - size);
+		c->keep = ev->pick_at[k] == UINT32_MAX ? 0 : ~(uint64_t)0;
+	}
 	ev->raw_const = 1;
 }
 
