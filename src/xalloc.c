@@ -119,8 +119,14 @@ struct big_head {
 /* Steps of 2 MiB: a reservation of whole steps starts on a boundary of
  * one, so that blocks move between arrays by whole page tables. */
 #define BIG_STEP ((size_t)2 << 20)
-/* From half a step on, an array is mapped on its own. */
-#define BIG_MAP_MIN (BIG_STEP / 2)
+/* From 64 KiB on, an array is mapped on its own: below, malloc's
+ * reallocations copy little; above, each one would copy into fresh
+ * memory what growing in place does not (the model's levels pass
+ * through every size on their way to many megabytes). */
+#define BIG_MAP_MIN ((size_t)64 << 10)
+/* From half a step on, a new array takes pooled blocks: below, most of
+ * a block's pages, mapped already, could stay unused. */
+#define BIG_POOL_MIN (BIG_STEP / 2)
 /* Reserved: this many times what is committed at first. */
 #define BIG_RESERVE 8
 /* Blocks kept for reuse at most (1 GiB). */
@@ -148,11 +154,11 @@ pool_take(void)
 }
 
 /* Commits [from, to) of a reservation: pooled blocks moved in while
- * there are any, fresh pages for the rest. */
+ * there are any (if pooled), fresh pages for the rest. */
 static bool
-big_commit(char *base, size_t from, size_t to)
+big_commit(char *base, size_t from, size_t to, bool pooled)
 {
-	for (; from < to; from += BIG_STEP) {
+	for (; pooled && from < to; from += BIG_STEP) {
 		void *b = pool_take();
 		if (b == NULL)
 			break;
@@ -178,7 +184,7 @@ big_new(size_t size)
 	    MAP_NORESERVE, -1, 0);
 	if (base == MAP_FAILED)
 		return NULL;
-	if (!big_commit(base, 0, rw)) {
+	if (!big_commit(base, 0, rw, size >= BIG_POOL_MIN)) {
 		munmap(base, len);
 		return NULL;
 	}
@@ -212,7 +218,7 @@ xbig_realloc(void *p, size_t size)
 	if (h != NULL && h->map_len > 0) {
 		size_t rw = big_round(need);
 		if (rw > h->rw_len && rw <= h->map_len) {
-			if (!big_commit((char *)h, h->rw_len, rw))
+			if (!big_commit((char *)h, h->rw_len, rw, true))
 				out_of_memory(size);
 			h->rw_len = rw;
 		} else if (rw < h->rw_len) {
@@ -285,10 +291,12 @@ xbig_recycle(void *p)
 		char *base = (char *)h;
 		if (h->map_len > h->rw_len)
 			munmap(base + h->rw_len, h->map_len - h->rw_len);
-		/* block by block: each moves out to a place of its own */
+		/* block by block: each moves out to a place of its own; only
+		 * the blocks the array filled, whose pages are all mapped */
 		size_t off = 0, rw = h->rw_len;
+		size_t full = (h->size + sizeof *h) & ~(BIG_STEP - 1);
 		pthread_mutex_lock(&pool_lock);
-		for (; off < rw && pool_len < POOL_MAX; off += BIG_STEP) {
+		for (; off < full && pool_len < POOL_MAX; off += BIG_STEP) {
 			void *b = off == 0 ? base : mremap(base + off,
 			    BIG_STEP, BIG_STEP, MREMAP_MAYMOVE);
 			if (b == MAP_FAILED)

@@ -20,7 +20,7 @@ void *xrealloc(void *p, size_t size);
 void *xreallocarray(void *p, size_t n, size_t size);
 /*
  * Arrays that grow to many megabytes and are written once (the model's
- * slices, a reader's records): from 1 MiB on each lives in address space
+ * slices, a reader's records): from 64 KiB on each lives in address space
  * reserved for it, where it grows in place, without copying, in steps of
  * 2 MiB; the steps reuse, while there are any, the blocks of arrays given
  * back by xbig_recycle, whose pages are mapped already: no page faults.

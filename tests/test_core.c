@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/resource.h>
 
 #include "builder.h"
 #include "escape.h"
@@ -259,7 +260,7 @@ test_unsorted_whole_slices(void **state)
 	trace_free(t);
 }
 
-/* Arrays past a megabyte move from malloc to mappings of their own and
+/* Arrays past 64 KiB move from malloc to mappings of their own and
  * grow, shrink and move there: what they held stays. */
 static void
 test_big_arrays(void **state)
@@ -306,6 +307,50 @@ test_big_arrays(void **state)
 			fail_msg("grown array: byte %zu lost", i);
 	xbig_recycle(p);
 	xbig_pool_trim();
+}
+
+static long
+minor_faults(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_minflt;
+}
+
+/* What a big array gives back is reused with its pages: an array that
+ * grows into the blocks of one recycled costs (nearly) no page faults,
+ * one that grows into fresh memory costs one a page; the block an array
+ * did not fill is not reused (its pages were never all mapped). The
+ * bounds leave room for a sanitizer's shadow pages. */
+static void
+test_big_recycle_faults(void **state)
+{
+	(void)state;
+#ifdef __linux__
+	const size_t step = (size_t)2 << 20, head = 32;
+	const long pages = (long)(3 * step / 4096);
+	unsigned char *old = xbig_realloc(NULL, 3 * step - head);
+	memset(old, 0x5a, 3 * step - head);
+	/* three steps filled (its header included), a fourth begun */
+	old = xbig_realloc(old, 3 * step + 4096);
+	old[3 * step] = 1;
+	xbig_recycle(old);
+	long before = minor_faults();
+	unsigned char *p = xbig_realloc(NULL, step - head);
+	memset(p, 1, step - head);
+	p = xbig_realloc(p, 3 * step - head);
+	memset(p, 2, 3 * step - head);
+	long reused = minor_faults() - before;
+	before = minor_faults();
+	p = xbig_realloc(p, 6 * step - head);
+	memset(p + 3 * step - head, 3, 3 * step);
+	long fresh = minor_faults() - before;
+	if (reused > pages / 4 || fresh < pages / 2)
+		fail_msg("%ld pages: %ld faults into recycled blocks, %ld into "
+		    "fresh memory", pages, reused, fresh);
+	xbig_free(p);
+	xbig_pool_trim();
+#endif
 }
 
 /* A level of a few MB given in order, and one given out of order and
@@ -1117,6 +1162,7 @@ main(void)
 		cmocka_unit_test(test_unsorted_whole_slices),
 		cmocka_unit_test(test_long_durations),
 		cmocka_unit_test(test_big_arrays),
+		cmocka_unit_test(test_big_recycle_faults),
 		cmocka_unit_test(test_builder_calls_batch),
 		cmocka_unit_test(test_builder_big_levels),
 		cmocka_unit_test(test_window_random),
