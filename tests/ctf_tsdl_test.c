@@ -398,6 +398,34 @@ test_pick_wide(void **state)
 		assert_int_equal(ev->pick_at[0], 3 + 1 + 2 + 4 + 4 + 8);
 		ctf_meta_free(m);
 	}
+
+	/* picks of both byte orders in one class are not cut wide, and
+	 * are read to size all the same */
+	struct ctf_meta *m = parse_ok(HEAD
+	    "event { name = \"mixed\"; fields := struct {\n"
+	    "  integer { size = 16; align = 8; signed = true; } le;\n"
+	    "  integer { size = 32; align = 8; byte_order = be; } be;\n"
+	    "}; };\n");
+	struct ctf_stream_class *sc = m->streams[0];
+	struct ctf_event_class *ev = sc->events[0];
+	const struct ctf_type *t = ev->fields;
+	memset(ev->pick, 0, sizeof ev->pick);
+	for (int k = 0; k < 2; k++) {
+		const struct ctf_flat_op *op = &t->ops[k];
+		ev->pick[k] = (struct ctf_pick){ 3, (uint8_t)op->size, op->be,
+		    op->is_signed, op->off };
+	}
+	ev->raw_const = 0;
+	ctf_event_prepare(sc, ev);
+	assert_false(ev->picks_wide);
+	const unsigned char body[6 + 64] = { 0xfe, 0xff, 0x12, 0x34, 0x56,
+	    0x78 };
+	uint64_t got[CTF_PICK_MAX];
+	ctf_picks_read(ev, body, ev->picks_wide, got);
+	assert_int_equal((int64_t)got[0], -2);
+	assert_int_equal(got[1], 0x12345678);
+	assert_int_equal(got[2], 0);
+	ctf_meta_free(m);
 }
 
 static void

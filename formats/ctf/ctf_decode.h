@@ -74,14 +74,13 @@ ctf_update_clock(struct ctf_dec *d, uint64_t v, uint32_t size)
 /* The id and timestamp of an LTTng event header in its compact form, read
  * in one go at p (the plan's fast forms: ctf_meta.h). */
 static inline void
-ctf_header_compact(const struct ctf_header_plan *hp, const uint8_t *p,
+ctf_header_compact_as(bool packed, bool be, unsigned a, const uint8_t *p,
     uint64_t *id, uint64_t *v)
 {
 	uint32_t x;
 	memcpy(&x, p, 4);
-	if (hp->fast == HP_PACKED32) {
-		unsigned a = hp->id->size;
-		if (hp->fast_be) {
+	if (packed) {
+		if (be) {
 			x = __builtin_bswap32(x);
 			*id = x >> (32 - a);
 			*v = x & (((uint32_t)1 << (32 - a)) - 1);
@@ -93,9 +92,19 @@ ctf_header_compact(const struct ctf_header_plan *hp, const uint8_t *p,
 		uint16_t y;
 		memcpy(&y, p, 2);
 		memcpy(&x, p + 2, 4);
-		*id = hp->fast_be ? __builtin_bswap16(y) : y;
-		*v = hp->fast_be ? __builtin_bswap32(x) : x;
+		*id = be ? __builtin_bswap16(y) : y;
+		*v = be ? __builtin_bswap32(x) : x;
 	}
+}
+
+/* The same, as the plan says (a: the packed id's bits). */
+static inline void
+ctf_header_compact(const struct ctf_header_plan *hp, const uint8_t *p,
+    uint64_t *id, uint64_t *v)
+{
+	bool packed = hp->fast == HP_PACKED32;
+	ctf_header_compact_as(packed, hp->fast_be,
+	    packed ? (unsigned)hp->id->size : 16, p, id, v);
 }
 
 /* Decodes one value of type t (named by f, may be NULL). -1 on error with
@@ -218,6 +227,10 @@ int ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
  * without writing to the class. */
 void ctf_event_prepare(const struct ctf_stream_class *sc,
     struct ctf_event_class *ev);
+/* The same for every event class of sc, and what raw runs look up by
+ * event id (raw_adv, has_raw): after the reader has marked its raw
+ * classes, before decoding starts. */
+void ctf_stream_prepare(struct ctf_meta *m, struct ctf_stream_class *sc);
 /* The events from here on, up to max, while they are of raw classes with
  * a constant layout after an LTTng compact header: decoded into out as
  * ctf_event_next would (items of packet pkt, picked read), the stream

@@ -21,18 +21,43 @@
 typedef bool (*ctf_raw_step)(void *arg, struct ctf_item *it);
 
 /* Pick k of a raw body that has 8 bytes to read at every pick (an absent
- * pick reads at the body's start, and keeps nothing): no branch on the
- * pick's size, as ctf_read_whole has. */
+ * pick reads at the body's start, and keeps nothing), the event class's
+ * picks all of one byte order (picks_wide): cut out with shifts and a
+ * mask, no branch on the pick's size or sign. */
+static inline uint64_t
+ctf_pick_cut(const struct ctf_pick_cut *c, const uint8_t *body, bool be)
+{
+	uint64_t x;
+	memcpy(&x, body + c->at, 8);
+	x = be ? __builtin_bswap64(x) : x;
+	return (uint64_t)((int64_t)(x << c->lsh) >> c->rsh) & c->mask;
+}
+
 static inline uint64_t
 ctf_pick_wide(const struct ctf_event_class *e, const uint8_t *body, int k)
 {
-	const struct ctf_pick_cut *c = &e->pick_cut[k];
-	uint32_t at = e->pick_at[k] == UINT32_MAX ? 0 : e->pick_at[k];
-	uint64_t x;
-	memcpy(&x, body + at, 8);
-	x = c->be ? __builtin_bswap64(x) : x << c->lsh;
-	x = c->is_signed ? (uint64_t)((int64_t)x >> c->rsh) : x >> c->rsh;
-	return x & c->keep;
+	return ctf_pick_cut(&e->pick_cut[k], body, e->picks_be);
+}
+
+/* The picks of a raw event into out. */
+static inline __attribute__((always_inline)) void
+ctf_picks_read(const struct ctf_event_class *e, const uint8_t *body,
+    bool wide, uint64_t out[CTF_PICK_MAX])
+{
+	if (wide && !e->picks_be) {
+		for (int k = 0; k < CTF_PICK_MAX; k++)
+			out[k] = ctf_pick_cut(&e->pick_cut[k], body, false);
+	} else if (wide) {
+		for (int k = 0; k < CTF_PICK_MAX; k++)
+			out[k] = ctf_pick_cut(&e->pick_cut[k], body, true);
+	} else {
+		for (int k = 0; k < CTF_PICK_MAX; k++) {
+			const struct ctf_pick *pk = &e->pick[k];
+			out[k] = e->pick_at[k] == UINT32_MAX ? 0 :
+			    ctf_read_whole(body + e->pick_at[k], pk->size,
+			    pk->be, pk->is_signed);
+		}
+	}
 }
 
 /*
@@ -52,7 +77,10 @@ ctf_run_raw_each(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 	const struct ctf_stream_class *sc = s->sc;
 	const struct ctf_header_plan *hp = sc->hplan;
 	*decoded = 0;
-	if (hp == NULL || hp->fast == HP_SLOW || s->done)
+	/* the fast forms' headers are byte-aligned, as are the bodies
+	 * after them (need is whole bytes) */
+	if (hp == NULL || hp->fast == HP_SLOW || s->done ||
+	    (hp->header->align & 7) != 0)
 		return 0;
 	const struct ctf_clock *clk = sc->clock >= 0 ?
 	    &s->trace->m->clocks[sc->clock] : NULL;
@@ -60,8 +88,23 @@ ctf_run_raw_each(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 	const uint64_t content_end = s->content_end;
 	const uint64_t need = hp->fast == HP_PACKED32 ? 32 : 48;
 	const uint32_t tsbits = hp->c_ts ? hp->c_ts->type->size : 0;
+	const uint64_t tsmask = tsbits >= 64 ? ~(uint64_t)0 :
+	    ((uint64_t)1 << tsbits) - 1;
 	const bool update_clock = hp->c_clock;
+	const bool ns_cycles = clk != NULL && clk->ns_cycles;
+	const uint64_t base_ns = clk != NULL ? (uint64_t)clk->base_ns : 0;
 	const uint8_t *const buf = d->buf;
+	/* what each event is looked up in, in registers: the step's stores
+	 * could otherwise be taken to change them */
+	const uint32_t *const adv = sc->raw_adv;
+	const uint64_t nadv = sc->nraw_adv;
+	struct ctf_event_class *const *const by_id = sc->by_id;
+	/* below this, any raw event fits with its header and 8 bytes
+	 * more (the wide picks): one test where there would be four */
+	const uint64_t slack = need + sc->raw_adv_max + 64;
+	const uint64_t safe = end > slack ? end - slack : 0;
+	const bool packed = hp->fast == HP_PACKED32, be = hp->fast_be;
+	const unsigned idbits = packed ? (unsigned)hp->id->size : 16;
 	/* the decoder's state in locals: the step's stores cannot alias
 	 * them */
 	uint64_t pos = d->pos, clock = d->clock, start = pos;
@@ -70,44 +113,47 @@ ctf_run_raw_each(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 	bool has_ts = false;
 	int64_t ns = INT64_MIN;
 	size_t n = 0, nd = 0;
-	while (n < max && nd < budget && pos < content_end) {
+	if (max == 0)
+		return 0;
+	while (nd < budget && pos < content_end) {
 		uint64_t at = (pos + a - 1) & ~(a - 1);
-		if (at > end || end - at < need)
+		bool roomy = at <= safe;
+		if (!roomy && (at > end || end - at < need))
 			break;
 		const uint8_t *p = buf + (at >> 3);
 		/* the trace streams through: ask for what comes next early */
 		__builtin_prefetch(p + 1024);
 		uint64_t id, v;
-		ctf_header_compact(hp, p, &id, &v);
-		if (id > hp->compact_max || id == hp->ext_id)
+		ctf_header_compact_as(packed, be, idbits, p, &id, &v);
+		/* (ids past nadv, the escape included, are not fast) */
+		if (id >= nadv)
 			break;
-		const struct ctf_event_class *e = id < sc->nby_id ?
-		    sc->by_id[id] : ctf_event_by_id(sc, id);
-		if (e == NULL || !e->raw || e->raw_const <= 0)
-			break;
+		/* the next event's place hangs on this one's size: one
+		 * look-up, not the class and then its size (UINT32_MAX: not
+		 * a raw class with a constant layout) */
+		uint32_t bits = adv[id];
 		at += need;
-		/* as raw_scopes places a constant layout */
-		if ((at & 7) != 0 || at > end || e->raw_bits > end - at)
+		if (bits == UINT32_MAX || (!roomy && bits > end - at))
 			break;
+		const struct ctf_event_class *e = by_id[id];
 		ev = e;
 		start = pos;
-		pos = at + e->raw_bits;
+		pos = at + bits;
 		if (update_clock) {
-			if (tsbits >= 64 || !clock_set) {
+			/* as ctf_update_clock */
+			if (__builtin_expect(clock_set && tsbits < 64, 1)) {
+				uint64_t nv = (clock & ~tsmask) | v;
+				if (v < (clock & tsmask))
+					nv += tsmask + 1;
+				clock = nv;
+			} else {
 				clock = v;
 				clock_set = true;
-			} else {
-				uint64_t mask = ((uint64_t)1 << tsbits) - 1;
-				uint64_t nv = (clock & ~mask) | v;
-				if (v < (clock & mask))
-					nv += mask + 1;
-				clock = nv;
 			}
 		}
 		has_ts = clk != NULL && clock_set;
-		ns = !has_ts ? INT64_MIN : clk->ns_cycles ?
-		    (int64_t)((uint64_t)clk->base_ns + clock) :
-		    ctf_clock_ns(clk, clock);
+		ns = !has_ts ? INT64_MIN : ns_cycles ?
+		    (int64_t)(base_ns + clock) : ctf_clock_ns(clk, clock);
 		const uint8_t *body = buf + (at >> 3);
 		struct ctf_item it;
 		it.kind = CTF_ITEM_EVENT;
@@ -118,21 +164,15 @@ ctf_run_raw_each(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 		it.s = s;
 		it.pkt = pkt;
 		it.ev = e;
-		if (end - at >= (uint64_t)e->raw_bits + 64) {
-			/* 8 bytes readable at every pick */
-			for (int k = 0; k < CTF_PICK_MAX; k++)
-				it.u.picked[k] = ctf_pick_wide(e, body, k);
-		} else {
-			for (int k = 0; k < CTF_PICK_MAX; k++) {
-				const struct ctf_pick *pk = &e->pick[k];
-				it.u.picked[k] = e->pick_at[k] == UINT32_MAX ?
-				    0 : ctf_read_whole(body + e->pick_at[k],
-				    pk->size, pk->be, pk->is_signed);
-			}
-		}
+		/* 8 bytes readable at every pick, or each read to size */
+		ctf_picks_read(e, body, e->picks_wide && (roomy ||
+		    end - at >= (uint64_t)bits + 64), it.u.picked);
 		nd++;
-		if (step(arg, &it))
+		if (step(arg, &it)) {
 			out[n++] = it;
+			if (n == max)
+				break;
+		}
 	}
 	*decoded = nd;
 	if (nd > 0) {

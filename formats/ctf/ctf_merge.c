@@ -930,15 +930,9 @@ ctf_reader_start(struct ctf_reader *r)
 	/* what decoding would find out lazily, found now: the classes are
 	 * read by several threads from here on */
 	for (size_t ti = 0; ti < r->ntraces; ti++) {
-		const struct ctf_meta *m = r->traces[ti]->m;
-		for (size_t i = 0; i < m->nstreams; i++) {
-			struct ctf_stream_class *sc = m->streams[i];
-			for (size_t j = 0; j < sc->nevents; j++) {
-				ctf_event_prepare(sc, sc->events[j]);
-				if (sc->events[j]->raw)
-					sc->has_raw = true;
-			}
-		}
+		struct ctf_meta *m = r->traces[ti]->m;
+		for (size_t i = 0; i < m->nstreams; i++)
+			ctf_stream_prepare(m, m->streams[i]);
 	}
 	size_t cap = BATCH_BUDGET / (NBATCH * sizeof(struct ctf_item) *
 	    (r->nstreams ? r->nstreams : 1));

@@ -158,13 +158,17 @@ struct ctf_event_class {
 	uint32_t raw_off[4];
 	uint32_t raw_bits;
 	/* where each pick sits in such a body (UINT32_MAX: none), and how
-	 * to cut it out of the 8 bytes read there (ctf_pick_wide) */
+	 * to cut it out of the 8 bytes read there (ctf_pick_wide): shifted
+	 * left, then right (arithmetically), then masked (0: no pick, which
+	 * reads at 0) */
 	uint32_t pick_at[CTF_PICK_MAX];
 	struct ctf_pick_cut {
-		uint8_t lsh, rsh;	/* shifts left, then right */
-		bool be, is_signed;
-		uint64_t keep;		/* 0 for no pick */
+		uint32_t at;
+		uint8_t lsh, rsh;
+		uint64_t mask;
 	} pick_cut[CTF_PICK_MAX];
+	bool picks_be;		/* the picks are big-endian */
+	bool picks_wide;	/* ... all of them: they can be cut so */
 };
 
 /* A resolved root scope instance: types are deep-copied per scope so a
@@ -183,6 +187,12 @@ struct ctf_stream_class {
 	int clock;		/* the clock of its timestamps, or -1 */
 	struct ctf_header_plan *hplan;	/* or NULL */
 	bool has_raw;		/* an event class of it is read raw */
+	/* by small id: the bits of the body of a raw class with a constant
+	 * layout (ctf_event_class.raw_bits), UINT32_MAX for any other
+	 * (ctf_stream_prepare) */
+	uint32_t *raw_adv;
+	size_t nraw_adv;
+	uint32_t raw_adv_max;	/* the largest of them */
 	int line;
 	void *user;		/* the reader's own per-class data */
 };

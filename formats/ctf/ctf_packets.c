@@ -291,13 +291,22 @@ raw_layout(struct ctf_event_class *ev, const struct ctf_type *const ts[4])
 		    ev->raw_off[pk->scope] == UINT32_MAX ? UINT32_MAX :
 		    ev->raw_off[pk->scope] + pk->off;
 		struct ctf_pick_cut *c = &ev->pick_cut[k];
-		unsigned size = pk->size ? pk->size : 64;
-		c->be = pk->be;
-		c->is_signed = pk->is_signed;
+		unsigned size = pk->size >= 8 && pk->size <= 64 ? pk->size : 64;
+		bool none = ev->pick_at[k] == UINT32_MAX;
+		if (!none)
+			ev->picks_be = pk->be;
+		c->at = none ? 0 : ev->pick_at[k];
 		c->lsh = (uint8_t)(pk->be ? 0 : 64 - size);
 		c->rsh = (uint8_t)(64 - size);
-		c->keep = ev->pick_at[k] == UINT32_MAX ? 0 : ~(uint64_t)0;
+		c->mask = none ? 0 : pk->is_signed ? ~(uint64_t)0 :
+		    ~(uint64_t)0 >> c->rsh;
 	}
+	/* one byte order for all picks, or none is cut wide */
+	ev->picks_wide = true;
+	for (int k = 0; k < CTF_PICK_MAX; k++)
+		if (ev->pick_at[k] != UINT32_MAX &&
+		    ev->pick[k].be != ev->picks_be)
+			ev->picks_wide = false;
 	ev->raw_const = 1;
 }
 
@@ -309,6 +318,39 @@ ctf_event_prepare(const struct ctf_stream_class *sc,
 	    ev->context, ev->fields };
 	if (ev->raw_const == 0)
 		raw_layout(ev, ts);
+}
+
+/* Ids past this have no entry in raw_adv (they take the run's slow
+ * exit): LTTng's compact headers have 31, large ones few in use. */
+#define RAW_ADV_MAX 1024
+
+void
+ctf_stream_prepare(struct ctf_meta *m, struct ctf_stream_class *sc)
+{
+	for (size_t j = 0; j < sc->nevents; j++) {
+		ctf_event_prepare(sc, sc->events[j]);
+		if (sc->events[j]->raw)
+			sc->has_raw = true;
+	}
+	/* only ids a compact header can give, the escape to the extended
+	 * form not one of them */
+	const struct ctf_header_plan *hp = sc->hplan;
+	size_t n = sc->nby_id < RAW_ADV_MAX ? sc->nby_id : RAW_ADV_MAX;
+	if (hp == NULL || hp->fast == HP_SLOW)
+		n = 0;
+	else if (hp->compact_max < n)
+		n = hp->compact_max + 1;
+	sc->nraw_adv = n;
+	sc->raw_adv = n ? ctf_alloc(m, n * sizeof *sc->raw_adv) : NULL;
+	sc->raw_adv_max = 0;
+	for (size_t id = 0; id < n; id++) {
+		const struct ctf_event_class *ev = sc->by_id[id];
+		bool fast = ev != NULL && ev->raw && ev->raw_const > 0 &&
+		    id != hp->ext_id;
+		sc->raw_adv[id] = fast ? ev->raw_bits : UINT32_MAX;
+		if (fast && ev->raw_bits > sc->raw_adv_max)
+			sc->raw_adv_max = ev->raw_bits;
+	}
 }
 
 static bool
