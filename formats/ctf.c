@@ -61,6 +61,7 @@ struct raw_plan {
 	bool has_vpid, has_addr;
 	uint64_t vpid_env;	/* when no vpid field: from the env */
 	bool has_vpid_env;
+	enum ctf_call_kind call;	/* what its calls are kept as */
 };
 
 struct ev_info {
@@ -224,6 +225,8 @@ raw_plan(struct ev_info *in, const struct ctf_meta *m,
 				p->has_vpid_env = true;
 			}
 	}
+	p->call = in->kind == EV_ENTRY ? CALL_ENTRY : p->has_addr ?
+	    CALL_EXIT : CALL_EXIT_ANY;
 	memcpy(ec->pick, pick, sizeof pick);
 	ec->raw = true;
 }
@@ -671,12 +674,37 @@ struct raw_scratch {
 	struct ctf_key_cache threads, funcs;
 };
 
+/* What raw events of one stream are given to, on the thread decoding
+ * it: the loader's tables and that stream's rows of them. */
+struct raw_ctx {
+	struct loader *L;
+	struct raw_scratch *rs;
+	size_t si;
+	struct ctf_calls *calls;	/* NULL: calls go through the walk */
+	uint64_t *taken;	/* L->taken's row */
+	struct run_slot *runs;	/* L->runs[si].e */
+	struct fseen *fs;	/* &L->fseen[si] */
+};
+
+static inline struct raw_ctx
+raw_ctx_of(struct loader *L, struct raw_scratch *rs, size_t si)
+{
+	struct raw_ctx c = { L, rs, si, L->calls, NULL, NULL, NULL };
+	if (L->calls != NULL) {
+		c.taken = L->taken + si * L->taken_stride;
+		c.runs = L->runs[si].e;
+		c.fs = &L->fseen[si];
+	}
+	return c;
+}
+
 /* One raw event: keys for its thread and function; kept apart (true)
  * when the calls are. */
 static inline __attribute__((always_inline)) bool
-raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
-    struct ctf_item *it)
+raw_event(const struct raw_ctx *c, struct ctf_item *it)
 {
+	struct loader *L = c->L;
+	struct raw_scratch *rs = c->rs;
 	const struct ev_info *in = it->ev->user;
 	const struct raw_plan *p = &in->raw;
 	uint64_t vtid = it->u.picked[PICK_VTID], vpid;
@@ -688,22 +716,19 @@ raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
 	uint32_t fkey = p->has_addr ? ctf_keys_cached(&L->func_keys,
 	    &rs->funcs, vpid, addr) : 0;
 	it->u.picked[1] = fkey;
-	if (L->calls == NULL) {
+	if (c->calls == NULL) {
 		it->u.picked[0] = ctf_keys_cached(&L->thread_keys,
 		    &rs->threads, vpid, vtid);
 		return false;
 	}
-	enum ctf_call_kind k = in->kind == EV_ENTRY ? CALL_ENTRY :
-	    p->has_addr ? CALL_EXIT : CALL_EXIT_ANY;
-	it->mark = L->taken[si * L->taken_stride + in->index]++ == 0 ?
-	    MARK_CLASS : 0;
+	it->mark = c->taken[in->index]++ == 0 ? MARK_CLASS : 0;
 	struct run_slot *rc =
-	    &L->runs[si].e[(vtid ^ (vtid >> 6) ^ vpid) & (RUN_CACHE - 1)];
+	    &c->runs[(vtid ^ (vtid >> 6) ^ vpid) & (RUN_CACHE - 1)];
 	if (rc->run == NULL || rc->vtid != vtid || rc->vpid != vpid) {
 		bool first;
 		uint32_t tkey = ctf_keys_cached(&L->thread_keys, &rs->threads,
 		    vpid, vtid);
-		rc->run = ctf_calls_run(L->calls, si, tkey, &first);
+		rc->run = ctf_calls_run(c->calls, c->si, tkey, &first);
 		rc->vtid = vtid;
 		rc->vpid = vpid;
 		rc->tkey = tkey;
@@ -711,9 +736,9 @@ raw_event(struct loader *L, struct raw_scratch *rs, size_t si,
 			it->mark |= MARK_THREAD;
 	}
 	it->u.picked[0] = rc->tkey;
-	ctf_run_add(rc->run, it->ns, k, fkey);
+	ctf_run_add(rc->run, it->ns, p->call, fkey);
 	if (p->has_addr) {
-		struct fseen *fs = &L->fseen[si];
+		struct fseen *fs = c->fs;
 		if (fkey >= fs->n) {
 			size_t n = fkey + 256 > 2 * fs->n ? fkey + 256 :
 			    2 * fs->n;
@@ -754,8 +779,9 @@ raw_hook(void *arg, void *scratch, struct ctf_item *items, size_t n)
 		return n;
 	}
 	size_t kept = 0;
+	const struct raw_ctx c = raw_ctx_of(L, rs, si);
 	for (size_t i = 0; i < n; i++)
-		if (!raw_event(L, rs, si, &items[i])) {
+		if (!raw_event(&c, &items[i])) {
 			if (kept != i)
 				items[kept] = items[i];
 			kept++;
@@ -766,17 +792,10 @@ raw_hook(void *arg, void *scratch, struct ctf_item *items, size_t n)
 /* Raw events a run decodes on a stream, each through raw_event in the
  * decoding loop itself (ctf_fast.h): most are taken, and never become
  * items. */
-struct raw_run_ctx {
-	struct loader *L;
-	struct raw_scratch *rs;
-	size_t si;
-};
-
 static inline bool
 raw_step(void *arg, struct ctf_item *it)
 {
-	const struct raw_run_ctx *c = arg;
-	return !raw_event(c->L, c->rs, c->si, it);
+	return !raw_event(arg, it);
 }
 
 /* Events a run may decode before the batch being filled looks at its
@@ -788,7 +807,7 @@ raw_run(void *arg, void *scratch, struct ctf_stream *s,
     const struct ctf_packet_info *pkt, struct ctf_item *out, size_t max,
     size_t *decoded)
 {
-	struct raw_run_ctx c = { arg, scratch, (size_t)s->index };
+	struct raw_ctx c = raw_ctx_of(arg, scratch, (size_t)s->index);
 	return ctf_run_raw_each(s, pkt, out, max, RAW_RUN_BUDGET, decoded,
 	    raw_step, &c);
 }

@@ -48,6 +48,7 @@ run_free(struct ctf_run *r)
 	free(r->chunks);
 	r->chunks = NULL;
 	r->nchunks = r->capchunks = 0;
+	r->wp = r->wend = NULL;
 }
 
 void
@@ -113,7 +114,8 @@ ctf_run_grow(struct ctf_run *r)
 	r->chunks[r->nchunks++] = xbig_realloc(NULL,
 	    (size_t)nc * sizeof **r->chunks);
 	r->cap = nc;
-	r->used = 0;
+	r->wp = r->chunks[r->nchunks - 1];
+	r->wend = r->wp + nc;
 }
 
 bool
@@ -157,7 +159,8 @@ ctf_calls_nthreads(const struct ctf_calls *c)
 /* Reads a run back in order. */
 struct cursor {
 	struct ctf_run *r;
-	uint32_t chunk, at;
+	uint32_t chunk;		/* the one being read, from rp to rend */
+	const uint32_t *rp, *rend;
 	uint64_t left;
 	int64_t ns;		/* the current call's */
 	uint32_t fk;
@@ -168,7 +171,7 @@ static inline uint32_t
 chunk_len(const struct ctf_run *r, uint32_t i)
 {
 	if (i + 1 == r->nchunks)
-		return r->used;
+		return (uint32_t)(r->wp - r->chunks[i]);
 	return i >= 12 ? CTF_CHUNK_MAX : (uint32_t)CTF_CHUNK_FIRST << i;
 }
 
@@ -176,16 +179,19 @@ chunk_len(const struct ctf_run *r, uint32_t i)
 static inline uint32_t
 cursor_word(struct cursor *k)
 {
-	struct ctf_run *r = k->r;
-	if (k->at == chunk_len(r, k->chunk)) {
-		/* read: its memory goes to the slices being built */
-		xbig_recycle(r->chunks[k->chunk]);
-		r->chunks[k->chunk] = NULL;
-		k->chunk++;
-		k->at = 0;
+	while (__builtin_expect(k->rp == k->rend, 0)) {
+		struct ctf_run *r = k->r;
+		if (k->rp != NULL) {
+			/* read: its memory goes to the slices being built */
+			xbig_recycle(r->chunks[k->chunk]);
+			r->chunks[k->chunk] = NULL;
+			k->chunk++;
+		}
+		k->rp = r->chunks[k->chunk];
+		k->rend = k->rp + chunk_len(r, k->chunk);
 	}
 	k->left--;
-	return r->chunks[k->chunk][k->at++];
+	return *k->rp++;
 }
 
 static inline bool

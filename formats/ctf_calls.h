@@ -55,7 +55,8 @@ struct ctf_run {
 	_Alignas(64) uint32_t tkey;
 	uint32_t **chunks;
 	uint32_t nchunks, capchunks;
-	uint32_t used, cap;	/* words in the last chunk, its size */
+	uint32_t cap;		/* the last chunk's size */
+	uint32_t *wp, *wend;	/* where the next word goes, the chunk's end */
 	int64_t first_ns, last_ns;
 	uint64_t n;		/* words */
 };
@@ -78,9 +79,9 @@ void ctf_run_grow(struct ctf_run *r);
 static inline void
 ctf_run_put(struct ctf_run *r, uint32_t w)
 {
-	if (r->used == r->cap)
+	if (r->wp == r->wend)
 		ctf_run_grow(r);
-	uint32_t *to = &r->chunks[r->nchunks - 1][r->used++];
+	uint32_t *to = r->wp++;
 #ifdef __SSE2__
 	/* written once, read by another thread after the walk: a streaming
 	 * store does not read the line in first (ctf_calls_fence orders
