@@ -340,8 +340,11 @@ ctf_stream_prepare(struct ctf_meta *m, struct ctf_stream_class *sc)
 		n = 0;
 	else if (hp->compact_max < n)
 		n = hp->compact_max + 1;
-	sc->nraw_adv = n;
-	sc->raw_adv = n ? ctf_alloc(m, n * sizeof *sc->raw_adv) : NULL;
+	/* made once: the classes' raw marks may change between calls, not
+	 * their ids */
+	if (sc->raw_adv == NULL && n > 0)
+		sc->raw_adv = ctf_alloc(m, n * sizeof *sc->raw_adv);
+	sc->nraw_adv = sc->raw_adv != NULL ? n : 0;
 	sc->raw_adv_max = 0;
 	for (size_t id = 0; id < n; id++) {
 		const struct ctf_event_class *ev = sc->by_id[id];

@@ -168,14 +168,30 @@ fuzz_meta(int which)
 }
 
 /* Marks every event class raw or not, as formats/ctf.c marks those whose
- * scopes it reads itself: the decoder then takes its raw path for those
- * whose scopes are all fixed, and the generic one for the others. */
+ * scopes it reads itself, picking the first integers of its fields as
+ * ctf.c picks a thread and an address: the decoder then takes its raw
+ * path for those whose scopes are all fixed (in runs, ctf_fast.h), and the
+ * generic one for the others. */
 static void
 fuzz_set_raw(struct ctf_meta *m, bool raw)
 {
-	for (size_t i = 0; i < m->nstreams; i++)
-		for (size_t k = 0; k < m->streams[i]->nevents; k++)
-			m->streams[i]->events[k]->raw = raw;
+	for (size_t i = 0; i < m->nstreams; i++) {
+		struct ctf_stream_class *sc = m->streams[i];
+		for (size_t k = 0; k < sc->nevents; k++) {
+			struct ctf_event_class *ev = sc->events[k];
+			const struct ctf_type *t = ev->fields;
+			ev->raw = raw;
+			memset(ev->pick, 0, sizeof ev->pick);
+			for (size_t f = 0; t != NULL && t->fixed &&
+			    f < t->nfields && f < CTF_PICK_MAX; f++) {
+				const struct ctf_flat_op *op = &t->ops[f];
+				ev->pick[f] = (struct ctf_pick){ 3,
+				    (uint8_t)op->size, op->be, op->is_signed,
+				    op->off };
+			}
+		}
+		ctf_stream_prepare(m, sc);
+	}
 }
 
 /* Reads every field of a raw event's scopes where the decoder says they
