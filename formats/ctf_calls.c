@@ -14,6 +14,7 @@
 #endif
 
 #include "ctf_calls.h"
+#include "order.h"
 #include "xalloc.h"
 
 struct stream_calls {
@@ -344,18 +345,6 @@ build_main(void *arg)
 	return NULL;
 }
 
-static const uint64_t *sort_size;
-
-static int
-cmp_size(const void *a, const void *b)
-{
-	uint64_t x = sort_size[*(const uint32_t *)a];
-	uint64_t y = sort_size[*(const uint32_t *)b];
-	if (x != y)
-		return x > y ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
-}
-
 void
 ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
     const uint32_t *track_of, const func_id *func_of)
@@ -386,10 +375,7 @@ ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
 		}
 	free(fill);
 	j.order = xcalloc(n, sizeof *j.order);
-	for (uint32_t t = 0; t < n; t++)
-		j.order[t] = t;
-	sort_size = size;
-	xqsort(j.order, n, sizeof *j.order, cmp_size);
+	order_by_weight(j.order, size, n);
 
 	/* the threads' builds are independent: one per core, the biggest
 	 * threads first so that they end together */

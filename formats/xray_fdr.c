@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "order.h"
 #include "xalloc.h"
 #include "xray_priv.h"
 
@@ -694,18 +695,6 @@ count_workers(const struct fdr *F)
 	return n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
 }
 
-static uint64_t *sort_load;
-
-static int
-cmp_load(const void *a, const void *b)
-{
-	uint64_t x = sort_load[*(const uint32_t *)a];
-	uint64_t y = sort_load[*(const uint32_t *)b];
-	if (x != y)
-		return x > y ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
-}
-
 /* Gives each thread of the log to a worker, largest first to the least
  * loaded, so the workers finish together. */
 static void
@@ -718,10 +707,7 @@ split_threads(struct fdr *F)
 
 	for (uint32_t i = 0; i < F->nbufs; i++)
 		bytes[F->bufs[i].thread] += F->bufs[i].end - F->bufs[i].start;
-	for (uint32_t i = 0; i < x->nthreads; i++)
-		order[i] = i;
-	sort_load = bytes;
-	xqsort(order, x->nthreads, sizeof *order, cmp_load);
+	order_by_weight(order, bytes, x->nthreads);
 	for (uint32_t i = 0; i < x->nthreads; i++) {
 		uint32_t best = 0;
 		for (uint32_t k = 1; k < F->nworkers; k++)

@@ -17,6 +17,7 @@
 #include "builder.h"
 #include "escape.h"
 #include "export.h"
+#include "order.h"
 #include "query.h"
 #include "timefmt.h"
 #include "xalloc.h"
@@ -307,6 +308,20 @@ test_big_arrays(void **state)
 			fail_msg("grown array: byte %zu lost", i);
 	xbig_recycle(p);
 	xbig_pool_trim();
+}
+
+/* Work given out largest first: decreasing weight, ties by index. */
+static void
+test_order_by_weight(void **state)
+{
+	(void)state;
+	const uint64_t w[] = { 5, 9, 0, 9, UINT64_MAX, 5, 1 };
+	const uint32_t want[] = { 4, 1, 3, 0, 5, 6, 2 };
+	uint32_t got[7];
+	order_by_weight(got, w, 7);
+	for (int i = 0; i < 7; i++)
+		assert_int_equal(got[i], want[i]);
+	order_by_weight(got, NULL, 0);
 }
 
 static long
@@ -1161,6 +1176,7 @@ main(void)
 		cmocka_unit_test(test_damage_bounds),
 		cmocka_unit_test(test_unsorted_whole_slices),
 		cmocka_unit_test(test_long_durations),
+		cmocka_unit_test(test_order_by_weight),
 		cmocka_unit_test(test_big_arrays),
 		cmocka_unit_test(test_big_recycle_faults),
 		cmocka_unit_test(test_builder_calls_batch),
