@@ -231,8 +231,6 @@ raw_plan(struct ev_info *in, const struct ctf_meta *m,
 	ec->raw = true;
 }
 
-
-
 static enum ev_kind
 event_kind(const char *n)
 {
@@ -400,6 +398,28 @@ kernel_proc(struct loader *L, const struct ctf_stream *s)
 	return L->kernel_proc;
 }
 
+/* The track of thread (vpid, vtid), named after the procname of event
+ * it (NULL for raw events, which have none: the thread's first generic
+ * event names it). */
+static uint32_t
+thread_track(struct loader *L, uint64_t vpid, uint64_t vtid,
+    const struct ctf_item *it)
+{
+	struct thread_cache *lt =
+	    &L->tcache[(vtid ^ (vtid >> 8) ^ (vpid * 31)) & 255];
+	if (!lt->valid || lt->vtid != vtid || lt->vpid != vpid) {
+		uint32_t proc = builder_process(L->b, (int64_t)vpid);
+		*lt = (struct thread_cache){ true, false, vtid, vpid,
+		    builder_track(L->b, TRACK_THREAD, proc, (int64_t)vtid) };
+	}
+	if (it != NULL && !lt->named) {
+		name_track(L, lt->track, it,
+		    builder_process(L->b, (int64_t)vpid), vtid == vpid);
+		lt->named = true;
+	}
+	return lt->track;
+}
+
 /* The track of an event: its thread, else its CPU, else its stream. */
 static uint32_t
 track_of(struct loader *L, const struct ctf_item *it, int64_t *vpid_out)
@@ -424,23 +444,7 @@ track_of(struct loader *L, const struct ctf_item *it, int64_t *vpid_out)
 					vpid = (uint64_t)m->env[i].i;
 		}
 		*vpid_out = (int64_t)vpid;
-		struct thread_cache *lt =
-		    &L->tcache[(vtid ^ (vtid >> 8) ^ (vpid * 31)) & 255];
-		if (lt->valid && lt->vtid == vtid && lt->vpid == vpid) {
-			if (!lt->named) {
-				name_track(L, lt->track, it,
-				    builder_process(L->b, (int64_t)vpid),
-				    vtid == vpid);
-				lt->named = true;
-			}
-			return lt->track;
-		}
-		uint32_t proc = builder_process(L->b, (int64_t)vpid);
-		uint32_t t = builder_track(L->b, TRACK_THREAD, proc,
-		    (int64_t)vtid);
-		name_track(L, t, it, proc, vtid == vpid);
-		*lt = (struct thread_cache){ true, true, vtid, vpid, t };
-		return t;
+		return thread_track(L, vpid, vtid, it);
 	}
 	if (it->pkt->has_cpu_id)
 		return builder_track(L->b, TRACK_CPU, kernel_proc(L, s),
@@ -812,8 +816,6 @@ raw_run(void *arg, void *scratch, struct ctf_stream *s,
 	    raw_step, &c);
 }
 
-/* The thread track of a thread key (its procname, if any, is named by
- * the first generic event of the thread: raw events have none). */
 /* Where a key's model id is kept. */
 static inline uint32_t *
 key_slot(struct key_map *m, uint32_t key)
@@ -827,6 +829,7 @@ key_slot(struct key_map *m, uint32_t key)
 	return &m->items[key];
 }
 
+/* The thread track of a thread key. */
 static inline uint32_t
 key_track(struct loader *L, uint32_t key)
 {
@@ -835,16 +838,7 @@ key_track(struct loader *L, uint32_t key)
 		return *slot - 1;
 	uint64_t vpid, vtid;
 	ctf_keys_pair(&L->thread_keys, key, &vpid, &vtid);
-	struct thread_cache *lt =
-	    &L->tcache[(vtid ^ (vtid >> 8) ^ (vpid * 31)) & 255];
-	uint32_t t;
-	if (lt->valid && lt->vtid == vtid && lt->vpid == vpid)
-		t = lt->track;
-	else {
-		uint32_t proc = builder_process(L->b, (int64_t)vpid);
-		t = builder_track(L->b, TRACK_THREAD, proc, (int64_t)vtid);
-		*lt = (struct thread_cache){ true, false, vtid, vpid, t };
-	}
+	uint32_t t = thread_track(L, vpid, vtid, NULL);
 	*key_slot(&L->key_track, key) = t + 1;
 	return t;
 }

@@ -329,8 +329,9 @@ void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
  * (ctf_fast.h's ctf_run_raw_each with the hook's step): given the hook's
  * arg and scratch, it decodes from stream s and keeps at most max items
  * in out, returning how many, with the events decoded in *decoded (0:
- * ctf_event_next is the one to call). Optional; the hook still sees
- * packets and the events decoded one at a time. Before ctf_reader_start. */
+ * ctf_event_next is the one to call). Without it, raw events are decoded
+ * one at a time; the hook sees those, and packets, either way. Before
+ * ctf_reader_start. */
 typedef size_t (*ctf_raw_run)(void *arg, void *scratch,
     struct ctf_stream *s, const struct ctf_packet_info *pkt,
     struct ctf_item *out, size_t max, size_t *decoded);

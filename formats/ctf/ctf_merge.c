@@ -41,8 +41,6 @@
 /* What the batches of all streams may take, items only. */
 #define BATCH_BUDGET ((size_t)48 << 20)
 #define PIPE_MIN_BYTES ((uint64_t)16 << 20)
-/* Raw events decoded in one go (ctf_event_run_raw), on the stack. */
-#define RUN_MAX 128
 
 /* A message met while filling a batch, said when the walk gets there. */
 struct batch_msg {
@@ -437,7 +435,6 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	int clk = s->sc ? s->sc->clock : -1;
 	char msg[256];
 	uint64_t off;
-	struct ctf_item run[RUN_MAX];
 	bt->n = bt->npkts = 0;
 	bt->vals.len = 0;
 	bt->end = false;
@@ -493,32 +490,18 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				bt->n--;
 			continue;
 		}
-		/* runs of raw events in one loop, handed to the hook
-		 * together; what it keeps goes on into the batch */
+		/* runs of raw events in the user's loop, which does the
+		 * hook's work on each; what it keeps goes on into the
+		 * batch */
 		if (!ss->pkt_noted)
 			note_packet(ss, bt, 0, 0);
-		size_t room = bt->cap - bt->n;
 		if (s->sc->has_raw && r->run != NULL) {
 			size_t nrun;
 			bt->n += r->run(r->hook_arg, fl->scratch, s,
-			    &bt->pkts[bt->npkts - 1], bt->items + bt->n, room,
-			    &nrun);
+			    &bt->pkts[bt->npkts - 1], bt->items + bt->n,
+			    bt->cap - bt->n, &nrun);
 			if (nrun > 0) {
 				decoded += nrun;
-				continue;
-			}
-		} else if (s->sc->has_raw) {
-			size_t nrun = ctf_event_run_raw(s,
-			    &bt->pkts[bt->npkts - 1], run,
-			    room < RUN_MAX ? room : RUN_MAX);
-			if (nrun > 0) {
-				decoded += nrun;
-				size_t kept = r->hook != NULL ?
-				    r->hook(r->hook_arg, fl->scratch, run,
-				    nrun) : nrun;
-				memcpy(bt->items + bt->n, run,
-				    kept * sizeof *run);
-				bt->n += kept;
 				continue;
 			}
 		}
