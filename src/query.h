@@ -18,6 +18,10 @@ struct regex;
 /* Compiles a pcre2 pattern (UTF-8 when valid). On error returns NULL and
  * sets *err to "MESSAGE at column N" (caller frees). */
 struct regex *regex_compile(const char *pattern, char **err);
+/* Searches are smart-case, as in vim and less: a pattern without an
+ * upper-case letter (escapes such as \S aside) ignores case. */
+bool regex_smart_caseless(const char *pattern);
+struct regex *regex_compile_search(const char *pattern, char **err);
 bool regex_match(const struct regex *re, const char *s, size_t len);
 void regex_free(struct regex *re);
 /* One byte per function: 1 where the function's name matches. */

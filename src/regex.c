@@ -13,20 +13,20 @@ struct regex {
 	pcre2_match_data *match;
 };
 
-struct regex *
-regex_compile(const char *pattern, char **err)
+static struct regex *
+compile(const char *pattern, uint32_t extra, char **err)
 {
 	int code;
 	PCRE2_SIZE at;
 	/* UTF mode when the pattern is valid UTF-8, so that "." matches a
 	 * whole character in names; byte mode otherwise. */
-	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+	uint32_t opts = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | extra;
 	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern,
 	    PCRE2_ZERO_TERMINATED, opts, &code, &at, NULL);
 	if (re == NULL && code <= PCRE2_ERROR_UTF8_ERR1 &&
 	    code >= PCRE2_ERROR_UTF8_ERR21)
 		re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED,
-		    0, &code, &at, NULL);
+		    extra, &code, &at, NULL);
 	if (re == NULL) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(code, msg, sizeof msg);
@@ -39,6 +39,34 @@ regex_compile(const char *pattern, char **err)
 	r->code = re;
 	r->match = pcre2_match_data_create_from_pattern(re, NULL);
 	return r;
+}
+
+struct regex *
+regex_compile(const char *pattern, char **err)
+{
+	return compile(pattern, 0, err);
+}
+
+bool
+regex_smart_caseless(const char *pattern)
+{
+	for (const char *p = pattern; *p != '\0'; p++) {
+		/* \S, \W, \D... are classes, not letters typed. */
+		if (*p == '\\' && p[1] != '\0') {
+			p++;
+			continue;
+		}
+		if (*p >= 'A' && *p <= 'Z')
+			return false;
+	}
+	return true;
+}
+
+struct regex *
+regex_compile_search(const char *pattern, char **err)
+{
+	return compile(pattern, regex_smart_caseless(pattern) ?
+	    PCRE2_CASELESS : 0, err);
 }
 
 bool

@@ -11,10 +11,21 @@
 
 /* Use "us" instead of "µs" (for terminals without UTF-8). */
 void timefmt_set_ascii(bool ascii);
-/* "830 ns", "12.3 µs", "1.25 ms", "2.000 s"; returns buf. */
+/* Three significant digits whatever the unit: "830 ns", "12.3 µs",
+ * "1.25 ms", "10.1 s" (whole numbers from 1000 s on); returns buf. */
 const char *timefmt_duration(ttv_ns ns, char *buf, size_t size);
-/* A time on the trace's axis, relative to origin: "+1.250 ms". */
+/* Every nanosecond, digits grouped by three after the point:
+ * "1.500 000 ms", "151.234 µs", "12.345 678 901 s", "830 ns". */
+const char *timefmt_duration_exact(ttv_ns ns, char *buf, size_t size);
+/* A time on the axis with as many digits as it takes to tell apart two
+ * times `resolution` ns apart: "+192.340 µs" for 156 ns windows. */
+const char *timefmt_time_res(ttv_ns t, ttv_ns origin, ttv_ns resolution,
+    char *buf, size_t size);
+/* A time on the trace's axis, relative to origin: "+1.25 ms". */
 const char *timefmt_time(ttv_ns t, ttv_ns origin, char *buf, size_t size);
+/* The same to the nanosecond: "+1.500 000 ms". */
+const char *timefmt_time_exact(ttv_ns t, ttv_ns origin, char *buf,
+    size_t size);
 /* Parses "1.5ms", "200 us", "3s", "42" (ns), "+10ms", "-2ms". Sets
  * *relative for a leading + or -. Returns 0, or -1 if malformed. */
 int timefmt_parse(const char *s, ttv_ns *out, bool *relative);

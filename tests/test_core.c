@@ -1133,7 +1133,38 @@ test_escape_and_time(void **state)
 	assert_string_equal(timefmt_duration(12345, buf, sizeof buf), "12.3 us");
 	assert_string_equal(timefmt_duration(1250000, buf, sizeof buf), "1.25 ms");
 	assert_string_equal(timefmt_duration(2000000000, buf, sizeof buf),
-	    "2.000 s");
+	    "2.00 s");
+	/* One rule, three significant digits, in every unit. */
+	assert_string_equal(timefmt_duration(10057000000LL, buf, sizeof buf),
+	    "10.1 s");
+	assert_string_equal(timefmt_duration(58000000, buf, sizeof buf),
+	    "58.0 ms");
+	assert_string_equal(timefmt_duration(999600, buf, sizeof buf),
+	    "1.00 ms");
+	assert_string_equal(timefmt_duration(-1500, buf, sizeof buf),
+	    "-1.50 us");
+	assert_string_equal(timefmt_duration(1234000000000LL, buf, sizeof buf),
+	    "1234 s");
+	/* Every nanosecond, grouped by three. */
+	assert_string_equal(timefmt_duration_exact(3560, buf, sizeof buf),
+	    "3.560 us");
+	assert_string_equal(timefmt_duration_exact(12345678901LL, buf,
+	    sizeof buf), "12.345 678 901 s");
+	assert_string_equal(timefmt_duration_exact(830, buf, sizeof buf),
+	    "830 ns");
+	assert_string_equal(timefmt_time_exact(1001500000, 1000000000, buf,
+	    sizeof buf), "+1.500 000 ms");
+	assert_string_equal(timefmt_time_exact(999999000, 1000000000, buf,
+	    sizeof buf), "-1.000 us");
+	/* As many digits as a window needs to tell its ends apart. */
+	assert_string_equal(timefmt_time_res(192340, 0, 156, buf, sizeof buf),
+	    "+192.340 us");
+	assert_string_equal(timefmt_time_res(192496, 0, 156, buf, sizeof buf),
+	    "+192.496 us");
+	assert_string_equal(timefmt_time_res(1500000, 0, 2000000, buf,
+	    sizeof buf), "+1.50 ms");
+	assert_string_equal(timefmt_time_res(1234567890, 0, 5, buf,
+	    sizeof buf), "+1.234 567 890 s");
 	ttv_ns v;
 	bool rel;
 	assert_int_equal(timefmt_parse("1.5ms", &v, &rel), 0);

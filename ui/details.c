@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "glyph.h"
 #include "panes.h"
@@ -34,7 +35,7 @@ field(struct dctx *d, const char *key, const char *value, int style)
 		return;
 	c = grid_printf(d->g, d->r.x, d->y, d->r.w, STYLE_DIM, 0, "%-9s",
 	    key);
-	text_puts(d->g, d->r.x + c, d->y, d->r.w - c, value, style, 0);
+	text_puts_mid(d->g, d->r.x + c, d->y, d->r.w - c, value, style, 0);
 	d->y++;
 }
 
@@ -140,6 +141,51 @@ args_draw(const struct trace *t, struct dctx *d, const struct arg *args,
 
 /* No slice selected: an instant at the cursor's time on its track (a
  * search hit on an instant goes there), with its args. */
+/* "tid 19154", or "render (tid 19154)" for a named thread. */
+static void
+thread_text(const struct trace *t, const struct track *tr, char *buf,
+    size_t size)
+{
+	char lb[128];
+	const char *label = track_label(t, tr, lb, sizeof lb);
+
+	if (tr->name == 0)
+		snprintf(buf, size, "%s", label);
+	else
+		snprintf(buf, size, "%s (tid %lld)", label,
+		    (long long)tr->tid);
+}
+
+/* A start time as the trace's own clock has it (ns and, where the
+ * source counted ticks, ticks) and as wall-clock time to the ns. */
+static void
+clock_fields(const struct view *v, struct dctx *d, ttv_ns when)
+{
+	const struct trace *t = v->trace;
+	char buf[128];
+	ttv_ns wall;
+	int n;
+
+	n = snprintf(buf, sizeof buf, "%lld ns", (long long)when);
+	if (t->ticks_per_second > 0 && t->ticks_per_second != 1e9)
+		snprintf(buf + n, sizeof buf - (size_t)n, " = %.0f ticks",
+		    (double)when * t->ticks_per_second / 1e9);
+	field(d, "clock", buf, STYLE_DIM);
+	if (t->wall_origin != TTV_NS_MIN &&
+	    !__builtin_add_overflow(t->wall_origin, when, &wall)) {
+		time_t sec = (time_t)(wall >= 0 ? wall / 1000000000 :
+		    (wall - 999999999) / 1000000000);
+		long long frac = (long long)(wall - (ttv_ns)sec * 1000000000);
+		struct tm tm;
+		char day[64];
+		if (gmtime_r(&sec, &tm) != NULL &&
+		    strftime(day, sizeof day, "%Y-%m-%d %H:%M:%S", &tm) > 0) {
+			snprintf(buf, sizeof buf, "%s.%09lld UTC", day, frac);
+			field(d, "wall", buf, STYLE_DIM);
+		}
+	}
+}
+
 static bool
 instant_draw(struct view *v, struct dctx *d)
 {
@@ -166,10 +212,11 @@ instant_draw(struct view *v, struct dctx *d)
 	in = &tr->instants[lo];
 	field(d, "instant", trace_func_name(t, in->func),
 	    view_func_matches(v, in->func) ? STYLE_MATCH : STYLE_TITLE);
-	snprintf(buf, sizeof buf, "%s (tid %lld)",
-	    track_label(t, tr, b2, sizeof b2), (long long)tr->tid);
+	thread_text(t, tr, buf, sizeof buf);
 	field(d, "thread", buf, STYLE_NORMAL);
-	field(d, "time", view_time(v, in->t, b2, sizeof b2), STYLE_NORMAL);
+	field(d, "time", view_time_exact(v, in->t, b2, sizeof b2),
+	    STYLE_NORMAL);
+	clock_fields(v, d, in->t);
 	args = trace_args(t, in->args, &nargs);
 	args_draw(t, d, args, nargs);
 	if (in->func < t->nfuncs && t->funcs[in->func].category != 0)
@@ -183,7 +230,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 {
 	const struct trace *t = v->trace;
 	struct dctx d;
-	char buf[256], b2[64], b3[64];
+	char buf[256], b2[64];
 	const struct slice *s;
 	const struct track *tr;
 	struct slice_ref *path = NULL;
@@ -240,20 +287,31 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 		d.y++;
 	}
 	free(path);
-	snprintf(buf, sizeof buf, "%s (tid %lld)",
-	    track_label(t, tr, b2, sizeof b2), (long long)tr->tid);
+	thread_text(t, tr, buf, sizeof buf);
 	field(&d, "thread", buf, STYLE_NORMAL);
-	field(&d, "start", view_time(v, s->start, b2, sizeof b2),
-	    STYLE_NORMAL);
-	field(&d, "duration", timefmt_duration(trace_slice_dur(t, v->cursor),
-	    b2, sizeof b2),
-	    STYLE_NORMAL);
-	field(&d, "self", timefmt_duration(query_self_time(t, v->cursor), b2,
+	ttv_ns end = trace_slice_end(t, v->cursor);
+	/* Start and end on one line where they fit: a short pane keeps
+	 * room for the args. */
+	char b3[64];
+	view_time_exact(v, s->start, b2, sizeof b2);
+	view_time_exact(v, end, b3, sizeof b3);
+	if (9 + text_width(g, b2, strlen(b2), r.w) + 7 +
+	    text_width(g, b3, strlen(b3), r.w) <= r.w) {
+		snprintf(buf, sizeof buf, "%s   end %s", b2, b3);
+		field(&d, "start", buf, STYLE_NORMAL);
+	} else {
+		field(&d, "start", b2, STYLE_NORMAL);
+		field(&d, "end", b3, STYLE_NORMAL);
+	}
+	field(&d, "duration", timefmt_duration_exact(end - s->start, b2,
 	    sizeof b2), STYLE_NORMAL);
+	field(&d, "self", timefmt_duration_exact(query_self_time(t, v->cursor),
+	    b2, sizeof b2), STYLE_NORMAL);
 	/* Args before the rest: on a short pane they matter more. */
 	args = trace_slice_args(t, v->cursor, &nargs);
 	args_draw(t, &d, args, nargs);
 	flows_draw(v, &d);
+	clock_fields(v, &d, s->start);
 	snprintf(buf, sizeof buf, "%u", v->cursor.depth);
 	field(&d, "depth", buf, STYLE_NORMAL);
 	/* Sampled and async are known from where the slice lives. */
@@ -273,8 +331,4 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 		    trace_slice_weight(t, v->cursor));
 		field(&d, "weight", buf, STYLE_NORMAL);
 	}
-	snprintf(buf, sizeof buf, "%s .. %s",
-	    view_time(v, s->start, b2, sizeof b2),
-	    view_time(v, trace_slice_end(t, v->cursor), b3, sizeof b3));
-	field(&d, "span", buf, STYLE_DIM);
 }

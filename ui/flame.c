@@ -110,8 +110,11 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 		    c0++;
 	total = node_size(f->v, n);
 	label = node_name(f->v, n, name, sizeof name);
-	if (c1 - c0 >= 3 && text_width(f->g, label, strlen(label), c1 - c0 + 1) >
-	    c1 - c0) {
+	if (c1 - c0 >= 8)
+		c = text_puts_mid(f->g, f->r.x + c0, y, c1 - c0, label, style,
+		    0);
+	else if (c1 - c0 >= 3 && text_width(f->g, label, strlen(label),
+	    c1 - c0 + 1) > c1 - c0) {
 		c = text_puts(f->g, f->r.x + c0, y, c1 - c0 - 1, label, style, 0);
 		grid_set(f->g, f->r.x + c0 + c, y, GLYPH_ELLIPSIS(f->g->utf8),
 		    style, 0);
@@ -170,7 +173,7 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	if (v->flame_sel < v->tree.n) {
 		/* The selected node, on its own line under the title. */
 		const struct call_node *s = &v->tree.nodes[v->flame_sel];
-		int c = text_puts(g, r.x, r.y + 1, r.w, node_name(v,
+		int c = text_puts_mid(g, r.x, r.y + 1, r.w, node_name(v,
 		    v->flame_sel, nb, sizeof nb), STYLE_SELECTED, 0);
 		snprintf(buf, sizeof buf, ": %llu calls, total %s, self %s",
 		    (unsigned long long)s->count,

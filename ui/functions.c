@@ -78,6 +78,41 @@ columns_shown(int w, enum stats_key *keys)
 	return n;
 }
 
+/* The sort direction: an arrow, or in ASCII a word-like mark that does
+ * not run into the title ("[total]" rather than "vtotal"). */
+static const char *
+sort_mark(const struct grid *g, bool desc)
+{
+	if (g->utf8)
+		return desc ? "\xe2\x96\xbc" : "\xe2\x96\xb2";
+	return desc ? "(v)" : "(^)";
+}
+
+/* A column title right-aligned to x_end, marked when it is the sort
+ * key. */
+static void
+sort_title(struct grid *g, int x_end, int y, const char *title, bool sorted,
+    bool desc)
+{
+	int len = (int)strlen(title);
+
+	if (!sorted) {
+		grid_puts(g, x_end - len, y, len, title, STYLE_TITLE, 0);
+		return;
+	}
+	if (g->utf8) {
+		grid_puts(g, x_end - len, y, len, title, STYLE_TITLE,
+		    ATTR_UNDERLINE);
+		grid_puts(g, x_end - len - 1, y, 1, sort_mark(g, desc),
+		    STYLE_TITLE, 0);
+		return;
+	}
+	char buf[32];
+	snprintf(buf, sizeof buf, "[%s]", title);
+	len = (int)strlen(buf);
+	grid_puts(g, x_end - len, y, len, buf, STYLE_TITLE, ATTR_UNDERLINE);
+}
+
 static void
 functions_draw(struct view *v, struct grid *g, struct rect r)
 {
@@ -97,8 +132,8 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 		    "this window...");
 		return;
 	}
-	snprintf(buf, sizeof buf, "%zu functions in %s .. %s, by %s %s%s",
-	    v->stats.n, view_time(v, v->t0, b2, sizeof b2),
+	snprintf(buf, sizeof buf, "%zu function%s in %s .. %s, by %s %s%s",
+	    v->stats.n, v->stats.n == 1 ? "" : "s", view_time(v, v->t0, b2, sizeof b2),
 	    view_time(v, v->t1, b3, sizeof b3),
 	    stats_key_name(v->sort_key), v->sort_desc ? "desc" : "asc",
 	    v->sampled ? "; sampled: samples per function" : "");
@@ -107,28 +142,17 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	grid_puts(g, r.x, r.y + 1, name_w, "function", STYLE_TITLE,
 	    v->sort_key == STATS_NAME ? ATTR_UNDERLINE : 0);
 	if (v->sort_key == STATS_NAME)
-		grid_set(g, r.x + 9, r.y + 1, v->sort_desc ?
-		    GLYPH_DOWN(g->utf8) : GLYPH_UP(g->utf8), STYLE_TITLE, 0);
+		grid_puts(g, r.x + 9, r.y + 1, 3, sort_mark(g, v->sort_desc),
+		    STYLE_TITLE, 0);
 	if (sw > 0) {
-		bool sorted = v->sort_key == STATS_SAMPLES;
-		grid_puts(g, r.x + name_w + NUM_W - 7, r.y + 1, 7, "samples",
-		    STYLE_TITLE, sorted ? ATTR_UNDERLINE : 0);
-		if (sorted)
-			grid_set(g, r.x + name_w + NUM_W - 8, r.y + 1,
-			    v->sort_desc ? GLYPH_DOWN(g->utf8) :
-			    GLYPH_UP(g->utf8), STYLE_TITLE, 0);
+		sort_title(g, r.x + name_w + NUM_W, r.y + 1, "samples",
+		    v->sort_key == STATS_SAMPLES, v->sort_desc);
 	}
 	for (size_t i = 0; i < ncol; i++) {
 		int x = r.x + name_w + sw + (int)i * NUM_W;
 		bool sorted = keys[i] == v->sort_key;
-		const char *tt = col_title(keys[i]);
-		int len = (int)strlen(tt);
-		grid_puts(g, x + NUM_W - len, r.y + 1, len, tt, STYLE_TITLE,
-		    sorted ? ATTR_UNDERLINE : 0);
-		if (sorted)
-			grid_set(g, x + NUM_W - len - 1, r.y + 1,
-			    v->sort_desc ? GLYPH_DOWN(g->utf8) :
-			    GLYPH_UP(g->utf8), STYLE_TITLE, 0);
+		sort_title(g, x + NUM_W, r.y + 1, col_title(keys[i]), sorted,
+		    v->sort_desc);
 	}
 	list_clamp(p, v->stats.n, rows);
 	if (v->stats.n == 0)
@@ -145,7 +169,7 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 		if (sel)
 			grid_fill(g, (struct rect){ r.x, y, r.w, 1 }, ' ',
 			    STYLE_SELECTED, 0);
-		text_puts(g, r.x, y, name_w - 1, trace_func_name(t, s->func),
+		text_puts_mid(g, r.x, y, name_w - 1, trace_func_name(t, s->func),
 		    view_func_matches(v, s->func) && !sel ? STYLE_MATCH :
 		    style, 0);
 		if (sw > 0) {

@@ -182,7 +182,7 @@ run_search(struct job *j)
 	query_search(t, &j->filter, j->match, &j->hits, &j->nhits);
 	if (j->pattern != NULL) {
 		char *err = NULL;
-		struct regex *re = regex_compile(j->pattern, &err);
+		struct regex *re = regex_compile_search(j->pattern, &err);
 		free(err);
 		if (re != NULL) {
 			search_args(j, re);

@@ -28,12 +28,16 @@ search_draw(struct view *v, struct grid *g, struct rect r)
 		return;
 	}
 	if (v->nlog_matches > 0)
-		snprintf(buf, sizeof buf, "%zu matches in %zu functions (and "
-		    "%zu log records: 7), Enter jumps to the first", v->nhits,
-		    v->nresults, v->nlog_matches);
+		snprintf(buf, sizeof buf, "%zu match%s in %zu function%s (and "
+		    "%zu log record%s: 7), Enter jumps to the first", v->nhits,
+		    v->nhits == 1 ? "" : "es", v->nresults,
+		    v->nresults == 1 ? "" : "s", v->nlog_matches,
+		    v->nlog_matches == 1 ? "" : "s");
 	else
-		snprintf(buf, sizeof buf, "%zu matches in %zu functions, "
-		    "Enter jumps to the first", v->nhits, v->nresults);
+		snprintf(buf, sizeof buf, "%zu match%s in %zu function%s, "
+		    "Enter jumps to the first", v->nhits,
+		    v->nhits == 1 ? "" : "es", v->nresults,
+		    v->nresults == 1 ? "" : "s");
 	pane_title(g, r, "Search results", buf);
 	if (name_w < 10)
 		name_w = 10;
@@ -51,7 +55,7 @@ search_draw(struct view *v, struct grid *g, struct rect r)
 		if (i == p->sel)
 			grid_fill(g, (struct rect){ r.x, y, r.w, 1 }, ' ',
 			    STYLE_SELECTED, 0);
-		text_puts(g, r.x, y, name_w - 1, trace_func_name(v->trace,
+		text_puts_mid(g, r.x, y, name_w - 1, trace_func_name(v->trace,
 		    sr->func), i == p->sel ? STYLE_SELECTED : STYLE_MATCH, 0);
 		snprintf(buf, sizeof buf, "%llu", (unsigned long long)sr->count);
 		len = (int)strlen(buf);

@@ -139,7 +139,10 @@ draw_block(struct view *v, struct grid *g, int x, int y, int w,
 	if (avail <= 0)
 		return;
 	name = trace_func_name(v->trace, s->func);
-	if (avail >= 3 && text_width(g, name, strlen(name), avail + 1) > avail) {
+	if (avail >= 8)
+		text_puts_mid(g, x + label_at, y, avail, name, style, 0);
+	else if (avail >= 3 && text_width(g, name, strlen(name), avail + 1) >
+	    avail) {
 		/* Cut: end with an ellipsis so a cut name is not taken
 		 * for a whole one. */
 		used = text_puts(g, x + label_at, y, avail - 1, name, style, 0);
@@ -639,18 +642,20 @@ timeline_command(struct view *v, enum cmd c)
 			    c == CMD_SLICE_NEXT ? "next" : "previous");
 		return PANE_REDRAW;
 	case CMD_SLICE_PARENT:
-		if (v->has_cursor && query_parent(t, v->cursor, &r)) {
-			view_set_cursor(v, r);
-			view_show_cursor(v);
-		} else
-			lane_step(v, -1);
-		return PANE_REDRAW;
 	case CMD_SLICE_CHILD:
-		if (v->has_cursor && query_first_child(t, v->cursor, &r)) {
+		/* Caller and callee stay on the thread: at either end of the
+		 * stack the cursor stays put and says so (J/K change lanes). */
+		if (!v->has_cursor) {
+			view_cursor_at_time(v, v->cursor_t);
+			return PANE_REDRAW;
+		}
+		if (c == CMD_SLICE_PARENT ? query_parent(t, v->cursor, &r) :
+		    query_first_child(t, v->cursor, &r)) {
 			view_set_cursor(v, r);
 			view_show_cursor(v);
 		} else
-			lane_step(v, 1);
+			view_message(v, true, c == CMD_SLICE_PARENT ?
+			    "no caller" : "no callee");
 		return PANE_REDRAW;
 	case CMD_LANE_NEXT:
 		lane_step(v, 1);

@@ -21,8 +21,9 @@ trace_last(const struct trace *t)
 }
 
 /* Lane order (see view.h): by process, in the order processes first
- * appear among the tracks, then by kind, then as the reader made them.
- * One 64-bit key per track: CPU lane, process rank, kind, index. */
+ * appear among the tracks; within one, threads before async tracks and
+ * counters, the process's main thread (tid = pid) first, then by the time
+ * of each lane's first event, then as the reader made them. */
 static int
 kind_rank(enum track_kind k)
 {
@@ -34,12 +35,22 @@ kind_rank(enum track_kind k)
 	}
 }
 
-static int
-cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+struct lane_key {
+	uint64_t group;		/* CPU lane, process rank, kind, main thread */
+	ttv_ns first;
+	uint32_t index;
+};
 
-	return x < y ? -1 : x > y;
+static int
+cmp_lane_key(const void *a, const void *b)
+{
+	const struct lane_key *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
 static void
@@ -47,7 +58,7 @@ lane_order_init(struct view *v, const struct trace *t)
 {
 	uint32_t n = t->ntracks;
 	uint32_t *first = xcalloc((size_t)t->nprocesses + 1, sizeof *first);
-	uint64_t *key = xcalloc(n ? n : 1, sizeof *key);
+	struct lane_key *key = xcalloc(n ? n : 1, sizeof *key);
 
 	v->lane_order = xcalloc(n ? n : 1, sizeof *v->lane_order);
 	v->lane_pos = xcalloc(n ? n : 1, sizeof *v->lane_pos);
@@ -56,18 +67,21 @@ lane_order_init(struct view *v, const struct trace *t)
 		uint32_t p = tr->process < t->nprocesses ? tr->process :
 		    t->nprocesses;
 		bool cpu = tr->kind == TRACK_CPU;
+		bool main_thread = tr->kind == TRACK_THREAD &&
+		    p < t->nprocesses && t->processes[p].pid == tr->tid;
 		if (first[p] == 0)
 			first[p] = i + 1;
-		/* 29 bits of rank: more tracks than that cannot be
-		 * loaded anyway. */
-		key[i] = (uint64_t)cpu << 63 |
-		    (uint64_t)(cpu ? 0 : first[p] & 0x1fffffffu) << 34 |
-		    (uint64_t)kind_rank(tr->kind) << 32 | i;
+		key[i].group = (uint64_t)cpu << 63 |
+		    (uint64_t)(cpu ? 0 : first[p]) << 3 |
+		    (uint64_t)kind_rank(tr->kind) << 1 | !main_thread;
+		/* CPU lanes stay in the reader's (CPU number) order. */
+		key[i].first = cpu ? 0 : tr->first;
+		key[i].index = i;
 	}
-	xqsort(key, n, sizeof *key, cmp_u64);
+	xqsort(key, n, sizeof *key, cmp_lane_key);
 	for (uint32_t i = 0; i < n; i++) {
-		v->lane_order[i] = (uint32_t)key[i];
-		v->lane_pos[(uint32_t)key[i]] = i;
+		v->lane_order[i] = key[i].index;
+		v->lane_pos[key[i].index] = i;
 	}
 	free(key);
 	free(first);
@@ -344,12 +358,13 @@ view_set_cursor(struct view *v, struct slice_ref r)
 	v->cursor = r;
 	v->cursor_track = r.track;
 	v->cursor_t = trace_slice(v->trace, r)->start;
+	v->cursor_pinned = false;
 }
 
 ttv_ns
 view_cursor_time(const struct view *v)
 {
-	if (v->has_cursor) {
+	if (v->has_cursor && !v->cursor_pinned) {
 		const struct slice *s = trace_slice(v->trace, v->cursor);
 		return s->start + trace_slice_dur(v->trace, v->cursor) / 2;
 	}
@@ -407,7 +422,7 @@ view_show_cursor(struct view *v)
 {
 	const struct slice *s;
 
-	if (!v->has_cursor) {
+	if (!v->has_cursor || v->cursor_pinned) {
 		if (v->cursor_t < v->t0 || v->cursor_t >= v->t1)
 			tmap_center(&v->t0, &v->t1, v->cursor_t,
 			    v->trace->first, trace_last(v->trace));
@@ -487,6 +502,7 @@ view_goto_time(struct view *v, ttv_ns t)
 	tmap_center(&v->t0, &v->t1, t, v->trace->first, trace_last(v->trace));
 	view_cursor_at_time(v, t);
 	v->cursor_t = t;
+	v->cursor_pinned = true;
 	view_data_changed(v);
 }
 
@@ -634,7 +650,7 @@ view_search(struct view *v, const char *pattern)
 	struct regex *re;
 	char *err = NULL;
 
-	re = regex_compile(pattern, &err);
+	re = regex_compile_search(pattern, &err);
 	if (re == NULL) {
 		view_message(v, true, "bad regex: %s", err ? err : "?");
 		free(err);
@@ -715,14 +731,19 @@ view_search_jump(struct view *v, bool forward)
 			while (i < v->nhits && v->hits[i].t <= now)
 				i++;
 		if (i >= v->nhits) {
-			view_message(v, true, "no later match");
+			go_hit(v, 0);
+			view_message(v, false, "match 1 of %zu: search hit "
+			    "the end, continued from the start", v->nhits);
 			return;
 		}
 		go_hit(v, i);
 	} else {
 		size_t i = exact != SIZE_MAX ? exact : lo;
 		if (i == 0) {
-			view_message(v, true, "no earlier match");
+			go_hit(v, v->nhits - 1);
+			view_message(v, false, "match %zu of %zu: search hit "
+			    "the start, continued from the end", v->nhits,
+			    v->nhits);
 			return;
 		}
 		go_hit(v, i - 1);
@@ -821,23 +842,70 @@ view_logs_refresh(struct view *v)
 
 /* ---------------------------------------------------------- wall clock */
 
-const char *
-view_time(const struct view *v, ttv_ns t, char *buf, size_t size)
+/* Time of day of trace time t with `decimals` digits of the second (0 to
+ * 9), or NULL when wall-clock time is off, unknown or out of range. */
+static const char *
+wall_time(const struct view *v, ttv_ns t, int decimals, char *buf,
+    size_t size)
 {
 	const struct trace *tr = v->trace;
 	ttv_ns ns;
 
 	/* The origin is of time 0; a sum past int64 shows trace time. */
-	if (v->wall_clock && tr->wall_origin != TTV_NS_MIN &&
-	    !__builtin_add_overflow(tr->wall_origin, t, &ns)) {
-		ttv_ns day = 86400LL * 1000000000LL;
-		ttv_ns in = ((ns % day) + day) % day;
-		long long ms = (long long)(in / 1000000);
-		snprintf(buf, size, "%02lld:%02lld:%02lld.%03lld",
-		    ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
-		return buf;
+	if (!v->wall_clock || tr->wall_origin == TTV_NS_MIN ||
+	    __builtin_add_overflow(tr->wall_origin, t, &ns))
+		return NULL;
+	ttv_ns day = 86400LL * 1000000000LL;
+	ttv_ns in = ((ns % day) + day) % day;
+	long long sec = (long long)(in / 1000000000);
+	char digits[16], frac[24];
+	size_t n = 0;
+
+	/* Digits of the second, grouped by three past the first three as
+	 * trace times are: 01.500 000 000. */
+	snprintf(digits, sizeof digits, "%09lld",
+	    (long long)(in % 1000000000));
+	for (int i = 0; i < decimals && i < 9; i++) {
+		if (i > 0 && i % 3 == 0)
+			frac[n++] = ' ';
+		frac[n++] = digits[i];
 	}
-	return timefmt_time(t, tr->first, buf, size);
+	frac[n] = '\0';
+	snprintf(buf, size, "%02lld:%02lld:%02lld%s%s", sec / 3600,
+	    sec / 60 % 60, sec % 60, decimals > 0 ? "." : "", frac);
+	return buf;
+}
+
+const char *
+view_time(const struct view *v, ttv_ns t, char *buf, size_t size)
+{
+	if (wall_time(v, t, 3, buf, size) != NULL)
+		return buf;
+	return timefmt_time(t, v->trace->first, buf, size);
+}
+
+const char *
+view_time_res(const struct view *v, ttv_ns t, ttv_ns resolution, char *buf,
+    size_t size)
+{
+	int decimals = 0;
+
+	for (ttv_ns step = 1000000000; step > 1 && step * 100 > resolution;
+	    step /= 10)
+		decimals++;
+	if (decimals < 3)
+		decimals = 3;
+	if (wall_time(v, t, decimals, buf, size) != NULL)
+		return buf;
+	return timefmt_time_res(t, v->trace->first, resolution, buf, size);
+}
+
+const char *
+view_time_exact(const struct view *v, ttv_ns t, char *buf, size_t size)
+{
+	if (wall_time(v, t, 9, buf, size) != NULL)
+		return buf;
+	return timefmt_time_exact(t, v->trace->first, buf, size);
 }
 
 int
@@ -936,7 +1004,6 @@ view_marker_jump(struct view *v, int kind, bool forward)
 	if (m->track != UINT32_MAX && m->track < v->trace->ntracks)
 		v->cursor_track = m->track;
 	view_goto_time(v, m->t);
-	v->cursor_t = m->t;
 	view_message(v, false, "%s at %zd of %zu",
 	    marker_kind_name((enum marker_kind)m->kind), i + 1,
 	    v->trace->nmarkers);
@@ -979,6 +1046,8 @@ view_mark_set(struct view *v, int letter)
 	b->t1 = v->t1;
 	b->has_cursor = v->has_cursor;
 	b->cursor = v->cursor;
+	b->cursor_t = v->cursor_t;
+	b->cursor_pinned = v->cursor_pinned;
 	view_message(v, false, "bookmark '%c set", letter);
 }
 
@@ -995,8 +1064,11 @@ view_mark_jump(struct view *v, int letter)
 	b = &v->marks[letter - 'a'];
 	v->t0 = b->t0;
 	v->t1 = b->t1;
+	v->has_cursor = false;
 	if (b->has_cursor)
 		view_set_cursor(v, b->cursor);
+	v->cursor_t = b->cursor_t;
+	v->cursor_pinned = b->cursor_pinned;
 	view_data_changed(v);
 	view_message(v, false, "bookmark '%c", letter);
 }

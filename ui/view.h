@@ -56,6 +56,8 @@ struct bookmark {
 	ttv_ns t0, t1;
 	bool has_cursor;
 	struct slice_ref cursor;
+	ttv_ns cursor_t;
+	bool cursor_pinned;
 };
 
 struct view {
@@ -71,6 +73,10 @@ struct view {
 	struct slice_ref cursor;
 	ttv_ns cursor_t;
 	uint32_t cursor_track;
+	/* cursor_t was put there on purpose (goto, a marker, a log line, a
+	 * search hit): it is the cursor's time, not the selected call's
+	 * middle, so zooming keeps that instant in view. */
+	bool cursor_pinned;
 
 	/* Timeline lanes. */
 	uint8_t *folded;	/* ntracks */
@@ -186,7 +192,8 @@ void view_set_cursor(struct view *v, struct slice_ref r);
 /* Puts the cursor on the slice at time t on the cursor's track (or the
  * first visible track), outermost depth first. */
 void view_cursor_at_time(struct view *v, ttv_ns t);
-/* Time the cursor points at (middle of the slice, or cursor_t). */
+/* Time the cursor points at: cursor_t when pinned or when no call is
+ * selected, else the middle of the selected call. */
 ttv_ns view_cursor_time(const struct view *v);
 /* Moves the window so the cursor slice is visible (no zoom change unless
  * the slice is not on screen at all). */
@@ -237,6 +244,12 @@ view_log_matches(const struct view *v, size_t i)
 /* A time for display: from the trace start, or wall-clock time of day
  * when switched on and known. */
 const char *view_time(const struct view *v, ttv_ns t, char *buf,
+    size_t size);
+/* The same with the digits needed to tell apart times `resolution` ns
+ * apart (the header's window ends), or with every nanosecond. */
+const char *view_time_res(const struct view *v, ttv_ns t, ttv_ns resolution,
+    char *buf, size_t size);
+const char *view_time_exact(const struct view *v, ttv_ns t, char *buf,
     size_t size);
 
 /* Parses a UTC time of day "HH:MM[:SS[.fff...]]" into the trace time

@@ -113,8 +113,8 @@ draw_header(struct viewer *w, struct rect r)
 	    w->path, STYLE_HEADER, 0);
 	snprintf(buf, sizeof buf, "  [%s] %s .. %s (%s)  ",
 	    pane_get(v->pane)->title,
-	    view_time(v, v->t0, b2, sizeof b2),
-	    view_time(v, v->t1, b3, sizeof b3),
+	    view_time_res(v, v->t0, v->t1 - v->t0, b2, sizeof b2),
+	    view_time_res(v, v->t1, v->t1 - v->t0, b3, sizeof b3),
 	    timefmt_duration(v->t1 - v->t0, b4, sizeof b4));
 	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
 	view_filter_text(v, buf, sizeof buf);
@@ -176,8 +176,8 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 	else
 		c = grid_puts(g, r.x, r.y, r.w, "? keys  / search  q quit",
 		    STYLE_STATUS, 0);
-	snprintf(buf, sizeof buf, "  %s",
-	    view_time(v, view_cursor_time(v), b2, sizeof b2));
+	snprintf(buf, sizeof buf, "  cursor %s",
+	    view_time_exact(v, view_cursor_time(v), b2, sizeof b2));
 	int bw = text_width(g, buf, strlen(buf), r.w);
 	if (bw + c < r.w)
 		grid_puts(g, r.x + r.w - bw, r.y, bw, buf, STYLE_STATUS, 0);
@@ -231,14 +231,16 @@ search_done(struct view *v, bool jump)
 	if (jump && v->nhits > 0)
 		view_search_jump(v, true);
 	if (v->nlog_matches > 0)
-		view_message(v, false, "/%s/: %zu matches in %zu functions, "
-		    "%zu log records (n/N next/previous, 4 and 7 list them)",
-		    v->search_pattern, v->nhits, v->nresults,
-		    v->nlog_matches);
+		view_message(v, false, "/%s/: %zu match%s in %zu function%s, "
+		    "%zu log record%s (n/N next/previous, 4 and 7 list them)",
+		    v->search_pattern, v->nhits, v->nhits == 1 ? "" : "es",
+		    v->nresults, v->nresults == 1 ? "" : "s",
+		    v->nlog_matches, v->nlog_matches == 1 ? "" : "s");
 	else
-		view_message(v, false, "/%s/: %zu matches in %zu functions "
+		view_message(v, false, "/%s/: %zu match%s in %zu function%s "
 		    "(n/N next/previous, 4 lists them)", v->search_pattern,
-		    v->nhits, v->nresults);
+		    v->nhits, v->nhits == 1 ? "" : "es", v->nresults,
+		    v->nresults == 1 ? "" : "s");
 }
 
 static int
@@ -308,6 +310,12 @@ prompt_submit(struct viewer *w)
 	}
 	default:
 		break;
+	}
+	if (rc != 0 && k == PROMPT_GOTO) {
+		/* A time that did not parse leaves nothing worth editing:
+		 * close the prompt, the message says what to type. */
+		p->kind = PROMPT_NONE;
+		return PANE_REDRAW;
 	}
 	if (rc != 0 && k != PROMPT_COMMAND) {
 		/* Keep the prompt open on the bad input, pointing at the
@@ -512,7 +520,11 @@ handle_key(struct viewer *w, int key)
 	int flags;
 
 	if (key == TK_RESIZE) {
+		/* Repaint everything: after a shrink, curses' idea of the
+		 * screen and the terminal's own reflow disagree, and cells the
+		 * shadow thinks unchanged would stay blank. */
 		grid_resize(w->grid, w->ti.w, w->ti.h);
+		term_invalidate();
 		return PANE_REDRAW;
 	}
 	if (key == TK_MOUSE)
