@@ -172,6 +172,9 @@ timefmt_time_res(ttv_ns t, ttv_ns origin, ttv_ns resolution, char *buf,
 	int sig = scaled >= 1 ? sig3_decimals(scaled) : 2;
 	if (decimals < sig)
 		decimals = sig;
+	/* Past three, whole groups: "2.336 700 ms", not "2.336 7 ms". */
+	if (decimals > 3)
+		decimals = (decimals + 2) / 3 * 3;
 	put_fixed(buf, size, d < 0 ? "-" : "+", mag, unit, decimals, name);
 	return buf;
 }

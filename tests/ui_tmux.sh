@@ -83,5 +83,29 @@ wait_for "[Timeline]"
 tmux -L "$sock" send-keys -t ui C-c
 wait_for "status=0"
 wait_for "[Timeline]" absent
-echo "PASS: start, move, Ctrl-Z, fg, q, Ctrl-C"
+
+# A pane shrunk under the viewer (200x50 to 80x24) is repainted whole:
+# the header, lane headings and the ruler, with no Ctrl-L.
+tmux -L "$sock" resize-window -t ui -x 200 -y 50
+tmux -L "$sock" send-keys -t ui "clear; $TTV $trace" Enter
+wait_for "[Timeline]"
+wait_for "$first"
+tmux -L "$sock" resize-window -t ui -x 80 -y 24
+wait_for "$first"
+i=0
+while [ $i -lt 50 ]; do
+	tmux -L "$sock" capture-pane -p -t ui >"$tmp/screen"
+	head -n 1 "$tmp/screen" | grep -q '^ttv .*\[Timeline\]' &&
+	    sed -n 2p "$tmp/screen" | grep -q '^+0 ns' && break
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ $i -ge 50 ]; then
+	echo "FAIL: header or ruler blank after shrinking the pane"
+	cat "$tmp/screen"
+	exit 1
+fi
+tmux -L "$sock" send-keys -t ui q
+wait_for "[Timeline]" absent
+echo "PASS: start, move, Ctrl-Z, fg, q, Ctrl-C, shrink"
 exit 0

@@ -262,7 +262,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 		if (instant_draw(v, &d))
 			return;
 		snprintf(buf, sizeof buf, "no slice selected at %s",
-		    view_time(v, v->cursor_t, b2, sizeof b2));
+		    view_time_exact(v, v->cursor_t, b2, sizeof b2));
 		field(&d, "", buf, STYLE_DIM);
 		return;
 	}

@@ -972,9 +972,9 @@ bad:
 void
 view_marker_jump(struct view *v, int kind, bool forward)
 {
-	/* From the time last jumped to, not the cursor slice's start: a
-	 * long slice would otherwise bring back the same marker. */
-	ttv_ns now = v->cursor_t;
+	/* From the cursor's time as the status line shows it: the marker
+	 * last jumped to (pinned), else the middle of the selected call. */
+	ttv_ns now = view_cursor_time(v);
 	ssize_t i;
 	const struct marker *m;
 
