@@ -49,8 +49,8 @@ help_draw(struct view *v, struct grid *g, struct rect r)
 	if (n > 256)
 		n = 256;
 	grid_fill(g, r, ' ', STYLE_NORMAL, 0);
-	pane_title(g, r, "Keys", "j/k scroll, q or Esc closes; "
-	    "the same list is in man ttv");
+	pane_title(g, r, "Keys", "j/k scroll, q or Esc closes; :NAME runs a "
+	    "command (Tab completes); the same list is in man ttv");
 	list_clamp(p, n, rows);
 	/* The selection is the top line: help scrolls, nothing to pick. */
 	p->top = p->sel;
@@ -64,9 +64,12 @@ help_draw(struct view *v, struct grid *g, struct rect r)
 			    (enum key_ctx)l->ctx), STYLE_TITLE, 0);
 			continue;
 		}
+		/* Keys, then the name to type after ':', then what it does. */
 		keys_for((enum key_ctx)l->ctx, l->cmd, keys, sizeof keys);
-		grid_puts(g, r.x + 2, y, 22, keys, STYLE_NORMAL, ATTR_BOLD);
-		grid_puts(g, r.x + 25, y, r.w - 25, command_get(l->cmd)->help,
+		grid_puts(g, r.x + 2, y, 18, keys, STYLE_NORMAL, ATTR_BOLD);
+		grid_printf(g, r.x + 21, y, 15, STYLE_DIM, 0, ":%s",
+		    command_get(l->cmd)->name);
+		grid_puts(g, r.x + 37, y, r.w - 37, command_get(l->cmd)->help,
 		    STYLE_NORMAL, 0);
 	}
 }

@@ -252,6 +252,39 @@ command_by_name(const char *name)
 	return CMD_NONE;
 }
 
+size_t
+command_complete(const char *prefix, char *common, size_t size,
+    char *list, size_t list_size)
+{
+	size_t n = 0, plen = strlen(prefix), clen = 0, used = 0;
+
+	if (list_size > 0)
+		list[0] = '\0';
+	for (int c = 1; c < CMD_COUNT; c++) {
+		const char *name = commands[c].name;
+		if (strncmp(name, prefix, plen) != 0)
+			continue;
+		if (n == 0) {
+			clen = strlen(name);
+			snprintf(common, size, "%s", name);
+		} else {
+			size_t k = 0;
+			while (k < clen && common[k] == name[k])
+				k++;
+			clen = k;
+			if (clen < size)
+				common[clen] = '\0';
+		}
+		if (used < list_size) {
+			int w = snprintf(list + used, list_size - used, "%s%s",
+			    n > 0 ? " " : "", name);
+			used += w > 0 ? (size_t)w : 0;
+		}
+		n++;
+	}
+	return n;
+}
+
 static enum cmd
 lookup_in(enum key_ctx ctx, int key)
 {

@@ -91,6 +91,11 @@ extern const size_t nbindings;
 
 const struct command *command_get(enum cmd c);
 enum cmd command_by_name(const char *name);
+/* Command names starting with prefix: how many, their longest common
+ * beginning in common, and the names themselves, space-separated, in list
+ * (cut at list_size). */
+size_t command_complete(const char *prefix, char *common, size_t size,
+    char *list, size_t list_size);
 /* The command a key runs in a context (falls back to CTX_LIST for list
  * panes, then to CTX_GLOBAL); CMD_NONE if unbound. */
 enum cmd keys_lookup(enum key_ctx ctx, int key);

@@ -969,6 +969,19 @@ bad:
 
 /* ------------------------------------------------------------ markers */
 
+/* The keys that repeat a jump, for the hint after one. */
+static void
+marker_keys(int kind, const char **next, const char **prev)
+{
+	switch (kind) {
+	case VIEW_MARKER_BUFFER: *next = "b"; *prev = "B"; return;
+	case MARKER_TSC_WRAP: *next = "w"; *prev = "W"; return;
+	case MARKER_CPU_CHANGE: *next = "c"; *prev = "C"; return;
+	case MARKER_CUSTOM_EVENT: *next = "e"; *prev = "E"; return;
+	default: *next = "]"; *prev = "["; return;
+	}
+}
+
 void
 view_marker_jump(struct view *v, int kind, bool forward)
 {
@@ -1004,9 +1017,11 @@ view_marker_jump(struct view *v, int kind, bool forward)
 	if (m->track != UINT32_MAX && m->track < v->trace->ntracks)
 		v->cursor_track = m->track;
 	view_goto_time(v, m->t);
-	view_message(v, false, "%s at %zd of %zu",
+	const char *next, *prev;
+	marker_keys(kind, &next, &prev);
+	view_message(v, false, "%s at %zd of %zu (%s next, %s previous)",
 	    marker_kind_name((enum marker_kind)m->kind), i + 1,
-	    v->trace->nmarkers);
+	    v->trace->nmarkers, next, prev);
 }
 
 void

@@ -32,11 +32,20 @@
 enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_SHOW, PROMPT_HIDE,
 	PROMPT_GOTO, PROMPT_COMMAND };
 
+#define PROMPT_HISTORY 32
+
 struct prompt {
 	enum prompt_kind kind;
 	char buf[256];
 	size_t len;
 	int err_col;		/* 1-based column of a regex error, or 0 */
+	/* What was entered at each kind of prompt, newest last; Up and
+	 * Down walk it (pos == n: the line being typed). */
+	struct {
+		char *lines[PROMPT_HISTORY];
+		size_t n, pos;
+	} history[PROMPT_COMMAND + 1];
+	char draft[256];	/* the line being typed, while walking */
 };
 
 struct viewer {
@@ -139,6 +148,28 @@ prompt_label(enum prompt_kind k)
 	}
 }
 
+/* What the keys of the pane in front do, when nothing else is said. */
+static const char *
+status_hint(const struct view *v)
+{
+	if (v->help)
+		return "j/k scroll  q close";
+	switch (v->pane) {
+	case PANE_FLAME:
+		return "? keys  h/j/k/l move  Enter zoom  u back  p per thread";
+	case PANE_FUNCTIONS:
+		return "? keys  Enter longest call  s/S sort  r reverse";
+	case PANE_SEARCH:
+	case PANE_MARKERS:
+	case PANE_LOGS:
+		return "? keys  j/k move  Enter go there  1 timeline";
+	case PANE_THREADS:
+		return "? keys  Space pick  I invert  a all  Enter apply";
+	default:
+		return "? keys  / search  g go to  ] marker  : command  q quit";
+	}
+}
+
 /* The status line: a prompt being typed (cursor returned), or the last
  * message and where the cursor is. */
 static int
@@ -164,9 +195,9 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 			grid_attr(g, r.x + c + p->err_col - 1, r.y, 1,
 			    ATTR_REVERSE | ATTR_UNDERLINE);
 		*cx = r.x + c + tc;
-		if (v->msg[0] != '\0' && v->msg_error && *cx + 3 < r.w)
+		if (v->msg[0] != '\0' && *cx + 3 < r.w)
 			text_puts(g, *cx + 2, r.y, r.w - *cx - 2, v->msg,
-			    STYLE_ERROR, 0);
+			    v->msg_error ? STYLE_ERROR : STYLE_DIM, 0);
 		return r.y;
 	}
 	c = 0;
@@ -174,8 +205,8 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 		c = text_puts(g, r.x, r.y, r.w, v->msg, v->msg_error ?
 		    STYLE_ERROR : STYLE_STATUS, 0);
 	else
-		c = grid_puts(g, r.x, r.y, r.w, "? keys  / search  q quit",
-		    STYLE_STATUS, 0);
+		c = grid_puts(g, r.x, r.y, r.w, status_hint(v), STYLE_STATUS,
+		    0);
 	snprintf(buf, sizeof buf, "  cursor %s",
 	    view_time_exact(v, view_cursor_time(v), b2, sizeof b2));
 	int bw = text_width(g, buf, strlen(buf), r.w);
@@ -216,6 +247,8 @@ static void
 prompt_open(struct viewer *w, enum prompt_kind k, const char *init)
 {
 	w->prompt.kind = k;
+	w->prompt.history[k].pos = w->prompt.history[k].n;
+	w->view.msg[0] = '\0';
 	snprintf(w->prompt.buf, sizeof w->prompt.buf, "%s", init ? init : "");
 	w->prompt.len = strlen(w->prompt.buf);
 	w->prompt.err_col = 0;
@@ -251,6 +284,69 @@ err_column(const char *msg)
 	return p != NULL ? atoi(p + 10) : 0;
 }
 
+/* Keeps an entered line (not a repeat of the last one). */
+static void
+history_add(struct prompt *p, enum prompt_kind k)
+{
+	__typeof__(p->history[0]) *h = &p->history[k];
+
+	if (p->len == 0 || (h->n > 0 && strcmp(h->lines[h->n - 1], p->buf) ==
+	    0))
+		return;
+	if (h->n == PROMPT_HISTORY) {
+		free(h->lines[0]);
+		memmove(h->lines, h->lines + 1, (PROMPT_HISTORY - 1) *
+		    sizeof h->lines[0]);
+		h->n--;
+	}
+	h->lines[h->n++] = xstrdup(p->buf);
+	h->pos = h->n;
+}
+
+/* Up (older) or Down (newer) through what was entered at this prompt;
+ * past the newest, the line that was being typed comes back. */
+static void
+history_step(struct prompt *p, int dir)
+{
+	__typeof__(p->history[0]) *h = &p->history[p->kind];
+	size_t to;
+
+	if (dir < 0 ? h->pos == 0 : h->pos >= h->n)
+		return;
+	if (h->pos == h->n)
+		snprintf(p->draft, sizeof p->draft, "%s", p->buf);
+	to = dir < 0 ? h->pos - 1 : h->pos + 1;
+	snprintf(p->buf, sizeof p->buf, "%s", to == h->n ? p->draft :
+	    h->lines[to]);
+	p->len = strlen(p->buf);
+	h->pos = to;
+}
+
+/* Tab at the command prompt: completes a command name as far as it is
+ * unambiguous and lists the candidates when there are several. */
+static void
+complete_command(struct viewer *w)
+{
+	struct prompt *p = &w->prompt;
+	char common[64], list[200];
+	size_t n;
+
+	p->buf[p->len] = '\0';
+	n = command_complete(p->buf, common, sizeof common, list,
+	    sizeof list);
+	if (n == 0) {
+		view_message(&w->view, true, "no command starts with '%s'",
+		    p->buf);
+		return;
+	}
+	snprintf(p->buf, sizeof p->buf, "%s", common);
+	p->len = strlen(p->buf);
+	if (n > 1)
+		view_message(&w->view, false, "%s", list);
+	else
+		w->view.msg[0] = '\0';
+}
+
 static int
 prompt_submit(struct viewer *w)
 {
@@ -262,6 +358,7 @@ prompt_submit(struct viewer *w)
 	int rc = 0;
 
 	p->buf[p->len] = '\0';
+	history_add(p, k);
 	switch (k) {
 	case PROMPT_SEARCH:
 		if (p->len == 0) {
@@ -354,6 +451,14 @@ prompt_key(struct viewer *w, int key)
 		break;
 	case TK_CTRL('U'):
 		p->len = 0;
+		break;
+	case TK_UP:
+	case TK_DOWN:
+		history_step(p, key == TK_UP ? -1 : 1);
+		break;
+	case TK_TAB:
+		if (p->kind == PROMPT_COMMAND)
+			complete_command(w);
 		break;
 	default:
 		if (key >= 0x20 && key < 0x110000 && key != 0x7f &&
@@ -671,6 +776,9 @@ viewer_main(const char *path, const struct load_options *lopts,
 	}
 	view_free(&w.view);
 	grid_free(w.grid);
+	for (size_t k = 0; k <= PROMPT_COMMAND; k++)
+		for (size_t i = 0; i < w.prompt.history[k].n; i++)
+			free(w.prompt.history[k].lines[i]);
 	trace_free(t);
 	return 0;
 }
