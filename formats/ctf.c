@@ -1125,7 +1125,9 @@ static int
 ctf_load(struct load_ctx *ctx)
 {
 	struct loader L = { .ctx = ctx, .b = ctx->b };
-	L.r = ctf_reader_open(ctx->path, on_diag, &L);
+	L.r = ctf_reader_open(ctx->path, on_diag, &L,
+	    ctx->opts != NULL ? ctx->opts->progress : NULL,
+	    ctx->opts != NULL ? ctx->opts->progress_arg : NULL);
 	if (L.r == NULL) {
 		if (!builder_has_errors(ctx->b))
 			builder_note(ctx->b, DIAG_ERROR, "no CTF trace found");

@@ -137,7 +137,8 @@ elf_open_file(const char *path, int *fd, Elf **elf, char **err)
 		*err = xstrdup("libelf is out of date");
 		return -1;
 	}
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named as the binary must not hang the load. */
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (*fd < 0) {
 		*err = xstrdup(strerror(errno));
 		return -1;

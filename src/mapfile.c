@@ -11,11 +11,28 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *
+mapfile_kind(unsigned mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG: return "a file";
+	case S_IFDIR: return "a directory";
+	case S_IFIFO: return "a FIFO";
+	case S_IFCHR: return "a character device";
+	case S_IFBLK: return "a block device";
+	case S_IFSOCK: return "a socket";
+	case S_IFLNK: return "a symbolic link";
+	default: return "not a file";
+	}
+}
+
 int
 mapfile_open(const char *path, struct mapped_file *out, char **err)
 {
 	memset(out, 0, sizeof *out);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* Never wait on a FIFO or a device: O_NONBLOCK opens at once, and
+	 * only a regular file is read. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		*err = xstrdup(strerror(errno));
 		return -1;
@@ -26,47 +43,11 @@ mapfile_open(const char *path, struct mapped_file *out, char **err)
 		close(fd);
 		return -1;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		*err = xstrdup("is a directory");
+	if (!S_ISREG(st.st_mode)) {
+		*err = xasprintf("not a regular file (%s): only files are read",
+		    mapfile_kind(st.st_mode));
 		close(fd);
 		return -1;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		/* Pipes and devices cannot be mapped; read them into memory. */
-		size_t cap = 1 << 20, len = 0;
-		unsigned char *buf = xmalloc(cap);
-		for (;;) {
-			if (len == cap)
-				buf = xrealloc(buf, cap *= 2);
-			ssize_t n = read(fd, buf + len, cap - len);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				*err = xstrdup(strerror(errno));
-				free(buf);
-				close(fd);
-				return -1;
-			}
-			if (n == 0)
-				break;
-			len += (size_t)n;
-		}
-		close(fd);
-		/* Keep one ownership rule: copy into an anonymous mapping. */
-		void *p = len ? mmap(NULL, len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : NULL;
-		if (len && p == MAP_FAILED) {
-			*err = xstrdup(strerror(errno));
-			free(buf);
-			return -1;
-		}
-		if (len)
-			memcpy(p, buf, len);
-		free(buf);
-		out->data = p;
-		out->size = len;
-		out->path = xstrdup(path);
-		return 0;
 	}
 	out->size = (size_t)st.st_size;
 	out->path = xstrdup(path);

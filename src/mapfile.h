@@ -15,9 +15,12 @@ struct mapped_file {
 	char *path;
 };
 
-/* Returns 0, or -1 with a message (strerror-style) in *err (caller frees). */
+/* Maps a regular file (never waits on a FIFO or device: those are refused).
+ * Returns 0, or -1 with a message (strerror-style) in *err (caller frees). */
 int mapfile_open(const char *path, struct mapped_file *out, char **err);
 void mapfile_close(struct mapped_file *m);
+/* "a FIFO", "a directory"... for a stat mode, in messages. */
+const char *mapfile_kind(unsigned mode);
 /* Hints that [off, off+len) will be read in order. */
 void mapfile_sequential(const struct mapped_file *m);
 /* Drops the pages of [0, upto) from memory; they are read again if touched. */

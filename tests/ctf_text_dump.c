@@ -38,7 +38,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: ctf_text_dump [-c] TRACE\n");
 		return 2;
 	}
-	struct ctf_reader *r = ctf_reader_open(argv[argc - 1], on_diag, NULL);
+	struct ctf_reader *r = ctf_reader_open(argv[argc - 1], on_diag, NULL,
+	    NULL, NULL);
 	if (r == NULL)
 		return 1;
 	const struct ctf_item *it;

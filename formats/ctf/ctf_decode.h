@@ -299,11 +299,15 @@ struct ctf_reader;
 typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
     int64_t offset, const char *msg);
 
-/* Opens a directory (every trace below it) or a metadata file. Metadata
- * problems are reported through diag; returns NULL if no trace could be
- * opened (and says why through diag). */
+/* Entries looked at so far while looking for traces (total is 0). */
+typedef void (*ctf_progress_fn)(void *arg, uint64_t done, uint64_t total);
+
+/* Opens a directory (every trace below it, see ctf_dir.h) or a metadata
+ * file. Metadata problems, and files not read, are reported through diag;
+ * returns NULL if no trace could be opened (and says why through diag).
+ * progress may be NULL. */
 struct ctf_reader *ctf_reader_open(const char *path, ctf_diag_fn diag,
-    void *arg);
+    void *arg, ctf_progress_fn progress, void *progress_arg);
 void ctf_reader_free(struct ctf_reader *r);
 /* Stops the workers (they finish the batch they are filling): nothing is
  * decoded, nor the raw hook called, after it returns. */

@@ -9,12 +9,14 @@
  * uses them. The binary is looked for under --sysroot first, then at its
  * recorded path; symbols come from .symtab (or .dynsym) through libelf.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "xalloc.h"
@@ -27,6 +29,8 @@ struct bin {
 	bool is_pic;
 	/* loaded lazily */
 	bool loaded, ok;
+	bool used;		/* an address of the trace fell in it */
+	char *why;		/* why it could not be read, or NULL */
 	uint64_t min_vaddr;
 	struct sym *syms;
 	size_t nsyms;
@@ -69,6 +73,7 @@ ctf_lttng_free(struct ctf_lttng *l)
 		return;
 	for (size_t i = 0; i < l->bins.len; i++) {
 		free(l->bins.items[i].path);
+		free(l->bins.items[i].why);
 		free(l->bins.items[i].syms);
 		free(l->bins.items[i].strs);
 	}
@@ -165,6 +170,26 @@ cmp_sym(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/* Opens a binary named by the trace: a regular file only, and never
+ * waiting (the path comes from the trace, and could name a FIFO). */
+static int
+open_binary(const char *path, char **why)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0) {
+		*why = xstrdup(strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		*why = xstrdup("not a regular file");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static void
 load_bin(struct ctf_lttng *l, struct bin *bn)
 {
@@ -172,19 +197,26 @@ load_bin(struct ctf_lttng *l, struct bin *bn)
 	int fd = -1;
 	if (l->sysroot != NULL) {
 		char *p = xasprintf("%s/%s", l->sysroot, bn->path);
-		fd = open(p, O_RDONLY);
+		fd = open_binary(p, &bn->why);
 		free(p);
 	}
-	if (fd < 0)
-		fd = open(bn->path, O_RDONLY);
+	if (fd < 0) {
+		free(bn->why);
+		bn->why = NULL;
+		fd = open_binary(bn->path, &bn->why);
+	}
 	if (fd < 0)
 		return;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
+		bn->why = xstrdup("libelf is out of date");
 		close(fd);
 		return;
 	}
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-	if (e == NULL) {
+	if (e == NULL || elf_kind(e) != ELF_K_ELF) {
+		bn->why = xstrdup("not an ELF file");
+		if (e != NULL)
+			elf_end(e);
 		close(fd);
 		return;
 	}
@@ -269,6 +301,7 @@ symbolize(struct ctf_lttng *l, int64_t vpid, uint64_t addr, char *buf,
 		return false;
 	if (!bn->loaded)
 		load_bin(l, bn);
+	bn->used = true;
 	*binpath = bn->path;
 	uint64_t off = bn->is_pic ? addr - bn->baddr + bn->min_vaddr : addr;
 	if (bn->ok && bn->nsyms > 0) {
@@ -314,6 +347,22 @@ ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 			    builder_intern_cstr(b, name));
 			named++;
 		}
+	}
+	/* Say which binaries were missing: their functions show as
+	 * file+offset, and --sysroot may be all it takes. */
+	for (size_t i = 0; i < l->bins.len; i++) {
+		struct bin *bn = &l->bins.items[i];
+		if (!bn->used || bn->ok)
+			continue;
+		builder_note(b, DIAG_WARNING, "cyg-profile: cannot read binary "
+		    "%s%s%s (%s): its functions are shown as file+offset; "
+		    "--sysroot DIR looks for it under DIR", bn->path,
+		    l->sysroot ? " under " : "", l->sysroot ? l->sysroot : "",
+		    bn->why ? bn->why : "no symbols");
+		/* One binary is reported once, whatever the processes. */
+		for (size_t j = i + 1; j < l->bins.len; j++)
+			if (strcmp(l->bins.items[j].path, bn->path) == 0)
+				l->bins.items[j].used = false;
 	}
 	return named;
 }

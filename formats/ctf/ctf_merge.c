@@ -31,6 +31,7 @@
 
 #include "mapfile.h"
 #include "ctf_decode.h"
+#include "ctf_dir.h"
 #include "ctf_index.h"
 #include "xalloc.h"
 
@@ -100,6 +101,8 @@ struct ctf_reader {
 	char *root;
 	ctf_diag_fn diag;
 	void *arg;
+	ctf_progress_fn progress;	/* while looking for traces */
+	void *progress_arg;
 	struct ctf_trace **traces;
 	size_t ntraces;
 	struct ctf_stream_slot **streams;
@@ -153,70 +156,31 @@ join(const char *a, const char *b)
 	return xasprintf("%s/%s", a, b);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Names in a directory, sorted, without "." entries. */
-static char **
-list_dir(const char *path, size_t *n)
-{
-	*n = 0;
-	DIR *dir = opendir(path);
-	if (dir == NULL)
-		return NULL;
-	VEC(char *) v = { 0 };
-	struct dirent *de;
-	while ((de = readdir(dir)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		VEC_PUSH(&v, xstrdup(de->d_name));
-	}
-	closedir(dir);
-	if (v.len)
-		xqsort(v.items, v.len, sizeof *v.items, cmp_str);
-	*n = v.len;
-	return v.items;
-}
-
 static void batch_diag(void *arg, bool error, const char *file, int64_t off,
     const char *msg);
 static void add_trace(struct ctf_reader *r, const char *rel);
 
-static void
-walk(struct ctf_reader *r, const char *rel, int depth)
+/* The walk's callbacks: each trace directory is opened as it is met. */
+static bool
+walk_trace(void *arg, const char *rel)
 {
-	if (depth > 12)
-		return;
-	char *full = join(r->root, rel);
-	size_t n;
-	char **names = list_dir(full, &n);
-	bool has_meta = false;
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(names[i], "metadata")) {
-			char *p = join(full, names[i]);
-			struct stat st;
-			if (stat(p, &st) == 0 && S_ISREG(st.st_mode))
-				has_meta = true;
-			free(p);
-		}
-	if (has_meta)
-		add_trace(r, rel);
-	for (size_t i = 0; i < n; i++) {
-		char *p = join(full, names[i]);
-		struct stat st;
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			char *sub = join(rel, names[i]);
-			walk(r, sub, depth + 1);
-			free(sub);
-		}
-		free(p);
-		free(names[i]);
-	}
-	free(names);
-	free(full);
+	add_trace(arg, rel);
+	return true;
+}
+
+static void
+walk_skipped(void *arg, const char *rel, const char *why)
+{
+	struct ctf_reader *r = arg;
+	diag(r, false, rel[0] ? rel : ".", -1, "%s", why);
+}
+
+static void
+walk_progress(void *arg, size_t entries)
+{
+	struct ctf_reader *r = arg;
+	if (r->progress != NULL)
+		r->progress(r->progress_arg, entries, 0);
 }
 
 static void
@@ -323,17 +287,27 @@ add_trace(struct ctf_reader *r, const char *rel)
 
 	char *dfull = join(r->root, rel);
 	size_t n;
-	char **names = list_dir(dfull, &n);
+	char **names = ctf_dir_list(dfull, &n);
 	for (size_t i = 0; i < n; i++) {
-		char *p = join(dfull, names[i]);
-		struct stat st;
-		if (strcmp(names[i], "metadata") != 0 && stat(p, &st) == 0 &&
-		    S_ISREG(st.st_mode)) {
-			char *srel = join(rel, names[i]);
-			add_stream(r, t, srel);
-			free(srel);
+		const char *why;
+		char *srel = join(rel, names[i]);
+		if (strcmp(names[i], "metadata") != 0) {
+			switch (ctf_dir_classify(r->root, rel, names[i], &why)) {
+			case CTF_FILE_STREAM:
+				add_stream(r, t, srel);
+				break;
+			case CTF_FILE_SKIP:
+				/* Said, never read: a FIFO would block, a
+				 * device never end, a link out of the tree
+				 * would show another file's bytes. */
+				diag(r, false, srel, -1, "not a stream: %s, "
+				    "skipped", why);
+				break;
+			case CTF_FILE_SUBDIR:
+				break;
+			}
 		}
-		free(p);
+		free(srel);
 		free(names[i]);
 	}
 	free(names);
@@ -816,41 +790,31 @@ heap_replace_top(struct ctf_reader *r, struct ctf_stream_slot *s)
 }
 
 static bool
-has_trace(const char *path, int depth)
+found_one(void *arg, const char *rel)
 {
-	if (depth > 12)
-		return false;
-	size_t n;
-	char **names = list_dir(path, &n);
-	bool found = false;
-	for (size_t i = 0; i < n; i++) {
-		char *p = join(path, names[i]);
-		struct stat st;
-		if (!found && stat(p, &st) == 0) {
-			if (S_ISREG(st.st_mode) && !strcmp(names[i], "metadata"))
-				found = true;
-			else if (S_ISDIR(st.st_mode))
-				found = has_trace(p, depth + 1);
-		}
-		free(p);
-		free(names[i]);
-	}
-	free(names);
-	return found;
+	(void)rel;
+	*(bool *)arg = true;
+	return false;
 }
 
 bool
 ctf_dir_has_trace(const char *path)
 {
-	return has_trace(path, 0);
+	bool found = false;
+	struct ctf_dir_walk w = { .trace = found_one, .arg = &found };
+	ctf_dir_walk(path, &w);
+	return found;
 }
 
 struct ctf_reader *
-ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg)
+ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg,
+    ctf_progress_fn progress, void *progress_arg)
 {
 	struct ctf_reader *r = xcalloc(1, sizeof *r);
 	r->diag = dfn;
 	r->arg = arg;
+	r->progress = progress;
+	r->progress_arg = progress_arg;
 	struct stat st;
 	if (stat(path, &st) < 0) {
 		diag(r, true, path, -1, "%s", strerror(errno));
@@ -859,7 +823,11 @@ ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg)
 	}
 	if (S_ISDIR(st.st_mode)) {
 		r->root = xstrdup(path);
-		walk(r, "", 0);
+		struct ctf_dir_walk w = {
+			.trace = walk_trace, .skipped = walk_skipped,
+			.progress = walk_progress, .arg = r,
+		};
+		ctf_dir_walk(path, &w);
 	} else {
 		/* the metadata file itself: its directory is the trace */
 		const char *slash = strrchr(path, '/');
