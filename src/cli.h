@@ -23,4 +23,9 @@ struct stats_options {
 void cli_stats(const struct trace *t, const struct filter *f,
     const struct stats_options *o, FILE *out);
 
+/* --markers: every marker in time order (ts_ns from the trace start,
+ * kind, tid, value, text), the list of the markers pane. */
+void cli_markers(const struct trace *t, const struct filter *f, bool tsv,
+    FILE *out);
+
 #endif

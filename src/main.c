@@ -1,39 +1,50 @@
 /*
- * ttv: the command line. Parses options, loads the trace, and either runs
- * one batch mode (--info, --stats, --export) or opens the viewer. Errors
- * from everything below are reported here, as "ttv: FILE: what".
+ * ttv: the command line. Parses options, checks that each goes with the
+ * mode asked for, then opens the trace through open_trace() (the one road
+ * the viewer takes too) and runs one batch mode (--info, --stats,
+ * --markers, --export) or the viewer. Errors from everything below are
+ * reported here, as "ttv: FILE: what".
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "escape.h"
 #include "export.h"
-#include "load.h"
+#include "open_trace.h"
 #include "query.h"
 #include "viewer.h"
 #include "xalloc.h"
 
-enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = TTV_EXIT_OK, EXIT_BAD_INPUT = TTV_EXIT_BAD_INPUT,
+	EXIT_USAGE = TTV_EXIT_USAGE };
 
 /* Diagnostics shown on stderr before the rest go to --info only. */
 #define DIAGS_ON_STDERR 20
 
-enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT };
+enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_MARKERS };
+static const char *const mode_option[] = {
+	[MODE_VIEW] = "", [MODE_INFO] = "--info", [MODE_STATS] = "--stats",
+	[MODE_EXPORT] = "--export", [MODE_MARKERS] = "--markers",
+};
 
 enum {
 	OPT_TSV = 256, OPT_SORT, OPT_ASCENDING, OPT_INSTR_MAP, OPT_SYSROOT,
-	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE,
+	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
 };
 
 static const struct option long_options[] = {
 	{ "info", no_argument, NULL, 'i' },
 	{ "stats", no_argument, NULL, 's' },
+	{ "markers", no_argument, NULL, OPT_MARKERS },
 	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "ascending", no_argument, NULL, OPT_ASCENDING },
@@ -67,13 +78,16 @@ usage(FILE *fp)
 "                          counts, warnings\n"
 "  -s, --stats             one row per function: count, total, self, min,\n"
 "                          median, p90, p99, max\n"
-"      --tsv               with --stats: tab-separated with a header line\n"
+"      --markers           every marker in time order (TSC wraps, buffer\n"
+"                          boundaries, CPU changes, events, lost data)\n"
+"      --tsv               with --stats or --markers: tab-separated with a\n"
+"                          header line\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
 "                          min, median, p90, p99, max or samples\n"
 "      --ascending         with --stats: smallest first\n"
 "  -e, --export FORMAT     chrome-json (Perfetto, chrome://tracing) or\n"
 "                          collapsed (folded stacks for flamegraph tools)\n"
-"  -o, --output FILE       write the export to FILE instead of stdout\n"
+"  -o, --output FILE       write the answer to FILE instead of stdout\n"
 "      --per-thread        with --export collapsed: thread as root frame\n"
 "\n"
 "Filters (every mode):\n"
@@ -105,23 +119,86 @@ usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-static void
-report_diags(const struct trace *t, const char *path)
+/* Progress of a long load on stderr, when it is a terminal: after a
+ * second, then a few times a second; the line is wiped at the end. */
+struct progress {
+	const char *path;
+	struct timespec start, last;
+	bool shown;
+};
+
+static double
+since(const struct timespec *a, const struct timespec *b)
 {
-	size_t shown = 0;
-	for (size_t i = 0; i < t->ndiags && shown < DIAGS_ON_STDERR; i++) {
-		fputs("ttv: ", stderr);
-		escape_fputs(path, stderr);
-		fputs(t->diags[i].level == DIAG_ERROR ? ": " : ": warning: ",
-		    stderr);
-		escape_fputs(t->diags[i].text, stderr);
-		putc('\n', stderr);
-		shown++;
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void
+progress_cb(void *arg, uint64_t done, uint64_t total)
+{
+	struct progress *p = arg;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (since(&p->start, &now) < 1.0 || (p->shown &&
+	    since(&p->last, &now) < 0.25))
+		return;
+	p->last = now;
+	p->shown = true;
+	fputs("\rttv: ", stderr);
+	escape_fputs(p->path, stderr);
+	if (total == 0)
+		fprintf(stderr, ": looking for traces, %llu entries\033[K",
+		    (unsigned long long)done);
+	else
+		fprintf(stderr, ": reading, %.0f%% of %.0f MB\033[K",
+		    100.0 * (double)done / (double)total,
+		    (double)total / 1e6);
+	fflush(stderr);
+}
+
+static void
+progress_end(struct progress *p)
+{
+	if (p->shown)
+		fputs("\r\033[K", stderr);
+	p->shown = false;
+}
+
+/* The directory that would hold FILE exists and takes files. */
+static bool
+output_dir_ok(const char *file)
+{
+	char *dir = xstrdup(file);
+	char *slash = strrchr(dir, '/');
+	bool ok;
+
+	if (slash == NULL)
+		ok = access(".", W_OK) == 0;
+	else {
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		ok = access(dir, W_OK) == 0;
 	}
-	uint64_t more = t->ndiags - shown + t->ndiags_dropped;
-	if (more > 0)
-		fprintf(stderr, "ttv: %llu more messages (see --info)\n",
-		    (unsigned long long)more);
+	free(dir);
+	return ok;
+}
+
+/* Sets the mode once: two modes at a time is a usage error. */
+static int
+set_mode(enum mode *mode, enum mode m)
+{
+	if (*mode != MODE_VIEW && *mode != m) {
+		fprintf(stderr, "ttv: %s and %s do not go together\n"
+		    "Try 'ttv --help' for more information.\n",
+		    mode_option[*mode], mode_option[m]);
+		return EXIT_USAGE;
+	}
+	*mode = m;
+	return EXIT_OK;
 }
 
 int
@@ -129,30 +206,34 @@ main(int argc, char **argv)
 {
 	enum mode mode = MODE_VIEW;
 	struct stats_options so = { .sort = STATS_TOTAL };
-	const char *export_format = NULL, *output = NULL, *threads = NULL;
-	const char *function = NULL, *hide = NULL, *format = NULL;
-	bool per_thread = false;
-	struct load_options lo = { 0 };
-	int c;
+	const char *export_format = NULL, *output = NULL;
+	bool per_thread = false, tsv = false, sort = false;
+	struct open_options oo = { 0 };
+	int c, rc;
 
 	setlocale(LC_ALL, "");
+	/* getopt's own messages then start with "ttv:", as ours do. */
+	argv[0] = (char *)"ttv";
 	while ((c = getopt_long(argc, argv, "ise:o:t:f:hV", long_options,
 	    NULL)) != -1) {
+		rc = EXIT_OK;
 		switch (c) {
-		case 'i': mode = MODE_INFO; break;
-		case 's': mode = MODE_STATS; break;
-		case OPT_TSV: so.tsv = true; break;
+		case 'i': rc = set_mode(&mode, MODE_INFO); break;
+		case 's': rc = set_mode(&mode, MODE_STATS); break;
+		case OPT_MARKERS: rc = set_mode(&mode, MODE_MARKERS); break;
+		case OPT_TSV: tsv = so.tsv = true; break;
 		case OPT_SORT: {
 			int k = stats_key_parse(optarg);
 			if (k < 0)
 				return usage_error("unknown sort key '%s'",
 				    optarg);
 			so.sort = k;
+			sort = true;
 			break;
 		}
-		case OPT_ASCENDING: so.ascending = true; break;
+		case OPT_ASCENDING: so.ascending = sort = true; break;
 		case 'e':
-			mode = MODE_EXPORT;
+			rc = set_mode(&mode, MODE_EXPORT);
 			export_format = optarg;
 			if (strcmp(optarg, "chrome-json") != 0 &&
 			    strcmp(optarg, "collapsed") != 0)
@@ -161,13 +242,13 @@ main(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case OPT_PER_THREAD: per_thread = true; break;
-		case 't': threads = optarg; break;
-		case 'f': function = optarg; break;
-		case OPT_HIDE: hide = optarg; break;
-		case OPT_INSTR_MAP: lo.instr_map = optarg; break;
-		case OPT_SYSROOT: lo.sysroot = optarg; break;
-		case OPT_FORMAT: format = optarg; break;
-		case OPT_STRICT: lo.strict = true; break;
+		case 't': oo.threads = optarg; break;
+		case 'f': oo.function = optarg; break;
+		case OPT_HIDE: oo.hide = optarg; break;
+		case OPT_INSTR_MAP: oo.load.instr_map = optarg; break;
+		case OPT_SYSROOT: oo.load.sysroot = optarg; break;
+		case OPT_FORMAT: oo.force_format = optarg; break;
+		case OPT_STRICT: oo.load.strict = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V':
 			printf("ttv %s\n", PACKAGE_VERSION);
@@ -177,103 +258,101 @@ main(int argc, char **argv)
 			    stderr);
 			return EXIT_USAGE;
 		}
+		if (rc != EXIT_OK)
+			return rc;
 	}
 	if (optind != argc - 1)
 		return usage_error("%s", optind >= argc ? "no trace given" :
 		    "only one trace at a time");
 	const char *path = argv[optind];
-	if (function != NULL && hide != NULL)
-		return usage_error("%s", "--function and --hide do not go "
-		    "together");
+
+	/* Options that only mean something with a mode. */
+	if (tsv && mode != MODE_STATS && mode != MODE_MARKERS)
+		return usage_error("%s", "--tsv goes with --stats or --markers");
+	if (sort && mode != MODE_STATS)
+		return usage_error("%s", "--sort and --ascending go with "
+		    "--stats");
+	if (per_thread && (mode != MODE_EXPORT ||
+	    strcmp(export_format, "collapsed") != 0))
+		return usage_error("%s", "--per-thread goes with --export "
+		    "collapsed");
+	if (output != NULL && mode == MODE_VIEW)
+		return usage_error("%s", "--output goes with a batch mode "
+		    "(--info, --stats, --markers, --export)");
 
 	/* Check the filters before the (possibly long) load. */
-	int64_t *tids = NULL;
-	size_t ntids = 0;
 	char *err = NULL;
-	if (threads != NULL && filter_parse_tids(threads, &tids, &ntids,
-	    &err) != 0) {
-		int rc = usage_error("%s", err);
+	if ((rc = open_trace_check(&oo, &err)) != EXIT_OK) {
+		rc = usage_error("%s", err);
 		free(err);
 		return rc;
 	}
-	struct regex *re = NULL;
-	const char *pattern = function ? function : hide;
-	if (pattern != NULL && (re = regex_compile(pattern, &err)) == NULL) {
-		fprintf(stderr, "ttv: bad regex '%s': %s\n", pattern, err);
-		free(err);
-		free(tids);
-		return EXIT_USAGE;
+	if (output != NULL && !output_dir_ok(output)) {
+		fputs("ttv: ", stderr);
+		escape_fputs(output, stderr);
+		fprintf(stderr, ": %s\n", strerror(errno));
+		return EXIT_BAD_INPUT;
 	}
 
-	if (mode == MODE_VIEW) {
-		regex_free(re);
-		struct viewer_options vo = {
-			.force_format = format, .tids = tids, .ntids = ntids,
-			.function_regex = function,
-		};
-		int rc = viewer_main(path, &lo, &vo);
-		free(tids);
-		return rc;
-	}
+	if (mode == MODE_VIEW)
+		return viewer_main(path, &oo);
 
-	struct trace *t = load_trace(path, format, &lo, &err);
-	if (t == NULL) {
+	struct progress prog = { .path = path };
+	if (isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &prog.start);
+		oo.load.progress = progress_cb;
+		oo.load.progress_arg = &prog;
+	}
+	struct trace *t;
+	struct filter f;
+	rc = open_trace(path, &oo, &t, &f, &err);
+	progress_end(&prog);
+	if (t != NULL)
+		open_trace_report(t, path, DIAGS_ON_STDERR, stderr);
+	if (rc != EXIT_OK) {
 		fputs("ttv: ", stderr);
 		escape_fputs(path, stderr);
 		fputs(": ", stderr);
-		escape_fputs(err, stderr);
+		escape_fputs(err ? err : "unreadable", stderr);
 		putc('\n', stderr);
 		free(err);
-		regex_free(re);
-		free(tids);
-		return EXIT_BAD_INPUT;
+		filter_clear(&f);
+		if (t != NULL)
+			trace_free(t);
+		return rc;
 	}
-	report_diags(t, path);
-	if (lo.strict && t->has_errors) {
-		fputs("ttv: stopped (--strict)\n", stderr);
-		trace_free(t);
-		regex_free(re);
-		free(tids);
-		return EXIT_BAD_INPUT;
-	}
-
-	struct filter f;
-	filter_init(&f);
-	if (tids != NULL)
-		filter_set_threads(&f, t, tids, ntids, false);
-	if (re != NULL)
-		filter_set_functions(&f, t, re, hide != NULL);
 
 	FILE *out = stdout;
 	if (output != NULL && (out = fopen(output, "w")) == NULL) {
-		perror(output);
-		out = NULL;
+		fputs("ttv: ", stderr);
+		escape_fputs(output, stderr);
+		fprintf(stderr, ": %s\n", strerror(errno));
+		filter_clear(&f);
+		trace_free(t);
+		return EXIT_BAD_INPUT;
 	}
-	int rc = t->has_errors ? EXIT_BAD_INPUT : EXIT_OK;
-	if (out != NULL) {
-		switch (mode) {
-		case MODE_INFO: cli_info(t, &f, out); break;
-		case MODE_STATS: cli_stats(t, &f, &so, out); break;
-		case MODE_EXPORT:
-			if (strcmp(export_format, "chrome-json") == 0)
-				export_chrome_json(t, &f, out);
-			else
-				export_collapsed(t, &f, per_thread, out);
-			break;
-		default: break;
-		}
-		if (fflush(out) != 0 || ferror(out)) {
-			perror(output ? output : "stdout");
-			rc = EXIT_BAD_INPUT;
-		}
-		if (out != stdout)
-			fclose(out);
-	} else {
-		rc = EXIT_USAGE;
+	rc = t->has_errors ? EXIT_BAD_INPUT : EXIT_OK;
+	switch (mode) {
+	case MODE_INFO: cli_info(t, &f, out); break;
+	case MODE_STATS: cli_stats(t, &f, &so, out); break;
+	case MODE_MARKERS: cli_markers(t, &f, tsv, out); break;
+	case MODE_EXPORT:
+		if (strcmp(export_format, "chrome-json") == 0)
+			export_chrome_json(t, &f, out);
+		else
+			export_collapsed(t, &f, per_thread, out);
+		break;
+	default: break;
 	}
+	if (fflush(out) != 0 || ferror(out)) {
+		fputs("ttv: ", stderr);
+		escape_fputs(output ? output : "stdout", stderr);
+		fprintf(stderr, ": %s\n", strerror(errno));
+		rc = EXIT_BAD_INPUT;
+	}
+	if (out != stdout)
+		fclose(out);
 	filter_clear(&f);
-	regex_free(re);
-	free(tids);
 	trace_free(t);
 	return rc;
 }

@@ -160,6 +160,11 @@ void call_tree_free(struct call_tree *ct);
  * on a track the filter lets through (or on no track); -1 if none. */
 ssize_t query_marker_next(const struct trace *t, const struct filter *f,
     ttv_ns when, int kind);
+/* The markers on tracks the filter lets through (or on no track), in
+ * time order, as indices into t->markers (*rows: caller frees); returns
+ * how many. The markers pane and --markers list the same. */
+size_t query_markers(const struct trace *t, const struct filter *f,
+    size_t **rows);
 /* The last marker strictly before `when`. */
 ssize_t query_marker_prev(const struct trace *t, const struct filter *f,
     ttv_ns when, int kind);

@@ -1,6 +1,7 @@
 /* Marker jumps (see query.h): binary search to the time, then a scan for
  * the kind and the track filter. */
 #include "query.h"
+#include "xalloc.h"
 
 static size_t
 first_after(const struct trace *t, ttv_ns when)
@@ -52,4 +53,18 @@ query_marker_prev(const struct trace *t, const struct filter *f, ttv_ns when,
 		if (wanted(t, f, i, kind))
 			return (ssize_t)i;
 	return -1;
+}
+
+size_t
+query_markers(const struct trace *t, const struct filter *f, size_t **rows)
+{
+	size_t n = 0;
+
+	*rows = xcalloc(t->nmarkers ? t->nmarkers : 1, sizeof **rows);
+	for (size_t i = 0; i < t->nmarkers; i++) {
+		uint32_t tr = t->markers[i].track;
+		if (tr == UINT32_MAX || tr >= t->ntracks || filter_track(f, tr))
+			(*rows)[n++] = i;
+	}
+	return n;
 }

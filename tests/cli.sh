@@ -110,5 +110,55 @@ fi
 expect_rc 0 "$TTV" --info "$demo"
 if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then fail "raw escape in output"; fi
 
+# an option without its mode, two modes, unknown options: usage errors
+# that say "ttv:", never the full path of the program
+expect_rc 2 "$TTV" --tsv --info "$demo"
+grep -q "^ttv: --tsv goes with --stats or --markers" "$tmp/err" || fail "--tsv without --stats: $(cat "$tmp/err")"
+expect_rc 2 "$TTV" --sort self "$demo"
+expect_rc 2 "$TTV" --ascending --markers "$demo"
+expect_rc 2 "$TTV" --per-thread --export chrome-json "$demo"
+expect_rc 2 "$TTV" -o "$tmp/x" "$demo"
+expect_rc 2 "$TTV" --info --stats "$demo"
+grep -q "^ttv: --info and --stats do not go together" "$tmp/err" || fail "two modes"
+expect_rc 2 "$TTV" --bogus "$demo"
+grep -q "^ttv: unrecognized option '--bogus'" "$tmp/err" || fail "getopt message: $(cat "$tmp/err")"
+expect_rc 2 "$TTV" --info --thread
+grep -q "^ttv: option '--thread' requires an argument" "$tmp/err" || fail "getopt message: $(cat "$tmp/err")"
+
+# a thread the trace does not have: said, exit 1
+expect_rc 1 "$TTV" --stats --thread 99999 "$demo"
+grep -q "^ttv: .*no thread with tid 99999" "$tmp/err" || fail "--thread 99999: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && fail "--thread 99999 prints no table"
+expect_rc 0 "$TTV" --stats --thread 19154 "$demo"
+
+# -o into a missing directory: exit 1 with the ttv: prefix, nothing loaded
+expect_rc 1 "$TTV" --info -o "$tmp/no/such/dir/out.txt" "$demo"
+grep -q "^ttv: $tmp/no/such/dir/out.txt: No such file or directory" "$tmp/err" || fail "-o missing dir: $(cat "$tmp/err")"
+expect_rc 0 "$TTV" --markers -o "$tmp/markers.txt" "$demo"
+[ -s "$tmp/markers.txt" ] || fail "-o writes --markers"
+
+# --markers: every marker, as many of each kind as --info counts
+expect_rc 0 "$TTV" --info "$demo"
+sed -n '/^markers:/,/^[a-z]/p' "$tmp/out" | sed -n 's/^  \([a-z-]*\): \([0-9]*\)$/\1 \2/p' | sort >"$tmp/info-markers"
+[ -s "$tmp/info-markers" ] || fail "--info lists markers of the demo"
+expect_rc 0 "$TTV" --markers --tsv "$demo"
+head -1 "$tmp/out" | grep -q "^ts_ns	kind	tid	value	text$" || fail "--markers --tsv header"
+tail -n +2 "$tmp/out" | cut -f2 | sort | uniq -c | awk '{ print $2, $1 }' | sort >"$tmp/tsv-markers"
+cmp -s "$tmp/info-markers" "$tmp/tsv-markers" || fail "--markers counts differ from --info: $(cat "$tmp/tsv-markers")"
+tail -n +2 "$tmp/out" | cut -f1 | sort -n -c || fail "--markers in time order"
+tail -n +2 "$tmp/out" | head -1 | grep -q "^0	buffer-start	19153	" || fail "first marker: $(sed -n 2p "$tmp/out")"
+expect_rc 0 "$TTV" --markers "$demo"
+head -1 "$tmp/out" | grep -q "^time  *kind  *tid  *value  *text" || fail "--markers table header"
+expect_rc 0 "$TTV" --markers --thread 19155 --tsv "$demo"
+tail -n +2 "$tmp/out" | cut -f3 | grep -v '^19155$' | grep -qv '^-$' && fail "--markers follows --thread"
+
+# a FIFO is refused at once, never waited on
+mkfifo "$tmp/fifo" 2>/dev/null && {
+	expect_rc 1 timeout 10 "$TTV" --info "$tmp/fifo"
+	grep -q "not a regular file (a FIFO)" "$tmp/err" || fail "FIFO: $(cat "$tmp/err")"
+	expect_rc 0 timeout 10 "$TTV" --info --instr-map "$tmp/fifo" "$demo"
+	grep -q "instrumentation map .*not a regular file" "$tmp/err" || fail "--instr-map FIFO: $(cat "$tmp/err")"
+}
+
 [ "$fails" -eq 0 ] || exit 1
 echo "cli: all checks passed"

@@ -403,7 +403,7 @@ type_text(const char *s)
 }
 
 static void
-start(char *args)
+start(char *args, bool refused)
 {
 	const char *ttv = getenv("TTV");
 	char *argv[32];
@@ -465,7 +465,8 @@ start(char *args)
 			free(argv[i]);
 	frame = -1;
 	keys_sent = 0;
-	wait_frame(0);
+	if (!refused)
+		wait_frame(0);
 }
 
 static void
@@ -484,8 +485,30 @@ do_resize(int c, int r)
 	wait_frame(keys_sent);
 }
 
+/* Waits for ttv to end by itself (a trace refused before the panes
+ * opened) and checks its exit status; the screen keeps what it wrote. */
 static void
-do_quit(void)
+do_exited(int want)
+{
+	int status = 0;
+	long deadline = now_ms() + TIMEOUT_MS;
+
+	for (;;) {
+		pump(50);
+		if (waitpid(child, &status, WNOHANG) == child)
+			break;
+		if (now_ms() > deadline)
+			die("ttv did not exit by itself");
+	}
+	while (pump(50))
+		;
+	child = -1;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != want)
+		fail("ttv exited with status %d, want exit %d", status, want);
+}
+
+static void
+do_quit(int want)
 {
 	int status = 0;
 	long deadline;
@@ -506,8 +529,8 @@ do_quit(void)
 	waitpid(child, &status, 0);
 exited:
 	child = -1;
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		fail("ttv exited with status %d", status);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != want)
+		fail("ttv exited with status %d, want exit %d", status, want);
 	/* The terminal is given back: alternate screen left, cursor shown,
 	 * after the last frame. */
 	last = NULL;
@@ -546,6 +569,12 @@ wait_text(const char *text)
 {
 	long deadline = now_ms() + TIMEOUT_MS;
 
+	/* ttv has ended: the screen is what it left. */
+	if (child < 0) {
+		if (!screen_has(text))
+			fail("'%s' is not on the screen ttv left", text);
+		return;
+	}
 	/* Only whole frames count: ttv may be half way through one. */
 	while (frame_end != stream_pos || !screen_has(text)) {
 		if (now_ms() > deadline) {
@@ -910,7 +939,13 @@ run_line(char *line)
 		if (nenv < 32)
 			envs[nenv++] = strdup(arg);
 	} else if (strcmp(cmd, "start") == 0) {
-		start(arg);
+		start(arg, false);
+	} else if (strcmp(cmd, "refused") == 0) {
+		/* "refused STATUS ARGS": ttv ends before its first frame. */
+		int want = atoi(arg);
+		char *rest = strchr(arg, ' ');
+		start(rest ? rest + 1 : arg + strlen(arg), true);
+		do_exited(want);
 	} else if (strcmp(cmd, "key") == 0) {
 		for (char *k = strtok(arg, " "); k; k = strtok(NULL, " "))
 			send_key(k);
@@ -982,7 +1017,9 @@ run_line(char *line)
 	} else if (strcmp(cmd, "bench") == 0) {
 		bench(arg);
 	} else if (strcmp(cmd, "quit") == 0) {
-		do_quit();
+		do_quit(*arg ? atoi(arg) : 0);
+	} else if (strcmp(cmd, "exited") == 0) {
+		do_exited(atoi(arg));
 	} else
 		die("unknown command '%s'", cmd);
 }

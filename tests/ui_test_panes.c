@@ -270,10 +270,21 @@ test_search(void **state)
 	assert_int_equal(trace_slice(f->t, v->cursor)->start, 500);
 	view_search_jump(v, true);
 	assert_int_equal(trace_slice(f->t, v->cursor)->start, 600);
+	/* Past the last match: back to the first, and said. */
 	view_search_jump(v, true);
-	assert_true(v->msg_error);
+	assert_false(v->msg_error);
+	assert_non_null(strstr(v->msg, "continued from the start"));
+	assert_int_equal(trace_slice(f->t, v->cursor)->start, 500);
+	/* Before the first: to the last. */
+	view_search_jump(v, false);
+	assert_non_null(strstr(v->msg, "continued from the end"));
+	assert_int_equal(trace_slice(f->t, v->cursor)->start, 600);
 	view_search_jump(v, false);
 	assert_int_equal(trace_slice(f->t, v->cursor)->start, 500);
+	/* Smart case: lower case ignores case, upper case is exact. */
+	assert_int_equal(view_search(v, "BAR"), 0);
+	assert_int_equal(v->nhits, 0);
+	assert_int_equal(view_search(v, "^ba"), 0);
 	/* A bad pattern says what and where, and keeps the old search. */
 	assert_int_equal(view_search(v, "ab(c"), -1);
 	assert_non_null(strstr(v->msg, "at column"));
@@ -398,12 +409,12 @@ test_other_panes(void **state)
 
 	grid_clear(f->g);
 	help_draw(v, f->g, r);
-	assert_true(grid_has(f, "q                      leave ttv"));
+	assert_true(grid_has(f, "q                  :quit           leave ttv"));
 	help_command(v, CMD_LIST_PGDN);
 	grid_clear(f->g);
 	help_draw(v, f->g, r);
 	assert_true(grid_has(f,
-	    "h, Left                previous slice at this depth"));
+	    "h, Left            :slice-prev     previous slice at this depth"));
 
 	grid_clear(f->g);
 	v->has_cursor = false;

@@ -1032,15 +1032,7 @@ view_markers_refresh(struct view *v)
 	if (v->markers_valid)
 		return;
 	free(v->marker_rows);
-	v->marker_rows = xcalloc(t->nmarkers ? t->nmarkers : 1,
-	    sizeof *v->marker_rows);
-	v->nmarker_rows = 0;
-	for (size_t i = 0; i < t->nmarkers; i++) {
-		uint32_t tr = t->markers[i].track;
-		if (tr == UINT32_MAX || tr >= t->ntracks ||
-		    view_track_shown(v, tr))
-			v->marker_rows[v->nmarker_rows++] = i;
-	}
+	v->nmarker_rows = query_markers(t, &v->filter, &v->marker_rows);
 	v->markers_valid = true;
 }
 

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "jobs.h"
 #include "layout.h"
 #include "load.h"
@@ -672,35 +673,61 @@ handle_key(struct viewer *w, int key)
 	return run_command(w, c);
 }
 
+/* The filter open_trace() built, as the view's own state (thread picks,
+ * function pattern), so the thread pane and x see and clear it. */
 static void
-apply_options(struct viewer *w, const struct viewer_options *vo)
+apply_options(struct viewer *w, const struct open_options *o,
+    const struct filter *f)
 {
 	struct view *v = &w->view;
 	const struct trace *t = v->trace;
 
-	if (vo == NULL)
-		return;
-	if (vo->tids != NULL && vo->ntids > 0) {
+	if (o->threads != NULL && f->track_on != NULL) {
 		for (uint32_t i = 0; i < t->ntracks; i++)
-			for (size_t j = 0; j < vo->ntids; j++)
-				if (t->tracks[i].kind == TRACK_THREAD &&
-				    t->tracks[i].tid == vo->tids[j])
-					v->thread_pick[i] = 1;
+			if (t->tracks[i].kind == TRACK_THREAD &&
+			    f->track_on[i])
+				v->thread_pick[i] = 1;
 		view_apply_threads(v);
 	}
-	if (vo->function_regex != NULL)
-		view_filter_functions(v, vo->function_regex, false);
+	if (o->function != NULL)
+		view_filter_functions(v, o->function, false);
+	else if (o->hide != NULL)
+		view_filter_functions(v, o->hide, true);
+}
+
+/* Several traces under one directory are one view: say which. */
+static void
+merged_message(struct view *v)
+{
+	const struct trace *t = v->trace;
+	char buf[200];
+	size_t n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < t->nmeta; i++) {
+		const char *k = t->meta_keys[i];
+		/* "trace N" names one trace's directory. */
+		if (strncmp(k, "trace ", 6) != 0 || strchr(k + 6, ' ') != NULL)
+			continue;
+		int w = snprintf(buf + len, sizeof buf - len, "%s%s",
+		    n ? ", " : "", t->meta_values[i]);
+		if (w > 0 && len + (size_t)w < sizeof buf)
+			len += (size_t)w;
+		n++;
+	}
+	if (n > 1)
+		view_message(v, false, "%zu traces merged: %s", n, buf);
 }
 
 int
-viewer_main(const char *path, const struct load_options *lopts,
-    const struct viewer_options *vopts)
+viewer_main(const char *path, const struct open_options *opts)
 {
 	struct viewer w;
-	struct load_options lo;
+	struct open_options o = *opts;
 	struct trace *t;
+	struct filter f;
 	char *err = NULL;
-	int cx, cy, flags;
+	int cx, cy, flags, rc;
 
 	memset(&w, 0, sizeof w);
 	w.path = path;
@@ -720,29 +747,39 @@ viewer_main(const char *path, const struct load_options *lopts,
 	w.grid = grid_new(w.ti.w, w.ti.h, w.ti.utf8);
 
 	/* Load with progress on the status line. */
-	lo = lopts != NULL ? *lopts : (struct load_options){ 0 };
-	lo.progress = load_progress_cb;
-	lo.progress_arg = &w;
+	o.load.progress = load_progress_cb;
+	o.load.progress_arg = &w;
 	clock_gettime(CLOCK_MONOTONIC, &w.load_start);
 	w.load_last = w.load_start;
 	grid_clear(w.grid);
 	load_progress_cb(&w, 0, 0);
-	t = load_trace(path, vopts != NULL ? vopts->force_format : NULL, &lo,
-	    &err);
-	if (t == NULL) {
+	rc = open_trace(path, &o, &t, &f, &err);
+	if (rc != TTV_EXIT_OK) {
+		/* The terminal first, so the messages stay on screen. */
 		term_close();
 		grid_free(w.grid);
-		fprintf(stderr, "ttv: %s: %s\n", path,
-		    err ? err : "unreadable");
+		if (t != NULL)
+			open_trace_report(t, path, 20, stderr);
+		fputs("ttv: ", stderr);
+		escape_fputs(path, stderr);
+		fputs(": ", stderr);
+		escape_fputs(err ? err : "unreadable", stderr);
+		putc('\n', stderr);
 		free(err);
-		return 1;
+		filter_clear(&f);
+		if (t != NULL)
+			trace_free(t);
+		return rc;
 	}
 	view_init(&w.view, t, w.ti.utf8);
-	apply_options(&w, vopts);
+	apply_options(&w, &o, &f);
+	filter_clear(&f);
+	merged_message(&w.view);
 	if (t->ndiags > 0)
 		view_message(&w.view, t->has_errors, "%zu problem%s while "
-		    "reading (ttv --info %s lists them)", t->ndiags,
-		    t->ndiags == 1 ? "" : "s", "FILE");
+		    "reading (ttv --info lists them)%s%s", t->ndiags,
+		    t->ndiags == 1 ? "" : "s", w.view.msg[0] ? "; " : "",
+		    w.view.msg);
 
 	for (;;) {
 		int key;
@@ -772,13 +809,16 @@ viewer_main(const char *path, const struct load_options *lopts,
 		/* A query still runs on the trace: leave it to the end of
 		 * the process instead of making the user wait. */
 		grid_free(w.grid);
-		return 0;
+		return t->has_errors ? 1 : 0;
 	}
+	rc = t->has_errors ? 1 : 0;
 	view_free(&w.view);
 	grid_free(w.grid);
 	for (size_t k = 0; k <= PROMPT_COMMAND; k++)
 		for (size_t i = 0; i < w.prompt.history[k].n; i++)
 			free(w.prompt.history[k].lines[i]);
 	trace_free(t);
-	return 0;
+	/* A damaged trace was shown as far as it could be read: the exit
+	 * status still says it was damaged (see EXIT STATUS in ttv(1)). */
+	return rc;
 }

@@ -7,19 +7,13 @@
 #include "model.h"
 #include "query.h"
 
-#include "reader.h"
+#include "open_trace.h"
 
-struct viewer_options {
-	const char *force_format;	/* --format NAME, or NULL */
-	const int64_t *tids;		/* --thread list, may be NULL */
-	size_t ntids;
-	const char *function_regex;	/* --function REGEX, or NULL */
-};
-
-/* Opens the terminal, loads path with load_trace() (showing progress on the
- * status line), and runs the panes until the user quits. Returns the
- * process exit status (0 ok, 1 unreadable input, 2 no usable terminal). */
-int viewer_main(const char *path, const struct load_options *lopts,
-    const struct viewer_options *vopts);
+/* Opens the terminal, loads path through open_trace() (progress on the
+ * status line; --strict, --thread, --function and --hide as every mode
+ * applies them), and runs the panes until the user quits. Returns the
+ * process exit status: 0 ok, 1 unreadable or damaged input (also after
+ * quitting a damaged trace that was shown), 2 no usable terminal. */
+int viewer_main(const char *path, const struct open_options *o);
 
 #endif

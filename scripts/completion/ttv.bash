@@ -1,0 +1,39 @@
+# bash completion for ttv(1): options, export formats, sort keys, reader
+# names, and files or directories for the trace and the path options.
+_ttv()
+{
+	local cur prev
+	cur=${COMP_WORDS[COMP_CWORD]}
+	prev=${COMP_WORDS[COMP_CWORD-1]}
+
+	case $prev in
+	-e|--export)
+		COMPREPLY=($(compgen -W 'chrome-json collapsed' -- "$cur"))
+		return ;;
+	--sort)
+		COMPREPLY=($(compgen -W 'name count total self min median p90
+		    p99 max samples' -- "$cur"))
+		return ;;
+	--format)
+		COMPREPLY=($(compgen -W 'xray fxt coreprofiler ctf' -- "$cur"))
+		return ;;
+	-o|--output|--instr-map)
+		COMPREPLY=($(compgen -f -- "$cur"))
+		return ;;
+	--sysroot)
+		COMPREPLY=($(compgen -d -- "$cur"))
+		return ;;
+	-t|--thread|-f|--function|--hide)
+		return ;;
+	esac
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W '--info --stats --markers --tsv --sort
+		    --ascending --export --output --per-thread --thread
+		    --function --hide --instr-map --sysroot --format --strict
+		    --help --version' -- "$cur"))
+		return
+	fi
+	# A trace: a file, or a CTF trace directory.
+	COMPREPLY=($(compgen -f -- "$cur"))
+}
+complete -o filenames -F _ttv ttv
