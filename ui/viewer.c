@@ -775,11 +775,16 @@ viewer_main(const char *path, const struct open_options *opts)
 	apply_options(&w, &o, &f);
 	filter_clear(&f);
 	merged_message(&w.view);
-	if (t->ndiags > 0)
+	if (t->ndiags > 0) {
+		/* The first one in full: often all there is to know (a
+		 * binary not found and --sysroot, a damaged tail). */
+		char merged[sizeof w.view.msg];
+		snprintf(merged, sizeof merged, "%s", w.view.msg);
 		view_message(&w.view, t->has_errors, "%zu problem%s while "
-		    "reading (ttv --info lists them)%s%s", t->ndiags,
-		    t->ndiags == 1 ? "" : "s", w.view.msg[0] ? "; " : "",
-		    w.view.msg);
+		    "reading (ttv --info lists them): %s%s%s", t->ndiags,
+		    t->ndiags == 1 ? "" : "s", t->diags[0].text,
+		    merged[0] ? "; " : "", merged);
+	}
 
 	for (;;) {
 		int key;
