@@ -28,4 +28,10 @@ void cli_stats(const struct trace *t, const struct filter *f,
 void cli_markers(const struct trace *t, const struct filter *f, bool tsv,
     FILE *out);
 
+/* --search REGEX: every match in time order (ts_ns from the trace start,
+ * dur_ns, tid, where it matched, name), as the viewer's / finds them
+ * (smart-case). Returns -1 with *err for a bad pattern. */
+int cli_search(const struct trace *t, const struct filter *f,
+    const char *pattern, bool tsv, FILE *out, char **err);
+
 #endif

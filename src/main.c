@@ -30,21 +30,25 @@ enum { EXIT_OK = TTV_EXIT_OK, EXIT_BAD_INPUT = TTV_EXIT_BAD_INPUT,
 /* Diagnostics shown on stderr before the rest go to --info only. */
 #define DIAGS_ON_STDERR 20
 
-enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_MARKERS };
+enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_MARKERS,
+	MODE_SEARCH };
 static const char *const mode_option[] = {
 	[MODE_VIEW] = "", [MODE_INFO] = "--info", [MODE_STATS] = "--stats",
 	[MODE_EXPORT] = "--export", [MODE_MARKERS] = "--markers",
+	[MODE_SEARCH] = "--search",
 };
 
 enum {
 	OPT_TSV = 256, OPT_SORT, OPT_ASCENDING, OPT_INSTR_MAP, OPT_SYSROOT,
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
+	OPT_SEARCH,
 };
 
 static const struct option long_options[] = {
 	{ "info", no_argument, NULL, 'i' },
 	{ "stats", no_argument, NULL, 's' },
 	{ "markers", no_argument, NULL, OPT_MARKERS },
+	{ "search", required_argument, NULL, OPT_SEARCH },
 	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "ascending", no_argument, NULL, OPT_ASCENDING },
@@ -80,8 +84,11 @@ usage(FILE *fp)
 "                          median, p90, p99, max\n"
 "      --markers           every marker in time order (TSC wraps, buffer\n"
 "                          boundaries, CPU changes, events, lost data)\n"
-"      --tsv               with --stats or --markers: tab-separated with a\n"
-"                          header line\n"
+"      --search REGEX      every match in time order, as / finds them in\n"
+"                          the viewer: calls and instants by name, category\n"
+"                          or string argument, and log records (smart-case)\n"
+"      --tsv               with --stats, --markers or --search:\n"
+"                          tab-separated with a header line\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
 "                          min, median, p90, p99, max or samples\n"
 "      --ascending         with --stats: smallest first\n"
@@ -206,7 +213,7 @@ main(int argc, char **argv)
 {
 	enum mode mode = MODE_VIEW;
 	struct stats_options so = { .sort = STATS_TOTAL };
-	const char *export_format = NULL, *output = NULL;
+	const char *export_format = NULL, *output = NULL, *search = NULL;
 	bool per_thread = false, tsv = false, sort = false;
 	struct open_options oo = { 0 };
 	int c, rc;
@@ -221,6 +228,10 @@ main(int argc, char **argv)
 		case 'i': rc = set_mode(&mode, MODE_INFO); break;
 		case 's': rc = set_mode(&mode, MODE_STATS); break;
 		case OPT_MARKERS: rc = set_mode(&mode, MODE_MARKERS); break;
+		case OPT_SEARCH:
+			rc = set_mode(&mode, MODE_SEARCH);
+			search = optarg;
+			break;
 		case OPT_TSV: tsv = so.tsv = true; break;
 		case OPT_SORT: {
 			int k = stats_key_parse(optarg);
@@ -267,8 +278,10 @@ main(int argc, char **argv)
 	const char *path = argv[optind];
 
 	/* Options that only mean something with a mode. */
-	if (tsv && mode != MODE_STATS && mode != MODE_MARKERS)
-		return usage_error("%s", "--tsv goes with --stats or --markers");
+	if (tsv && mode != MODE_STATS && mode != MODE_MARKERS &&
+	    mode != MODE_SEARCH)
+		return usage_error("%s", "--tsv goes with --stats, --markers or "
+		    "--search");
 	if (sort && mode != MODE_STATS)
 		return usage_error("%s", "--sort and --ascending go with "
 		    "--stats");
@@ -278,10 +291,22 @@ main(int argc, char **argv)
 		    "collapsed");
 	if (output != NULL && mode == MODE_VIEW)
 		return usage_error("%s", "--output goes with a batch mode "
-		    "(--info, --stats, --markers, --export)");
+		    "(--info, --stats, --markers, --search, --export)");
 
-	/* Check the filters before the (possibly long) load. */
+	/* Check the filters and the pattern before the (possibly long)
+	 * load. */
 	char *err = NULL;
+	if (search != NULL) {
+		struct regex *re = regex_compile(search, &err);
+		if (re == NULL) {
+			fputs("ttv: bad regex '", stderr);
+			escape_fputs(search, stderr);
+			fprintf(stderr, "': %s\n", err);
+			free(err);
+			return EXIT_USAGE;
+		}
+		regex_free(re);
+	}
 	if ((rc = open_trace_check(&oo, &err)) != EXIT_OK) {
 		rc = usage_error("%s", err);
 		free(err);
@@ -336,6 +361,12 @@ main(int argc, char **argv)
 	case MODE_INFO: cli_info(t, &f, out); break;
 	case MODE_STATS: cli_stats(t, &f, &so, out); break;
 	case MODE_MARKERS: cli_markers(t, &f, tsv, out); break;
+	case MODE_SEARCH:
+		if (cli_search(t, &f, search, tsv, out, &err) != 0) {
+			free(err);
+			rc = EXIT_USAGE;
+		}
+		break;
 	case MODE_EXPORT:
 		if (strcmp(export_format, "chrome-json") == 0)
 			export_chrome_json(t, &f, out);

@@ -183,4 +183,35 @@ struct search_hit {
 void query_search(const struct trace *t, const struct filter *f,
     const uint8_t *match, struct search_hit **hits, size_t *n);
 
+/* The functions a search pattern finds: one byte per function, 1 where
+ * the name or the category matches (caller frees). */
+uint8_t *query_search_funcs(const struct trace *t, const struct regex *re);
+
+/* What a search finds: the slices and instants of the matching functions,
+ * and those whose string args match, in time order; and the log records
+ * whose text matches. The viewer's / and --search run the same. */
+struct search_result {
+	struct search_hit *hits;
+	size_t nhits;
+	uint8_t *log_match;	/* nlogs bytes, NULL without a pattern */
+	size_t nlog_matches;
+};
+void query_search_all(const struct trace *t, const struct filter *f,
+    const uint8_t *match, const struct regex *re, struct search_result *out);
+void search_result_free(struct search_result *r);
+
+/* One row per function with hits: how many, their total time; by total,
+ * largest first. Returns the number of rows (*rows: caller frees). */
+struct search_row {
+	func_id func;
+	uint64_t count;
+	ttv_ns total;
+};
+size_t query_search_rows(const struct trace *t, const struct search_hit *hits,
+    size_t nhits, struct search_row **rows);
+
+/* Where a hit matched: "name", "category" or "arg KEY" (in buf). */
+const char *query_search_where(const struct trace *t, const struct regex *re,
+    const struct search_hit *h, char *buf, size_t size);
+
 #endif

@@ -1,7 +1,12 @@
-/* Name search (see query.h): every matching slice and instant, in time
- * order. Each track depth is already sorted, so the hits of one list are
- * sorted and the lists are merged by one sort of the collected hits. */
+/* Search (see query.h): every slice and instant whose function's name
+ * or category, or one of whose string args, matches; and log records
+ * whose text matches. Each track depth is already sorted, so the hits of
+ * one list are sorted and the lists are merged by one sort of the
+ * collected hits. The viewer's / and --search both run it. */
 #include <stdlib.h>
+#include <string.h>
+
+#include <stdio.h>
 
 #include "query.h"
 #include "xalloc.h"
@@ -49,4 +54,191 @@ query_search(const struct trace *t, const struct filter *f,
 	xqsort(v.items, v.len, sizeof *v.items, cmp_hit);
 	*hits = v.items;
 	*n = v.len;
+}
+
+uint8_t *
+query_search_funcs(const struct trace *t, const struct regex *re)
+{
+	uint8_t *match = regex_match_funcs(t, re);
+
+	if (t->nfuncs == 0) {
+		free(match);
+		return xcalloc(1, 1);
+	}
+	/* A function's category matches like its name. */
+	for (uint32_t f = 0; f < t->nfuncs; f++) {
+		const char *c = trace_str(t, t->funcs[f].category);
+		if (!match[f] && c[0] != '\0' && regex_match(re, c, strlen(c)))
+			match[f] = 1;
+	}
+	return match;
+}
+
+/* The first string arg of the run that matches, or NULL. */
+static const struct arg *
+arg_matching(const struct trace *t, const struct arg *a, size_t n,
+    const struct regex *re)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *s;
+		if (a[i].type != ARG_STR)
+			continue;
+		s = trace_str(t, a[i].v.s);
+		if (s[0] != '\0' && regex_match(re, s, strlen(s)))
+			return &a[i];
+	}
+	return NULL;
+}
+
+/* Slices and instants whose own function does not match but a string
+ * arg does: added to the hits, which stay in time order. */
+static void
+search_args(const struct trace *t, const struct filter *f,
+    const uint8_t *match, const struct regex *re, struct search_hit **hits,
+    size_t *nhits)
+{
+	VEC(struct search_hit) more = { 0 };
+
+	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
+		const struct track *tr = &t->tracks[ti];
+		if (!filter_track(f, ti))
+			continue;
+		for (size_t k = 0; k < tr->nslice_args; k++) {
+			const struct slice_args *sa = &tr->slice_args[k];
+			struct slice_ref r = { ti, sa->depth, sa->index };
+			const struct slice *s;
+			const struct arg *a;
+			size_t n;
+			if (sa->depth >= tr->ndepth ||
+			    sa->index >= tr->depth[sa->depth].len)
+				continue;
+			s = trace_slice(t, r);
+			if (match[s->func] || !filter_func(f, s->func))
+				continue;
+			a = trace_args(t, sa->args, &n);
+			if (arg_matching(t, a, n, re) != NULL)
+				VEC_PUSH(&more, ((struct search_hit){
+				    s->start, r }));
+		}
+		for (size_t i = 0; i < tr->ninstants; i++) {
+			const struct instant *in = &tr->instants[i];
+			const struct arg *a;
+			size_t n;
+			if (in->args == 0 || match[in->func] ||
+			    !filter_func(f, in->func))
+				continue;
+			a = trace_args(t, in->args, &n);
+			if (arg_matching(t, a, n, re) != NULL)
+				VEC_PUSH(&more, ((struct search_hit){ in->t,
+				    { ti, SEARCH_INSTANT, (uint32_t)i } }));
+		}
+	}
+	if (more.len == 0)
+		return;
+	*hits = xreallocarray(*hits, *nhits + more.len, sizeof **hits);
+	memcpy(*hits + *nhits, more.items, more.len * sizeof *more.items);
+	*nhits += more.len;
+	VEC_FREE(&more);
+	xqsort(*hits, *nhits, sizeof **hits, cmp_hit);
+}
+
+void
+query_search_all(const struct trace *t, const struct filter *f,
+    const uint8_t *match, const struct regex *re, struct search_result *out)
+{
+	memset(out, 0, sizeof *out);
+	query_search(t, f, match, &out->hits, &out->nhits);
+	if (re == NULL)
+		return;
+	search_args(t, f, match, re, &out->hits, &out->nhits);
+	/* Log records of shown tracks (or of none) whose text matches. */
+	out->log_match = xcalloc(t->nlogs ? t->nlogs : 1, 1);
+	for (size_t i = 0; i < t->nlogs; i++) {
+		const char *s = trace_str(t, t->logs[i].text);
+		uint32_t tr = t->logs[i].track;
+		if (tr < t->ntracks && !filter_track(f, tr))
+			continue;
+		if (regex_match(re, s, strlen(s))) {
+			out->log_match[i] = 1;
+			out->nlog_matches++;
+		}
+	}
+}
+
+void
+search_result_free(struct search_result *r)
+{
+	free(r->hits);
+	free(r->log_match);
+	memset(r, 0, sizeof *r);
+}
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct search_row *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+size_t
+query_search_rows(const struct trace *t, const struct search_hit *hits,
+    size_t nhits, struct search_row **rows)
+{
+	struct search_row *per = xcalloc(t->nfuncs ? t->nfuncs : 1,
+	    sizeof *per);
+	size_t n = 0;
+
+	for (size_t i = 0; i < nhits; i++) {
+		const struct search_hit *h = &hits[i];
+		func_id f;
+		if (h->ref.depth == SEARCH_INSTANT)
+			f = t->tracks[h->ref.track].instants[h->ref.index].func;
+		else {
+			f = trace_slice(t, h->ref)->func;
+			per[f].total += trace_slice_dur(t, h->ref);
+		}
+		per[f].func = f;
+		per[f].count++;
+	}
+	*rows = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof **rows);
+	for (uint32_t f = 0; f < t->nfuncs; f++)
+		if (per[f].count > 0)
+			(*rows)[n++] = per[f];
+	free(per);
+	xqsort(*rows, n, sizeof **rows, cmp_row);
+	return n;
+}
+
+const char *
+query_search_where(const struct trace *t, const struct regex *re,
+    const struct search_hit *h, char *buf, size_t size)
+{
+	func_id fn;
+	const struct arg *a;
+	size_t n;
+
+	if (h->ref.depth == SEARCH_INSTANT) {
+		const struct instant *in =
+		    &t->tracks[h->ref.track].instants[h->ref.index];
+		fn = in->func;
+		a = trace_args(t, in->args, &n);
+	} else {
+		fn = trace_slice(t, h->ref)->func;
+		a = trace_slice_args(t, h->ref, &n);
+	}
+	const char *name = trace_func_name(t, fn);
+	if (regex_match(re, name, strlen(name)))
+		return "name";
+	const char *c = trace_str(t, t->funcs[fn].category);
+	if (c[0] != '\0' && regex_match(re, c, strlen(c)))
+		return "category";
+	const struct arg *m = arg_matching(t, a, n, re);
+	if (m != NULL) {
+		snprintf(buf, size, "arg %s", trace_str(t, m->name));
+		return buf;
+	}
+	return "name";
 }

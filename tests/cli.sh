@@ -113,7 +113,7 @@ if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then fail "raw escape in outp
 # an option without its mode, two modes, unknown options: usage errors
 # that say "ttv:", never the full path of the program
 expect_rc 2 "$TTV" --tsv --info "$demo"
-grep -q "^ttv: --tsv goes with --stats or --markers" "$tmp/err" || fail "--tsv without --stats: $(cat "$tmp/err")"
+grep -q "^ttv: --tsv goes with --stats, --markers or --search" "$tmp/err" || fail "--tsv without --stats: $(cat "$tmp/err")"
 expect_rc 2 "$TTV" --sort self "$demo"
 expect_rc 2 "$TTV" --ascending --markers "$demo"
 expect_rc 2 "$TTV" --per-thread --export chrome-json "$demo"
@@ -151,6 +151,19 @@ expect_rc 0 "$TTV" --markers "$demo"
 head -1 "$tmp/out" | grep -q "^time  *kind  *tid  *value  *text" || fail "--markers table header"
 expect_rc 0 "$TTV" --markers --thread 19155 --tsv "$demo"
 tail -n +2 "$tmp/out" | cut -f3 | grep -v '^19155$' | grep -qv '^-$' && fail "--markers follows --thread"
+
+# --search: every match in time order, where it matched
+expect_rc 0 "$TTV" --search 'blur' --tsv "$demo"
+head -1 "$tmp/out" | grep -q "^ts_ns	dur_ns	tid	match	name$" || fail "--search --tsv header"
+[ "$(tail -n +2 "$tmp/out" | wc -l)" -gt 0 ] || fail "--search finds blur"
+tail -n +2 "$tmp/out" | cut -f1 | sort -n -c || fail "--search in time order"
+tail -n +2 "$tmp/out" | cut -f4 | grep -qv '^name$' && fail "--search blur matches by name"
+expect_rc 0 "$TTV" --search 'BLUR' --tsv "$demo"
+[ "$(tail -n +2 "$tmp/out" | wc -l)" -eq 0 ] || fail "--search is smart-case"
+expect_rc 2 "$TTV" --search 'blur(' "$demo"
+grep -q "^ttv: bad regex 'blur(': .*column" "$tmp/err" || fail "--search bad regex: $(cat "$tmp/err")"
+expect_rc 0 "$TTV" --search 'blur' --thread 19155 --tsv "$demo"
+tail -n +2 "$tmp/out" | cut -f3 | grep -qv '^19155$' && fail "--search follows --thread"
 
 # a FIFO is refused at once, never waited on
 mkfifo "$tmp/fifo" 2>/dev/null && {

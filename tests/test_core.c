@@ -1116,6 +1116,78 @@ test_search_and_regex(void **state)
 	trace_free(t);
 }
 
+/* The search the viewer's / and --search share: names, categories,
+ * string args and logs, where each hit matched, smart case, filters. */
+static void
+test_search_all(void **state)
+{
+	struct builder *b = builder_new("t");
+	uint32_t p = builder_process(b, 1);
+	uint32_t t1 = builder_track(b, TRACK_THREAD, p, 1);
+	uint32_t t2 = builder_track(b, TRACK_THREAD, p, 2);
+	func_id parse = builder_func(b, builder_intern_cstr(b, "Parse"), 0, -1);
+	func_id draw = builder_func(b, builder_intern_cstr(b, "draw"), 0, -1);
+	func_id tick = builder_func(b, builder_intern_cstr(b, "tick"), 0, -1);
+	builder_slice(b, t1, 0, 100, 50, parse, 0, 0);
+	builder_args_begin(b);
+	builder_arg_str(b, builder_intern_cstr(b, "file"),
+	    builder_intern_cstr(b, "parser.c"));
+	builder_slice(b, t1, 0, 200, 50, draw, 0, builder_args_end(b));
+	builder_instant(b, t2, 150, tick, 0);
+	builder_log(b, t2, 120, builder_intern_cstr(b, "parse failed"));
+	builder_log(b, t1, 300, builder_intern_cstr(b, "all good"));
+	struct trace *t = builder_finish(b);
+	char *err = NULL, buf[64];
+	struct search_result res;
+
+	/* Lower case ignores case: Parse by name, draw by its arg. */
+	assert_true(regex_smart_caseless("pars"));
+	assert_false(regex_smart_caseless("Pars"));
+	assert_true(regex_smart_caseless("\\Spars"));
+	struct regex *re = regex_compile_search("pars", &err);
+	uint8_t *m = query_search_funcs(t, re);
+	query_search_all(t, NULL, m, re, &res);
+	assert_int_equal(res.nhits, 2);
+	assert_int_equal(res.hits[0].t, 100);
+	assert_string_equal(query_search_where(t, re, &res.hits[0], buf,
+	    sizeof buf), "name");
+	assert_int_equal(res.hits[1].t, 200);
+	assert_string_equal(query_search_where(t, re, &res.hits[1], buf,
+	    sizeof buf), "arg file");
+	assert_int_equal(res.nlog_matches, 1);
+	assert_true(res.log_match[0]);
+	struct search_row *rows;
+	assert_int_equal(query_search_rows(t, res.hits, res.nhits, &rows), 2);
+	assert_int_equal(rows[0].total, 50);
+	free(rows);
+	search_result_free(&res);
+	/* Thread 2 only: no call of it matches, its log does. */
+	struct filter f;
+	filter_init(&f);
+	int64_t tid = 2;
+	filter_set_threads(&f, t, &tid, 1, false);
+	query_search_all(t, &f, m, re, &res);
+	assert_int_equal(res.nhits, 0);
+	assert_int_equal(res.nlog_matches, 1);
+	search_result_free(&res);
+	filter_clear(&f);
+	free(m);
+	regex_free(re);
+	/* An upper-case letter makes it exact. */
+	re = regex_compile_search("PARSE", &err);
+	m = query_search_funcs(t, re);
+	query_search_all(t, NULL, m, re, &res);
+	assert_int_equal(res.nhits + res.nlog_matches, 0);
+	search_result_free(&res);
+	free(m);
+	regex_free(re);
+	/* The markers list: time order, the filter's tracks. */
+	size_t *mrows;
+	assert_int_equal(query_markers(t, NULL, &mrows), 0);
+	free(mrows);
+	trace_free(t);
+}
+
 static void
 test_escape_and_time(void **state)
 {
@@ -1221,6 +1293,7 @@ main(void)
 		cmocka_unit_test(test_call_tree),
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_search_and_regex),
+		cmocka_unit_test(test_search_all),
 		cmocka_unit_test(test_escape_and_time),
 		cmocka_unit_test(test_collapsed_export),
 	};

@@ -63,154 +63,26 @@ job_free(struct job *j)
 	free(j);
 }
 
-static int
-cmp_result(const void *a, const void *b)
-{
-	const struct search_row *x = a, *y = b;
-
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	return x->func < y->func ? -1 : x->func > y->func;
-}
-
-static int
-cmp_hit(const void *a, const void *b)
-{
-	const struct search_hit *x = a, *y = b;
-
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	if (x->ref.track != y->ref.track)
-		return x->ref.track < y->ref.track ? -1 : 1;
-	if (x->ref.depth != y->ref.depth)
-		return x->ref.depth < y->ref.depth ? -1 : 1;
-	return x->ref.index < y->ref.index ? -1 : x->ref.index > y->ref.index;
-}
-
-/* Whether a string arg of the run matches. */
-static bool
-args_match(const struct trace *t, const struct arg *a, size_t n,
-    const struct regex *re)
-{
-	for (size_t i = 0; i < n; i++) {
-		const char *s;
-		if (a[i].type != ARG_STR)
-			continue;
-		s = trace_str(t, a[i].v.s);
-		if (s[0] != '\0' && regex_match(re, s, strlen(s)))
-			return true;
-	}
-	return false;
-}
-
-/* Slices and instants whose own function does not match but a string
- * arg does: added to the hits, which stay in time order. Runs here, per
- * slice with args, so a big trace is searched off the drawing thread. */
-static void
-search_args(struct job *j, const struct regex *re)
-{
-	const struct trace *t = j->t;
-	VEC(struct search_hit) more = { 0 };
-
-	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
-		const struct track *tr = &t->tracks[ti];
-		if (!filter_track(&j->filter, ti))
-			continue;
-		for (size_t k = 0; k < tr->nslice_args; k++) {
-			const struct slice_args *sa = &tr->slice_args[k];
-			struct slice_ref r = { ti, sa->depth, sa->index };
-			const struct slice *s;
-			const struct arg *a;
-			size_t n;
-			if (sa->depth >= tr->ndepth ||
-			    sa->index >= tr->depth[sa->depth].len)
-				continue;
-			s = trace_slice(t, r);
-			if (j->match[s->func] || !filter_func(&j->filter,
-			    s->func))
-				continue;
-			a = trace_args(t, sa->args, &n);
-			if (args_match(t, a, n, re))
-				VEC_PUSH(&more, ((struct search_hit){
-				    s->start, r }));
-		}
-		for (size_t i = 0; i < tr->ninstants; i++) {
-			const struct instant *in = &tr->instants[i];
-			const struct arg *a;
-			size_t n;
-			if (in->args == 0 || j->match[in->func] ||
-			    !filter_func(&j->filter, in->func))
-				continue;
-			a = trace_args(t, in->args, &n);
-			if (args_match(t, a, n, re))
-				VEC_PUSH(&more, ((struct search_hit){ in->t,
-				    { ti, SEARCH_INSTANT, (uint32_t)i } }));
-		}
-	}
-	if (more.len == 0)
-		return;
-	j->hits = xreallocarray(j->hits, j->nhits + more.len,
-	    sizeof *j->hits);
-	memcpy(j->hits + j->nhits, more.items, more.len * sizeof *more.items);
-	j->nhits += more.len;
-	VEC_FREE(&more);
-	xqsort(j->hits, j->nhits, sizeof *j->hits, cmp_hit);
-}
-
-/* Log records whose text matches, for the log pane. */
-static void
-search_logs(struct job *j, const struct regex *re)
-{
-	const struct trace *t = j->t;
-
-	j->log_match = xcalloc(t->nlogs ? t->nlogs : 1, 1);
-	for (size_t i = 0; i < t->nlogs; i++) {
-		const char *s = trace_str(t, t->logs[i].text);
-		if (regex_match(re, s, strlen(s))) {
-			j->log_match[i] = 1;
-			j->nlog_matches++;
-		}
-	}
-}
-
+/* The search itself is a query (query_search_all): here it only runs
+ * off the drawing thread. */
 static void
 run_search(struct job *j)
 {
-	const struct trace *t = j->t;
-	struct search_row *per;
+	struct search_result res;
+	struct regex *re = NULL;
 
-	query_search(t, &j->filter, j->match, &j->hits, &j->nhits);
 	if (j->pattern != NULL) {
 		char *err = NULL;
-		struct regex *re = regex_compile_search(j->pattern, &err);
+		re = regex_compile_search(j->pattern, &err);
 		free(err);
-		if (re != NULL) {
-			search_args(j, re);
-			search_logs(j, re);
-			regex_free(re);
-		}
 	}
-	/* One row per matching function: its count and total time. */
-	per = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *per);
-	for (size_t i = 0; i < j->nhits; i++) {
-		const struct search_hit *h = &j->hits[i];
-		func_id f;
-		if (h->ref.depth == SEARCH_INSTANT)
-			f = t->tracks[h->ref.track].instants[h->ref.index].func;
-		else {
-			const struct slice *s = trace_slice(t, h->ref);
-			f = s->func;
-			per[f].total += trace_slice_dur(t, h->ref);
-		}
-		per[f].func = f;
-		per[f].count++;
-	}
-	j->results = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *j->results);
-	for (uint32_t f = 0; f < t->nfuncs; f++)
-		if (per[f].count > 0)
-			j->results[j->nresults++] = per[f];
-	free(per);
-	xqsort(j->results, j->nresults, sizeof *j->results, cmp_result);
+	query_search_all(j->t, &j->filter, j->match, re, &res);
+	regex_free(re);
+	j->hits = res.hits;
+	j->nhits = res.nhits;
+	j->log_match = res.log_match;
+	j->nlog_matches = res.nlog_matches;
+	j->nresults = query_search_rows(j->t, j->hits, j->nhits, &j->results);
 }
 
 void

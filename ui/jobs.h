@@ -21,12 +21,6 @@
 
 enum job_kind { JOB_STATS, JOB_TREE, JOB_SEARCH, JOB_KINDS };
 
-struct search_row {
-	func_id func;
-	uint64_t count;
-	ttv_ns total;
-};
-
 struct job {
 	enum job_kind kind;
 	uint64_t gen;

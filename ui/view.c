@@ -658,18 +658,7 @@ view_search(struct view *v, const char *pattern)
 	}
 	view_search_clear(v);
 	v->search_pattern = xstrdup(pattern);
-	v->match = regex_match_funcs(t, re);
-	if (t->nfuncs == 0) {
-		free(v->match);
-		v->match = xcalloc(1, 1);
-	}
-	/* A function's category matches like its name. */
-	for (uint32_t f = 0; f < t->nfuncs; f++) {
-		const char *c = trace_str(t, t->funcs[f].category);
-		if (!v->match[f] && c[0] != '\0' &&
-		    regex_match(re, c, strlen(c)))
-			v->match[f] = 1;
-	}
+	v->match = query_search_funcs(t, re);
 	regex_free(re);
 	search_submit(v);
 	return 0;

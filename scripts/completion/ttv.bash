@@ -23,11 +23,11 @@ _ttv()
 	--sysroot)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	-t|--thread|-f|--function|--hide)
+	-t|--thread|-f|--function|--hide|--search)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '--info --stats --markers --tsv --sort
+		COMPREPLY=($(compgen -W '--info --stats --markers --search --tsv --sort
 		    --ascending --export --output --per-thread --thread
 		    --function --hide --instr-map --sysroot --format --strict
 		    --help --version' -- "$cur"))
