@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "xalloc.h"
+#include "env.h"
 #include "reader.h"
 #include "ctf/ctf_decode.h"
 #include "ctf/ctf_fast.h"
@@ -1036,7 +1037,7 @@ describe(struct loader *L)
 static bool
 calls_apart(struct loader *L)
 {
-	const char *env = getenv("TTV_CTF_CALLS");
+	const char *env = ttv_getenv(TTV_ENV_CTF_CALLS);
 	if (env != NULL && strcmp(env, "walk") == 0)
 		return false;
 	bool any = false;
@@ -1067,11 +1068,11 @@ calls_apart(struct loader *L)
 	return any;
 }
 
-static const struct ctf_keys *sort_keys;
-
+/* Indices into a key table (arg), by their pairs. */
 static int
-cmp_key(const void *a, const void *b)
+cmp_key(const void *a, const void *b, void *arg)
 {
+	const struct ctf_keys *sort_keys = arg;
 	const uint64_t *x = sort_keys->pairs[*(const uint32_t *)a];
 	const uint64_t *y = sort_keys->pairs[*(const uint32_t *)b];
 	if (x[0] != y[0])
@@ -1087,8 +1088,7 @@ keys_in_order(const struct ctf_keys *k)
 	uint32_t *o = xcalloc(k->n ? k->n : 1, sizeof *o);
 	for (uint32_t i = 0; i < k->n; i++)
 		o[i] = i;
-	sort_keys = k;
-	xqsort(o, k->n, sizeof *o, cmp_key);
+	xqsort_r(o, k->n, sizeof *o, cmp_key, (void *)k);
 	return o;
 }
 

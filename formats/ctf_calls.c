@@ -14,6 +14,7 @@
 #endif
 
 #include "ctf_calls.h"
+#include "env.h"
 #include "order.h"
 #include "xalloc.h"
 
@@ -379,7 +380,7 @@ ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
 
 	/* the threads' builds are independent: one per core, the biggest
 	 * threads first so that they end together */
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = ttv_cpus();
 	size_t nw = cpus > 1 ? (size_t)cpus - 1 : 0;
 	if (nw > 7)
 		nw = 7;

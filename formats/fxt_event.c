@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "fxt_int.h"
+#include "env.h"
 
 #define OPEN_END INT64_MIN	/* a begin's frame: end not known yet */
 
@@ -268,7 +269,7 @@ void
 fxt_events_start(struct fxt *x)
 {
 	/* For tests: the builder's stacks everywhere, to compare. */
-	const char *env = getenv("TTV_FXT_BUILDER_STACKS");
+	const char *env = ttv_getenv(TTV_ENV_FXT_BUILDER_STACKS);
 	bool flows = env != NULL && *env != '\0' && *env != '0';
 	size_t i;
 

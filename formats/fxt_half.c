@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "fxt_int.h"
+#include "env.h"
 
 #define HALF_MIN (64u << 20)	/* smaller traces: one thread scans */
 #define SYNC_RECORDS 512	/* records that must chain to trust a guess */
@@ -164,14 +165,14 @@ struct fxt_half *
 fxt_half_start(struct fxt *x, size_t *mid)
 {
 	const struct mapped_file *f = x->ctx->file;
-	const char *env = getenv("TTV_FXT_PIPE_MIN");
+	const char *env = ttv_getenv(TTV_ENV_FXT_PIPE_MIN);
 	size_t min = HALF_MIN, off, end;
 	struct fxt_half *hf;
 
 	if (env != NULL && *env != '\0')
 		min = (size_t)strtoull(env, NULL, 10);
 	if (f->size < min || f->size < 64 ||
-	    (env == NULL && sysconf(_SC_NPROCESSORS_ONLN) < 2))
+	    (env == NULL && ttv_cpus() < 2))
 		return NULL;
 	hf = xcalloc(1, sizeof *hf);
 	hf->data = x->data;

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "fxt_int.h"
+#include "env.h"
 
 #define PIPE_MIN_BYTES (32u << 20)	/* smaller traces: serial */
 #define BATCH 8192			/* entries per batch */
@@ -130,7 +131,7 @@ cmp_size(const void *a, const void *b)
 static void
 pipe_split(struct fxt *x)
 {
-	const char *env = getenv("TTV_FXT_READER_SHARE");
+	const char *env = ttv_getenv(TTV_ENV_FXT_READER_SHARE);
 	uint64_t total = 0, mine = 0, budget;
 	struct by_size *order;
 	uint32_t i, n = (uint32_t)x->threads.len;
@@ -176,12 +177,12 @@ fxt_pipe_start(struct fxt *x)
 {
 	struct fxt_pipe *pp;
 	size_t min = PIPE_MIN_BYTES;
-	const char *env = getenv("TTV_FXT_PIPE_MIN");
+	const char *env = ttv_getenv(TTV_ENV_FXT_PIPE_MIN);
 	unsigned i;
 
 	if (env != NULL && *env != '\0')
 		min = (size_t)strtoull(env, NULL, 10);
-	if (x->size < min || (env == NULL && sysconf(_SC_NPROCESSORS_ONLN) < 2))
+	if (x->size < min || (env == NULL && ttv_cpus() < 2))
 		return;
 	pp = xcalloc(1, sizeof *pp);
 	pp->x = x;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fxt_int.h"
+#include "env.h"
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22	/* Linux 5.14 */
@@ -56,7 +57,7 @@ fxt_prefault_start(const unsigned char *data, size_t size)
 {
 	struct fxt_prefault *pf;
 
-	if (size < PREFAULT_MIN || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (size < PREFAULT_MIN || ttv_cpus() < 2)
 		return NULL;
 	pf = xcalloc(1, sizeof *pf);
 	pf->data = data;

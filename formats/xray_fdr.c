@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "order.h"
+#include "env.h"
 #include "xalloc.h"
 #include "xray_priv.h"
 
@@ -596,12 +597,11 @@ replay(struct fdr *F, struct fdr_buf *fb)
 		replay_order(F, fb, false);
 }
 
-/* qsort() has no context argument: the buffers being sorted. */
-static const struct fdr_buf *sort_bufs;
-
+/* Indices into a thread's buffers (arg), by key, then file offset. */
 static int
-cmp_buf(const void *a, const void *b)
+cmp_buf(const void *a, const void *b, void *arg)
 {
+	const struct fdr_buf *sort_bufs = arg;
 	const struct fdr_buf *x = &sort_bufs[*(const uint32_t *)a];
 	const struct fdr_buf *y = &sort_bufs[*(const uint32_t *)b];
 	if (x->key != y->key)
@@ -684,7 +684,7 @@ static uint32_t
 count_workers(const struct fdr *F)
 {
 	const struct xray *x = F->x;
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = ttv_cpus();
 	uint32_t busy = 0;
 
 	if (x->size < PARALLEL_MIN_BYTES || cpus < 2)
@@ -727,8 +727,8 @@ replay_all(struct fdr *F)
 
 	for (uint32_t i = 0; i < x->nthreads; i++) {
 		struct xray_thread *th = &x->threads[i];
-		sort_bufs = F->bufs;
-		xqsort(th->bufs, th->nbufs, sizeof *th->bufs, cmp_buf);
+		xqsort_r(th->bufs, th->nbufs, sizeof *th->bufs, cmp_buf,
+		    (void *)F->bufs);
 	}
 	F->nworkers = count_workers(F);
 	F->owner = xcalloc(x->nthreads ? x->nthreads : 1, sizeof *F->owner);

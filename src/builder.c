@@ -896,11 +896,11 @@ builder_open_slice(struct builder *b, uint32_t track, struct slice_ref *out)
 
 /* -------------------------------------------------------------- finish */
 
-static const struct slice *sort_base;
-
+/* Indices into a level's slices (arg), by start. */
 static int
-cmp_index_by_start(const void *a, const void *c)
+cmp_index_by_start(const void *a, const void *c, void *arg)
 {
+	const struct slice *sort_base = arg;
 	const struct slice *x = &sort_base[*(const uint32_t *)a];
 	const struct slice *y = &sort_base[*(const uint32_t *)c];
 	if (x->start != y->start)
@@ -924,8 +924,7 @@ sort_level(struct builder *b, uint32_t track, uint32_t depth)
 	uint32_t *order = xreallocarray(NULL, l->len, sizeof *order);
 	for (size_t i = 0; i < l->len; i++)
 		order[i] = (uint32_t)i;
-	sort_base = l->s;
-	xqsort(order, l->len, sizeof *order, cmp_index_by_start);
+	xqsort_r(order, l->len, sizeof *order, cmp_index_by_start, l->s);
 	struct slice *s = xbig_realloc(NULL, l->len * sizeof *s);
 	uint32_t *w = l->w ? xreallocarray(NULL, l->len, sizeof *w) : NULL;
 	uint32_t *where = xreallocarray(NULL, l->len, sizeof *where);

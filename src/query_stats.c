@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "query.h"
+#include "env.h"
 #include "xalloc.h"
 
 /* Below this many slices one thread does it all: starting threads would
@@ -139,7 +140,7 @@ thread_count(size_t nslices, uint32_t nfuncs)
 {
 	if (nslices < THREAD_MIN_SLICES || nfuncs > nslices / 16)
 		return 1;
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = ttv_cpus();
 	if (n < 1)
 		return 1;
 	return n > THREADS_MAX ? THREADS_MAX : (int)n;

@@ -322,3 +322,11 @@ xbig_pool_trim(void)
 	pthread_mutex_unlock(&pool_lock);
 #endif
 }
+
+void
+xqsort_r(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	if (n > 1)
+		qsort_r(base, n, size, cmp, arg);
+}

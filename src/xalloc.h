@@ -46,6 +46,11 @@ xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *,
 		qsort(base, n, size, cmp);
 }
 
+/* The same with a context argument for the comparison, so that a sort
+ * needs no file-scope state and may run on several threads at once. */
+void xqsort_r(void *base, size_t n, size_t size,
+    int (*cmp)(const void *, const void *, void *), void *arg);
+
 #define VEC(type) struct { type *items; size_t len, cap; }
 
 /* Make room for at least `extra` more items. */

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "keys.h"
+#include "env.h"
 #include "term.h"
 #include "xalloc.h"
 
@@ -255,7 +256,7 @@ term_open(struct term_info *info, char **err)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-	sentinel_on = getenv("TTV_TEST_SENTINEL") != NULL;
+	sentinel_on = ttv_getenv(TTV_ENV_TEST_SENTINEL) != NULL;
 	return 0;
 }
 

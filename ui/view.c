@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "env.h"
 #include "timefmt.h"
 #include "tmap.h"
 #include "view.h"
@@ -167,7 +168,7 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	/* Below a few million slices every query answers within a frame:
 	 * no thread, and screens that do not depend on timing. */
 	{
-		const char *e = getenv("TTV_ASYNC_SLICES");
+		const char *e = ttv_getenv(TTV_ENV_ASYNC_SLICES);
 		size_t limit = e != NULL ? (size_t)strtoull(e, NULL, 10) :
 		    2000000;
 		v->async = trace_nslices(t) >= limit;

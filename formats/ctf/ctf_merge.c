@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "mapfile.h"
+#include "env.h"
 #include "ctf_decode.h"
 #include "ctf_dir.h"
 #include "ctf_index.h"
@@ -853,10 +854,10 @@ static size_t
 worker_count(const struct ctf_reader *r)
 {
 	uint64_t min = PIPE_MIN_BYTES;
-	const char *env = getenv("TTV_CTF_PIPE_MIN");
+	const char *env = ttv_getenv(TTV_ENV_CTF_PIPE_MIN);
 	if (env != NULL && *env != '\0')
 		min = strtoull(env, NULL, 10);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long cpus = ttv_cpus();
 	if (r->bytes_total < min || r->nstreams == 0)
 		return 0;
 	if (env == NULL && cpus < 2)
@@ -889,7 +890,7 @@ ctf_reader_start(struct ctf_reader *r)
 	    (r->nstreams ? r->nstreams : 1));
 	r->batch_cap = cap < 64 ? 64 : cap > 16384 ? 16384 : cap;
 	/* tests make batches small to cross many batch boundaries */
-	const char *env = getenv("TTV_CTF_BATCH");
+	const char *env = ttv_getenv(TTV_ENV_CTF_BATCH);
 	if (env != NULL && strtoul(env, NULL, 10) > 0)
 		r->batch_cap = strtoul(env, NULL, 10);
 	size_t n = worker_count(r);

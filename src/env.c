@@ -1,0 +1,44 @@
+/* ttv's own environment variables (see env.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "env.h"
+
+static const char *const names[TTV_ENV_COUNT] = {
+	[TTV_ENV_THREADS] = "TTV_THREADS",
+	[TTV_ENV_ASYNC_SLICES] = "TTV_ASYNC_SLICES",
+	[TTV_ENV_TEST_SENTINEL] = "TTV_TEST_SENTINEL",
+	[TTV_ENV_CTF_CALLS] = "TTV_CTF_CALLS",
+	[TTV_ENV_CTF_PIPE_MIN] = "TTV_CTF_PIPE_MIN",
+	[TTV_ENV_CTF_BATCH] = "TTV_CTF_BATCH",
+	[TTV_ENV_FXT_PIPE_MIN] = "TTV_FXT_PIPE_MIN",
+	[TTV_ENV_FXT_READER_SHARE] = "TTV_FXT_READER_SHARE",
+	[TTV_ENV_FXT_BUILDER_STACKS] = "TTV_FXT_BUILDER_STACKS",
+};
+
+const char *
+ttv_env_name(enum ttv_env e)
+{
+	return e < TTV_ENV_COUNT ? names[e] : "";
+}
+
+const char *
+ttv_getenv(enum ttv_env e)
+{
+	return e < TTV_ENV_COUNT ? getenv(names[e]) : NULL;
+}
+
+int
+ttv_cpus(void)
+{
+	const char *s = ttv_getenv(TTV_ENV_THREADS);
+	if (s != NULL && *s != '\0') {
+		long n = strtol(s, NULL, 10);
+		if (n >= 1)
+			return n > 1024 ? 1024 : (int)n;
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}

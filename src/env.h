@@ -1,0 +1,47 @@
+/*
+ * Every environment variable ttv reads of its own, in one place. None is
+ * needed: they exist for tests and measurements (forcing a code path on a
+ * small input, or a thread count), and the man page lists the ones a user
+ * may want.
+ *
+ *   TTV_THREADS            cores to use (default: all online, at least 1)
+ *   TTV_ASYNC_SLICES       slices from which the viewer computes panes on
+ *                          its worker thread (default 2000000)
+ *   TTV_TEST_SENTINEL      the viewer writes a marker after every frame,
+ *                          for the screen tests
+ *   TTV_CTF_CALLS=walk     CTF: cyg-profile calls go through the merged walk
+ *                          instead of being kept apart per stream
+ *   TTV_CTF_PIPE_MIN       CTF: bytes from which streams decode on workers
+ *   TTV_CTF_BATCH          CTF: items per decoded batch (tests: tiny ones)
+ *   TTV_FXT_PIPE_MIN       FXT: bytes from which the scan is split and
+ *                          replayed on a second thread
+ *   TTV_FXT_READER_SHARE   FXT: sixteenths of the events the reading thread
+ *                          replays itself
+ *   TTV_FXT_BUILDER_STACKS FXT: the builder's stacks for every thread
+ *                          (tests compare with the reader-kept ones)
+ */
+#ifndef TTV_ENV_H
+#define TTV_ENV_H
+
+enum ttv_env {
+	TTV_ENV_THREADS,
+	TTV_ENV_ASYNC_SLICES,
+	TTV_ENV_TEST_SENTINEL,
+	TTV_ENV_CTF_CALLS,
+	TTV_ENV_CTF_PIPE_MIN,
+	TTV_ENV_CTF_BATCH,
+	TTV_ENV_FXT_PIPE_MIN,
+	TTV_ENV_FXT_READER_SHARE,
+	TTV_ENV_FXT_BUILDER_STACKS,
+	TTV_ENV_COUNT
+};
+
+/* The variable's value, or NULL when it is unset. */
+const char *ttv_getenv(enum ttv_env e);
+/* Its name ("TTV_THREADS"). */
+const char *ttv_env_name(enum ttv_env e);
+/* The cores work may be spread over: TTV_THREADS when set to a number of
+ * at least 1, else the processors online (at least 1). */
+int ttv_cpus(void);
+
+#endif
