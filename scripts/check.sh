@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs what is missing, builds ttv, and runs the whole test suite:
+# Installs what is missing, builds ttv out of the source tree (build/,
+# and build-asan/ for the sanitizers), and runs the whole test suite:
 # `make check`, then `make check` again in a separate AddressSanitizer +
 # UndefinedBehaviorSanitizer build, then `make distcheck` (with
 # TTV_DISTCHECK=0 in the environment it is skipped).
@@ -13,15 +14,12 @@ export TTV_SHARED
 jobs=$(nproc)
 
 status=0
-make -j"$jobs" check || status=1
+make -C build -j"$jobs" check || status=1
 
-# The sanitizer build works on a copy of the sources: automake does not
-# allow a second build directory beside an in-tree one.
+# The sanitizer build: a second build directory from the same sources.
 asan="$top/build-asan"
-rm -rf "$asan"
 mkdir -p "$asan"
-git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$asan"
-(cd "$asan" && autoreconf -fi >/dev/null 2>&1 && ./configure --enable-werror \
+[ -f "$asan/Makefile" ] || (cd "$asan" && ../configure --enable-werror \
     CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
     LDFLAGS="-fsanitize=address,undefined" >/dev/null)
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -29,12 +27,12 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     make -C "$asan" -j"$jobs" check || status=1
 
 if [ "${TTV_DISTCHECK:-1}" != 0 ]; then
-	env -u TTV_SHARED make -j"$jobs" distcheck >/dev/null || { echo "distcheck failed"; status=1; }
+	env -u TTV_SHARED make -C build -j"$jobs" distcheck >/dev/null || { echo "distcheck failed"; status=1; }
 fi
 
 # One closing line over both test runs.
 pass=0; fail=0; skip=0
-for log in "$top/test-suite.log" "$asan/test-suite.log"; do
+for log in "$top/build/test-suite.log" "$asan/test-suite.log"; do
 	[ -f "$log" ] || continue
 	set -- $(sed -n 's/^# \(PASS\|FAIL\|SKIP\|XFAIL\|XPASS\|ERROR\): *\([0-9]*\)$/\1 \2/p' "$log" | tr '\n' ' ')
 	while [ $# -ge 2 ]; do

@@ -5,8 +5,8 @@ set -e
 cd "$(dirname "$0")/.."
 ./scripts/setup.sh >&2
 if [ -t 0 ] && [ -t 1 ]; then
-	exec ./ttv demo/xray-log.demo.sample
+	exec ./build/ttv demo/xray-log.demo.sample
 fi
 # No terminal to draw on: show what the viewer would open.
-./ttv --info demo/xray-log.demo.sample
-./ttv --stats demo/xray-log.demo.sample
+./build/ttv --info demo/xray-log.demo.sample
+./build/ttv --stats demo/xray-log.demo.sample

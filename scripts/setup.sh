@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what ttv needs to build and test (Debian/Ubuntu), then
-# configures and builds it. Safe to run again: it only does what is missing.
+# configures and builds it in build/. Safe to run again: it only does what
+# is missing.
 set -e
 cd "$(dirname "$0")/.."
 
@@ -26,5 +27,13 @@ if [ -n "$missing" ]; then
 fi
 
 [ -x configure ] && [ configure -nt configure.ac ] || autoreconf -fi
-[ -f Makefile ] || ./configure --enable-werror
-make -j"$(nproc)"
+# Built out of the source tree, in build/ (the ASan build of check.sh sits
+# beside it in build-asan/). A tree configured in place before cannot hold
+# a build beside it: its configuration is cleaned away first.
+if [ -f Makefile ] && [ -f config.status ]; then
+	echo "ttv: cleaning the in-tree build (builds now go to build/)"
+	make distclean >/dev/null 2>&1 || rm -f Makefile config.status config.h
+fi
+mkdir -p build
+[ -f build/Makefile ] || (cd build && ../configure --enable-werror)
+make -C build -j"$(nproc)"

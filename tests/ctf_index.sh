@@ -261,6 +261,11 @@ cmp -s "$tmp/out.txt" "$tmp/ref.txt" || fail "disagreement: other events"
 fresh flip
 cp -R "$tmp/magic" "$tmp/flipm"
 size=$(wc -c < "$tmp/ref/index/chan_0.idx")
+# Every byte with TTV_FULL_SWEEP=1; otherwise the header and the first
+# entry whole, then every third byte (each entry's fields are 8 bytes
+# wide: every field is still hit, at different bytes).
+step=3
+[ "${TTV_FULL_SWEEP:-0}" != 0 ] && step=1
 i=0
 while [ $i -lt "$size" ]; do
 	b=$(od -An -tu1 -j $i -N 1 "$tmp/ref/index/chan_0.idx" | tr -d ' ')
@@ -275,7 +280,7 @@ while [ $i -lt "$size" ]; do
 	events "$tmp/flipm" "$tmp/out.txt" "$tmp/err.txt"
 	diff "$tmp/ref.txt" "$tmp/out.txt" | grep -q '^>' &&
 	    fail "index byte $i flipped, damaged trace: events not in the trace"
-	i=$((i + 1))
+	if [ $i -lt 96 ]; then i=$((i + 1)); else i=$((i + step)); fi
 done
 
 # 5. real LTTng traces: their index changes nothing and says nothing
