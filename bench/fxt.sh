@@ -16,7 +16,7 @@
 #  serial event pass
 #   --stats               1.90 s   1.73 s   0.57    29.1    1.04 x file
 #   --info                1.52 s   1.48 s   0.71    36.4    1.04 x file
-#  replay worker (formats/fxt_pipe.c)
+#  replay worker (formats/fxt/fxt_pipe.c)
 #   --stats               1.33 s   1.95 s   0.81    41.6    1.04 x file
 #   --info                1.04 s   1.65 s   1.03    53.1    1.04 x file
 # (medians; with the other core busy the worker costs ~10% more CPU and

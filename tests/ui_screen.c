@@ -434,6 +434,9 @@ start(char *args, bool refused)
 			argv[argc++] = tok;
 	}
 	argv[argc] = NULL;
+	/* A script may start ttv several times: one terminal each. */
+	if (vt != NULL)
+		vterm_free(vt);
 	vt = vterm_new(rows, cols);
 	vterm_set_utf8(vt, 1);
 	vterm_output_set_callback(vt, output_cb, NULL);
