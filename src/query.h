@@ -123,6 +123,8 @@ void stats_sort(const struct trace *t, struct stats_table *st,
     enum stats_key key, bool descending);
 const char *stats_key_name(enum stats_key k);
 int stats_key_parse(const char *name);
+/* The value a row is sorted by for key (0 for STATS_NAME). */
+ttv_ns stats_value(const struct func_stats *s, enum stats_key key);
 void stats_free(struct stats_table *st);
 
 /* ------------------------------------------------------------ call tree */
@@ -213,5 +215,26 @@ size_t query_search_rows(const struct trace *t, const struct search_hit *hits,
 /* Where a hit matched: "name", "category" or "arg KEY" (in buf). */
 const char *query_search_where(const struct trace *t, const struct regex *re,
     const struct search_hit *h, char *buf, size_t size);
+
+/* ----------------------------------------------------------------- flows */
+
+/* A flow found by one of its ends. */
+struct flow_key {
+	struct slice_ref ref;
+	uint32_t pad;
+	size_t flow;		/* index into trace->flows */
+};
+
+/* Flows by the slice they leave (out) and the one they reach (in), sorted
+ * by slice, for lookups in O(log flows). */
+struct flow_index {
+	struct flow_key *out, *in;
+	size_t n;
+};
+void flow_index_build(const struct trace *t, struct flow_index *fi);
+void flow_index_free(struct flow_index *fi);
+/* The flows leaving (out) or reaching slice r: *n keys, in flow order. */
+const struct flow_key *flow_index_at(const struct flow_index *fi, bool out,
+    struct slice_ref r, size_t *n);
 
 #endif

@@ -858,8 +858,8 @@ struct sort_by {
 	bool desc;
 };
 
-static ttv_ns
-key_value(const struct func_stats *s, enum stats_key key)
+ttv_ns
+stats_value(const struct func_stats *s, enum stats_key key)
 {
 	switch (key) {
 	case STATS_COUNT: return (ttv_ns)s->count;
@@ -885,7 +885,7 @@ cmp_rows(const void *a, const void *b, void *arg)
 		c = strcmp(trace_func_name(by->t, x->func),
 		    trace_func_name(by->t, y->func));
 	else {
-		ttv_ns u = key_value(x, by->key), v = key_value(y, by->key);
+		ttv_ns u = stats_value(x, by->key), v = stats_value(y, by->key);
 		c = u < v ? -1 : u > v;
 	}
 	if (by->desc)

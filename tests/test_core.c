@@ -20,6 +20,7 @@
 #include "order.h"
 #include "query.h"
 #include "timefmt.h"
+#include "timeparse.h"
 #include "xalloc.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -1188,6 +1189,158 @@ test_search_all(void **state)
 	trace_free(t);
 }
 
+
+/* A small trace for the flow index and the wall-clock parser.
+ * Track A (tid 1): send [0,100), done [600,700) with path=/tmp/needle
+ * Track B (tid 2): other [150,200), recv [300,400) (category "net")
+ * Instant tick (category "ui") on A at 800 with msg=haystack, n=-3.
+ * Flows: 7 send->recv, 9 send->other, 7 recv->done.
+ * Logs: 50 A "hello world", 350 B "error: disk full", 650 A "needle log".
+ * Wall-clock origin 01:00:02.500 UTC, 20000 days after the epoch. */
+#define WALL (20000LL * 86400 * 1000000000 + 3602500000000LL)
+
+static struct trace *
+small_trace(uint32_t *ta, uint32_t *tb)
+{
+	struct builder *b = builder_new("small");
+	uint32_t p = builder_process(b, 10);
+	args_id args;
+#define S(s) builder_intern_cstr(b, s)
+	uint32_t a = builder_track(b, TRACK_THREAD, p, 1);
+	uint32_t c = builder_track(b, TRACK_THREAD, p, 2);
+	func_id fsend = builder_func(b, S("send"), 0, -1);
+	func_id frecv = builder_func(b, S("recv"), S("net"), -1);
+	func_id fdone = builder_func(b, S("done"), 0, -1);
+	func_id fother = builder_func(b, S("other"), 0, -1);
+	builder_args_begin(b);
+	builder_arg_str(b, S("path"), S("/tmp/needle"));
+	args = builder_args_end(b);
+	builder_slice(b, a, 0, 0, 100, fsend, 0, 0);
+	builder_slice(b, a, 0, 600, 100, fdone, 0, args);
+	builder_slice(b, c, 0, 150, 50, fother, 0, 0);
+	builder_slice(b, c, 0, 300, 100, frecv, 0, 0);
+	builder_flow(b, 7, (struct slice_ref){ a, 0, 0 },
+	    (struct slice_ref){ c, 0, 1 });
+	builder_flow(b, 9, (struct slice_ref){ a, 0, 0 },
+	    (struct slice_ref){ c, 0, 0 });
+	builder_flow(b, 7, (struct slice_ref){ c, 0, 1 },
+	    (struct slice_ref){ a, 0, 1 });
+	builder_log(b, a, 50, S("hello world"));
+	builder_log(b, c, 350, S("error: disk full"));
+	builder_log(b, a, 650, S("needle log"));
+	builder_args_begin(b);
+	builder_arg_i64(b, S("n"), -3);
+	builder_arg_str(b, S("msg"), S("haystack"));
+	args = builder_args_end(b);
+	builder_instant(b, a, 800, builder_func(b, S("tick"), S("ui"), -1),
+	    args);
+	builder_set_wall_origin(b, WALL);
+#undef S
+	*ta = a;
+	*tb = c;
+	struct trace *t = builder_finish(b);
+	assert_non_null(t);
+	return t;
+}
+
+static void
+test_flow_index(void **state)
+{
+	uint32_t a, b;
+	struct trace *t = small_trace(&a, &b);
+	struct flow_index fi;
+	size_t n;
+	const struct flow_key *k;
+
+	flow_index_build(t, &fi);
+	k = flow_index_at(&fi, true, (struct slice_ref){ a, 0, 0 }, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(t->flows[k[0].flow].id, 7);
+	assert_int_equal(t->flows[k[1].flow].id, 9);
+	k = flow_index_at(&fi, false, (struct slice_ref){ a, 0, 0 }, &n);
+	assert_int_equal(n, 0);
+	k = flow_index_at(&fi, false, (struct slice_ref){ b, 0, 1 }, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(t->flows[k[0].flow].to.track, b);
+	k = flow_index_at(&fi, true, (struct slice_ref){ b, 0, 1 }, &n);
+	assert_int_equal(n, 1);
+	assert_int_equal(t->flows[k[0].flow].to.index, 1);
+	flow_index_free(&fi);
+	/* A trace without flows. */
+	struct builder *bu = builder_new("none");
+	struct trace *e = builder_finish(bu);
+	flow_index_build(e, &fi);
+	flow_index_at(&fi, true, (struct slice_ref){ 0, 0, 0 }, &n);
+	assert_int_equal(n, 0);
+	flow_index_free(&fi);
+	trace_free(e);
+	trace_free(t);
+	(void)state;
+}
+
+static void
+test_wall_parse(void **state)
+{
+	uint32_t a, b;
+	struct trace *t = small_trace(&a, &b);
+	const char *why = NULL;
+	ttv_ns v = -1;
+
+	assert_int_equal(time_parse_wall(t, "01:00:03.150", &v, &why), 0);
+	assert_int_equal(v, 650000000);
+	assert_int_equal(time_parse_wall(t, " 01:00:02.5000001 UTC", &v,
+	    &why), 0);
+	assert_int_equal(v, 100);
+	/* Earlier in the day than the start: the next day. */
+	assert_int_equal(time_parse_wall(t, "1:00", &v, &why), 0);
+	assert_int_equal(v, -2500000000LL + 86400000000000LL);
+	assert_int_equal(time_parse_wall(t, "25:00", &v, &why), -1);
+	assert_non_null(strstr(why, "time of day"));
+	assert_int_equal(time_parse_wall(t, "01:00:x", &v, &why), -1);
+	assert_int_equal(time_parse_wall(t, "01:00 PST", &v, &why), -1);
+	assert_int_equal(time_parse_wall(t, "1.5ms", &v, &why), -1);
+	/* A run of digits is refused, not overflowed. */
+	assert_int_equal(time_parse_wall(t,
+	    "01:00:99999999999999999999999999", &v, &why), -1);
+	trace_free(t);
+	/* No wall clock at all. */
+	struct trace *e = builder_finish(builder_new("none"));
+	assert_int_equal(time_parse_wall(e, "01:00", &v, &why), -1);
+	assert_non_null(strstr(why, "no wall-clock"));
+	trace_free(e);
+	(void)state;
+}
+
+static void
+test_stats_value(void **state)
+{
+	struct func_stats s = { 0 };
+
+	s.count = 3;
+	s.total = 30;
+	s.self = 20;
+	s.min = 1;
+	s.median = 5;
+	s.p90 = 9;
+	s.p99 = 19;
+	s.max = 29;
+	s.weight = 7;
+	assert_int_equal(stats_value(&s, STATS_COUNT), 3);
+	assert_int_equal(stats_value(&s, STATS_TOTAL), 30);
+	assert_int_equal(stats_value(&s, STATS_SELF), 20);
+	assert_int_equal(stats_value(&s, STATS_MIN), 1);
+	assert_int_equal(stats_value(&s, STATS_MEDIAN), 5);
+	assert_int_equal(stats_value(&s, STATS_P90), 9);
+	assert_int_equal(stats_value(&s, STATS_P99), 19);
+	assert_int_equal(stats_value(&s, STATS_MAX), 29);
+	assert_int_equal(stats_value(&s, STATS_SAMPLES), 7);
+	assert_int_equal(stats_value(&s, STATS_NAME), 0);
+	for (int k = 0; k < STATS_KEY_COUNT; k++)
+		assert_int_equal(stats_key_parse(stats_key_name(k)), k);
+	(void)state;
+}
+
+
 static void
 test_escape_and_time(void **state)
 {
@@ -1294,6 +1447,9 @@ main(void)
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_search_and_regex),
 		cmocka_unit_test(test_search_all),
+		cmocka_unit_test(test_flow_index),
+		cmocka_unit_test(test_wall_parse),
+		cmocka_unit_test(test_stats_value),
 		cmocka_unit_test(test_escape_and_time),
 		cmocka_unit_test(test_collapsed_export),
 	};

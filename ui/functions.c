@@ -23,38 +23,6 @@ static const enum stats_key column_order[] = {
 #define NUM_W 10
 #define NAME_MIN 20
 
-static const char *
-col_title(enum stats_key k)
-{
-	switch (k) {
-	case STATS_NAME: return "function";
-	case STATS_COUNT: return "count";
-	case STATS_TOTAL: return "total";
-	case STATS_SELF: return "self";
-	case STATS_MIN: return "min";
-	case STATS_MEDIAN: return "median";
-	case STATS_P90: return "p90";
-	case STATS_P99: return "p99";
-	case STATS_MAX: return "max";
-	default: return "";
-	}
-}
-
-static ttv_ns
-col_value(const struct func_stats *s, enum stats_key k)
-{
-	switch (k) {
-	case STATS_TOTAL: return s->total;
-	case STATS_SELF: return s->self;
-	case STATS_MIN: return s->min;
-	case STATS_MEDIAN: return s->median;
-	case STATS_P90: return s->p90;
-	case STATS_P99: return s->p99;
-	case STATS_MAX: return s->max;
-	default: return 0;
-	}
-}
-
 static void
 refresh(struct view *v)
 {
@@ -151,7 +119,7 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	for (size_t i = 0; i < ncol; i++) {
 		int x = r.x + name_w + sw + (int)i * NUM_W;
 		bool sorted = keys[i] == v->sort_key;
-		sort_title(g, x + NUM_W, r.y + 1, col_title(keys[i]), sorted,
+		sort_title(g, x + NUM_W, r.y + 1, stats_key_name(keys[i]), sorted,
 		    v->sort_desc);
 	}
 	list_clamp(p, v->stats.n, rows);
@@ -185,7 +153,7 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 				snprintf(buf, sizeof buf, "%llu",
 				    (unsigned long long)s->count);
 			else
-				timefmt_duration(col_value(s, keys[c]), buf,
+				timefmt_duration(stats_value(s, keys[c]), buf,
 				    sizeof buf);
 			/* Right-aligned; "µs" is one column wide. */
 			int len = text_width(g, buf, strlen(buf), NUM_W);

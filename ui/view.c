@@ -10,6 +10,7 @@
 #include "export.h"
 #include "env.h"
 #include "timefmt.h"
+#include "timeparse.h"
 #include "tmap.h"
 #include "view.h"
 #include "xalloc.h"
@@ -88,60 +89,10 @@ lane_order_init(struct view *v, const struct trace *t)
 	free(first);
 }
 
-static int
-cmp_ref(struct slice_ref a, struct slice_ref b)
-{
-	if (a.track != b.track)
-		return a.track < b.track ? -1 : 1;
-	if (a.depth != b.depth)
-		return a.depth < b.depth ? -1 : 1;
-	return a.index < b.index ? -1 : a.index > b.index;
-}
-
-static int
-cmp_flow_key(const void *a, const void *b)
-{
-	const struct flow_key *x = a, *y = b;
-	int c = cmp_ref(x->ref, y->ref);
-
-	if (c != 0)
-		return c;
-	return x->flow < y->flow ? -1 : x->flow > y->flow;
-}
-
-static void
-flow_index_init(struct view *v, const struct trace *t)
-{
-	size_t n = t->nflows;
-
-	v->flow_out = xcalloc(n ? n : 1, sizeof *v->flow_out);
-	v->flow_in = xcalloc(n ? n : 1, sizeof *v->flow_in);
-	for (size_t i = 0; i < n; i++) {
-		v->flow_out[i] = (struct flow_key){ t->flows[i].from, 0, i };
-		v->flow_in[i] = (struct flow_key){ t->flows[i].to, 0, i };
-	}
-	xqsort(v->flow_out, n, sizeof *v->flow_out, cmp_flow_key);
-	xqsort(v->flow_in, n, sizeof *v->flow_in, cmp_flow_key);
-}
-
 const struct flow_key *
 view_flows_at(const struct view *v, bool out, struct slice_ref r, size_t *n)
 {
-	const struct flow_key *k = out ? v->flow_out : v->flow_in;
-	size_t lo = 0, hi = v->trace->nflows, end;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (cmp_ref(k[mid].ref, r) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (end = lo; end < v->trace->nflows && cmp_ref(k[end].ref, r) == 0;
-	    end++)
-		;
-	*n = end - lo;
-	return k + lo;
+	return flow_index_at(&v->flows, out, r, n);
 }
 
 void
@@ -155,7 +106,7 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	v->folded = xcalloc(t->ntracks ? t->ntracks : 1, 1);
 	v->thread_pick = xcalloc(t->ntracks ? t->ntracks : 1, 1);
 	lane_order_init(v, t);
-	flow_index_init(v, t);
+	flow_index_build(t, &v->flows);
 	filter_init(&v->filter);
 	v->sort_key = STATS_TOTAL;
 	v->sort_desc = true;
@@ -190,8 +141,7 @@ view_free(struct view *v)
 	free(v->thread_pick);
 	free(v->lane_order);
 	free(v->lane_pos);
-	free(v->flow_out);
-	free(v->flow_in);
+	flow_index_free(&v->flows);
 	filter_clear(&v->filter);
 	free(v->func_pattern);
 	view_search_clear(v);
@@ -901,59 +851,11 @@ view_time_exact(const struct view *v, ttv_ns t, char *buf, size_t size)
 int
 view_parse_wall(struct view *v, const char *s, ttv_ns *out)
 {
-	const struct trace *tr = v->trace;
-	const ttv_ns day = 86400LL * 1000000000LL;
-	long long h = 0, m = 0, sec = 0, frac = 0;
-	int digits = 0;
-	const char *p = s;
-	ttv_ns tod, base, t;
+	const char *why;
 
-	if (tr->wall_origin == TTV_NS_MIN) {
-		view_message(v, true, "this trace has no wall-clock time");
-		return -1;
-	}
-	while (*p == ' ')
-		p++;
-	if (sscanf(p, "%2lld:%2lld", &h, &m) != 2)
-		goto bad;
-	p = strchr(p, ':') + 1;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	if (*p == ':') {
-		p++;
-		if (*p < '0' || *p > '9')
-			goto bad;
-		for (; *p >= '0' && *p <= '9'; p++)
-			sec = sec * 10 + (*p - '0');
-		if (*p == '.')
-			for (p++; *p >= '0' && *p <= '9'; p++)
-				if (digits < 9) {
-					frac = frac * 10 + (*p - '0');
-					digits++;
-				}
-	}
-	while (*p == ' ')
-		p++;
-	if (*p != '\0' && strcmp(p, "UTC") != 0)
-		goto bad;
-	if (h > 23 || m > 59 || sec > 60)
-		goto bad;
-	for (; digits < 9; digits++)
-		frac *= 10;
-	tod = ((h * 60 + m) * 60 + sec) * 1000000000LL + frac;
-	/* The day the trace starts on, in wall-clock ns. */
-	if (__builtin_add_overflow(tr->wall_origin, tr->first, &base))
-		goto bad;
-	base -= ((base % day) + day) % day;
-	/* base + tod - origin, in range since both are near the origin. */
-	if (__builtin_sub_overflow(base + tod, tr->wall_origin, &t))
-		goto bad;
-	if (t < tr->first && t <= TTV_NS_MAX - day)
-		t += day;
-	*out = t;
-	return 0;
-bad:
-	view_message(v, true, "not a time of day: try 13:05:01.250");
+	if (time_parse_wall(v->trace, s, out, &why) == 0)
+		return 0;
+	view_message(v, true, "%s", why);
 	return -1;
 }
 

@@ -38,13 +38,6 @@ struct list_pos {
 	int rows;		/* rows shown at the last draw */
 };
 
-/* A flow found by one of its ends. */
-struct flow_key {
-	struct slice_ref ref;
-	uint32_t pad;
-	size_t flow;		/* index into trace->flows */
-};
-
 /* Where the flame pane drew a node, for mouse clicks. */
 struct flame_box {
 	int y, c0, c1;
@@ -112,9 +105,8 @@ struct view {
 	size_t nlog_rows;
 	bool logs_valid;
 
-	/* Flows by the slice they leave (flow_out) and the one they reach
-	 * (flow_in), sorted by slice, for lookups in O(log flows). */
-	struct flow_key *flow_out, *flow_in;
+	/* Flows by the slice they leave and the one they reach. */
+	struct flow_index flows;
 	/* Flows: the id last followed, so a chain is walked along one id
 	 * where a slice has several. */
 	bool flow_valid;
