@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "query.h"
+#include "threads.h"
 #include "env.h"
 #include "xalloc.h"
 
@@ -146,22 +147,11 @@ thread_count(size_t nslices, uint32_t nfuncs)
 	return n > THREADS_MAX ? THREADS_MAX : (int)n;
 }
 
-/* Runs fn on the first n workers, the first on this thread. A thread that
- * cannot start has its work done here instead: slower, same result. */
+/* Runs fn on the first n workers, the first on this thread. */
 static void
 run_workers(struct worker *w, int n, void *(*fn)(void *))
 {
-	pthread_t tid[THREADS_MAX];
-	bool started[THREADS_MAX] = { false };
-	for (int i = 1; i < n; i++)
-		started[i] = pthread_create(&tid[i], NULL, fn, &w[i]) == 0;
-	fn(&w[0]);
-	for (int i = 1; i < n; i++) {
-		if (started[i])
-			pthread_join(tid[i], NULL);
-		else
-			fn(&w[i]);
-	}
+	threads_run(fn, w, sizeof *w, (size_t)n);
 }
 
 /* --------------------------------------------------------------- spans */

@@ -21,6 +21,8 @@
 #include "query.h"
 #include "timefmt.h"
 #include "timeparse.h"
+#include "threads.h"
+#include "env.h"
 #include "xalloc.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -1341,6 +1343,36 @@ test_stats_value(void **state)
 }
 
 
+static void *
+add_index(void *arg)
+{
+	int *slot = arg;
+	*slot += 1;
+	return NULL;
+}
+
+/* Workers: every one runs once, on a thread or here; the core count
+ * follows TTV_THREADS. */
+static void
+test_threads(void **state)
+{
+	int slots[9] = { 0 };
+	threads_run(add_index, slots, sizeof slots[0], 9);
+	for (int i = 0; i < 9; i++)
+		assert_int_equal(slots[i], 1);
+	int shared = 0;
+	threads_run(add_index, &shared, 0, 1);
+	assert_int_equal(shared, 1);
+	setenv("TTV_THREADS", "3", 1);
+	assert_int_equal(ttv_cpus(), 3);
+	setenv("TTV_THREADS", "0", 1);
+	assert_true(ttv_cpus() >= 1);
+	unsetenv("TTV_THREADS");
+	assert_true(ttv_cpus() >= 1);
+	assert_string_equal(ttv_env_name(TTV_ENV_THREADS), "TTV_THREADS");
+	(void)state;
+}
+
 static void
 test_escape_and_time(void **state)
 {
@@ -1450,6 +1482,7 @@ main(void)
 		cmocka_unit_test(test_flow_index),
 		cmocka_unit_test(test_wall_parse),
 		cmocka_unit_test(test_stats_value),
+		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_escape_and_time),
 		cmocka_unit_test(test_collapsed_export),
 	};

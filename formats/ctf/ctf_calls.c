@@ -16,6 +16,7 @@
 #include "ctf_calls.h"
 #include "env.h"
 #include "order.h"
+#include "threads.h"
 #include "xalloc.h"
 
 struct stream_calls {
@@ -386,16 +387,8 @@ ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
 		nw = 7;
 	if (nw + 1 > n)
 		nw = n - 1;
-	pthread_t tid[7];
-	size_t started = 0;
-	for (size_t i = 0; i < nw; i++)
-		if (pthread_create(&tid[i], NULL, build_main, &j) == 0)
-			started++;
-		else
-			break;
-	build_main(&j);
-	for (size_t i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
+	/* every worker takes threads from the same queue */
+	threads_run(build_main, &j, 0, nw + 1);
 	/* what the slices did not take */
 	xbig_pool_trim();
 	free(size);

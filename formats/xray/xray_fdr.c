@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "order.h"
+#include "threads.h"
 #include "env.h"
 #include "xalloc.h"
 #include "xray_priv.h"
@@ -617,8 +618,6 @@ struct worker {
 	uint32_t id;
 	size_t pos;		/* (atomic) its buffers before this are done */
 	size_t release_at;
-	pthread_t thread;
-	bool started;
 };
 
 /* Where every worker is: the lowest offset some worker still needs. */
@@ -741,16 +740,7 @@ replay_all(struct fdr *F)
 		F->workers[i].release_at = RELEASE_STEP;
 	}
 	x->parallel = F->nworkers > 1;
-	for (uint32_t i = 1; i < F->nworkers; i++)
-		F->workers[i].started = pthread_create(&F->workers[i].thread,
-		    NULL, run_worker, &F->workers[i]) == 0;
-	run_worker(&F->workers[0]);
-	for (uint32_t i = 1; i < F->nworkers; i++) {
-		if (F->workers[i].started)
-			pthread_join(F->workers[i].thread, NULL);
-		else
-			run_worker(&F->workers[i]);	/* no thread: here */
-	}
+	threads_run(run_worker, F->workers, sizeof *F->workers, F->nworkers);
 	x->parallel = false;
 	free(F->workers);
 	free(F->owner);
