@@ -165,6 +165,21 @@ grep -q "^ttv: bad regex 'blur(': .*column" "$tmp/err" || fail "--search bad reg
 expect_rc 0 "$TTV" --search 'blur' --thread 19155 --tsv "$demo"
 tail -n +2 "$tmp/out" | cut -f3 | grep -qv '^19155$' && fail "--search follows --thread"
 
+# ttv's own variables: read in src/env.c alone, each listed in src/env.h
+if [ -d "$TTV_SRCDIR/src" ]; then
+	others=$(grep -rl 'getenv("TTV_' "$TTV_SRCDIR/src" "$TTV_SRCDIR/formats" \
+	    "$TTV_SRCDIR/ui" | grep -v '/src/env\.c$')
+	[ -z "$others" ] || fail "TTV_ variables read outside src/env.c: $others"
+	for v in $(grep -o '"TTV_[A-Z_]*"' "$TTV_SRCDIR/src/env.c" | tr -d '"'); do
+		grep -q " \* *$v" "$TTV_SRCDIR/src/env.h" || fail "$v not described in src/env.h"
+	done
+fi
+# one core or all: the same answers
+expect_rc 0 "$TTV" --stats --tsv "$demo"
+cp "$tmp/out" "$tmp/stats-all"
+TTV_THREADS=1 "$TTV" --stats --tsv "$demo" >"$tmp/stats-one" 2>/dev/null
+cmp -s "$tmp/stats-all" "$tmp/stats-one" || fail "TTV_THREADS=1 changes --stats"
+
 # a FIFO is refused at once, never waited on
 mkfifo "$tmp/fifo" 2>/dev/null && {
 	expect_rc 1 timeout 10 "$TTV" --info "$tmp/fifo"
