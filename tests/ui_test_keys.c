@@ -33,6 +33,33 @@ test_commands_complete(void **state)
 	assert_int_equal(command_by_name("no-such-command"), CMD_NONE);
 }
 
+/* The table holds the handler: every command bound everywhere has one
+ * (it runs whatever the pane), and a command bound only in one pane has
+ * none (the pane takes it). */
+static void
+test_commands_have_handlers(void **state)
+{
+	(void)state;
+	for (int c = 1; c < CMD_COUNT; c++) {
+		bool global = false, pane = false;
+		for (size_t i = 0; i < nbindings; i++) {
+			if (bindings[i].cmd != (enum cmd)c)
+				continue;
+			if (bindings[i].ctx == CTX_GLOBAL)
+				global = true;
+			else
+				pane = true;
+		}
+		if (global && commands[c].run == NULL)
+			fail_msg("global command %s has no handler",
+			    commands[c].name);
+		if (pane && !global && commands[c].run != NULL &&
+		    c != CMD_PANE_TIMELINE && c != CMD_SEARCH)
+			fail_msg("pane command %s has a global handler",
+			    commands[c].name);
+	}
+}
+
 static void
 test_no_duplicate_keys(void **state)
 {
@@ -118,6 +145,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_commands_complete),
+		cmocka_unit_test(test_commands_have_handlers),
 		cmocka_unit_test(test_no_duplicate_keys),
 		cmocka_unit_test(test_lookup_fallback),
 		cmocka_unit_test(test_key_names),

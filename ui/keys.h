@@ -73,11 +73,35 @@ enum cmd {
 	CMD_COUNT
 };
 
+struct viewer;
+/* What a command does, given the viewer and the command's own id (one
+ * handler may serve a family: the pane keys, the marker jumps). Returns
+ * PANE_* flags (view.h). */
+typedef int (*cmd_fn)(struct viewer *w, enum cmd c);
+
+/* One row per command, as tmux's command table: its name for `:`, its
+ * help for `?` and the manual, and its handler. A NULL handler means the
+ * pane in front handles it (moving in a list, in the flame graph...). */
 struct command {
 	enum cmd cmd;
 	const char *name;	/* for the `:` prompt */
 	const char *help;
+	cmd_fn run;
 };
+
+/* The viewer's own commands (viewer.c). */
+int cmd_quit(struct viewer *w, enum cmd c);
+int cmd_help(struct viewer *w, enum cmd c);
+int cmd_redraw(struct viewer *w, enum cmd c);
+int cmd_prompt(struct viewer *w, enum cmd c);
+int cmd_pane(struct viewer *w, enum cmd c);
+int cmd_details(struct viewer *w, enum cmd c);
+int cmd_window(struct viewer *w, enum cmd c);
+int cmd_search_step(struct viewer *w, enum cmd c);
+int cmd_filter_clear(struct viewer *w, enum cmd c);
+int cmd_marker(struct viewer *w, enum cmd c);
+int cmd_wall_clock(struct viewer *w, enum cmd c);
+int cmd_bookmark(struct viewer *w, enum cmd c);
 
 struct binding {
 	enum key_ctx ctx;

@@ -487,109 +487,154 @@ set_pane(struct view *v, enum pane_id p)
 	v->help = false;
 }
 
-static int
-run_command(struct viewer *w, enum cmd c)
+/* The viewer's own commands: each is named by its row in the command
+ * table (keys.c), which is how a key or `:NAME` reaches it. */
+
+int
+cmd_quit(struct viewer *w, enum cmd c)
+{
+	(void)w;
+	(void)c;
+	return PANE_QUIT;
+}
+
+int
+cmd_help(struct viewer *w, enum cmd c)
+{
+	(void)c;
+	w->view.help = !w->view.help;
+	return PANE_REDRAW;
+}
+
+int
+cmd_redraw(struct viewer *w, enum cmd c)
+{
+	(void)w;
+	(void)c;
+	term_invalidate();
+	return PANE_REDRAW;
+}
+
+/* The commands that ask for a line: a command name, a search, a filter,
+ * a time. */
+int
+cmd_prompt(struct viewer *w, enum cmd c)
+{
+	enum prompt_kind k = c == CMD_SEARCH ? PROMPT_SEARCH :
+	    c == CMD_FILTER_SHOW ? PROMPT_SHOW :
+	    c == CMD_FILTER_HIDE ? PROMPT_HIDE :
+	    c == CMD_GOTO ? PROMPT_GOTO : PROMPT_COMMAND;
+
+	prompt_open(w, k, NULL);
+	return PANE_REDRAW;
+}
+
+int
+cmd_pane(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+
+	if (c == CMD_NEXT_PANE)
+		set_pane(v, (enum pane_id)((v->pane + 1) % PANE_COUNT));
+	else if (c == CMD_PREV_PANE)
+		set_pane(v, (enum pane_id)((v->pane + PANE_COUNT - 1) %
+		    PANE_COUNT));
+	else	/* the pane commands are in pane order */
+		set_pane(v, (enum pane_id)(PANE_TIMELINE +
+		    (c - CMD_PANE_TIMELINE)));
+	return PANE_REDRAW;
+}
+
+int
+cmd_details(struct viewer *w, enum cmd c)
+{
+	(void)c;
+	w->view.details = !w->view.details;
+	return PANE_REDRAW;
+}
+
+int
+cmd_window(struct viewer *w, enum cmd c)
 {
 	struct view *v = &w->view;
 
 	switch (c) {
-	case CMD_QUIT:
-		return PANE_QUIT;
-	case CMD_HELP:
-		v->help = !v->help;
-		return PANE_REDRAW;
-	case CMD_REDRAW:
-		term_invalidate();
-		return PANE_REDRAW;
-	case CMD_PROMPT:
-		prompt_open(w, PROMPT_COMMAND, NULL);
-		return PANE_REDRAW;
-	case CMD_PANE_TIMELINE:
-	case CMD_PANE_FLAME:
-	case CMD_PANE_FUNCTIONS:
-	case CMD_PANE_SEARCH:
-	case CMD_PANE_MARKERS:
-	case CMD_PANE_THREADS:
-	case CMD_PANE_LOGS:
-		/* The pane commands are in pane order. */
-		set_pane(v, (enum pane_id)(PANE_TIMELINE +
-		    (c - CMD_PANE_TIMELINE)));
-		return PANE_REDRAW;
-	case CMD_NEXT_PANE:
-		set_pane(v, (enum pane_id)((v->pane + 1) % PANE_COUNT));
-		return PANE_REDRAW;
-	case CMD_PREV_PANE:
-		set_pane(v, (enum pane_id)((v->pane + PANE_COUNT - 1) %
-		    PANE_COUNT));
-		return PANE_REDRAW;
-	case CMD_TOGGLE_DETAILS:
-		v->details = !v->details;
-		return PANE_REDRAW;
-	case CMD_ZOOM_IN: view_zoom(v, 0.5); return PANE_REDRAW | PANE_DATA;
-	case CMD_ZOOM_OUT: view_zoom(v, 2.0); return PANE_REDRAW | PANE_DATA;
-	case CMD_PAN_LEFT: view_pan(v, -0.25); return PANE_REDRAW | PANE_DATA;
-	case CMD_PAN_RIGHT: view_pan(v, 0.25); return PANE_REDRAW | PANE_DATA;
-	case CMD_ZOOM_RESET: view_reset(v); return PANE_REDRAW | PANE_DATA;
-	case CMD_SEARCH:
-		prompt_open(w, PROMPT_SEARCH, NULL);
-		return PANE_REDRAW;
-	case CMD_SEARCH_NEXT: view_search_jump(v, true); return PANE_REDRAW;
-	case CMD_SEARCH_PREV: view_search_jump(v, false); return PANE_REDRAW;
-	case CMD_SEARCH_CLEAR:
-		view_search_clear(v);
-		view_message(v, false, "search cleared");
-		return PANE_REDRAW;
-	case CMD_FILTER_SHOW:
-		prompt_open(w, PROMPT_SHOW, NULL);
-		return PANE_REDRAW;
-	case CMD_FILTER_HIDE:
-		prompt_open(w, PROMPT_HIDE, NULL);
-		return PANE_REDRAW;
-	case CMD_FILTER_CLEAR:
-		view_clear_filters(v);
-		view_message(v, false, "filters cleared");
-		return PANE_REDRAW | PANE_DATA;
-	case CMD_MARKER_NEXT:
-	case CMD_MARKER_PREV:
-	case CMD_WRAP_NEXT:
-	case CMD_WRAP_PREV:
-	case CMD_BUFFER_NEXT:
-	case CMD_BUFFER_PREV:
-	case CMD_CPU_NEXT:
-	case CMD_CPU_PREV:
-	case CMD_EVENT_NEXT:
-	case CMD_EVENT_PREV: {
-		/* Pairs of next/previous, in the order of the kinds. */
-		static const int kinds[] = { -1, MARKER_TSC_WRAP,
-		    VIEW_MARKER_BUFFER, MARKER_CPU_CHANGE,
-		    MARKER_CUSTOM_EVENT };
-		int i = c - CMD_MARKER_NEXT;
-		view_marker_jump(v, kinds[i / 2], i % 2 == 0);
-		break;
-	}
-	case CMD_GOTO:
-		prompt_open(w, PROMPT_GOTO, NULL);
-		return PANE_REDRAW;
-	case CMD_WALL_CLOCK:
-		if (v->trace->wall_origin == TTV_NS_MIN) {
-			view_message(v, true, "this trace has no wall-clock "
-			    "time");
-			return PANE_REDRAW;
-		}
-		v->wall_clock = !v->wall_clock;
-		view_message(v, false, "times %s", v->wall_clock ?
-		    "of day, UTC" : "from the trace start");
-		return PANE_REDRAW;
-	case CMD_MARK_SET:
-	case CMD_MARK_JUMP:
-		w->pending = c;
-		view_message(v, false, "%s: press a letter a-z",
-		    c == CMD_MARK_SET ? "set bookmark" : "go to bookmark");
-		return PANE_REDRAW;
-	default:
-		return PANE_UNHANDLED;
+	case CMD_ZOOM_IN: view_zoom(v, 0.5); break;
+	case CMD_ZOOM_OUT: view_zoom(v, 2.0); break;
+	case CMD_PAN_LEFT: view_pan(v, -0.25); break;
+	case CMD_PAN_RIGHT: view_pan(v, 0.25); break;
+	default: view_reset(v); break;
 	}
 	return PANE_REDRAW | PANE_DATA;
+}
+
+int
+cmd_search_step(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+
+	if (c == CMD_SEARCH_CLEAR) {
+		view_search_clear(v);
+		view_message(v, false, "search cleared");
+	} else
+		view_search_jump(v, c == CMD_SEARCH_NEXT);
+	return PANE_REDRAW;
+}
+
+int
+cmd_filter_clear(struct viewer *w, enum cmd c)
+{
+	(void)c;
+	view_clear_filters(&w->view);
+	view_message(&w->view, false, "filters cleared");
+	return PANE_REDRAW | PANE_DATA;
+}
+
+int
+cmd_marker(struct viewer *w, enum cmd c)
+{
+	/* Pairs of next/previous, in the order of the kinds. */
+	static const int kinds[] = { -1, MARKER_TSC_WRAP, VIEW_MARKER_BUFFER,
+	    MARKER_CPU_CHANGE, MARKER_CUSTOM_EVENT };
+	int i = c - CMD_MARKER_NEXT;
+
+	view_marker_jump(&w->view, kinds[i / 2], i % 2 == 0);
+	return PANE_REDRAW | PANE_DATA;
+}
+
+int
+cmd_wall_clock(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+
+	(void)c;
+	if (v->trace->wall_origin == TTV_NS_MIN) {
+		view_message(v, true, "this trace has no wall-clock time");
+		return PANE_REDRAW;
+	}
+	v->wall_clock = !v->wall_clock;
+	view_message(v, false, "times %s", v->wall_clock ? "of day, UTC" :
+	    "from the trace start");
+	return PANE_REDRAW;
+}
+
+/* Set or go to a bookmark: the letter comes with the next key. */
+int
+cmd_bookmark(struct viewer *w, enum cmd c)
+{
+	w->pending = c;
+	view_message(&w->view, false, "%s: press a letter a-z",
+	    c == CMD_MARK_SET ? "set bookmark" : "go to bookmark");
+	return PANE_REDRAW;
+}
+
+/* A command no pane took: its handler in the table, if it has one. */
+static int
+run_command(struct viewer *w, enum cmd c)
+{
+	const struct command *k = command_get(c);
+
+	return k->run != NULL ? k->run(w, c) : PANE_UNHANDLED;
 }
 
 static int
