@@ -383,6 +383,24 @@ setup_time(struct xray *x)
 	builder_set_tick_rate(x->b, (double)f);
 }
 
+void
+xray_time_base(struct xray *x, uint64_t first)
+{
+	unsigned __int128 r = ((unsigned __int128)first * x->mul) >> x->shift;
+
+	/* Absolute times while they leave room for centuries more; beyond,
+	 * times count from the first timestamp, as llvm-xray's own do. */
+	if (r < (unsigned __int128)INT64_MAX / 4)
+		return;
+	x->tsc_base = first;
+	builder_note(x->b, DIAG_WARNING, "timestamps (%" PRIu64 " ticks at "
+	    "%" PRIu64 " Hz) are past 2^62 ns: times count from the first "
+	    "one", first, x->freq);
+	char buf[32];
+	snprintf(buf, sizeof buf, "%" PRIu64, first);
+	builder_meta(x->b, "tsc_base", buf);
+}
+
 static void
 load_map(struct xray *x)
 {
@@ -473,6 +491,9 @@ xray_load(struct load_ctx *ctx)
 		builder_note(x.b, DIAG_WARNING, "%" PRIu64 " timestamps went "
 		    "backwards within their thread and were moved up to the "
 		    "previous one", clamped);
+	if (x.clamped != 0)
+		builder_note(x.b, DIAG_WARNING, "%" PRIu64 " timestamps beyond "
+		    "2^63 ns from the first were clamped", x.clamped);
 	for (int i = 0; i < XC_COUNT; i++)
 		if (x.counts[i] != 0)
 			builder_count(x.b, count_names[i], x.counts[i]);

@@ -43,6 +43,8 @@ xray_load_basic(struct xray *x)
 
 	if (n == 0)
 		builder_warn(x->b, 32, "no records in the log");
+	else if (xr16(x, x->data + 32) == 0)
+		xray_time_base(x, xr64(x, x->data + 32 + 8));
 	for (size_t i = 0; i < n && !x->stop; i++) {
 		size_t off = 32 + i * 32;
 		const unsigned char *p = x->data + off;

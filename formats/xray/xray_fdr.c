@@ -767,6 +767,14 @@ xray_load_fdr(struct xray *x)
 		scan_extents(&F);
 	}
 	if (F.nbufs > 0 && !xray_stopped(x)) {
+		/* The earliest timestamp a buffer starts at sets the base,
+		 * before any worker converts a time. */
+		uint64_t first = UINT64_MAX;
+		for (size_t i = 0; i < F.nbufs; i++)
+			if (F.bufs[i].key != 0 && F.bufs[i].key < first)
+				first = F.bufs[i].key;
+		if (first != UINT64_MAX)
+			xray_time_base(x, first);
 		/* pass 1 touched a page per buffer: drop them */
 		if (x->size > RELEASE_STEP)
 			mapfile_release(x->ctx->file, x->size & ~(size_t)4095);

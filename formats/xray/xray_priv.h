@@ -72,9 +72,14 @@ struct xray {
 	uint64_t freq;		/* cycle_frequency, 0 = unknown */
 	uint64_t buffer_size;	/* FDR header field */
 
-	/* ns = (ticks * mul) >> shift: one 64x64->128 multiply per record */
+	/* ns = ((ticks - tsc_base) * mul) >> shift: one 64x64->128 multiply
+	 * per record. tsc_base is 0 unless absolute times would not fit in
+	 * 63 bits (a low cycle frequency, a machine up for long); then it is
+	 * the first timestamp and times count from there. */
 	uint64_t mul;
 	unsigned shift;
+	uint64_t tsc_base;
+	uint64_t clamped;	/* (atomic) times still out of range */
 
 	struct xray_instrmap *map;
 	uint32_t *fcache;	/* small ids: func_id + 1, 0 = not yet */
@@ -151,9 +156,20 @@ xr64(const struct xray *x, const unsigned char *p)
 static inline ttv_ns
 xray_ns(const struct xray *x, uint64_t ticks)
 {
-	unsigned __int128 r = ((unsigned __int128)ticks * x->mul) >> x->shift;
-	return r > (unsigned __int128)INT64_MAX ? INT64_MAX : (ttv_ns)r;
+	bool ahead = ticks >= x->tsc_base;
+	uint64_t d = ahead ? ticks - x->tsc_base : x->tsc_base - ticks;
+	unsigned __int128 r = ((unsigned __int128)d * x->mul) >> x->shift;
+
+	if (r <= (unsigned __int128)INT64_MAX)
+		return ahead ? (ttv_ns)r : -(ttv_ns)r;
+	/* Counted, and said at the end: never a silent wrong time. */
+	__atomic_fetch_add((uint64_t *)&x->clamped, 1, __ATOMIC_RELAXED);
+	return ahead ? INT64_MAX : -INT64_MAX;
 }
+
+/* Chooses tsc_base from the earliest timestamp known before decoding:
+ * kept at 0 (absolute times) while they fit with room to spare. */
+void xray_time_base(struct xray *x, uint64_t first_ticks);
 
 func_id xray_func_slow(struct xray *x, int64_t id);
 

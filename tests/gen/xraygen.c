@@ -10,7 +10,8 @@
  * (the same, but the buffer ring wrapped: the oldest buffers are gone and
  * the file order of the rest is not their time order), "basic" (basic
  * mode). -b writes big-endian; -v picks the format version (FDR 1-5,
- * basic 1-3); -f the cycle frequency (0 = unknown). -T N cuts the file to
+ * basic 1-3); -f the cycle frequency (0 = unknown); -O adds an offset to
+ * every TSC (with -e only if times stay below 2^63 ns). -T N cuts the file to
  * N bytes; -Y reproduces the clang 14 typed-event extents bug.
  *
  * Each scenario is a script of calls per thread with absolute TSCs. The
@@ -60,6 +61,9 @@ static uint64_t freq = 2000000000ULL;
 static size_t bufsize = 512;
 static bool basic_mode;
 static bool typed_bug;
+/* -O: added to every TSC, as a machine up for months gives (with a low
+ * -f, times in ns pass 2^63). */
+static uint64_t tsc_offset;
 
 static void *
 xmalloc0(size_t n)
@@ -79,7 +83,7 @@ thread(int32_t pid, int32_t tid, int cpu, uint64_t t0)
 	t->pid = pid;
 	t->tid = tid;
 	t->cpu = cpu;
-	t->now = t0;
+	t->now = t0 + tsc_offset;
 	return t;
 }
 
@@ -974,6 +978,8 @@ main(int argc, char **argv)
 			version = atoi(argv[++i]);
 		else if (strcmp(o, "-f") == 0)
 			freq = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(o, "-O") == 0)
+			tsc_offset = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(o, "-s") == 0)
 			bufsize = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(o, "-e") == 0)
