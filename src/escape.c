@@ -128,18 +128,24 @@ escape_json(const char *s, FILE *fp)
 		} else if (u == 1 && c >= 0x20 && c != 0x7f) {
 			putc(c, fp);
 			i++;
+		} else if (c == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 &&
+		    p[i + 1] < 0xa0) {
+			/* C1 controls (U+0080..U+009F): escaped, never raw. */
+			fprintf(fp, "\\u00%c%c", hex[p[i + 1] >> 4],
+			    hex[p[i + 1] & 15]);
+			i += 2;
 		} else if (u > 1) {
 			fwrite(p + i, 1, u, fp);
 			i += u;
+		} else if (c < 0x80) {
+			/* Controls as \u00XX. */
+			fprintf(fp, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
+			i++;
 		} else {
-			/* Controls as \u00XX; bytes of invalid UTF-8 as the
-			 * Latin-1 character of the same value. */
-			if (c < 0x80) {
-				fprintf(fp, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
-			} else {
-				putc(0xc0 | c >> 6, fp);
-				putc(0x80 | (c & 0x3f), fp);
-			}
+			/* A byte of invalid UTF-8 as the text \xNN, as the
+			 * screen shows it: the name stays tellable from any
+			 * other (U+FFFD would merge them). */
+			fprintf(fp, "\\\\x%c%c", hex[c >> 4], hex[c & 15]);
 			i++;
 		}
 	}

@@ -17,9 +17,13 @@ int export_chrome_json(const struct trace *t, const struct filter *f,
     FILE *out);
 
 /* Folded stacks, one line "a;b;c WEIGHT" per call path, for flamegraph
- * tools: self time in ns, or self samples when the trace is sampled. */
+ * tools: self time in ns, or self samples when the trace is sampled. A
+ * line has max_depth frames at most: the frames below are one frame
+ * "[N frames]" carrying their weight (*folded counts such lines). A ';'
+ * inside a name is written as ':' (it would split the frame). */
+#define EXPORT_MAX_DEPTH 1024
 int export_collapsed(const struct trace *t, const struct filter *f,
-    bool per_thread, FILE *out);
+    bool per_thread, uint32_t max_depth, FILE *out, uint64_t *folded);
 
 /* True when any slice of the trace carries sample weights. */
 bool trace_is_sampled(const struct trace *t);

@@ -1373,6 +1373,28 @@ test_threads(void **state)
 	(void)state;
 }
 
+/* Names keep what they are in exports: a NUL is the text \x00 (never a
+ * cut), invalid UTF-8 bytes the text \xNN, C1 controls \u00NN. */
+static void
+test_faithful_names(void **state)
+{
+	struct builder *b = builder_new("t");
+	str_id a = builder_intern(b, "ab\0cd", 5);
+	str_id c = builder_intern(b, "ab", 2);
+	struct trace *t = builder_finish(b);
+	assert_string_equal(trace_str(t, a), "ab\\x00cd");
+	assert_string_equal(trace_str(t, c), "ab");
+	trace_free(t);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	escape_json("x\xe9y\xc2\x85z\x01\"", fp);
+	fclose(fp);
+	assert_string_equal(buf, "x\\\\xe9y\\u0085z\\u0001\\\"");
+	free(buf);
+	(void)state;
+}
+
 static void
 test_escape_and_time(void **state)
 {
@@ -1448,9 +1470,29 @@ test_collapsed_export(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	export_collapsed(t, NULL, false, fp);
+	uint64_t folded;
+	export_collapsed(t, NULL, false, EXPORT_MAX_DEPTH, fp, &folded);
+	assert_int_equal(folded, 0);
 	fclose(fp);
 	assert_string_equal(buf, "a 70\na;c 30\n");
+	free(buf);
+	trace_free(t);
+
+	/* Five deep, two frames a line at most: the rest is one frame with
+	 * its weight; a ';' in a name does not split its frame. */
+	b = builder_new("t");
+	tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	func_id semi = builder_func(b, builder_intern_cstr(b, "ns;f"), 0, -1);
+	for (int i = 0; i < 5; i++)
+		builder_push(b, tr, i * 10, semi);
+	for (int i = 5; i-- > 0;)
+		builder_pop(b, tr, 100 - i * 10, 0);
+	t = builder_finish(b);
+	fp = open_memstream(&buf, &len);
+	export_collapsed(t, NULL, false, 2, fp, &folded);
+	fclose(fp);
+	assert_int_equal(folded, 1);
+	assert_string_equal(buf, "ns:f 20\nns:f;[4 frames] 80\n");
 	free(buf);
 	trace_free(t);
 }
@@ -1483,6 +1525,7 @@ main(void)
 		cmocka_unit_test(test_wall_parse),
 		cmocka_unit_test(test_stats_value),
 		cmocka_unit_test(test_threads),
+		cmocka_unit_test(test_faithful_names),
 		cmocka_unit_test(test_escape_and_time),
 		cmocka_unit_test(test_collapsed_export),
 	};

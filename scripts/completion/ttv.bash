@@ -23,12 +23,12 @@ _ttv()
 	--sysroot)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	-t|--thread|-f|--function|--hide|--search)
+	-t|--thread|-f|--function|--hide|--search|--max-depth)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '--info --stats --markers --search --tsv --sort
-		    --ascending --export --output --per-thread --thread
+		    --ascending --export --output --per-thread --max-depth --thread
 		    --function --hide --instr-map --sysroot --format --strict
 		    --help --version' -- "$cur"))
 		return

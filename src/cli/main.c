@@ -41,7 +41,7 @@ static const char *const mode_option[] = {
 enum {
 	OPT_TSV = 256, OPT_SORT, OPT_ASCENDING, OPT_INSTR_MAP, OPT_SYSROOT,
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
-	OPT_SEARCH,
+	OPT_SEARCH, OPT_MAX_DEPTH,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +55,7 @@ static const struct option long_options[] = {
 	{ "export", required_argument, NULL, 'e' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+	{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
 	{ "thread", required_argument, NULL, 't' },
 	{ "function", required_argument, NULL, 'f' },
 	{ "hide", required_argument, NULL, OPT_HIDE },
@@ -96,6 +97,9 @@ usage(FILE *fp)
 "                          collapsed (folded stacks for flamegraph tools)\n"
 "  -o, --output FILE       write the answer to FILE instead of stdout\n"
 "      --per-thread        with --export collapsed: thread as root frame\n"
+"      --max-depth N       with --export collapsed: at most N frames a line,\n"
+"                          deeper ones folded into one \"[K frames]\"\n"
+"                          (default 1024)\n"
 "\n"
 "Filters (every mode):\n"
 "  -t, --thread TID[,TID...]  only these threads\n"
@@ -214,7 +218,8 @@ main(int argc, char **argv)
 	enum mode mode = MODE_VIEW;
 	struct stats_options so = { .sort = STATS_TOTAL };
 	const char *export_format = NULL, *output = NULL, *search = NULL;
-	bool per_thread = false, tsv = false, sort = false;
+	bool per_thread = false, tsv = false, sort = false, depth_set = false;
+	uint32_t max_depth = EXPORT_MAX_DEPTH;
 	struct open_options oo = { 0 };
 	int c, rc;
 
@@ -253,6 +258,17 @@ main(int argc, char **argv)
 			break;
 		case 'o': output = optarg; break;
 		case OPT_PER_THREAD: per_thread = true; break;
+		case OPT_MAX_DEPTH: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || n < 2 ||
+			    n > 1000000)
+				return usage_error("--max-depth takes a number "
+				    "from 2 to 1000000, not '%s'", optarg);
+			max_depth = (uint32_t)n;
+			depth_set = true;
+			break;
+		}
 		case 't': oo.threads = optarg; break;
 		case 'f': oo.function = optarg; break;
 		case OPT_HIDE: oo.hide = optarg; break;
@@ -285,10 +301,10 @@ main(int argc, char **argv)
 	if (sort && mode != MODE_STATS)
 		return usage_error("%s", "--sort and --ascending go with "
 		    "--stats");
-	if (per_thread && (mode != MODE_EXPORT ||
+	if ((per_thread || depth_set) && (mode != MODE_EXPORT ||
 	    strcmp(export_format, "collapsed") != 0))
-		return usage_error("%s", "--per-thread goes with --export "
-		    "collapsed");
+		return usage_error("%s", "--per-thread and --max-depth go with "
+		    "--export collapsed");
 	if (output != NULL && mode == MODE_VIEW)
 		return usage_error("%s", "--output goes with a batch mode "
 		    "(--info, --stats, --markers, --search, --export)");
@@ -368,10 +384,17 @@ main(int argc, char **argv)
 		}
 		break;
 	case MODE_EXPORT:
-		if (strcmp(export_format, "chrome-json") == 0)
+		if (strcmp(export_format, "chrome-json") == 0) {
 			export_chrome_json(t, &f, out);
-		else
-			export_collapsed(t, &f, per_thread, out);
+			break;
+		}
+		uint64_t folded;
+		export_collapsed(t, &f, per_thread, max_depth, out, &folded);
+		if (folded > 0)
+			fprintf(stderr, "ttv: warning: %llu stacks deeper than "
+			    "%u frames folded into one \"[N frames]\" frame "
+			    "each (--max-depth)\n", (unsigned long long)folded,
+			    max_depth);
 		break;
 	default: break;
 	}

@@ -10,7 +10,8 @@
  * (the same, but the buffer ring wrapped: the oldest buffers are gone and
  * the file order of the rest is not their time order), "basic" (basic
  * mode). -b writes big-endian; -v picks the format version (FDR 1-5,
- * basic 1-3); -f the cycle frequency (0 = unknown); -O adds an offset to
+ * basic 1-3); "deep" (FDR: -N calls each inside the last, default
+ * 100000); -f the cycle frequency (0 = unknown); -O adds an offset to
  * every TSC (with -e only if times stay below 2^63 ns). -T N cuts the file to
  * N bytes; -Y reproduces the clang 14 typed-event extents bug.
  *
@@ -109,6 +110,21 @@ ev(struct thr *t, int op, uint32_t fid, uint64_t dt, uint64_t arg,
 #define CPU(t, c, dt) ev(t, OP_CPU, 0, dt, c, NULL, 0)
 #define CUSTOM(t, s, n, dt) ev(t, OP_CUSTOM, 0, dt, 0, s, n)
 #define TYPED(t, ty, s, n, dt) ev(t, OP_TYPED, 0, dt, ty, s, n)
+
+/* "deep": one thread, deep_n calls each inside the last, then their
+ * exits: the stack a runaway recursion leaves (8 bytes a record). */
+static uint64_t deep_n = 100000;
+
+static void
+script_deep(void)
+{
+	struct thr *a = thread(version >= 3 ? 100 : 0, 11, 0, 5000000);
+
+	for (uint64_t i = 0; i < deep_n; i++)
+		ENTER(a, 1 + (uint32_t)(i % 7), 10);
+	for (uint64_t i = 0; i < deep_n; i++)
+		EXIT(a, 1 + (uint32_t)((deep_n - 1 - i) % 7), 10);
+}
 
 static void
 script_full(bool ring)
@@ -612,10 +628,15 @@ thread_key(int ti, char *buf, size_t n)
 static void
 payload_text(char *dst, const char *p, size_t n)
 {
-	/* model strings end at a NUL, so the text does too */
-	for (size_t i = 0; i < n && p[i] != 0; i++) {
+	/* The model drops the NULs that end a payload and keeps one inside
+	 * as the text \x00 (whose backslash the dump writes as \x5c). */
+	while (n > 0 && p[n - 1] == 0)
+		n--;
+	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
-		if (c >= 0x21 && c < 0x7f && c != '\\')
+		if (c == 0)
+			dst += sprintf(dst, "\\x5cx00");
+		else if (c >= 0x21 && c < 0x7f && c != '\\')
 			*dst++ = (char)c;
 		else
 			dst += sprintf(dst, "\\x%02x", c);
@@ -978,6 +999,8 @@ main(int argc, char **argv)
 			version = atoi(argv[++i]);
 		else if (strcmp(o, "-f") == 0)
 			freq = strtoull(argv[++i], NULL, 0);
+		else if (strcmp(o, "-N") == 0)
+			deep_n = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(o, "-O") == 0)
 			tsc_offset = strtoull(argv[++i], NULL, 0);
 		else if (strcmp(o, "-s") == 0)
@@ -999,7 +1022,8 @@ main(int argc, char **argv)
 	const char *scen = argv[i], *out = argv[i + 1];
 	basic_mode = strcmp(scen, "basic") == 0;
 	bool ring = strcmp(scen, "ring") == 0;
-	if (!basic_mode && !ring && strcmp(scen, "full") != 0)
+	bool deep = strcmp(scen, "deep") == 0;
+	if (!basic_mode && !ring && !deep && strcmp(scen, "full") != 0)
 		usage();
 	if (basic_mode ? version < 1 || version > 3 : version < 1 || version > 5)
 		usage();
@@ -1009,7 +1033,10 @@ main(int argc, char **argv)
 		perror(expect);
 		return 1;
 	}
-	script_full(ring);
+	if (deep)
+		script_deep();
+	else
+		script_full(ring);
 	struct out o;
 	if (basic_mode) {
 		o = write_basic();
