@@ -71,4 +71,23 @@ grep -q "^wall clock origin: $want ns" "$T.out" ||
 # The JIT interval, found through fun inf's CLR id, lasts 1 ms.
 "$TTV" --stats "$T.log" 2>/dev/null | grep -q '1 *1.00 ms .*JIT D::Jit "q" x$' ||
 	{ echo "FAIL: no 1 ms JIT slice for D::Jit"; "$TTV" --stats "$T.log"; fail=1; }
+# A last line without its newline is not trusted: "sam str ... 4422 1 4:5"
+# cut to "... 44" would be a record at another time. Damage: exit 1,
+# "line N: ...", and the lines before it still read.
+src="$TTV_SRCDIR/tests/data/coreprofiler/sampling.tracelog"
+if [ -f "$src" ]; then
+	n=$(wc -l <"$src")
+	cp "$src" "$T.whole"
+	# "thr cpu 0x00000000 4999 12628" cut to "... 12": a valid record.
+	{ cat "$src"; printf 'thr cpu 0x00000000 4999 12'; } >"$T.cut"
+	"$TTV" --info "$T.cut" >"$T.cut.out" 2>"$T.cut.err"
+	[ $? -eq 1 ] || { echo "FAIL: a cut last line: not exit 1"; fail=1; }
+	grep -q "line $((n + 1)): the last line has no newline" "$T.cut.err" ||
+		{ echo "FAIL: cut last line: $(cat "$T.cut.err")"; fail=1; }
+	"$TTV" --info "$T.whole" >"$T.whole.out" 2>/dev/null
+	grep '^counter samples\|^  thr cpu\|cpu' "$T.whole.out" >"$T.w"
+	grep '^counter samples\|^  thr cpu\|cpu' "$T.cut.out" >"$T.c"
+	cmp -s "$T.w" "$T.c" ||
+		{ echo "FAIL: the cut last line was read as a record"; fail=1; }
+fi
 exit $fail

@@ -1091,7 +1091,7 @@ walk(struct fxt *x, const bool scan, size_t off, size_t limit, bool *broken)
 		}
 		if (words > (size - off) / 8) {
 			if (scan)
-				builder_warn(x->b, off, "truncated record "
+				builder_error(x->b, off, "truncated record "
 				    "(declares %" PRIu64 " bytes, %zu present)",
 				    words * 8, size - off);
 			*broken = true;
@@ -1154,7 +1154,7 @@ scan_walk(struct fxt *x)
 		off = walk(x, true, off, SIZE_MAX, &broken);
 	fxt_prefault_stop(pf);
 	if (off < f->size && f->size - off < 8)
-		builder_warn(x->b, off, "truncated record (%zu bytes, "
+		builder_error(x->b, off, "truncated record (%zu bytes, "
 		    "less than a record header)", f->size - off);
 	x->size = off;
 }

@@ -841,7 +841,7 @@ scenario(bool truncate)
 		size_t off = outlen;
 		word(4 | 3 << 4 | 3u << 16 | 1ULL << 24);
 		word(ticks(12100));
-		expect("diag warning offset %zu: truncated record (declares "
+		expect("diag error offset %zu: truncated record (declares "
 		    "24 bytes, 16 present)", off);
 	}
 }
