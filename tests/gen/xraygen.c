@@ -1054,6 +1054,7 @@ main(int argc, char **argv)
 		perror(out);
 		return 1;
 	}
+	free(o.p);
 	if (expect_fp && fclose(expect_fp) != 0) {
 		perror(expect);
 		return 1;
