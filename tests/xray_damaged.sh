@@ -67,6 +67,21 @@ grep -q "function-enter: 175$" "$tmp/out" || {
 }
 subset "$t" "$data/fdr-v5-le.expect" 150
 
+# a custom event whose payload runs past the end of its buffer: damage
+# (exit 1, the offset), the records before it kept
+cp "$data/fdr-v5-le.xray" "$tmp/payload.xray"
+# the first custom event record (0x1f 0x?? with kind 5 or 7): make its
+# size huge so that the payload crosses the buffer's end
+off=$(od -An -v -tu1 -w1 "$tmp/payload.xray" | awk '
+    { b[NR - 1] = $1 }
+    END { for (i = 32; i + 16 <= NR; i += 1)
+	if (b[i] == 11 && i % 8 == 0) { print i; exit } }')
+if [ -n "$off" ]; then
+	printf '\377\377\000\000' | dd of="$tmp/payload.xray" bs=1 seek=$((off + 1)) \
+	    conv=notrunc 2>/dev/null
+	expect_msg "$tmp/payload.xray" 1 "offset $off: custom event payload of [0-9]+ bytes crosses the end of its buffer"
+fi
+
 # a header that is not XRay, or too short: refused with a message
 printf 'XRAY\011\000\000\000' >"$tmp/short.log"
 expect_msg "$tmp/short.log" 1 "short|not|unknown|format"

@@ -495,7 +495,9 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 				goto done;
 			}
 			if ((size_t)n > end - off - 16) {
-				xray_warn(x, off, "%s event payload of %" PRId32
+				/* Damage, even where a known runtime bug put it
+				 * there: what follows in the buffer is lost. */
+				xray_error(x, off, "%s event payload of %" PRId32
 				    " bytes crosses the end of its buffer at "
 				    "offset %zu", typed ? "typed" : "custom",
 				    n, end);
