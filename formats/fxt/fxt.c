@@ -181,17 +181,48 @@ provider_find(struct fxt *x, uint32_t id)
 	return NULL;
 }
 
+void
+fxt_pstr_set(struct fxt_provider *p, unsigned idx, str_id s, uint64_t text)
+{
+	struct fxt_strchunk **c = &p->chunks[idx / FXT_STR_CHUNK];
+
+	if (*c == NULL) {
+		*c = xmalloc(sizeof **c);
+		memset((*c)->strings, 0xff, sizeof (*c)->strings);
+		memset((*c)->text, 0, sizeof (*c)->text);
+	}
+	(*c)->strings[idx % FXT_STR_CHUNK] = s;
+	(*c)->text[idx % FXT_STR_CHUNK] = text;
+}
+
+static void
+provider_clear_strings(struct fxt_provider *p)
+{
+	for (size_t i = 0; i < sizeof p->chunks / sizeof p->chunks[0]; i++) {
+		free(p->chunks[i]);
+		p->chunks[i] = NULL;
+	}
+}
+
 /* Creates the provider, or resets it (a provider info record starts it
- * afresh: new tables, 1 tick = 1 ns until its initialization record). */
+ * afresh: new tables, 1 tick = 1 ns until its initialization record).
+ * Past FXT_MAX_PROVIDERS the last one stands in for the rest: a file of
+ * provider records must not make memory grow without bound. */
 static struct fxt_provider *
 provider_reset(struct fxt *x, uint32_t id)
 {
 	struct fxt_provider *p = provider_find(x, id);
 
+	if (p == NULL && x->providers.len >= FXT_MAX_PROVIDERS) {
+		if (!x->too_many_providers && x->scan)
+			builder_error(x->b, 0, "more than %d providers: the "
+			    "rest share the last one's tables",
+			    FXT_MAX_PROVIDERS);
+		x->too_many_providers = true;
+		p = x->providers.items[x->providers.len - 1];
+	}
 	if (p == NULL) {
 		p = xcalloc(1, sizeof *p);
-		p->strings = xmalloc(0x8000 * sizeof *p->strings);
-		p->text = xmalloc(0x8000 * sizeof *p->text);
 		VEC_PUSH(&x->providers, p);
 	}
 	p->id = id;
@@ -199,9 +230,7 @@ provider_reset(struct fxt *x, uint32_t id)
 	free(p->cname);
 	p->cname = xstrdup("");
 	p->tps = 1000000000u;
-	memset(p->strings, 0xff, 0x8000 * sizeof *p->strings);
-	p->strings[0] = 0;
-	memset(p->text, 0, 0x8000 * sizeof *p->text);
+	provider_clear_strings(p);
 	memset(p->threads, 0xff, sizeof p->threads);
 	return p;
 }
@@ -223,8 +252,7 @@ providers_free(struct fxt *x)
 	size_t i;
 
 	for (i = 0; i < x->providers.len; i++) {
-		free(x->providers.items[i]->strings);
-		free(x->providers.items[i]->text);
+		provider_clear_strings(x->providers.items[i]);
 		free(x->providers.items[i]->cname);
 		free(x->providers.items[i]);
 	}
@@ -273,7 +301,7 @@ fxt_sref_text(struct fxt *x, unsigned ref, const unsigned char *stream,
 		*len = ref & 0x7fff;
 		return (const char *)stream;
 	}
-	tx = cur(x)->text[ref];
+	tx = fxt_ptext(cur(x), ref);
 	*len = tx & 0xffff;
 	return (const char *)x->data + (tx >> 16);
 }
@@ -550,9 +578,9 @@ string_record(struct fxt *x, uint64_t off, uint64_t h,
 		return;
 	}
 	fxt_lock(x);
-	cur(x)->strings[idx] = builder_intern(x->b, (const char *)r + 8, n);
+	str_id s = builder_intern(x->b, (const char *)r + 8, n);
 	fxt_unlock(x);
-	cur(x)->text[idx] = (uint64_t)(r + 8 - x->data) << 16 | n;
+	fxt_pstr_set(cur(x), idx, s, (uint64_t)(r + 8 - x->data) << 16 | n);
 	if (x->scan)
 		x->kinds[K_STRING]++;
 }
@@ -922,7 +950,7 @@ scan_event(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 static inline str_id
 sref_index(struct fxt *x, const struct fxt_provider *cur, unsigned ref)
 {
-	str_id s = ref ? cur->strings[ref] : 0;
+	str_id s = ref ? fxt_pstr(cur, ref) : 0;
 
 	return __builtin_expect(s != FXT_STR_UNSET, 1) ? s :
 	    fxt_sref_unset(x);
@@ -1231,6 +1259,11 @@ report(struct fxt *x)
 	for (i = 0; i < K_COUNT; i++)
 		if (x->kinds[i] != 0)
 			builder_count(x->b, fxt_kind_names[i], x->kinds[i]);
+	/* Counted above, and said: calls were lost. */
+	if (x->kinds[K_TOO_DEEP] != 0)
+		builder_note(x->b, DIAG_WARNING, "%" PRIu64 " duration events "
+		    "nested deeper than %d levels were dropped",
+		    x->kinds[K_TOO_DEEP], FXT_MAX_DEPTH);
 	for (i = 0; i < x->providers.len; i++) {
 		const struct fxt_provider *p = x->providers.items[i];
 		snprintf(key, sizeof key, "provider %" PRIu32, p->id);

@@ -266,9 +266,9 @@ fxt_half_merge(struct fxt *x, struct fxt_half *hf, bool landed, size_t *off)
 			uint64_t h = fxt_word(x, r);
 			unsigned idx = (h >> 16) & 0x7fff;
 			size_t n = (h >> 32) & 0x7fff;
-			p->strings[idx] = builder_intern(x->b,
-			    (const char *)r + 8, n);
-			p->text[idx] = (uint64_t)(r + 8 - x->data) << 16 | n;
+			fxt_pstr_set(p, idx, builder_intern(x->b,
+			    (const char *)r + 8, n),
+			    (uint64_t)(r + 8 - x->data) << 16 | n);
 		}
 		*off = hf->stop;
 	}

@@ -82,15 +82,45 @@ void fxt_sort_by_time(void *base, size_t n, size_t size);
 
 /* ------------------------------------------------------------- state */
 
+/* A provider's string table in chunks of 256 slots, each allocated when a
+ * string record first lands in it: a provider costs what it uses, so a
+ * file of bare provider records stays small. */
+#define FXT_STR_CHUNK 256
+struct fxt_strchunk {
+	str_id strings[FXT_STR_CHUNK];	/* FXT_STR_UNSET if undefined */
+	uint64_t text[FXT_STR_CHUNK];	/* offset << 16 | length */
+};
+
+/* Providers a trace may have: beyond, the last is reused (and said). */
+#define FXT_MAX_PROVIDERS 1024
+
 struct fxt_provider {
 	uint32_t id;
 	str_id name;
 	char *cname;			/* the name, for messages */
 	uint64_t tps;			/* ticks per second */
-	str_id *strings;		/* 0x8000 slots, FXT_STR_UNSET if undefined */
-	uint64_t *text;			/* per slot: offset << 16 | length */
+	struct fxt_strchunk *chunks[0x8000 / FXT_STR_CHUNK];
 	uint32_t threads[256];		/* thread index, FXT_NONE if undefined */
 };
+
+/* String slot idx (1..0x7fff) of a provider. */
+static inline str_id
+fxt_pstr(const struct fxt_provider *p, unsigned idx)
+{
+	const struct fxt_strchunk *c = p->chunks[idx / FXT_STR_CHUNK];
+	return c != NULL ? c->strings[idx % FXT_STR_CHUNK] : FXT_STR_UNSET;
+}
+
+static inline uint64_t
+fxt_ptext(const struct fxt_provider *p, unsigned idx)
+{
+	const struct fxt_strchunk *c = p->chunks[idx / FXT_STR_CHUNK];
+	return c != NULL ? c->text[idx % FXT_STR_CHUNK] : 0;
+}
+
+/* Defines slot idx (fxt.c). */
+void fxt_pstr_set(struct fxt_provider *p, unsigned idx, str_id s,
+    uint64_t text);
 
 /* An open slice on a thread, mirroring the builder's stack (or standing
  * in for it: fxt_thread.own). */
@@ -241,6 +271,7 @@ struct fxt {
 
 	VEC(struct fxt_provider *) providers;
 	struct fxt_provider *cur;
+	bool too_many_providers;	/* said once */
 	uint64_t first_tps;	/* for builder_set_tick_rate */
 
 	VEC(struct fxt_thread) threads;
@@ -367,7 +398,7 @@ fxt_sref(struct fxt *x, unsigned ref, const unsigned char **p,
 	if (ref & 0x8000)
 		return fxt_sref_inline(x, ref, p, end, out);
 	if (out != NULL) {
-		s = ref ? fxt_cur(x)->strings[ref] : 0;
+		s = ref ? fxt_pstr(fxt_cur(x), ref) : 0;
 		*out = __builtin_expect(s != FXT_STR_UNSET, 1) ? s :
 		    fxt_sref_unset(x);
 	}

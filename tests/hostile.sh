@@ -1,0 +1,71 @@
+#!/bin/sh
+# Crafted inputs that once made ttv take gigabytes or minutes, or give
+# wrong numbers in silence, each written by the project's own generators
+# (tests/gen/hostile.py, tests/gen/xraygen). Each run is held to the budget
+# of the README and ttv(1): peak RSS <= 64 MiB + 16 x the input, and at
+# most 10 s for inputs up to 10 MB; exit status and message checked too.
+# Under AddressSanitizer the RSS part is reported, not enforced (its
+# shadow memory is not ttv's).
+set -u
+: "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time"; exit 77; }
+hostile="python3 $TTV_SRCDIR/tests/gen/hostile.py"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-hostile.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+asan=false
+case "${ASAN_OPTIONS:-}" in *?*) asan=true ;; esac
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# budget NAME FILE WANT_RC MESSAGE_RE ARGS...: runs ttv ARGS FILE.
+budget() {
+	name=$1 file=$2 want=$3 re=$4
+	shift 4
+	size=$(stat -c %s "$file")
+	limit_kb=$((65536 + 16 * size / 1024))
+	/usr/bin/time -f '%M %e' -o "$tmp/usage" timeout 30 "$TTV" "$@" \
+	    "$file" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	set -- $(tail -n 1 "$tmp/usage")
+	kb=${1:-0} secs=${2:-99}
+	echo "$name: $size bytes, exit $rc, peak RSS $kb KB (budget" \
+	    "$limit_kb KB), $secs s"
+	[ "$rc" -eq "$want" ] || fail "$name: exit $rc, want $want"
+	[ -z "$re" ] || grep -Eq "$re" "$tmp/err" ||
+	    fail "$name: no message matching '$re': $(head -3 "$tmp/err")"
+	if ! $asan && [ "$kb" -gt "$limit_kb" ]; then
+		fail "$name: peak RSS $kb KB over the budget of $limit_kb KB"
+	fi
+	awk -v s="$secs" 'BEGIN { exit !(s <= 10) }' ||
+	    fail "$name: $secs s, over 10 s"
+}
+
+# 1. FXT: 10,000 bare provider records (80 KB) took 3.7 GiB and 10 s.
+$hostile fxt-providers "$tmp/providers.fxt" 10000
+budget "fxt providers" "$tmp/providers.fxt" 1 "more than 1024 providers" --info
+
+# 4. FXT: 100,000 nested begins: kept to 512 levels, and said.
+$hostile fxt-deep "$tmp/deep.fxt" 100000
+budget "fxt deep" "$tmp/deep.fxt" 0 "99488 duration events nested deeper than 512 levels were dropped" --info
+
+# 5. Folded stacks of a 100,000-deep XRay log: linear, not depth^2.
+gen="$TTV_BUILDDIR/tests/gen/xraygen"
+if [ -x "$gen" ]; then
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    "$gen" -s 65536 -N 20000 deep "$tmp/deep.xray"
+	budget "xray deep, collapsed" "$tmp/deep.xray" 0 "folded" \
+	    --export collapsed
+	# 12. Times past 2^63 ns: counted from the first, said.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    "$gen" -f 5678 -O 7200000000000000 full "$tmp/slow.xray"
+	budget "xray 5678 Hz" "$tmp/slow.xray" 0 "times count from the first" --stats
+fi
+
+# 7. A FIFO as the trace: refused at once.
+if mkfifo "$tmp/fifo" 2>/dev/null; then
+	budget "fifo" "$tmp/fifo" 1 "not a regular file \(a FIFO\)" --info
+fi
+
+[ $fails -eq 0 ] || exit 1
+echo "PASS: hostile inputs within the budget"
