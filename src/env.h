@@ -19,6 +19,8 @@
  *                          replays itself
  *   TTV_FXT_BUILDER_STACKS FXT: the builder's stacks for every thread
  *                          (tests compare with the reader-kept ones)
+ *   TTV_TEST_SHRINK        a mapped trace is cut to half its size right
+ *                          after mapping (tests of a file that shrinks)
  */
 #ifndef TTV_ENV_H
 #define TTV_ENV_H
@@ -33,6 +35,7 @@ enum ttv_env {
 	TTV_ENV_FXT_PIPE_MIN,
 	TTV_ENV_FXT_READER_SHARE,
 	TTV_ENV_FXT_BUILDER_STACKS,
+	TTV_ENV_TEST_SHRINK,
 	TTV_ENV_COUNT
 };
 

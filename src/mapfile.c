@@ -1,5 +1,6 @@
 /* mmap-backed read-only files (see mapfile.h). */
 #include "config.h"
+#include "env.h"
 #include "mapfile.h"
 #include "xalloc.h"
 
@@ -7,6 +8,9 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -23,6 +27,89 @@ mapfile_kind(unsigned mode)
 	case S_IFSOCK: return "a socket";
 	case S_IFLNK: return "a symbolic link";
 	default: return "not a file";
+	}
+}
+
+/*
+ * A file shrunk while it is mapped: reading a page past its new end raises
+ * SIGBUS, on whichever thread reads. The handler (async-signal-safe only)
+ * says which file changed, lets the caller's hook put the terminal back,
+ * and exits with status 1. Other SIGBUS keep their default action.
+ */
+#define GUARDS 64
+static struct {
+	const unsigned char *lo, *hi;
+	char name[256];
+} guards[GUARDS];
+static void (*bus_hook)(void);
+static bool guard_installed;
+
+static void
+put(const char *s)
+{
+	size_t n = strlen(s);
+	while (n > 0) {
+		ssize_t w = write(STDERR_FILENO, s, n);
+		if (w <= 0)
+			break;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void
+on_bus(int sig, siginfo_t *si, void *ctx)
+{
+	const unsigned char *a = si != NULL ? si->si_addr : NULL;
+	(void)ctx;
+	for (int i = 0; i < GUARDS; i++)
+		if (guards[i].lo != NULL && a >= guards[i].lo &&
+		    a < guards[i].hi) {
+			if (bus_hook != NULL)
+				bus_hook();
+			put("ttv: ");
+			put(guards[i].name);
+			put(": changed while being read (the file shrank)\n");
+			_exit(1);
+		}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void
+mapfile_on_bus(void (*hook)(void))
+{
+	bus_hook = hook;
+}
+
+static void
+guard(const struct mapped_file *m, bool on)
+{
+	for (int i = 0; i < GUARDS; i++) {
+		if (on && guards[i].lo == NULL) {
+			/* The name first: the handler reads it once lo is set. */
+			snprintf(guards[i].name, sizeof guards[i].name, "%s",
+			    m->path);
+			for (char *c = guards[i].name; *c != '\0'; c++)
+				if ((unsigned char)*c < 0x20 || *c == 0x7f)
+					*c = '?';
+			guards[i].hi = m->data + m->size;
+			__atomic_store_n(&guards[i].lo, m->data, __ATOMIC_RELEASE);
+			break;
+		}
+		if (!on && guards[i].lo == m->data) {
+			__atomic_store_n(&guards[i].lo, NULL, __ATOMIC_RELEASE);
+			break;
+		}
+	}
+	if (on && !guard_installed) {
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_sigaction = on_bus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+		guard_installed = true;
 	}
 }
 
@@ -61,6 +148,11 @@ mapfile_open(const char *path, struct mapped_file *out, char **err)
 			return -1;
 		}
 		out->data = p;
+		guard(out, true);
+		/* Tests shrink the file here, as a writer still at work or a
+		 * rotation would, to meet the guard. */
+		if (ttv_getenv(TTV_ENV_TEST_SHRINK) != NULL && out->size > 8192)
+			(void)!truncate(path, (off_t)(out->size / 2));
 	}
 	close(fd);
 	return 0;
@@ -69,8 +161,10 @@ mapfile_open(const char *path, struct mapped_file *out, char **err)
 void
 mapfile_close(struct mapped_file *m)
 {
-	if (m->data != NULL)
+	if (m->data != NULL) {
+		guard(m, false);
 		munmap((void *)m->data, m->size);
+	}
 	free(m->path);
 	memset(m, 0, sizeof *m);
 }

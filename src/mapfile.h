@@ -19,6 +19,11 @@ struct mapped_file {
  * Returns 0, or -1 with a message (strerror-style) in *err (caller frees). */
 int mapfile_open(const char *path, struct mapped_file *out, char **err);
 void mapfile_close(struct mapped_file *m);
+/* A mapped file that shrinks while it is read ends the process: the
+ * message "ttv: FILE: changed while being read", exit status 1. hook (may
+ * be NULL) runs first, in the signal handler: async-signal-safe calls
+ * only (the viewer puts the terminal back). */
+void mapfile_on_bus(void (*hook)(void));
 /* "a FIFO", "a directory"... for a stat mode, in messages. */
 const char *mapfile_kind(unsigned mode);
 /* Hints that [off, off+len) will be read in order. */

@@ -62,6 +62,18 @@ if [ -x "$gen" ]; then
 	budget "xray 5678 Hz" "$tmp/slow.xray" 0 "times count from the first" --stats
 fi
 
+# 9. A trace that shrinks while it is read (TTV_TEST_SHRINK cuts it to
+# half right after it is mapped): SIGBUS is caught, exit 1, said.
+for f in "$TTV_SRCDIR/tests/data/fxt/full.fxt" "$tmp/deep.xray"; do
+	[ -f "$f" ] || continue
+	cp "$f" "$tmp/shrink"
+	TTV_TEST_SHRINK=1 "$TTV" --stats "$tmp/shrink" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] || fail "shrinking $(basename "$f"): exit $rc, want 1"
+	grep -q "^ttv: $tmp/shrink: changed while being read" "$tmp/err" ||
+	    fail "shrinking $(basename "$f"): $(cat "$tmp/err")"
+done
+
 # 7. A FIFO as the trace: refused at once.
 if mkfifo "$tmp/fifo" 2>/dev/null; then
 	budget "fifo" "$tmp/fifo" 1 "not a regular file \(a FIFO\)" --info

@@ -84,6 +84,17 @@ tmux -L "$sock" send-keys -t ui C-c
 wait_for "status=0"
 wait_for "[Timeline]" absent
 
+# A trace that shrinks while the viewer loads it: the message, status 1,
+# and a terminal the shell can use (TTV_TEST_SHRINK cuts it once mapped).
+if [ -f "$TTV_SRCDIR/tests/data/fxt/full.fxt" ]; then
+	cp "$TTV_SRCDIR/tests/data/fxt/full.fxt" "$tmp/shrink.fxt"
+	tmux -L "$sock" send-keys -t ui "clear; TTV_TEST_SHRINK=1 $TTV $tmp/shrink.fxt; echo status=\$?" Enter
+	wait_for "changed while being read"
+	wait_for "status=1"
+	tmux -L "$sock" send-keys -t ui "echo sane-\$((6*7))" Enter
+	wait_for "sane-42"
+fi
+
 # A pane shrunk under the viewer (200x50 to 80x24) is repainted whole:
 # the header, lane headings and the ruler, with no Ctrl-L.
 tmux -L "$sock" resize-window -t ui -x 200 -y 50

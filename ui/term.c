@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "keys.h"
@@ -38,6 +39,9 @@ static attr_t style_attr[STYLE_COUNT];
 static int style_pair[STYLE_COUNT];
 static volatile sig_atomic_t quit_flag;
 static volatile sig_atomic_t winch_flag;
+/* The terminal's modes before curses, for term_emergency_restore(). */
+static struct termios saved_modes;
+static volatile sig_atomic_t have_saved_modes;
 static int sentinel_on = -1;
 
 const char *
@@ -215,6 +219,8 @@ term_open(struct term_info *info, char **err)
 	cs = nl_langinfo(CODESET);
 	info->utf8 = cs != NULL && (strcmp(cs, "UTF-8") == 0 ||
 	    strcmp(cs, "utf8") == 0);
+	if (tcgetattr(STDIN_FILENO, &saved_modes) == 0)
+		have_saved_modes = 1;
 	/* A short Esc delay unless the user chose one: Esc closes panes. */
 	if (getenv("ESCDELAY") == NULL)
 		set_escdelay(25);
@@ -258,6 +264,18 @@ term_open(struct term_info *info, char **err)
 	sigaction(SIGHUP, &sa, NULL);
 	sentinel_on = ttv_getenv(TTV_ENV_TEST_SENTINEL) != NULL;
 	return 0;
+}
+
+void
+term_emergency_restore(void)
+{
+	static const char seq[] = "\033[0m\033[?1000l\033[?25h\033[?1049l\r";
+
+	if (!is_open)
+		return;
+	(void)!write(STDOUT_FILENO, seq, sizeof seq - 1);
+	if (have_saved_modes)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved_modes);
 }
 
 void

@@ -31,6 +31,9 @@ struct term_info {
 int term_open(struct term_info *info, char **err);
 /* Restores the terminal; safe to call twice. */
 void term_close(void);
+/* Puts the terminal back from a signal handler (async-signal-safe): the
+ * screen curses left, the cursor, the modes from before term_open(). */
+void term_emergency_restore(void);
 /* Copies g to the screen; (cx, cy) shows the cursor there, -1 hides it. */
 void term_draw(const struct grid *g, int cx, int cy);
 /* Forces the next term_draw to repaint every cell (Ctrl-L). */

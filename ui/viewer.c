@@ -21,6 +21,7 @@
 #include "escape.h"
 #include "jobs.h"
 #include "layout.h"
+#include "mapfile.h"
 #include "load.h"
 #include "panes.h"
 #include "term.h"
@@ -790,6 +791,8 @@ viewer_main(const char *path, const struct open_options *opts)
 	}
 	timefmt_set_ascii(!w.ti.utf8);
 	w.grid = grid_new(w.ti.w, w.ti.h, w.ti.utf8);
+	/* A trace that shrinks under us ends ttv: with a sane terminal. */
+	mapfile_on_bus(term_emergency_restore);
 
 	/* Load with progress on the status line. */
 	o.load.progress = load_progress_cb;
