@@ -181,6 +181,8 @@ struct ctf_stream_class {
 	struct ctf_type *event_context;
 	struct ctf_event_class **events;	/* by index */
 	size_t nevents;
+	size_t events_cap;	/* room in events (arena memory: grown by
+				 * doubling, so n classes cost O(n)) */
 	/* id -> event, for small dense ids; sparse ids use a sorted list */
 	struct ctf_event_class **by_id;
 	size_t nby_id;

@@ -26,10 +26,19 @@ struct alias {
 	struct ctf_type *type;
 };
 
+/* A scope's names, and two hash indexes over them (open addressing, slot
+ * = index + 1): by whole name, and by every leading run of words of a
+ * many-word name ("unsigned" and "unsigned long" for "unsigned long
+ * int"). Metadata may declare tens of thousands of aliases: each look-up
+ * must not walk them all. */
 struct scope {
 	struct scope *up;
 	struct alias *items;
 	size_t n, cap;
+	uint32_t *by_name, *by_prefix;
+	size_t nslots, nprefix, prefix_slots;
+	const char **prefixes;
+	size_t prefix_cap;
 };
 
 #define LOOKAHEAD 8
@@ -137,15 +146,90 @@ scope_pop(struct parser *p)
 	p->sc = p->sc->up;
 }
 
+static uint64_t
+name_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* The slot of name in a by-name index: where it is, or the empty one it
+ * would go in. */
+static size_t
+name_slot(const struct scope *s, const char *name)
+{
+	size_t mask = s->nslots - 1;
+	size_t i = (size_t)name_hash(name, strlen(name)) & mask;
+	while (s->by_name[i] != 0 &&
+	    strcmp(s->items[s->by_name[i] - 1].name, name) != 0)
+		i = (i + 1) & mask;
+	return i;
+}
+
+static size_t
+prefix_slot(const struct scope *s, const char *w, size_t n)
+{
+	size_t mask = s->prefix_slots - 1;
+	size_t i = (size_t)name_hash(w, n) & mask;
+	while (s->by_prefix[i] != 0) {
+		const char *q = s->prefixes[s->by_prefix[i] - 1];
+		if (strlen(q) == n && memcmp(q, w, n) == 0)
+			break;
+		i = (i + 1) & mask;
+	}
+	return i;
+}
+
+static void
+index_names(struct parser *p, struct scope *s)
+{
+	s->nslots = s->cap * 2;
+	s->by_name = ctf_alloc(p->m, s->nslots * sizeof *s->by_name);
+	memset(s->by_name, 0, s->nslots * sizeof *s->by_name);
+	for (size_t i = 0; i < s->n; i++)
+		s->by_name[name_slot(s, s->items[i].name)] = (uint32_t)i + 1;
+}
+
+static void
+add_prefix(struct parser *p, struct scope *s, const char *w, size_t n)
+{
+	if (s->nprefix * 2 >= s->prefix_slots) {
+		size_t ns = s->prefix_slots ? s->prefix_slots * 2 : 32;
+		s->by_prefix = ctf_alloc(p->m, ns * sizeof *s->by_prefix);
+		memset(s->by_prefix, 0, ns * sizeof *s->by_prefix);
+		s->prefix_slots = ns;
+		for (size_t i = 0; i < s->nprefix; i++)
+			s->by_prefix[prefix_slot(s, s->prefixes[i],
+			    strlen(s->prefixes[i]))] = (uint32_t)i + 1;
+	}
+	size_t slot = prefix_slot(s, w, n);
+	if (s->by_prefix[slot] != 0)
+		return;
+	if (s->nprefix == s->prefix_cap) {
+		size_t nc = s->prefix_cap ? s->prefix_cap * 2 : 16;
+		const char **a = ctf_alloc(p->m, nc * sizeof *a);
+		if (s->nprefix)
+			memcpy(a, s->prefixes, s->nprefix * sizeof *a);
+		s->prefixes = a;
+		s->prefix_cap = nc;
+	}
+	s->prefixes[s->nprefix] = ctf_strdup(p->m, w, n);
+	s->by_prefix[slot] = (uint32_t)++s->nprefix;
+}
+
 static void
 scope_add(struct parser *p, const char *name, struct ctf_type *t)
 {
 	struct scope *s = p->sc;
-	for (size_t i = 0; i < s->n; i++)
-		if (strcmp(s->items[i].name, name) == 0) {
-			s->items[i].type = t;
+	if (s->n > 0) {
+		size_t slot = name_slot(s, name);
+		if (s->by_name[slot] != 0) {
+			s->items[s->by_name[slot] - 1].type = t;
 			return;
 		}
+	}
 	if (s->n == s->cap) {
 		size_t nc = s->cap ? s->cap * 2 : 16;
 		struct alias *a = ctf_alloc(p->m, nc * sizeof *a);
@@ -153,19 +237,28 @@ scope_add(struct parser *p, const char *name, struct ctf_type *t)
 			memcpy(a, s->items, s->n * sizeof *a);
 		s->items = a;
 		s->cap = nc;
+		index_names(p, s);
 	}
 	s->items[s->n].name = ctf_strdup(p->m, name, strlen(name));
 	s->items[s->n].type = t;
+	s->by_name[name_slot(s, name)] = (uint32_t)s->n + 1;
 	s->n++;
+	/* "a b c" makes "a" and "a b" known prefixes. */
+	for (const char *sp = strchr(name, ' '); sp != NULL;
+	    sp = strchr(sp + 1, ' '))
+		add_prefix(p, s, name, (size_t)(sp - name));
 }
 
 static struct ctf_type *
 scope_find(struct parser *p, const char *name)
 {
-	for (struct scope *s = p->sc; s != NULL; s = s->up)
-		for (size_t i = s->n; i-- > 0;)
-			if (strcmp(s->items[i].name, name) == 0)
-				return s->items[i].type;
+	for (struct scope *s = p->sc; s != NULL; s = s->up) {
+		if (s->n == 0)
+			continue;
+		size_t slot = name_slot(s, name);
+		if (s->by_name[slot] != 0)
+			return s->items[s->by_name[slot] - 1].type;
+	}
 	return NULL;
 }
 
@@ -175,10 +268,9 @@ scope_has_prefix(struct parser *p, const char *prefix)
 {
 	size_t n = strlen(prefix);
 	for (struct scope *s = p->sc; s != NULL; s = s->up)
-		for (size_t i = 0; i < s->n; i++)
-			if (strncmp(s->items[i].name, prefix, n) == 0 &&
-			    s->items[i].name[n] == ' ')
-				return true;
+		if (s->nprefix > 0 &&
+		    s->by_prefix[prefix_slot(s, prefix, n)] != 0)
+			return true;
 	return false;
 }
 
@@ -1133,11 +1225,17 @@ parse_event(struct parser *p)
 	else
 		perr(p, &start, "event `%s` without stream_id in a trace with "
 		    "several stream classes", e->name);
-	struct ctf_event_class **n = ctf_alloc(m, (s->nevents + 1) * sizeof *n);
-	if (s->nevents)
-		memcpy(n, s->events, s->nevents * sizeof *n);
-	n[s->nevents++] = e;
-	s->events = n;
+	if (s->nevents == s->events_cap) {
+		/* The arena never gives memory back: a copy per class would
+		 * make 10,000 classes cost 400 MB. */
+		size_t cap = s->events_cap ? s->events_cap * 2 : 8;
+		struct ctf_event_class **n = ctf_alloc(m, cap * sizeof *n);
+		if (s->nevents)
+			memcpy(n, s->events, s->nevents * sizeof *n);
+		s->events = n;
+		s->events_cap = cap;
+	}
+	s->events[s->nevents++] = e;
 }
 
 static void

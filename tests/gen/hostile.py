@@ -9,7 +9,12 @@ KIND:
                  FXT magic: 8 bytes each, each a new provider
   fxt-deep       one thread opening N (default 100000) duration-begin
                  events, each inside the last, and no end
+  ctf-classes    a CTF trace directory OUT whose one stream class has N
+                 (default 10000) event classes, and a one-event stream
+  ctf-aliases    a CTF trace directory OUT whose metadata chains N
+                 (default 20000) typealiases, each naming the last
 """
+import os
 import struct
 import sys
 
@@ -37,11 +42,58 @@ def fxt_deep(out, n):
         out.write(struct.pack('<QQ', h, 1000 + i))
 
 
+CTF_HEAD = """/* CTF 1.8 */
+typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
+typealias integer { size = 32; align = 8; signed = false; } := uint32_t;
+typealias integer { size = 64; align = 8; signed = false; } := uint64_t;
+"""
+CTF_TRACE = """trace { major = 1; minor = 8; byte_order = le;
+  packet.header := struct { uint32_t magic; uint32_t stream_id; }; };
+stream { id = 0; event.header := struct { uint32_t id; uint64_t timestamp; };
+  packet.context := struct { uint64_t packet_size; uint64_t content_size; }; };
+"""
+
+
+def ctf_stream(path, event_id):
+    body = struct.pack('<IQ', event_id, 1000) + struct.pack('<I', 7)
+    hdr = struct.pack('<II', 0xC1FC1FC1, 0)
+    size = len(hdr) + 16 + len(body)
+    with open(path, 'wb') as f:
+        f.write(hdr + struct.pack('<QQ', size * 8, size * 8) + body)
+
+
+def ctf_classes(d, n):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'metadata'), 'w') as f:
+        f.write(CTF_HEAD + CTF_TRACE)
+        for i in range(n):
+            f.write('event { name = "e%d"; id = %d; stream_id = 0; '
+                    'fields := struct { uint32_t v; }; };\n' % (i, i))
+    ctf_stream(os.path.join(d, 'stream_0'), 5)
+
+
+def ctf_aliases(d, n):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'metadata'), 'w') as f:
+        f.write(CTF_HEAD)
+        f.write('typealias uint32_t := a0;\n')
+        for i in range(1, n):
+            f.write('typealias a%d := a%d;\n' % (i - 1, i))
+        f.write(CTF_TRACE)
+        f.write('event { name = "e"; id = 0; stream_id = 0; '
+                'fields := struct { a%d v; }; };\n' % (n - 1))
+    ctf_stream(os.path.join(d, 'stream_0'), 0)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     kind, path = sys.argv[1], sys.argv[2]
     n = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    if kind == 'ctf-classes':
+        return ctf_classes(path, n or 10000)
+    if kind == 'ctf-aliases':
+        return ctf_aliases(path, n or 20000)
     with open(path, 'wb') as out:
         if kind == 'fxt-providers':
             fxt_providers(out, n or 10000)
