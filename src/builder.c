@@ -538,7 +538,9 @@ level(struct btrack *bt, uint32_t depth)
 static void
 level_grow(struct blevel *l)
 {
-	size_t nc = l->cap ? l->cap + l->cap / 2 : 64;
+	/* Small at first: a stack 10^6 calls deep has 10^6 levels of one
+	 * slice each, and 64 slots a level cost 1 KB each (the budget). */
+	size_t nc = l->cap ? l->cap + l->cap / 2 + 1 : 4;
 	l->s = xbig_realloc(l->s, nc * sizeof *l->s);
 	if (l->w != NULL)
 		l->w = xreallocarray(l->w, nc, sizeof *l->w);
