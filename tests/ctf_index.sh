@@ -100,6 +100,16 @@ if command -v babeltrace2 >/dev/null 2>&1; then
 else
 	echo "babeltrace2 not installed: ctfgen's index not checked with it"
 fi
+# an empty stream file whose index lists packets: the stream was cut,
+# damage (exit 1), the other stream still read
+fresh emptied
+: > "$tmp/emptied/chan_0"
+"$TTV" --info "$tmp/emptied" > "$tmp/out.txt" 2> "$tmp/err.txt"
+rc=$?
+[ $rc -eq 1 ] || fail "emptied stream with its index: exit $rc, want 1"
+grep -q "chan_0: offset 0: stream file is empty but its index lists packets" \
+    "$tmp/err.txt" || fail "emptied stream: $(cat "$tmp/err.txt")"
+
 fresh noidx
 rm -r "$tmp/noidx/index"
 events "$tmp/noidx" "$tmp/out.txt" "$tmp/err.txt"

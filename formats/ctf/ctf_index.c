@@ -182,7 +182,19 @@ ctf_stream_index_load(struct ctf_stream *s, const char *root,
 	uint64_t off;
 	int rc = ctf_index_parse(mf.data, mf.size, s->size, ix, msg,
 	    sizeof msg, &off);
+	size_t index_size = mf.size;
 	mapfile_close(&mf);
+	if (rc < 0 && s->size == 0 && index_size > CTF_INDEX_HEADER) {
+		/* An empty stream its index gives packets to lost them: the
+		 * file was cut (a session not flushed, a copy stopped). That
+		 * is damage, not a doubtful hint. */
+		if (diag)
+			diag(arg, true, s->path, 0, "stream file is empty but "
+			    "its index lists packets: the stream was cut");
+		free(ix);
+		free(rel);
+		return;
+	}
 	if (rc < 0) {
 		if (diag) {
 			char m2[300];
