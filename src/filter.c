@@ -63,6 +63,14 @@ filter_set_functions(struct filter *f, const struct trace *t,
 	if (re == NULL)
 		return;
 	f->func_on = regex_match_funcs(t, re);
+	/* A function's category counts like its name, in the viewer and in
+	 * every batch mode alike. */
+	for (uint32_t i = 0; i < t->nfuncs; i++) {
+		const char *c = trace_str(t, t->funcs[i].category);
+		if (!f->func_on[i] && c[0] != '\0' &&
+		    regex_match(re, c, strlen(c)))
+			f->func_on[i] = 1;
+	}
 	f->hide_functions = hide;
 	if (hide)
 		for (uint32_t i = 0; i < t->nfuncs; i++)

@@ -47,7 +47,8 @@ void filter_clear(struct filter *f);
  * invert is false and none of their process's threads is kept. */
 void filter_set_threads(struct filter *f, const struct trace *t,
     const int64_t *tids, size_t n, bool invert);
-/* Keeps only functions matching re, or hides them (hide = true). */
+/* Keeps only functions whose name or category matches re, or hides them
+ * (hide = true). */
 void filter_set_functions(struct filter *f, const struct trace *t,
     const struct regex *re, bool hide);
 /* Parses "TID[,TID...]" into a new array; -1 with *err on a bad list. */

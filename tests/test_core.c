@@ -1176,6 +1176,32 @@ test_search_all(void **state)
 	filter_clear(&f);
 	free(m);
 	regex_free(re);
+	/* The function filter sees categories as the viewer's does: draw's
+	 * category is "gfx". */
+	{
+		struct builder *b2 = builder_new("c");
+		uint32_t tr2 = builder_track(b2, TRACK_THREAD,
+		    builder_process(b2, 1), 1);
+		func_id fa = builder_func(b2, builder_intern_cstr(b2, "a"), 0,
+		    -1);
+		func_id fd = builder_func(b2, builder_intern_cstr(b2, "draw"),
+		    builder_intern_cstr(b2, "gfx"), -1);
+		builder_slice(b2, tr2, 0, 0, 10, fa, 0, 0);
+		builder_slice(b2, tr2, 0, 20, 10, fd, 0, 0);
+		struct trace *tc = builder_finish(b2);
+		struct regex *gfx = regex_compile("^gfx$", &err);
+		struct filter ff;
+		filter_init(&ff);
+		filter_set_functions(&ff, tc, gfx, false);
+		assert_false(filter_func(&ff, fa));
+		assert_true(filter_func(&ff, fd));
+		filter_set_functions(&ff, tc, gfx, true);
+		assert_true(filter_func(&ff, fa));
+		assert_false(filter_func(&ff, fd));
+		filter_clear(&ff);
+		regex_free(gfx);
+		trace_free(tc);
+	}
 	/* An upper-case letter makes it exact. */
 	re = regex_compile_search("PARSE", &err);
 	m = query_search_funcs(t, re);

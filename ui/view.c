@@ -479,13 +479,6 @@ view_filter_functions(struct view *v, const char *pattern, bool hide)
 		return -1;
 	}
 	filter_set_functions(&v->filter, v->trace, re, hide);
-	/* A function's category counts like its name. */
-	for (uint32_t f = 0; f < v->trace->nfuncs && v->filter.func_on; f++) {
-		const char *c = trace_str(v->trace,
-		    v->trace->funcs[f].category);
-		if (c[0] != '\0' && regex_match(re, c, strlen(c)))
-			v->filter.func_on[f] = !hide;
-	}
 	regex_free(re);
 	free(v->func_pattern);
 	v->func_pattern = xstrdup(pattern);
