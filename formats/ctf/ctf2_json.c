@@ -130,9 +130,10 @@ json_u64_big(const json_t *v, uint64_t *out)
 	const char *s = json_string_value(v) + 1;
 	uint64_t x = 0;
 	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || x > (UINT64_MAX - 9) / 10)
+		uint64_t d = (uint64_t)(*s - '0');
+		if (*s < '0' || *s > '9' || x > (UINT64_MAX - d) / 10)
 			return false;
-		x = x * 10 + (uint64_t)(*s - '0');
+		x = x * 10 + d;
 	}
 	*out = x;
 	return true;
