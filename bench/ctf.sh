@@ -14,7 +14,11 @@
 # wall and CPU time, events/s, peak RSS against the trace size; then the
 # medians and the ratios of babeltrace2's CPU and wall time to ttv's
 # (issue 6's targets: >= 10x, and ttv --stats' peak RSS <= 1.5x the
-# trace). The trace is deleted at the end.
+# trace). The same data streams with CTF 2 metadata (ctfgen -2: hard
+# links to the streams beside a JSON metadata file) are read the same
+# ways, interleaved with the 1.8 runs, and their medians compared with
+# 1.8's (issue 17's target: the same events/s within 10 %; babeltrace2
+# 2.0 does not read CTF 2). The traces are deleted at the end.
 #
 #   TTV=./ttv CTFGEN=./tests/gen/ctfgen CTFDUMP=./tests/ctf_text_dump \
 #       [CTF_BENCH_CALLS=N] [CTF_BENCH_RUNS=N] [CTF_BENCH_STEP=NS] \
@@ -46,6 +50,14 @@ events=$(awk '$1 == "events" { n += $3 } END { print n }' "$dir/expected")
 cat "$dir"/trace/* > /dev/null
 echo "trace: $bytes bytes, $events events ($CALLS calls, 8 threads," \
     "steps ${STEP:-as ctfgen sets them})"
+# the CTF 2 twin: its metadata (which only -2, -b and -c change) beside
+# the same stream files
+"$CTFGEN" -2 -n 1 -t 8 -S 0 -P 1048576 "$dir/meta2" > /dev/null || exit 1
+mkdir "$dir/trace2" || exit 1
+for f in "$dir"/trace/*; do
+	[ "$(basename "$f")" = metadata ] || ln "$f" "$dir/trace2/" || exit 1
+done
+cp "$dir/meta2/metadata" "$dir/trace2/metadata" || exit 1
 
 # measure LABEL CMD...: one run; prints a line, leaves "cpu wall rss" in
 # $dir/cpu
@@ -88,6 +100,9 @@ median() {
 : > "$dir/info.cpu"
 : > "$dir/bt.cpu"
 : > "$dir/dec.cpu"
+: > "$dir/ttv2.cpu"
+: > "$dir/info2.cpu"
+: > "$dir/dec2.cpu"
 for _ in $(seq "$RUNS"); do
 	measure "ttv --stats" "$TTV" --stats "$dir/trace" &&
 	    cat "$dir/cpu" >> "$dir/ttv.cpu"
@@ -95,6 +110,12 @@ for _ in $(seq "$RUNS"); do
 	    cat "$dir/cpu" >> "$dir/info.cpu"
 	measure "ttv decoder" "$CTFDUMP" -c "$dir/trace" &&
 	    cat "$dir/cpu" >> "$dir/dec.cpu"
+	measure "2: --stats" "$TTV" --stats "$dir/trace2" &&
+	    cat "$dir/cpu" >> "$dir/ttv2.cpu"
+	measure "2: --info" "$TTV" --info "$dir/trace2" &&
+	    cat "$dir/cpu" >> "$dir/info2.cpu"
+	measure "2: decoder" "$CTFDUMP" -c "$dir/trace2" &&
+	    cat "$dir/cpu" >> "$dir/dec2.cpu"
 	if command -v babeltrace2 >/dev/null 2>&1; then
 		measure "babeltrace2" babeltrace2 -c sink.utils.dummy \
 		    "$dir/trace" && cat "$dir/cpu" >> "$dir/bt.cpu"
@@ -105,6 +126,37 @@ tw=$(median 2 < "$dir/ttv.cpu")
 tr=$(median 3 < "$dir/ttv.cpu")
 i=$(median 1 < "$dir/info.cpu")
 d=$(median 1 < "$dir/dec.cpu")
+iw=$(median 2 < "$dir/info.cpu")
+dw=$(median 2 < "$dir/dec.cpu")
+t2=$(median 1 < "$dir/ttv2.cpu")
+i2=$(median 1 < "$dir/info2.cpu")
+d2=$(median 1 < "$dir/dec2.cpu")
+t2w=$(median 2 < "$dir/ttv2.cpu")
+i2w=$(median 2 < "$dir/info2.cpu")
+d2w=$(median 2 < "$dir/dec2.cpu")
+# CPU time is what is compared: wall time on a shared machine is noise
+awk -v t="$t" -v i="$i" -v d="$d" -v t2="$t2" -v i2="$i2" -v d2="$d2" \
+    -v tw="$tw" -v iw="$iw" -v dw="$dw" -v t2w="$t2w" -v i2w="$i2w" \
+    -v d2w="$d2w" -v events="$events" 'BEGIN {
+	printf "median cpu, CTF 1.8 / CTF 2: --stats %.2f / %.2f s " \
+	    "(%.1f / %.1f M events/s), --info %.2f / %.2f s, decoder " \
+	    "%.2f / %.2f s\n", t, t2, events / t / 1e6, events / t2 / 1e6,
+	    i, i2, d, d2
+	printf "median wall, CTF 1.8 / CTF 2: --stats %.2f / %.2f s, " \
+	    "--info %.2f / %.2f s, decoder %.2f / %.2f s\n", tw, t2w, iw,
+	    i2w, dw, d2w
+	worst = 0
+	split(t " " i " " d, a, " ")
+	split(t2 " " i2 " " d2, b, " ")
+	for (k = 1; k <= 3; k++) {
+		r = b[k] / a[k] - 1
+		if (r > worst)
+			worst = r
+	}
+	printf "CTF 2 against 1.8, cpu: at most %.1f %% slower (target: " \
+	    "the same events/s within 10 %%): %s\n", worst * 100,
+	    worst <= 0.10 ? "met" : "NOT met"
+}'
 awk -v tr="$tr" -v bytes="$bytes" 'BEGIN {
 	printf "ttv --stats peak RSS: %.2f x the trace (target <= 1.5x): %s\n",
 	    tr / bytes, tr <= 1.5 * bytes ? "met" : "NOT met"

@@ -9,7 +9,11 @@
 #     (*.expected): events per name, slices in all and per thread,
 #     instants, discarded events, packets, calls per function;
 #  3. when babeltrace2 is installed, ttv's decoding of every fixture equals
-#     babeltrace2's, event for event, in babeltrace2's text layout.
+#     babeltrace2's, event for event, in babeltrace2's text layout (CTF 1.8
+#     ones: babeltrace2 2.0 does not read CTF 2);
+#  4. each CTF 2 fixture (NAME-ctf2: ctfgen -2, the same data streams as
+#     NAME's) reads exactly as its CTF 1.8 twin: the same decoded events,
+#     --info (but the version), --stats and --export chrome-json.
 # To remake the fixtures after changing the generator: run the ctfgen
 # lines of `fixtures` below with tests/data/ctf/NAME as the output.
 set -u
@@ -28,7 +32,9 @@ fail() {
 fixtures="le-large:-n 150
 be-compact-discards:-b -c -p -d 2 -P 2048 -n 150 -t 4 -s 5
 le-compact-packetized:-c -n 120 -t 2 -s 9 -p
-be-large:-b -n 120 -s 11"
+be-large:-b -n 120 -s 11
+le-large-ctf2:-2 -n 150
+be-compact-discards-ctf2:-2 -b -c -p -d 2 -P 2048 -n 150 -t 4 -s 5"
 
 echo "$fixtures" | while IFS=: read -r name args; do
 	# shellcheck disable=SC2086
@@ -96,6 +102,7 @@ done
 if command -v babeltrace2 >/dev/null 2>&1; then
 	for exp in "$data"/*.expected; do
 		name=$(basename "$exp" .expected)
+		[ "${name%-ctf2}" != "$name" ] && continue
 		TZ=UTC LC_ALL=C babeltrace2 "$data/$name" > "$tmp/bt.txt" 2>/dev/null ||
 		    { fail "$name: babeltrace2 refuses it"; continue; }
 		"$dump" "$data/$name" > "$tmp/ttv.txt" 2>&1 ||
@@ -106,6 +113,37 @@ if command -v babeltrace2 >/dev/null 2>&1; then
 else
 	echo "babeltrace2 not installed: fixtures not compared with it"
 fi
+
+# 4: CTF 2 twins
+n2=0
+for t in "$data"/*-ctf2; do
+	name=$(basename "$t")
+	twin="$data/${name%-ctf2}"
+	n2=$((n2 + 1))
+	for f in chan_0 chan_1; do
+		cmp -s "$t/$f" "$twin/$f" || fail "$name: $f differs from its twin's"
+	done
+	"$TTV" --info "$t" > "$tmp/i2.txt" 2>&1 || fail "$name: --info failed"
+	"$TTV" --info "$twin" > "$tmp/i1.txt" 2>&1
+	grep -qx "version: 2" "$tmp/i2.txt" || fail "$name: not reported as CTF 2"
+	grep -qx "version: 1.8" "$tmp/i1.txt" ||
+	    fail "${name%-ctf2}: not reported as CTF 1.8"
+	sed -e 1d -e '/^version: /d' "$tmp/i1.txt" > "$tmp/i1b.txt"
+	sed -e 1d -e '/^version: /d' "$tmp/i2.txt" > "$tmp/i2b.txt"
+	cmp -s "$tmp/i1b.txt" "$tmp/i2b.txt" || fail "$name: --info differs"
+	"$TTV" --stats "$t" > "$tmp/s2.txt" 2>&1
+	"$TTV" --stats "$twin" > "$tmp/s1.txt" 2>&1
+	cmp -s "$tmp/s1.txt" "$tmp/s2.txt" || fail "$name: --stats differs"
+	"$TTV" --export chrome-json "$t" > "$tmp/c2.json" 2>&1
+	"$TTV" --export chrome-json "$twin" > "$tmp/c1.json" 2>&1
+	[ -s "$tmp/c1.json" ] && cmp -s "$tmp/c1.json" "$tmp/c2.json" ||
+	    fail "$name: chrome-json differs"
+	"$dump" "$t" > "$tmp/d2.txt" 2>&1
+	"$dump" "$twin" > "$tmp/d1.txt" 2>&1
+	[ -s "$tmp/d1.txt" ] && cmp -s "$tmp/d1.txt" "$tmp/d2.txt" ||
+	    fail "$name: decoded events differ"
+done
+[ $n2 -ge 2 ] || fail "only $n2 CTF 2 fixtures"
 
 if [ $fails -ne 0 ]; then
 	echo "$fails failure(s)"

@@ -1,8 +1,8 @@
 /*
  * ctf_malformed SRCDIR: the CTF reader on damaged copies of the project's
  * fixtures (tests/data/ctf): a data stream cut at every byte, the metadata
- * (plain text and packetized) cut at every byte, and thousands of single
- * bit flips in both. Nothing may crash or hang (run it under ASan/UBSan to
+ * (plain TSDL text, packetized, and CTF 2's JSON) cut at every byte, and
+ * thousands of single bit flips in both. Nothing may crash or hang (run it under ASan/UBSan to
  * check memory too); a damaged stream keeps every event before the damage
  * and reports where it is ("offset N"), damaged metadata is refused with a
  * position ("line L" or "offset N") or read as far as it makes sense.
@@ -234,6 +234,8 @@ main(int argc, char **argv)
 	char *data = xasprintf("%s/tests/data/ctf", src);
 	damage_fixture(data, "le-large", 1500);
 	damage_fixture(data, "be-compact-discards", 1500);
+	/* CTF 2: its JSON metadata cut at every byte and bit-flipped */
+	damage_fixture(data, "le-large-ctf2", 1500);
 	free(data);
 	return failures ? 1 : 0;
 }

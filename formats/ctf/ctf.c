@@ -1,6 +1,6 @@
 /*
- * The CTF 1.8 reader: LTTng (user space and kernel) and barectf traces,
- * from a directory holding one or many traces, or a metadata file.
+ * The CTF reader (1.8 and 2): LTTng (user space and kernel) and barectf
+ * traces, from a directory holding one or many traces, or a metadata file.
  *
  * formats/ctf/ does the format (TSDL, layouts, decoding, packets, merging);
  * this file turns the merged events into the model:
@@ -479,7 +479,10 @@ add_leaf(struct loader *L, const struct ctf_val *v)
 	const struct ctf_type *t = v->type;
 	switch (t->kind) {
 	case CTF_INT:
-		if (t->base == 16)
+		if (t->is_bool)
+			builder_arg_str(b, name, builder_intern_cstr(b,
+			    v->v.u ? "true" : "false"));
+		else if (t->base == 16)
 			builder_arg(b, name, ARG_PTR, v->v.u);
 		else if (t->is_signed)
 			builder_arg_i64(b, name, v->v.i);
@@ -993,8 +996,16 @@ describe(struct loader *L)
 {
 	struct builder *b = L->b;
 	const struct ctf_meta *m = ctf_reader_trace(L->r, 0)->m;
-	builder_set_format(b, "ctf", "1.8", m->byte_order == CTF_BO_BE ?
-	    "big-endian" : "little-endian");
+	/* CTF 1.8 (TSDL) or 2 (JSON), or both among several traces */
+	bool v1 = false, v2 = false;
+	for (size_t i = 0; i < ctf_reader_ntraces(L->r); i++) {
+		if (ctf_reader_trace(L->r, i)->m->major == 2)
+			v2 = true;
+		else
+			v1 = true;
+	}
+	builder_set_format(b, "ctf", v1 && v2 ? "1.8 and 2" : v2 ? "2" : "1.8",
+	    m->byte_order == CTF_BO_BE ? "big-endian" : "little-endian");
 	char buf[64];
 	snprintf(buf, sizeof buf, "%zu", ctf_reader_ntraces(L->r));
 	builder_meta(b, "traces", buf);
@@ -1227,8 +1238,8 @@ ctf_load(struct load_ctx *ctx)
 
 const struct reader ctf_reader = {
 	.name = "ctf",
-	.description = "CTF 1.8 (LTTng, barectf): a trace directory or its "
-	    "metadata file",
+	.description = "CTF 1.8 and 2 (LTTng, barectf): a trace directory or "
+	    "its metadata file",
 	.probe = ctf_probe,
 	.load = ctf_load,
 };

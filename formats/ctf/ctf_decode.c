@@ -82,13 +82,12 @@ push(struct ctf_dec *d, const struct ctf_type *t, const struct ctf_field *f,
 	return v;
 }
 
-static inline __attribute__((always_inline)) int
-decode_int(struct ctf_dec *d, const struct ctf_type *t,
-    const struct ctf_field *f, uint32_t index)
+/* What an integer's value does besides being one: a length or tag kept,
+ * a role noted, the clock moved. */
+static inline __attribute__((always_inline)) void
+keep_int(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index, uint64_t v)
 {
-	uint64_t v;
-	if (read_bits(d, t, &v) < 0)
-		return -1;
 	if (f != NULL) {
 		if (f->slot >= 0)
 			d->slots[f->slot] = v;
@@ -106,6 +105,47 @@ decode_int(struct ctf_dec *d, const struct ctf_type *t,
 	struct ctf_val *o = push(d, t, f, index);
 	if (o != NULL)
 		o->v.u = v;
+}
+
+static inline __attribute__((always_inline)) int
+decode_int(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index)
+{
+	uint64_t v;
+	if (read_bits(d, t, &v) < 0)
+		return -1;
+	keep_int(d, t, f, index, v);
+	return 0;
+}
+
+/* A CTF 2 variable-length integer: LEB128 bytes, 7 bits each, the last
+ * one's high bit clear; signed ones extended from its bit 6. */
+static int
+decode_varlen(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index)
+{
+	uint64_t pos = align_up(d->pos, 8), v = 0;
+	unsigned shift = 0;
+	uint8_t b;
+	do {
+		if (pos > d->end || d->end - pos < 8)
+			return fail(d, pos, "variable-length integer past the "
+			    "end of the packet content");
+		b = d->buf[pos >> 3];
+		pos += 8;
+		uint64_t bits = b & 0x7f;
+		if (shift >= 64 || (shift > 57 && bits >> (64 - shift) != 0 &&
+		    !(t->is_signed && bits >> (64 - shift) ==
+		    (0x7fu >> (64 - shift)))))
+			return fail(d, d->pos, "variable-length integer wider "
+			    "than 64 bits (not supported)");
+		v |= bits << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (t->is_signed && shift < 64 && (b & 0x40))
+		v |= ~(uint64_t)0 << shift;
+	d->pos = pos;
+	keep_int(d, t, f, index, v);
 	return 0;
 }
 
@@ -279,6 +319,8 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 	switch (t->kind) {
 	case CTF_INT:
 	case CTF_ENUM:
+		if (__builtin_expect(t->varlen, 0))
+			return decode_varlen(d, t, f, index);
 		return decode_int(d, t, f, index);
 	case CTF_FLOAT:
 		return decode_float(d, t, f, index);
@@ -312,6 +354,11 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 		ctf_enum_label(t->tag_type, tag, &mi);
 		int opt = mi >= 0 && (size_t)mi < t->nopt_of_map ?
 		    t->opt_of_map[mi] : -1;
+		if (opt < 0 && t->optional) {
+			/* an absent CTF 2 optional: nothing under it */
+			push(d, t, f, index);
+			return 0;
+		}
 		if (opt < 0)
 			return fail(d, d->pos, "variant tag value selects no "
 			    "option");

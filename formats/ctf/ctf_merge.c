@@ -248,7 +248,8 @@ add_trace(struct ctf_reader *r, const char *rel)
 		return;
 	}
 	mapfile_close(&mf);
-	if (!packetized) {
+	bool ctf2 = ctf2_is_json(text, len);
+	if (!packetized && !ctf2) {
 		if (len < 10 || memcmp(text, "/* CTF 1.8", 10) != 0) {
 			if (len >= 6 && memcmp(text, "/* CTF", 6) == 0) {
 				diag(r, true, mpath, 0, "unsupported metadata "
@@ -262,7 +263,20 @@ add_trace(struct ctf_reader *r, const char *rel)
 		}
 	}
 	struct ctf_meta *m = ctf_meta_new();
-	if (tsdl_parse(m, text, len, msg, sizeof msg) < 0 ||
+	uint64_t moff = 0;
+	if (ctf2 && ctf2_parse(m, text, len, msg, sizeof msg, &moff) < 0) {
+		/* an offset in the file, or in the text of its packets */
+		if (packetized)
+			diag(r, true, mpath, -1, "offset %llu of the metadata "
+			    "text: %s", (unsigned long long)moff, msg);
+		else
+			diag(r, true, mpath, (int64_t)moff, "%s", msg);
+		ctf_meta_free(m);
+		free(text);
+		free(mpath);
+		return;
+	}
+	if ((!ctf2 && tsdl_parse(m, text, len, msg, sizeof msg) < 0) ||
 	    ctf_meta_resolve(m, msg, sizeof msg) < 0) {
 		diag(r, true, mpath, -1, "%s", msg);
 		ctf_meta_free(m);

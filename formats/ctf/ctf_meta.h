@@ -4,8 +4,8 @@
  * sequence lengths and variant tags resolved to value slots.
  *
  * This is the layer between metadata front ends and the decoder: the TSDL
- * parser (tsdl_parse.c) builds it from CTF 1.8 text, a CTF 2 (JSON) front
- * end could build the same thing, and ctf_decode.c only ever reads it.
+ * parser (tsdl_parse.c) builds it from CTF 1.8 text, the CTF 2 front end
+ * (ctf2_json.c) from JSON fragments, and ctf_decode.c only ever reads it.
  *
  * Everything in a ctf_meta is allocated in its arena and freed at once by
  * ctf_meta_free().
@@ -36,6 +36,16 @@ enum ctf_role {
 struct ctf_type;
 struct ctf_flat_op;
 
+/* A CTF 2 field location: where a dynamic length or a selector is, as
+ * member names from a root scope, or from the struct holding the field
+ * that needs it (scope -1) after going `up` structs out. */
+struct ctf_loc {
+	int scope;		/* enum ctf_scope, or -1 */
+	int up;
+	const char **names;
+	size_t nnames;
+};
+
 struct ctf_enum_map {
 	const char *label;
 	int64_t lo, hi;		/* compared as unsigned when the container is */
@@ -52,7 +62,9 @@ struct ctf_field {
 struct ctf_type {
 	enum ctf_kind kind;
 	uint32_t align;		/* bits */
-	int line, col;		/* where it was declared, for messages */
+	/* where it was declared, for messages: line and column of TSDL; for
+	 * CTF 2, line is 1 + the byte offset of its fragment, col 0 */
+	int line, col;
 
 	/* integers, enum containers, floats */
 	uint32_t size;		/* bits */
@@ -63,6 +75,12 @@ struct ctf_type {
 	int clock;		/* index in meta->clocks, or -1 */
 	const char *clock_name;	/* map = clock.NAME.value, until resolved */
 	uint32_t exp_dig, mant_dig;
+	/* CTF 2: a variable-length (LEB128) integer, byte-aligned, read as
+	 * at most 64 bits (size says 64); a boolean (an integer printed as
+	 * true or false); the role its field class declares, for the scope
+	 * it was built for */
+	bool varlen, is_bool;
+	uint8_t role;		/* enum ctf_role */
 
 	/* enums */
 	struct ctf_enum_map *maps;
@@ -77,6 +95,13 @@ struct ctf_type {
 	int *opt_of_map;
 	size_t nopt_of_map;
 	const struct ctf_type *tag_type;
+	/* CTF 2 variants select by ranges of their own: maps/nmaps hold
+	 * every option's ranges (label: the option's name) and opt_of_map
+	 * is filled by the front end; loc says where the selector is. An
+	 * optional is such a variant of one option, absent (no value
+	 * under it) when no range holds the selector's value */
+	bool optional;
+	const struct ctf_loc *loc;	/* also a sequence's length */
 
 	/* arrays and sequences */
 	struct ctf_type *elem;
@@ -279,5 +304,14 @@ int64_t ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles);
  * in err. */
 int tsdl_parse(struct ctf_meta *m, const char *text, size_t len,
     char *err, size_t errsize);
+
+/* Is this metadata text CTF 2 (a JSON text sequence: its first byte
+ * past white space is the record separator 0x1E)? */
+bool ctf2_is_json(const char *text, size_t len);
+/* Parses CTF 2 metadata (CTF2-SPEC-2.0) into m (major 2, minor 0, roles
+ * declared by the field classes). Returns 0, or -1 with what is wrong in
+ * err and its byte offset in the text in *erroff. */
+int ctf2_parse(struct ctf_meta *m, const char *text, size_t len,
+    char *err, size_t errsize, uint64_t *erroff);
 
 #endif

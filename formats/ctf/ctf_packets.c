@@ -34,6 +34,8 @@ ctf_metadata_probe(const unsigned char *head, size_t len)
 	if (len >= 4 && (rd32(head, false) == TSDL_MAGIC ||
 	    rd32(head, true) == TSDL_MAGIC))
 		return true;
+	if (ctf2_is_json((const char *)head, len))
+		return true;
 	return len >= 6 && memcmp(head, "/* CTF", 6) == 0;
 }
 
@@ -86,9 +88,10 @@ ctf_metadata_text(const unsigned char *data, size_t size, char **text,
 			    "(%u, %u, %u)", p[32], p[33], p[34]);
 			goto bad;
 		}
-		if (p[35] != 1 || p[36] != 8) {
+		/* 2.0: CTF 2 metadata in the same packets */
+		if ((p[35] != 1 || p[36] != 8) && (p[35] != 2 || p[36] != 0)) {
 			snprintf(err, errsize, "invalid metadata packet version "
-			    "%u.%u (expecting 1.8)", p[35], p[36]);
+			    "%u.%u (expecting 1.8 or 2.0)", p[35], p[36]);
 			goto bad;
 		}
 		if (psize % 8 != 0 || content % 8 != 0 ||

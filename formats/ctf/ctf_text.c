@@ -133,7 +133,10 @@ print_val(FILE *f, const struct ctf_val *vals, uint32_t i)
 	}
 	switch (t->kind) {
 	case CTF_INT:
-		print_int(f, t, v->v.u);
+		if (t->is_bool)
+			fputs(v->v.u ? "true" : "false", f);
+		else
+			print_int(f, t, v->v.u);
 		return i + 1;
 	case CTF_ENUM:
 		print_enum(f, t, v->v.u);

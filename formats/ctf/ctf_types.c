@@ -340,7 +340,10 @@ static int
 rerr(struct rctx *c, int line, int col, const char *fmt, ...)
 {
 	int n = 0;
-	if (line > 0 && col > 0)
+	if (c->m->major == 2 && line > 0)
+		/* CTF 2: the offset of the fragment (ctf_type.line) */
+		n = snprintf(c->err, c->errsize, "offset %d: ", line - 1);
+	else if (line > 0 && col > 0)
 		n = snprintf(c->err, c->errsize, "line %d, column %d: ", line,
 		    col);
 	else if (line > 0)
@@ -360,13 +363,114 @@ option_matches(const char *opt, const char *label)
 	return name_eq(opt, label);
 }
 
+/* A CTF 2 field location (ctf_meta.h), followed as CTF2-SPEC-2.0 says:
+ * member by member from a root scope or from the struct holding the
+ * field being resolved, into the elements of arrays on the way; only
+ * fields before the one being resolved are there, but a struct being
+ * resolved may be gone through. Not through variants: NULL. */
+static struct ctf_field *
+resolve_loc(struct rctx *c, const struct ctf_loc *l)
+{
+	struct ctf_type *st;
+	if (l->scope >= 0) {
+		if (l->scope > c->scope || c->roots[l->scope] == NULL)
+			return NULL;
+		st = c->roots[l->scope];
+	} else {
+		int k = c->nstack - 1, up = l->up;
+		for (;; k--) {
+			if (k < 0)
+				return NULL;
+			if (c->stack[k].t->kind == CTF_STRUCT && up-- == 0)
+				break;
+		}
+		st = c->stack[k].t;
+	}
+	struct ctf_field *f = NULL;
+	for (size_t i = 0; i < l->nnames; i++) {
+		if (f != NULL) {
+			struct ctf_type *t = f->type;
+			while (t->kind == CTF_ARRAY || t->kind == CTF_SEQUENCE)
+				t = t->elem;
+			if (t->kind != CTF_STRUCT)
+				return NULL;
+			st = t;
+		}
+		bool last = i + 1 == l->nnames;
+		size_t upto = st->nfields;
+		for (int k = 0; k < c->nstack; k++)
+			if (c->stack[k].t == st) {
+				upto = c->stack[k].upto + (last ? 0 : 1);
+				break;
+			}
+		f = NULL;
+		for (size_t j = 0; j < upto && f == NULL; j++)
+			if (!strcmp(st->fields[j].name, l->names[i]))
+				f = &st->fields[j];
+		if (f == NULL)
+			return NULL;
+	}
+	return f;
+}
+
+/* A CTF 2 variant or optional selects by ranges of its own (ctf_meta.h):
+ * its tag type is the selector's layout with those ranges as maps, so
+ * the decoder and the event header plan look options up as for TSDL's
+ * enum tags. An optional on a boolean selector is there when it is not
+ * zero. */
+static int
+select_own(struct rctx *c, struct ctf_type *t)
+{
+	const char *what = t->optional ? "an optional" : "a variant";
+	struct ctf_field *f = resolve_loc(c, t->loc);
+	if (f == NULL)
+		return rerr(c, t->line, t->col, "cannot find the selector `%s` "
+		    "of %s in %s (or it is inside a variant: not supported)",
+		    t->tag, what, c->where);
+	const struct ctf_type *ft = f->type;
+	if ((ft->kind != CTF_INT && ft->kind != CTF_ENUM) ||
+	    (ft->is_bool && !t->optional))
+		return rerr(c, t->line, t->col, "the selector `%s` of %s is "
+		    "not an integer%s", t->tag, what,
+		    t->optional ? " or a boolean" : "");
+	if (ft->is_bool) {
+		if (t->nmaps != 0)
+			return rerr(c, t->line, t->col, "the selector `%s` of "
+			    "an optional is a boolean but it has ranges", t->tag);
+		struct ctf_enum_map *mp = ctf_alloc(c->m, sizeof *mp);
+		mp->label = t->fields[0].name;
+		mp->lo = 1;
+		mp->hi = -1;	/* UINT64_MAX: compared unsigned */
+		int *om = ctf_alloc(c->m, sizeof *om);
+		t->maps = mp;
+		t->nmaps = 1;
+		t->opt_of_map = om;
+		t->nopt_of_map = 1;
+	} else if (t->nmaps == 0)
+		return rerr(c, t->line, t->col, "the selector `%s` of %s is an "
+		    "integer but it has no selector-field-ranges", t->tag, what);
+	if (f->slot < 0)
+		f->slot = c->m->nslots++;
+	t->tag_slot = f->slot;
+	struct ctf_type *tt = ctf_type_copy(c->m, ft);
+	tt->kind = CTF_ENUM;
+	tt->maps = t->maps;
+	tt->nmaps = t->nmaps;
+	tt->role = ROLE_NONE;
+	t->tag_type = tt;
+	return 0;
+}
+
 static int
 resolve_type(struct rctx *c, struct ctf_type *t)
 {
 	switch (t->kind) {
 	case CTF_STRUCT:
 	case CTF_VARIANT:
-		if (t->kind == CTF_VARIANT) {
+		if (t->kind == CTF_VARIANT && t->loc != NULL) {
+			if (select_own(c, t) < 0)
+				return -1;
+		} else if (t->kind == CTF_VARIANT) {
 			if (t->tag == NULL)
 				return rerr(c, t->line, t->col, "variant without a tag "
 				    "in %s", c->where);
@@ -420,8 +524,8 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 				const struct ctf_type *ft = t->fields[i].type;
 				if (ft->align > al)
 					al = ft->align;
-				if (ft->kind != CTF_INT && ft->kind != CTF_ENUM &&
-				    ft->kind != CTF_FLOAT)
+				if ((ft->kind != CTF_INT && ft->kind != CTF_ENUM &&
+				    ft->kind != CTF_FLOAT) || ft->varlen)
 					flat = false;
 			}
 			t->align = al;
@@ -441,12 +545,13 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 		}
 		return 0;
 	case CTF_SEQUENCE: {
-		struct ctf_field *f = resolve_path(c, t->length_path);
+		struct ctf_field *f = t->loc != NULL ? resolve_loc(c, t->loc) :
+		    resolve_path(c, t->length_path);
 		if (f == NULL)
 			return rerr(c, t->line, t->col, "cannot find the length `%s` of "
 			    "a sequence in %s", t->length_path, c->where);
 		if ((f->type->kind != CTF_INT && f->type->kind != CTF_ENUM) ||
-		    f->type->is_signed)
+		    f->type->is_signed || f->type->is_bool)
 			return rerr(c, t->line, t->col, "the length `%s` of a sequence "
 			    "is not an unsigned integer", t->length_path);
 		if (f->slot < 0)
@@ -457,7 +562,9 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 	case CTF_ARRAY:
 		if (resolve_type(c, t->elem) < 0)
 			return -1;
-		t->align = t->elem->align;
+		/* CTF 2 arrays may ask for more than their elements */
+		if (t->elem->align > t->align)
+			t->align = t->elem->align;
 		return 0;
 	default:
 		return 0;
@@ -520,11 +627,34 @@ assign_header_roles(struct ctf_meta *m, struct ctf_type *t, int depth)
 	}
 }
 
+/* CTF 2: each field has the role its field class declares (the front
+ * end gave it for the scope), wherever it is in the scope. */
+static void
+assign_declared_roles(struct ctf_meta *m, struct ctf_type *t, int depth)
+{
+	if (depth > 100)
+		return;
+	for (size_t i = 0; i < t->nfields; i++) {
+		struct ctf_field *f = &t->fields[i];
+		struct ctf_type *ft = f->type;
+		f->role = ft->role;
+		if (f->role == ROLE_TIMESTAMP || f->role == ROLE_TS_BEGIN ||
+		    f->role == ROLE_TS_END)
+			bind_default_clock(m, f);
+		if (ft->kind == CTF_STRUCT || ft->kind == CTF_VARIANT)
+			assign_declared_roles(m, ft, depth + 1);
+	}
+}
+
 static void
 assign_roles(struct ctf_meta *m, struct ctf_type *t, int scope)
 {
 	if (t == NULL)
 		return;
+	if (m->major == 2) {
+		assign_declared_roles(m, t, 0);
+		return;
+	}
 	if (scope == SCOPE_EVENT_HEADER) {
 		assign_header_roles(m, t, 0);
 		return;
@@ -571,11 +701,13 @@ clock_of(const struct ctf_type *t, int depth)
 	return -1;
 }
 
+/* A fixed-length unsigned integer with this role (given by its name in
+ * TSDL, declared in CTF 2). */
 static bool
-is_int_field(const struct ctf_field *f, const char *name)
+is_int_field(const struct ctf_field *f, enum ctf_role role)
 {
-	return f->type->kind == CTF_INT && !strcmp(f->name, name) &&
-	    !f->type->is_signed;
+	return f->type->kind == CTF_INT && f->role == role &&
+	    !f->type->is_signed && !f->type->varlen;
 }
 
 /* Recognises LTTng's event header shapes (see ctf_header_plan). */
@@ -586,12 +718,16 @@ header_plan(struct ctf_meta *m, const struct ctf_type *h)
 		return NULL;
 	const struct ctf_field *idf = &h->fields[0], *vf = &h->fields[1];
 	const struct ctf_type *v = vf->type;
-	if (idf->type->kind != CTF_ENUM || idf->type->is_signed ||
-	    strcmp(idf->name, "id") != 0 || v->kind != CTF_VARIANT ||
-	    v->tag_type != idf->type || v->nfields != 2 ||
-	    idf->type->clock >= 0)
+	/* the tag: the id's enum (TSDL), or the variant's own ranges on
+	 * the id's layout (CTF 2, where the id may be a plain integer) */
+	if ((idf->type->kind != CTF_ENUM && idf->type->kind != CTF_INT) ||
+	    idf->type->is_signed || idf->type->varlen ||
+	    idf->role != ROLE_EVENT_ID || v->kind != CTF_VARIANT ||
+	    idf->slot < 0 || v->tag_slot != idf->slot || v->optional ||
+	    v->nfields != 2 || idf->type->clock >= 0)
 		return NULL;
-	struct ctf_header_plan hp = { .header = h, .id = idf->type,
+	const struct ctf_type *tag = v->tag_type;
+	struct ctf_header_plan hp = { .header = h, .id = tag,
 	    .id_field = idf };
 	bool have_ext = false;
 	for (size_t i = 0; i < v->nopt_of_map; i++) {
@@ -601,14 +737,16 @@ header_plan(struct ctf_meta *m, const struct ctf_type *h)
 		const struct ctf_type *ot = v->fields[o].type;
 		if (ot->kind != CTF_STRUCT)
 			return NULL;
-		if (ot->nfields == 1 && is_int_field(&ot->fields[0], "timestamp")) {
+		if (ot->nfields == 1 &&
+		    is_int_field(&ot->fields[0], ROLE_TIMESTAMP)) {
 			if (hp.compact != NULL && hp.compact != ot)
 				return NULL;
 			hp.compact = ot;
 			hp.c_ts = &ot->fields[0];
-		} else if (ot->nfields == 2 && is_int_field(&ot->fields[0], "id") &&
-		    is_int_field(&ot->fields[1], "timestamp")) {
-			const struct ctf_enum_map *mp = &idf->type->maps[i];
+		} else if (ot->nfields == 2 &&
+		    is_int_field(&ot->fields[0], ROLE_EVENT_ID) &&
+		    is_int_field(&ot->fields[1], ROLE_TIMESTAMP)) {
+			const struct ctf_enum_map *mp = &tag->maps[i];
 			if (have_ext || mp->lo != mp->hi)
 				return NULL;
 			have_ext = true;
@@ -627,8 +765,8 @@ header_plan(struct ctf_meta *m, const struct ctf_type *h)
 	bool any = false;
 	while (grew) {
 		grew = false;
-		for (size_t i = 0; i < idf->type->nmaps; i++) {
-			const struct ctf_enum_map *mp = &idf->type->maps[i];
+		for (size_t i = 0; i < tag->nmaps; i++) {
+			const struct ctf_enum_map *mp = &tag->maps[i];
 			uint64_t lo = (uint64_t)mp->lo, hi = (uint64_t)mp->hi;
 			uint64_t next = any ? hp.compact_max + 1 : 0;
 			if (lo <= next && hi >= next && hi != UINT64_MAX) {
@@ -639,7 +777,7 @@ header_plan(struct ctf_meta *m, const struct ctf_type *h)
 	}
 	if (!any)
 		hp.compact_max = UINT64_MAX;	/* none: always search */
-	const struct ctf_type *it = idf->type, *tt = hp.c_ts->type;
+	const struct ctf_type *it = tag, *tt = hp.c_ts->type;
 	hp.c_clock = tt->clock >= 0;
 	if (h->align == 8 && it->byte_order == tt->byte_order &&
 	    it->align <= 8 && any) {

@@ -1,10 +1,12 @@
 /*
- * ctfgen: writes CTF 1.8 traces for ttv's tests and benchmark, in the
- * shape LTTng-UST gives cyg-profile traces (threads calling functions,
- * per-CPU streams, vpid/vtid contexts), with what a reader must find in
- * them.
+ * ctfgen: writes CTF 1.8 or CTF 2 traces for ttv's tests and benchmark,
+ * in the shape LTTng-UST gives cyg-profile traces (threads calling
+ * functions, per-CPU streams, vpid/vtid contexts), with what a reader
+ * must find in them.
  *
  *   ctfgen [options] OUTDIR
+ *     -2          CTF 2 metadata (JSON fragments, CTF2-SPEC-2.0) describing
+ *                 the same data streams, byte for byte, as CTF 1.8's
  *     -b          big-endian (default little-endian)
  *     -c          LTTng's compact event header (5-bit id, 27-bit time);
  *                 default the large one (16-bit id, 32-bit time)
@@ -58,6 +60,7 @@
 
 static bool be;
 static bool compact;
+static bool ctf2;
 
 /* --- bit writer --- */
 
@@ -424,6 +427,134 @@ static const char *metadata_fmt =
 "\t};\n"
 "};\n";
 
+/* The same layout in CTF 2: roles instead of reserved names, the event
+ * header's variant selecting by ranges, member names as TSDL shows them
+ * (one leading underscore off). One fragment a line, each after RS. */
+static const char *metadata2_fmt =
+"\x1e{\"type\":\"preamble\",\"version\":2,\"uuid\":[16,17,18,19,20,21,22,23,"
+"24,25,26,27,28,29,30,31]}\n"
+"\x1e{\"type\":\"field-class-alias\",\"name\":\"uint32_t\",\"field-class\":"
+"{\"type\":\"fixed-length-unsigned-integer\",\"length\":32,\"alignment\":8,"
+"\"byte-order\":\"%1$s\"}}\n"
+"\x1e{\"type\":\"trace-class\",\"environment\":{\"hostname\":\"ctfgen\","
+"\"domain\":\"ust\",\"tracer_name\":\"ctfgen\"},"
+"\"packet-header-field-class\":{\"type\":\"structure\",\"member-classes\":["
+"{\"name\":\"magic\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":32,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"preferred-display-base\":16,"
+"\"roles\":[\"packet-magic-number\"]}},"
+"{\"name\":\"uuid\",\"field-class\":{\"type\":\"static-length-blob\","
+"\"length\":16,\"roles\":[\"metadata-stream-uuid\"]}},"
+"{\"name\":\"stream_id\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":32,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"data-stream-class-id\"]}}]}}\n"
+"\x1e{\"type\":\"clock-class\",\"id\":\"monotonic\",\"name\":\"monotonic\","
+"\"description\":\"ctfgen's clock\",\"frequency\":1000000000,"
+"\"offset-from-origin\":{\"seconds\":1700000000,\"cycles\":123456789}}\n"
+"\x1e{\"type\":\"data-stream-class\",\"id\":0,"
+"\"default-clock-class-id\":\"monotonic\","
+"\"packet-context-field-class\":{\"type\":\"structure\",\"member-classes\":["
+"{\"name\":\"timestamp_begin\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"default-clock-timestamp\"]}},"
+"{\"name\":\"timestamp_end\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"packet-end-default-clock-timestamp\"]"
+"}},"
+"{\"name\":\"content_size\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"packet-content-length\"]}},"
+"{\"name\":\"packet_size\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"packet-total-length\"]}},"
+"{\"name\":\"packet_seq_num\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"packet-sequence-number\"]}},"
+"{\"name\":\"events_discarded\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"preferred-display-base\":16,"
+"\"roles\":[\"discarded-event-record-counter-snapshot\"]}},"
+"{\"name\":\"cpu_id\",\"field-class\":\"uint32_t\"}]},"
+"\"event-record-header-field-class\":{\"type\":\"structure\","
+"\"minimum-alignment\":8,\"member-classes\":["
+"{\"name\":\"id\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":%2$d,\"alignment\":%3$d,"
+"\"byte-order\":\"%1$s\",\"mappings\":{\"compact\":[[0,%4$d]],"
+"\"extended\":[[%5$d,%5$d]]},\"roles\":[\"event-record-class-id\"]}},"
+"{\"name\":\"v\",\"field-class\":{\"type\":\"variant\","
+"\"selector-field-location\":{\"origin\":\"event-record-header\","
+"\"path\":[\"id\"]},\"options\":["
+"{\"name\":\"compact\",\"selector-field-ranges\":[[0,%4$d]],"
+"\"field-class\":{\"type\":\"structure\",\"member-classes\":["
+"{\"name\":\"timestamp\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":%6$d,\"alignment\":%3$d,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"default-clock-timestamp\"]}}]}},"
+"{\"name\":\"extended\",\"selector-field-ranges\":[[%5$d,%5$d]],"
+"\"field-class\":{\"type\":\"structure\",\"member-classes\":["
+"{\"name\":\"id\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":32,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"event-record-class-id\"]}},"
+"{\"name\":\"timestamp\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"roles\":[\"default-clock-timestamp\"]}}]}}]}}]},"
+"\"event-record-common-context-field-class\":{\"type\":\"structure\","
+"\"member-classes\":["
+"{\"name\":\"vpid\",\"field-class\":{\"type\":"
+"\"fixed-length-signed-integer\",\"length\":32,\"alignment\":8,"
+"\"byte-order\":\"%1$s\"}},"
+"{\"name\":\"vtid\",\"field-class\":{\"type\":"
+"\"fixed-length-signed-integer\",\"length\":32,\"alignment\":8,"
+"\"byte-order\":\"%1$s\"}}]}}\n"
+"\x1e{\"type\":\"event-record-class\",\"id\":0,\"data-stream-class-id\":0,"
+"\"name\":\"lttng_ust_cyg_profile_fast:func_entry\","
+"\"attributes\":{\"lttng.org,2009\":{\"log-level\":\"debug-function\"}},"
+"\"payload-field-class\":{\"type\":\"structure\",\"member-classes\":["
+"{\"name\":\"addr\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\",\"preferred-display-base\":16}}]}}\n"
+"\x1e{\"type\":\"event-record-class\",\"id\":1,\"data-stream-class-id\":0,"
+"\"name\":\"lttng_ust_cyg_profile_fast:func_exit\","
+"\"attributes\":{\"lttng.org,2009\":{\"log-level\":\"debug-function\"}},"
+"\"payload-field-class\":{\"type\":\"structure\"}}\n"
+"\x1e{\"type\":\"event-record-class\",\"id\":2,\"data-stream-class-id\":0,"
+"\"name\":\"ttvgen:sample\","
+"\"payload-field-class\":{\"type\":\"structure\",\"member-classes\":["
+"{\"name\":\"a\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":3,\"byte-order\":\"%1$s\"}},"
+"{\"name\":\"b\",\"field-class\":{\"type\":"
+"\"fixed-length-signed-integer\",\"length\":13,\"byte-order\":\"%1$s\"}},"
+"{\"name\":\"flag\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":1,\"byte-order\":\"%1$s\"}},"
+"{\"name\":\"state\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":4,\"byte-order\":\"%1$s\","
+"\"mappings\":{\"IDLE\":[[0,0]],\"RUN\":[[1,1]],\"WAIT IO\":[[5,9]],"
+"\"DONE\":[[15,15]]}}},"
+"{\"name\":\"big\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":64,\"byte-order\":\"%1$s\","
+"\"preferred-display-base\":16}},"
+"{\"name\":\"net\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":32,\"alignment\":8,"
+"\"byte-order\":\"big-endian\"}},"
+"{\"name\":\"ratio\",\"field-class\":{\"type\":"
+"\"fixed-length-floating-point-number\",\"length\":32,\"alignment\":8,"
+"\"byte-order\":\"%1$s\"}},"
+"{\"name\":\"value\",\"field-class\":{\"type\":"
+"\"fixed-length-floating-point-number\",\"length\":64,\"alignment\":8,"
+"\"byte-order\":\"%1$s\"}},"
+"{\"name\":\"text\",\"field-class\":{\"type\":\"null-terminated-string\"}},"
+"{\"name\":\"_vals_length\",\"field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":8,\"alignment\":8,"
+"\"byte-order\":\"%1$s\"}},"
+"{\"name\":\"vals\",\"field-class\":{\"type\":\"dynamic-length-array\","
+"\"length-field-location\":{\"origin\":\"event-record-payload\","
+"\"path\":[\"_vals_length\"]},\"element-field-class\":{\"type\":"
+"\"fixed-length-unsigned-integer\",\"length\":16,\"alignment\":8,"
+"\"byte-order\":\"%1$s\"}}},"
+"{\"name\":\"small\",\"field-class\":{\"type\":\"static-length-array\","
+"\"length\":3,\"element-field-class\":{\"type\":"
+"\"fixed-length-signed-integer\",\"length\":5,\"byte-order\":\"%1$s\"}}}"
+"]}}\n";
+
 static void
 write_text(const char *path, const char *text)
 {
@@ -453,11 +584,11 @@ write_packetized(const char *path, const char *text)
 		wput(&w, 0, 32, 8);			/* checksum */
 		wput(&w, (37 + n) * 8, 32, 8);		/* content_size */
 		wput(&w, psize * 8, 32, 8);		/* packet_size */
+		wput(&w, 0, 8, 8);	/* compression, encryption, checksum */
 		wput(&w, 0, 8, 8);
 		wput(&w, 0, 8, 8);
-		wput(&w, 0, 8, 8);
-		wput(&w, 1, 8, 8);
-		wput(&w, 8, 8, 8);
+		wput(&w, ctf2 ? 2 : 1, 8, 8);		/* major */
+		wput(&w, ctf2 ? 0 : 8, 8, 8);		/* minor */
 		wgrow(&w, psize * 8);
 		memcpy(w.p + 37, text + off, n);
 		memset(w.p + 37 + n, 0, psize - 37 - n);
@@ -597,7 +728,7 @@ write_packet_list(const char *path)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: ctfgen [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
+	fprintf(stderr, "usage: ctfgen [-2] [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
 	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-T NS] [-e FILE] [-i] [-L FILE] "
 	    "OUTDIR\n");
 	exit(2);
@@ -613,8 +744,9 @@ main(int argc, char **argv)
 	const char *expected = NULL, *packet_list = NULL;
 	bool index = false;
 	int c;
-	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:S:T:e:iL:")) != -1) {
+	while ((c = getopt(argc, argv, "2bcpn:t:P:d:s:S:T:e:iL:")) != -1) {
 		switch (c) {
+		case '2': ctf2 = true; break;
 		case 'b': be = true; break;
 		case 'c': compact = true; break;
 		case 'p': packetized = true; break;
@@ -641,8 +773,11 @@ main(int argc, char **argv)
 	}
 	char path[4096];
 	char *meta = NULL;
-	if (asprintf(&meta, metadata_fmt, be ? "be" : "le",
-	    compact ? "compact" : "large") < 0)
+	if (ctf2 ? asprintf(&meta, metadata2_fmt,
+	    be ? "big-endian" : "little-endian", compact ? 5 : 16,
+	    compact ? 1 : 8, compact ? 30 : 65534, compact ? 31 : 65535,
+	    compact ? 27 : 32) < 0 : asprintf(&meta, metadata_fmt,
+	    be ? "be" : "le", compact ? "compact" : "large") < 0)
 		return 1;
 	snprintf(path, sizeof path, "%s/metadata", out);
 	if (packetized)
