@@ -24,11 +24,12 @@ enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 /* Diagnostics shown on stderr before the rest go to --info only. */
 #define DIAGS_ON_STDERR 20
 
-enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT };
+enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_QUERY };
 
 enum {
 	OPT_TSV = 256, OPT_SORT, OPT_ASCENDING, OPT_INSTR_MAP, OPT_SYSROOT,
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE,
+	OPT_QUERY, OPT_QUERY_FILE, OPT_CSV, OPT_JSON,
 };
 
 static const struct option long_options[] = {
@@ -40,6 +41,10 @@ static const struct option long_options[] = {
 	{ "export", required_argument, NULL, 'e' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+	{ "query", required_argument, NULL, OPT_QUERY },
+	{ "query-file", required_argument, NULL, OPT_QUERY_FILE },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "thread", required_argument, NULL, 't' },
 	{ "function", required_argument, NULL, 'f' },
 	{ "hide", required_argument, NULL, OPT_HIDE },
@@ -67,7 +72,8 @@ usage(FILE *fp)
 "                          counts, warnings\n"
 "  -s, --stats             one row per function: count, total, self, min,\n"
 "                          median, p90, p99, max\n"
-"      --tsv               with --stats: tab-separated with a header line\n"
+"      --tsv               with --stats or --query: tab-separated with a\n"
+"                          header line\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
 "                          min, median, p90, p99, max or samples\n"
 "      --ascending         with --stats: smallest first\n"
@@ -75,6 +81,12 @@ usage(FILE *fp)
 "                          collapsed (folded stacks for flamegraph tools)\n"
 "  -o, --output FILE       write the export to FILE instead of stdout\n"
 "      --per-thread        with --export collapsed: thread as root frame\n"
+"      --query SQL         run SQL over the trace (Perfetto's tables: slice,\n"
+"                          thread, process, thread_track, track, counter,\n"
+"                          flow, args, sched, ...; see ttv-sql(7)); print\n"
+"                          an aligned table\n"
+"      --query-file FILE   the same, the SQL read from FILE\n"
+"      --csv, --json       with --query: CSV, or a JSON array of objects\n"
 "\n"
 "Filters (every mode):\n"
 "  -t, --thread TID[,TID...]  only these threads\n"
@@ -92,7 +104,8 @@ usage(FILE *fp)
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
 "\n"
-"Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error.\n"
+"Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error or bad\n"
+"query, 130 query interrupted.\n"
 "In the viewer, press ? for the keys; see ttv(1).\n", fp);
 }
 
@@ -129,6 +142,7 @@ main(int argc, char **argv)
 {
 	enum mode mode = MODE_VIEW;
 	struct stats_options so = { .sort = STATS_TOTAL };
+	struct query_options qo = { .format = QUERY_TABLE };
 	const char *export_format = NULL, *output = NULL, *threads = NULL;
 	const char *function = NULL, *hide = NULL, *format = NULL;
 	bool per_thread = false;
@@ -141,7 +155,11 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'i': mode = MODE_INFO; break;
 		case 's': mode = MODE_STATS; break;
-		case OPT_TSV: so.tsv = true; break;
+		case OPT_TSV: so.tsv = true; qo.format = QUERY_TSV; break;
+		case OPT_QUERY: mode = MODE_QUERY; qo.sql = optarg; break;
+		case OPT_QUERY_FILE: mode = MODE_QUERY; qo.file = optarg; break;
+		case OPT_CSV: qo.format = QUERY_CSV; break;
+		case OPT_JSON: qo.format = QUERY_JSON; break;
 		case OPT_SORT: {
 			int k = stats_key_parse(optarg);
 			if (k < 0)
@@ -254,6 +272,11 @@ main(int argc, char **argv)
 		switch (mode) {
 		case MODE_INFO: cli_info(t, &f, out); break;
 		case MODE_STATS: cli_stats(t, &f, &so, out); break;
+		case MODE_QUERY: {
+			int q = cli_query(t, &f, &qo, out);
+			rc = q != 0 ? q : rc;
+			break;
+		}
 		case MODE_EXPORT:
 			if (strcmp(export_format, "chrome-json") == 0)
 				export_chrome_json(t, &f, out);
