@@ -40,7 +40,7 @@ enum slice_col {
 
 enum sched_col {
 	C_ID, C_TS, C_DUR, C_TS_END, C_CPU, C_UTID, C_END_STATE, C_PRIORITY,
-	C_NAME, C_NCOLS
+	C_NAME, C_ARG_SET_ID, C_NCOLS
 };
 
 /* What xBestIndex chose: bits of idxNum; the values come in argv in the
@@ -121,10 +121,19 @@ struct cursor {
 
 /* ------------------------------------------------------------- helpers */
 
+/* `slice` has the slices of every track but CPU lanes, and the instants
+ * of every track (wake-ups sit on CPU lanes); `sched` the CPU lanes'
+ * slices. */
 static bool
 track_in_table(const struct trace *t, enum table_kind kind, uint32_t i)
 {
 	return (t->tracks[i].kind == TRACK_CPU) == (kind == T_SCHED);
+}
+
+static bool
+instants_in_table(enum table_kind kind)
+{
+	return kind == T_SLICE;
 }
 
 /* The function of the current row. */
@@ -178,15 +187,17 @@ ref_visible(const struct cursor *c, struct slice_ref r)
 {
 	const struct sql *s = c->s;
 	const struct trace *t = s->t;
-	if (!track_in_table(t, c->kind, r.track) || !sql_track_on(s, r.track))
+	if (!sql_track_on(s, r.track))
 		return false;
 	const struct track *tr = &t->tracks[r.track];
 	if (r.depth == SEARCH_INSTANT) {
-		if (c->kind == T_SCHED)
+		if (!instants_in_table(c->kind))
 			return false;
 		const struct instant *in = &tr->instants[r.index];
 		return sql_func_on(s, in->func) && in_window(s, in->t, 0);
 	}
+	if (!track_in_table(t, c->kind, r.track))
+		return false;
 	const struct depth_level *l = &tr->depth[r.depth];
 	return sql_func_on(s, l->slices[r.index].func) &&
 	    in_window(s, l->slices[r.index].start, level_dur(l, r.index));
@@ -201,6 +212,9 @@ instant_depth(struct cursor *c, struct slice_ref *parent, bool *has_parent)
 	const struct track *tr = &t->tracks[c->track];
 	ttv_ns when = tr->instants[c->index].t;
 	*has_parent = false;
+	/* a CPU lane's slices are in sched, not slice */
+	if (tr->kind == TRACK_CPU)
+		return 0;
 	for (uint32_t d = tr->ndepth; d-- > 0;)
 		if (query_slice_at(t, c->track, d, when, parent)) {
 			*has_parent = true;
@@ -295,12 +309,11 @@ plan_spans(struct cursor *c, const struct bounds *b)
 			push_span(c, i, d, lo, hi);
 		}
 	}
-	if (!b->instants || c->kind != T_SLICE)
+	if (!b->instants || !instants_in_table(c->kind))
 		return;
 	for (uint32_t i = a; i < z; i++) {
 		const struct track *tr = &t->tracks[i];
-		if (tr->ninstants == 0 || !track_in_table(t, c->kind, i) ||
-		    !sql_track_on(s, i))
+		if (tr->ninstants == 0 || !sql_track_on(s, i))
 			continue;
 		ttv_ns lo = b->lo > s->t0 ? b->lo : s->t0;
 		size_t x = lo == TTV_NS_MIN ? 0 : instant_first(tr, lo);
@@ -511,8 +524,12 @@ collect_batch(struct cursor *c, uint64_t from)
 			for (; i < sp->hi; i++) {
 				uint32_t r = rank_at(s, tr, sp, i) - r0;
 				if (r < width) {
-					if (fill[r] == c->off[width + 1 + r])
-						return sp->pos + (i - sp->lo);
+					if (fill[r] == c->off[width + 1 + r]) {
+						if (width == 1)
+							return sp->pos +
+							    (i - sp->lo);
+						continue;
+					}
 					c->buf[fill[r]++] = (uint32_t)(sp->pos +
 					    (i - sp->lo));
 				}
@@ -525,8 +542,13 @@ collect_batch(struct cursor *c, uint64_t from)
 		for (; i < sp->hi; i++) {
 			uint32_t r = rank[sl[i].func] - r0;
 			if (__builtin_expect(r < width, 0)) {
-				if (fill[r] == c->off[width + 1 + r])
-					return sp->pos + (i - sp->lo);
+				/* no room: a function the view hides (none
+				 * kept), or a lone one filling the buffer */
+				if (fill[r] == c->off[width + 1 + r]) {
+					if (width == 1)
+						return sp->pos + (i - sp->lo);
+					continue;
+				}
 				c->buf[fill[r]++] = base + (uint32_t)i;
 			}
 		}
@@ -726,7 +748,7 @@ static const char slice_schema[] =
 static const char sched_schema[] =
     "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, ts_end INTEGER,"
     " cpu INTEGER, utid INTEGER, end_state TEXT, priority INTEGER,"
-    " name TEXT)";
+    " name TEXT, arg_set_id INTEGER)";
 
 static int
 connect(sqlite3 *db, void *aux, enum table_kind kind, sqlite3_vtab **out)
@@ -1260,6 +1282,14 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		sqlite3_result_text(ctx, trace_func_name(t, f), -1,
 		    SQLITE_STATIC);
 		break;
+	case C_ARG_SET_ID: {
+		args_id a = row_args(c);
+		if (a != 0)
+			sqlite3_result_int64(ctx, a);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	}
 	default:
 		sqlite3_result_null(ctx);
 		break;
