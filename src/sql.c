@@ -382,6 +382,58 @@ sql_value_ceil(sqlite3_value *v, int64_t *out)
 	}
 }
 
+bool
+sql_ts_bound(int op, sqlite3_value *v, ttv_ns *lo, ttv_ns *hi)
+{
+	int64_t x;
+	int type = sqlite3_value_numeric_type(v);
+	if (type == SQLITE_NULL)
+		return false;	/* a comparison with NULL is never true */
+	if (type != SQLITE_INTEGER && type != SQLITE_FLOAT) {
+		/* SQLite orders every number before text and blobs */
+		return op == SQLITE_INDEX_CONSTRAINT_LT ||
+		    op == SQLITE_INDEX_CONSTRAINT_LE;
+	}
+	switch (op) {
+	case SQLITE_INDEX_CONSTRAINT_EQ:
+		if (!sql_value_ceil(v, &x) || x > *hi)
+			return false;
+		if (x > *lo)
+			*lo = x;
+		if (!sql_value_floor(v, &x) || x < *lo)
+			return false;
+		if (x < *hi)
+			*hi = x;
+		return true;
+	case SQLITE_INDEX_CONSTRAINT_GT:
+		if (!sql_value_floor(v, &x) || x == INT64_MAX)
+			return false;
+		if (x + 1 > *lo)
+			*lo = x + 1;
+		return true;
+	case SQLITE_INDEX_CONSTRAINT_GE:
+		if (!sql_value_ceil(v, &x))
+			return false;
+		if (x > *lo)
+			*lo = x;
+		return true;
+	case SQLITE_INDEX_CONSTRAINT_LT:
+		if (!sql_value_ceil(v, &x) || x == INT64_MIN)
+			return false;
+		if (x - 1 < *hi)
+			*hi = x - 1;
+		return true;
+	case SQLITE_INDEX_CONSTRAINT_LE:
+		if (!sql_value_floor(v, &x))
+			return false;
+		if (x < *hi)
+			*hi = x;
+		return true;
+	default:
+		return true;
+	}
+}
+
 /* ------------------------------------------------------------- the api */
 
 void

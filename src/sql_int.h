@@ -125,5 +125,9 @@ int sql_tables_register(struct sql *s);
  * constraint's value; false when it is neither. */
 bool sql_value_floor(sqlite3_value *v, int64_t *out);
 bool sql_value_ceil(sqlite3_value *v, int64_t *out);
+/* Narrows the time bounds [*lo, *hi] by "ts OP v" (OP an
+ * SQLITE_INDEX_CONSTRAINT_ one), exactly as SQLite compares an integer
+ * column: false when no row can pass. */
+bool sql_ts_bound(int op, sqlite3_value *v, ttv_ns *lo, ttv_ns *hi);
 
 #endif

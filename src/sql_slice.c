@@ -18,9 +18,11 @@
  *    once to count each function's rows, then again per batch of
  *    functions, whose rows' places are collected in a buffer of at most a
  *    tenth of the model's size.
- * Every constraint is checked again by SQLite (omit is never set): a plan
- * may give a superset, never miss a row. The view (filter, window) is
- * applied here: rows it hides are never seen by SQLite.
+ * Names and time bounds are met exactly (SQLite does not test them
+ * again); every
+ * other constraint is checked again by SQLite: a plan may give a superset
+ * for those, never miss a row. The view (filter, window) is applied here:
+ * rows it hides are never seen by SQLite.
  */
 #include "config.h"
 
@@ -88,6 +90,9 @@ struct cursor {
 	struct span *spans;
 	size_t nspans, cap;
 	size_t si, i;		/* M_SPANS: the next row */
+	/* Time bounds every row meets (the blocks test them, the spans are
+	 * cut to them). */
+	ttv_ns ts_lo, ts_hi;
 	/* Functions a row must have, by name rank [g0, g1) (P_NAME when it
 	 * is not answered by the index). */
 	bool by_rank;
@@ -100,6 +105,9 @@ struct cursor {
 	uint32_t *blocks;
 	size_t nblocks, bi;
 	uint64_t next_id, block_end;
+	struct slice_ref walk;	/* where next_id is */
+	size_t walk_len;	/* rows of walk's level; 0: search again */
+	const struct slice *walk_funcs;	/* its slices (NULL: instants) */
 
 	/* M_BY_NAME: rows per function of the spans (by name rank), the
 	 * ranks left, and the current batch: ranks [r0, r1) whose rows'
@@ -424,13 +432,16 @@ plan_blocks(struct cursor *c)
 	}
 	c->bi = 0;
 	c->next_id = c->block_end = 0;
+	c->walk_len = 0;
 }
 
 static void
 blocks_next(struct cursor *c)
 {
 	struct sql *s = c->s;
-	uint64_t nids = s->nslices + s->inst_base[s->t->ntracks];
+	const struct trace *t = s->t;
+	uint64_t nids = s->nslices + s->inst_base[t->ntracks];
+	unsigned long long visited = 0;
 	for (;;) {
 		if (c->next_id >= c->block_end) {
 			if (c->bi >= c->nblocks)
@@ -440,21 +451,39 @@ blocks_next(struct cursor *c)
 			c->block_end = c->next_id + SQL_BLOCK;
 			if (c->block_end > nids)
 				c->block_end = nids;
+			c->walk_len = 0;
 		}
-		struct slice_ref r;
-		uint64_t id = c->next_id++;
-		s->stats.slice_rows_visited++;
-		if (!sql_id_ref(s, (int64_t)id, &r))
-			continue;
-		func_id f = r.depth == SEARCH_INSTANT ?
-		    s->t->tracks[r.track].instants[r.index].func :
-		    trace_slice(s->t, r)->func;
-		uint32_t rank = f < s->t->nfuncs ? s->name_rank[f] : UINT32_MAX;
+		/* the ids of a block are walked in place: a search only
+		 * where a block starts or crosses into another level */
+		if (c->walk.index >= c->walk_len) {
+			if (!sql_id_ref(s, (int64_t)c->next_id, &c->walk)) {
+				c->next_id = c->block_end;
+				continue;
+			}
+			const struct track *tr = &t->tracks[c->walk.track];
+			c->walk_len = c->walk.depth == SEARCH_INSTANT ?
+			    tr->ninstants : tr->depth[c->walk.depth].len;
+			c->walk_funcs = c->walk.depth == SEARCH_INSTANT ? NULL :
+			    tr->depth[c->walk.depth].slices;
+		}
+		struct slice_ref r = c->walk;
+		c->walk.index++;
+		c->next_id++;
+		visited++;
+		func_id f = c->walk_funcs != NULL ? c->walk_funcs[r.index].func :
+		    t->tracks[r.track].instants[r.index].func;
+		uint32_t rank = f < t->nfuncs ? s->name_rank[f] : UINT32_MAX;
 		if (rank < c->g0 || rank >= c->g1 || !ref_visible(c, r))
 			continue;
+		ttv_ns ts = c->walk_funcs != NULL ? c->walk_funcs[r.index].start :
+		    t->tracks[r.track].instants[r.index].t;
+		if (ts < c->ts_lo || ts > c->ts_hi)
+			continue;
 		set_row(c, r.track, r.depth, r.index);
+		s->stats.slice_rows_visited += visited;
 		return;
 	}
+	s->stats.slice_rows_visited += visited;
 	c->mode = M_EOF;
 }
 
@@ -713,9 +742,10 @@ plan_by_name(struct cursor *c)
 		for (uint32_t r = 0; r < nf; r++)
 			if (r < c->g0 || r >= c->g1)
 				c->count[r] = 0;
-	/* The buffer: a tenth of the model, at least 1 M places, and never
-	 * more than the rows. */
-	size_t cap = trace_memory(s->t) / 10 / sizeof(uint32_t);
+	/* The buffer: a sixteenth of the model (with the counts and SQLite's
+	 * own memory, a query stays within a tenth more than the model), at
+	 * least 1 M places, and never more than the rows. */
+	size_t cap = trace_memory(s->t) / 16 / sizeof(uint32_t);
 	if (cap < ((size_t)1 << 20))
 		cap = (size_t)1 << 20;
 	if (cap > total)
@@ -854,7 +884,10 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 			continue;
 		plan |= 1 << k;
 		info->aConstraintUsage[which[k]].argvIndex = ++argv;
-		info->aConstraintUsage[which[k]].omit = 0;
+		/* names (in the BINARY collation) and time bounds are met
+		 * exactly by every plan that takes them: SQLite need not test
+		 * them again, row by row */
+		info->aConstraintUsage[which[k]].omit = k >= 4;
 	}
 	if (plan & P_ID) {
 		rows = 1;
@@ -932,7 +965,10 @@ name_ranks(struct cursor *c, sqlite3_value *v)
 	struct sql *s = c->s;
 	sql_name_order(s);
 	c->g0 = c->g1 = 0;
-	if (sqlite3_value_type(v) != SQLITE_TEXT)
+	/* as SQLite compares a TEXT column: a number as its text; NULL and
+	 * blobs equal no name */
+	if (sqlite3_value_type(v) == SQLITE_NULL ||
+	    sqlite3_value_type(v) == SQLITE_BLOB)
 		return;
 	const char *want = (const char *)sqlite3_value_text(v);
 	size_t wn = (size_t)sqlite3_value_bytes(v);
@@ -1022,27 +1058,17 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 		b.d0 = (uint32_t)v;
 		b.d1 = (uint32_t)v + 1;
 	}
-	if (plan & P_TS_EQ) {
-		if (!sql_value_ceil(arg[5], &b.lo) ||
-		    !sql_value_floor(arg[5], &b.hi))
+	static const int ts_op[P_NARGS] = {
+		[5] = SQLITE_INDEX_CONSTRAINT_EQ, [6] = SQLITE_INDEX_CONSTRAINT_GT,
+		[7] = SQLITE_INDEX_CONSTRAINT_GE, [8] = SQLITE_INDEX_CONSTRAINT_LT,
+		[9] = SQLITE_INDEX_CONSTRAINT_LE,
+	};
+	for (int k = 5; k <= 9; k++)
+		if ((plan & (1 << k)) && !sql_ts_bound(ts_op[k], arg[k], &b.lo,
+		    &b.hi))
 			return SQLITE_OK;
-	}
-	if ((plan & P_TS_GT) && sql_value_floor(arg[6], &v)) {
-		if (v == INT64_MAX)
-			return SQLITE_OK;
-		if (v + 1 > b.lo)
-			b.lo = v + 1;
-	}
-	if ((plan & P_TS_GE) && sql_value_ceil(arg[7], &v) && v > b.lo)
-		b.lo = v;
-	if ((plan & P_TS_LT) && sql_value_ceil(arg[8], &v)) {
-		if (v == INT64_MIN)
-			return SQLITE_OK;
-		if (v - 1 < b.hi)
-			b.hi = v - 1;
-	}
-	if ((plan & P_TS_LE) && sql_value_floor(arg[9], &v) && v < b.hi)
-		b.hi = v;
+	c->ts_lo = b.lo;
+	c->ts_hi = b.hi;
 
 	if (plan & P_NAME) {
 		name_ranks(c, arg[4]);

@@ -8,8 +8,8 @@
  * a column function; a scan visits ranges of row numbers, which the table
  * narrows by its id, by its track or thread column and by time bounds
  * where the model keeps rows sorted by time. Rows outside the view
- * (filter, window) are skipped. As in sql_slice.c every constraint is
- * checked again by SQLite.
+ * (filter, window) are skipped. As in sql_slice.c, time bounds are met
+ * exactly and every other constraint is checked again by SQLite.
  */
 #include "config.h"
 
@@ -1047,6 +1047,10 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 		if (k >= 0 && which[k] < 0)
 			which[k] = i;
 	}
+	/* an id names one row: the ranges of an id ignore the rest */
+	if (which[A_ID] >= 0)
+		for (int k = A_KEY; k < A_N; k++)
+			which[k] = -1;
 	int plan = 0, argv = 0;
 	double rows = (double)def->size(tb->s) + 1;
 	for (int k = 0; k < A_N; k++) {
@@ -1054,6 +1058,8 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 			continue;
 		plan |= 1 << k;
 		info->aConstraintUsage[which[k]].argvIndex = ++argv;
+		/* time bounds are met exactly by the ranges */
+		info->aConstraintUsage[which[k]].omit = k >= A_EQ;
 	}
 	if (plan & (1 << A_ID)) {
 		rows = 1;
@@ -1131,7 +1137,6 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	c->ri = 0;
 	c->row = 0;
 	c->eof = true;
-	int64_t v;
 	if (arg[A_ID] != NULL) {
 		if (sqlite3_value_type(arg[A_ID]) != SQLITE_INTEGER)
 			return SQLITE_OK;
@@ -1144,25 +1149,17 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 		q.has_key = true;
 		q.key = sqlite3_value_int64(arg[A_KEY]);
 	}
-	if (arg[A_EQ] != NULL && (!sql_value_ceil(arg[A_EQ], &q.lo) ||
-	    !sql_value_floor(arg[A_EQ], &q.hi)))
-		return SQLITE_OK;
-	if (arg[A_GT] != NULL && sql_value_floor(arg[A_GT], &v)) {
-		if (v == INT64_MAX)
+	static const int ts_op[A_N] = {
+		[A_EQ] = SQLITE_INDEX_CONSTRAINT_EQ,
+		[A_GT] = SQLITE_INDEX_CONSTRAINT_GT,
+		[A_GE] = SQLITE_INDEX_CONSTRAINT_GE,
+		[A_LT] = SQLITE_INDEX_CONSTRAINT_LT,
+		[A_LE] = SQLITE_INDEX_CONSTRAINT_LE,
+	};
+	for (int k = A_EQ; k < A_N; k++)
+		if (arg[k] != NULL && !sql_ts_bound(ts_op[k], arg[k], &q.lo,
+		    &q.hi))
 			return SQLITE_OK;
-		if (v + 1 > q.lo)
-			q.lo = v + 1;
-	}
-	if (arg[A_GE] != NULL && sql_value_ceil(arg[A_GE], &v) && v > q.lo)
-		q.lo = v;
-	if (arg[A_LT] != NULL && sql_value_ceil(arg[A_LT], &v)) {
-		if (v == INT64_MIN)
-			return SQLITE_OK;
-		if (v - 1 < q.hi)
-			q.hi = v - 1;
-	}
-	if (arg[A_LE] != NULL && sql_value_floor(arg[A_LE], &v) && v < q.hi)
-		q.hi = v;
 	if (q.lo > q.hi)
 		return SQLITE_OK;
 	c->def->ranges(c->s, &q, &c->rs);

@@ -238,6 +238,22 @@ if probe:
         ("track_id = %s AND ts >= %d AND ts <= %d" % (ptrack, a, b),
          "+track_id = %s AND +ts >= %d AND +ts <= %d" % (ptrack, a, b)),
         ("name = '%s' AND ts > %d" % (q, a), "+name = '%s' AND +ts > %d" % (q, a)),
+        ("name = '%s' AND depth = %s" % (q, pdepth),
+         "+name = '%s' AND +depth = %s" % (q, pdepth)),
+        # (a column compares with its affinity, +col without: the scans
+        # are written to mean the same)
+        ("name = 7", "+name = '7'"), ("name = NULL", "+name = NULL"),
+        ("name = x'00'", "+name = x'00'"),
+        ("name = '%s' COLLATE NOCASE" % q.upper(),
+         "+name = '%s' COLLATE NOCASE" % q.upper()),
+        ("name IN ('%s', 'nope')" % q, "+name IN ('%s', 'nope')" % q),
+        ("ts > 'abc'", "+ts > 'abc'"), ("ts < 'abc'", "+ts < 'abc'"),
+        ("ts = NULL", "+ts = NULL"), ("ts >= '%d'" % b, "+ts >= %d" % b),
+        ("ts > %d AND ts < %d" % (b, a), "+ts > %d AND +ts < %d" % (b, a)),
+        ("id IN (%s, 0, 1)" % pid, "+id IN (%s, 0, 1)" % pid),
+        ("track_id = %s AND depth = %s AND ts BETWEEN %d AND %d" %
+         (ptrack, pdepth, a, b), "+track_id = %s AND +depth = %s AND "
+         "+ts BETWEEN %d AND %d" % (ptrack, pdepth, a, b)),
     ]
     for planned, scanned in pairs:
         sel = "SELECT COUNT(*), SUM(dur), SUM(id), SUM(depth) FROM slice WHERE "
