@@ -1156,8 +1156,19 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 {
 	const struct sql *s = c->s;
 	const struct trace *t = s->t;
-	const struct track *tr = &t->tracks[c->track];
-	func_id f = row_func(c);
+	const struct track *tr;
+	func_id f;
+	/* the hot columns first, before anything else is looked up */
+	if (col == S_DUR) {
+		sqlite3_result_int64(ctx, row_dur(c));
+		return;
+	}
+	if (col == S_TS) {
+		sqlite3_result_int64(ctx, row_ts(c));
+		return;
+	}
+	tr = &t->tracks[c->track];
+	f = row_func(c);
 	switch (col) {
 	case S_ID:
 		sqlite3_result_int64(ctx, row_id(c));
