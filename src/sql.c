@@ -178,6 +178,19 @@ sql_id_ref(const struct sql *s, int64_t id, struct slice_ref *out)
 	return true;
 }
 
+bool
+sql_id_slice(const struct sql *s, int64_t id, struct slice_ref *out)
+{
+	return sql_id_ref(s, id, out);
+}
+
+int64_t
+sql_utid_track(const struct sql *s, int64_t utid)
+{
+	return utid >= 0 && utid < (int64_t)s->nthreads ?
+	    (int64_t)s->thread_track[utid] : -1;
+}
+
 int64_t
 sql_ref_id(const struct sql *s, struct slice_ref r)
 {

@@ -58,6 +58,13 @@ char *sql_errmsg(struct sql *s, const char *text, const char *stmt);
 /* Where the last error is in text (-1: unknown), as for sql_errmsg. */
 long sql_error_offset(struct sql *s, const char *text, const char *stmt);
 
+/* Where the slice table's id points: a slice, or an instant (depth
+ * SEARCH_INSTANT, index into its track's instants); false when no row of
+ * the trace has it. */
+bool sql_id_slice(const struct sql *s, int64_t id, struct slice_ref *out);
+/* The thread track of a utid, or -1. */
+int64_t sql_utid_track(const struct sql *s, int64_t utid);
+
 /* Bytes held by the connection's indexes over the model (built on first
  * use and kept while it is open). */
 size_t sql_index_memory(const struct sql *s);

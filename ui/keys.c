@@ -21,6 +21,8 @@ const struct command commands[] = {
 	{ CMD_PANE_MARKERS, "markers", "marker list pane" },
 	{ CMD_PANE_THREADS, "threads", "thread filter pane" },
 	{ CMD_PANE_LOGS, "logs", "log pane: log records with time and thread" },
+	{ CMD_PANE_SQL, "sql-pane", "SQL pane: the last query's rows" },
+	{ CMD_SQL, "sql", "SQL query over the window and filters (:sql ...)" },
 	{ CMD_NEXT_PANE, "next-pane", "next pane" },
 	{ CMD_PREV_PANE, "prev-pane", "previous pane" },
 	{ CMD_TOGGLE_DETAILS, "details", "show or hide the details pane" },
@@ -108,6 +110,8 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, '6', CMD_PANE_THREADS },
 	{ CTX_GLOBAL, 'T', CMD_PANE_THREADS },
 	{ CTX_GLOBAL, '7', CMD_PANE_LOGS },
+	{ CTX_GLOBAL, '8', CMD_PANE_SQL },
+	{ CTX_GLOBAL, 's', CMD_SQL },
 	{ CTX_GLOBAL, TK_TAB, CMD_NEXT_PANE },
 	{ CTX_GLOBAL, TK_BTAB, CMD_PREV_PANE },
 	{ CTX_GLOBAL, 'd', CMD_TOGGLE_DETAILS },
@@ -201,6 +205,8 @@ const struct binding bindings[] = {
 
 	{ CTX_LOGS, '/', CMD_SEARCH },
 
+	{ CTX_SQL, TK_ESC, CMD_CLOSE },
+
 	{ CTX_HELP, 'q', CMD_CLOSE },
 	{ CTX_HELP, TK_ESC, CMD_CLOSE },
 	{ CTX_HELP, '?', CMD_CLOSE },
@@ -211,12 +217,14 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_GLOBAL] = "Everywhere",
 	[CTX_TIMELINE] = "Timeline",
 	[CTX_FLAME] = "Flame graph",
-	[CTX_LIST] = "Lists (functions, results, markers, threads, logs, help)",
+	[CTX_LIST] = "Lists (functions, results, markers, threads, logs, SQL, "
+	    "help)",
 	[CTX_FUNCTIONS] = "Functions",
 	[CTX_SEARCH] = "Search results",
 	[CTX_MARKERS] = "Markers",
 	[CTX_THREADS] = "Thread filter",
 	[CTX_LOGS] = "Logs",
+	[CTX_SQL] = "SQL results (Esc stops a running query)",
 	[CTX_HELP] = "Help",
 };
 
@@ -266,6 +274,7 @@ is_list(enum key_ctx ctx)
 {
 	return ctx == CTX_FUNCTIONS || ctx == CTX_SEARCH ||
 	    ctx == CTX_MARKERS || ctx == CTX_THREADS || ctx == CTX_LOGS ||
+	    ctx == CTX_SQL ||
 	    ctx == CTX_HELP;
 }
 

@@ -10,6 +10,7 @@
 #include "export.h"
 #include "timefmt.h"
 #include "tmap.h"
+#include "sqlpane.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -185,6 +186,7 @@ view_free(struct view *v)
 	free(v->marker_rows);
 	free(v->log_rows);
 	VEC_FREE(&v->flame_boxes);
+	sql_pane_free(v);
 	memset(v, 0, sizeof *v);
 }
 
@@ -213,6 +215,9 @@ static void
 install(struct view *v, struct job *j)
 {
 	switch (j->kind) {
+	case JOB_SQL:
+		sql_pane_install(v, j);	/* takes the job */
+		return;
 	case JOB_STATS:
 		if (j->gen != v->data_gen)
 			break;
@@ -291,9 +296,11 @@ view_collect(struct view *v)
 {
 	bool any = false;
 
-	if (!v->async)
-		return false;
 	for (int k = 0; k < JOB_KINDS; k++) {
+		/* small traces compute everything on this thread but SQL,
+		 * which may run for ever and must stay stoppable */
+		if (!v->async && k != JOB_SQL)
+			continue;
 		struct job *j = jobs_take((enum job_kind)k);
 		if (j == NULL)
 			continue;

@@ -26,6 +26,7 @@
 #include "text.h"
 #include "timefmt.h"
 #include "utf8.h"
+#include "sqlpane.h"
 #include "viewer.h"
 #include "xalloc.h"
 
@@ -296,6 +297,11 @@ prompt_submit(struct viewer *w)
 		    v->trace->first + t);
 		break;
 	case PROMPT_COMMAND: {
+		if (strncmp(p->buf, "sql ", 4) == 0) {
+			/* the one command with an argument */
+			p->kind = PROMPT_NONE;
+			return sql_pane_run(v, p->buf + 4);
+		}
 		enum cmd c = command_by_name(p->buf);
 		if (c == CMD_NONE) {
 			view_message(v, true, "no command '%s' (? lists them)",
@@ -361,8 +367,8 @@ prompt_key(struct viewer *w, int key)
 /* ------------------------------------------------------------- commands */
 
 /* run_command maps these ranges by arithmetic. */
-_Static_assert(CMD_PANE_LOGS - CMD_PANE_TIMELINE ==
-    PANE_LOGS - PANE_TIMELINE, "pane commands follow pane order");
+_Static_assert(CMD_PANE_SQL - CMD_PANE_TIMELINE ==
+    PANE_SQL - PANE_TIMELINE, "pane commands follow pane order");
 _Static_assert(CMD_EVENT_PREV - CMD_MARKER_NEXT == 9,
     "marker commands come in next/previous pairs");
 
@@ -397,6 +403,7 @@ run_command(struct viewer *w, enum cmd c)
 	case CMD_PANE_MARKERS:
 	case CMD_PANE_THREADS:
 	case CMD_PANE_LOGS:
+	case CMD_PANE_SQL:
 		/* The pane commands are in pane order. */
 		set_pane(v, (enum pane_id)(PANE_TIMELINE +
 		    (c - CMD_PANE_TIMELINE)));
@@ -456,6 +463,14 @@ run_command(struct viewer *w, enum cmd c)
 	case CMD_GOTO:
 		prompt_open(w, PROMPT_GOTO, NULL);
 		return PANE_REDRAW;
+	case CMD_SQL: {
+		/* the command prompt, ready for a query: the last one */
+		char init[sizeof w->prompt.buf];
+		snprintf(init, sizeof init, "sql %s", sql_pane_query(v) ?
+		    sql_pane_query(v) : "");
+		prompt_open(w, PROMPT_COMMAND, init);
+		return PANE_REDRAW;
+	}
 	case CMD_WALL_CLOCK:
 		if (v->trace->wall_origin == TTV_NS_MIN) {
 			view_message(v, true, "this trace has no wall-clock "
