@@ -201,14 +201,12 @@ sql_ref_id(const struct sql *s, struct slice_ref r)
 
 /* ---------------------------------------------------------- name order */
 
-static const struct trace *sort_trace;
-
 static int
-cmp_func_name(const void *a, const void *b)
+cmp_func_name(const void *a, const void *b, void *arg)
 {
+	const struct trace *t = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	int c = strcmp(trace_func_name(sort_trace, x),
-	    trace_func_name(sort_trace, y));
+	int c = strcmp(trace_func_name(t, x), trace_func_name(t, y));
 	return c != 0 ? c : (x > y) - (x < y);
 }
 
@@ -226,9 +224,9 @@ sql_name_order(struct sql *s)
 		s->by_name[i] = i;
 	/* strcmp orders as SQLite's BINARY collation does: names hold no
 	 * NUL byte. Sorted once per connection, not per query. */
-	sort_trace = t;
-	xqsort(s->by_name, t->nfuncs, sizeof *s->by_name, cmp_func_name);
-	sort_trace = NULL;
+	if (t->nfuncs > 1)
+		qsort_r(s->by_name, t->nfuncs, sizeof *s->by_name,
+		    cmp_func_name, (void *)t);
 	uint32_t group = 0;
 	for (uint32_t r = 0; r < t->nfuncs; r++) {
 		uint32_t f = s->by_name[r];
