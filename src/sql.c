@@ -191,6 +191,38 @@ sql_utid_track(const struct sql *s, int64_t utid)
 	    (int64_t)s->thread_track[utid] : -1;
 }
 
+static int
+cmp_tid(const void *a, const void *b)
+{
+	const struct sql_tid *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->utid > y->utid) - (x->utid < y->utid);
+}
+
+int64_t
+sql_tid_utid(struct sql *s, int64_t tid)
+{
+	if (s->by_tid == NULL) {
+		s->by_tid = xmalloc((s->nthreads ? s->nthreads : 1) *
+		    sizeof *s->by_tid);
+		for (uint32_t u = 0; u < s->nthreads; u++)
+			s->by_tid[u] = (struct sql_tid){
+			    s->t->tracks[s->thread_track[u]].tid, u };
+		xqsort(s->by_tid, s->nthreads, sizeof *s->by_tid, cmp_tid);
+	}
+	size_t lo = 0, hi = s->nthreads;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->by_tid[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nthreads && s->by_tid[lo].tid == tid ?
+	    (int64_t)s->by_tid[lo].utid : -1;
+}
+
 int64_t
 sql_ref_id(const struct sql *s, struct slice_ref r)
 {
@@ -536,6 +568,7 @@ sql_close(struct sql *s)
 	free(s->counter_base);
 	free(s->utid_of_track);
 	free(s->thread_track);
+	free(s->by_tid);
 	free(s->name_rank);
 	free(s->by_name);
 	free(s->name_group);

@@ -54,6 +54,8 @@ struct sql {
 	uint32_t *utid_of_track;
 	uint32_t *thread_track;
 	uint32_t nthreads;
+	/* utids by tid, sorted by tid (built on first use). */
+	struct sql_tid { int64_t tid; uint32_t utid; } *by_tid;
 
 	/* Built on first use. */
 	uint32_t *name_rank;	/* nfuncs: place of a function by name */
@@ -103,6 +105,9 @@ sql_instant_id(const struct sql *s, uint32_t track, size_t k)
 bool sql_id_ref(const struct sql *s, int64_t id, struct slice_ref *out);
 /* The id of what a flow or search names (a slice, or an instant). */
 int64_t sql_ref_id(const struct sql *s, struct slice_ref r);
+
+/* The utid of the first thread with a tid, or -1. */
+int64_t sql_tid_utid(struct sql *s, int64_t tid);
 
 /* The name order of functions (builds it on first use). */
 void sql_name_order(struct sql *s);

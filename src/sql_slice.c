@@ -1291,12 +1291,11 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		    (a->type == ARG_I64 || a->type == ARG_U64 ||
 		    a->type == ARG_KOID))
 			tid = a->v.i;
-		for (uint32_t u = 0; tid >= 0 && u < s->nthreads; u++)
-			if (t->tracks[s->thread_track[u]].tid == tid) {
-				sqlite3_result_int64(ctx, u);
-				return;
-			}
-		sqlite3_result_null(ctx);
+		int64_t u = tid >= 0 ? sql_tid_utid(c->s, tid) : -1;
+		if (u >= 0)
+			sqlite3_result_int64(ctx, u);
+		else
+			sqlite3_result_null(ctx);
 		break;
 	}
 	case C_END_STATE: {
