@@ -67,6 +67,9 @@ struct sql {
 	uint64_t *block_start;	/* nfuncs + 1 */
 	uint32_t *blocks;
 	bool name_index_tried;
+	/* Places the by-name buffer holds; 0: its budget (a sixteenth of
+	 * the model). Tests set it small to make many batches. */
+	size_t by_name_cap;
 	/* Args: per entry of trace->args, the run holding it when a row in
 	 * the view refers to the run, else 0. */
 	uint32_t *arg_head;

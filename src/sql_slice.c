@@ -2,8 +2,9 @@
  * The `slice` and `sched` tables: virtual tables reading the slices of the
  * model where they are stored (see sql.h, sql_int.h).
  *
- * `slice` holds the call-stack slices and the instants of every track but
- * CPU lanes; `sched` holds the CPU lanes' slices (what ran on a CPU).
+ * `slice` holds the call-stack slices of every track but CPU lanes, and
+ * the instants of every track; `sched` holds the CPU lanes' slices (what
+ * ran on a CPU).
  *
  * A scan is planned from what the model can answer without a full pass:
  *  - id = X: one row, found by binary search over the id bases;
@@ -538,7 +539,6 @@ collect_batch(struct cursor *c, uint64_t from)
 	const struct trace *t = s->t;
 	uint32_t r0 = c->r0, width = c->r1 - c->r0;
 	uint64_t *fill = c->off;	/* used as fill pointers, reset after */
-	uint64_t full = 0;
 	size_t k = 0;
 	while (k < c->nspans && c->spans[k].pos + (c->spans[k].hi -
 	    c->spans[k].lo) <= from)
@@ -584,7 +584,6 @@ collect_batch(struct cursor *c, uint64_t from)
 		if (sql_cancelled(s))
 			return UINT64_MAX;
 	}
-	(void)full;
 	return UINT64_MAX;
 }
 
@@ -641,7 +640,6 @@ next_batch(struct cursor *c)
 		c->off[width + 1 + r] = at;
 	}
 	c->off[width] = at;
-	/* a too-big function: its count says what is left to deliver */
 	uint64_t stop = collect_batch(c, from);
 	/* off[r] were the fill pointers: they now say where each rank's rows
 	 * end; the starts are recomputed. */
@@ -748,6 +746,8 @@ plan_by_name(struct cursor *c)
 	size_t cap = trace_memory(s->t) / 16 / sizeof(uint32_t);
 	if (cap < ((size_t)1 << 20))
 		cap = (size_t)1 << 20;
+	if (s->by_name_cap != 0)
+		cap = s->by_name_cap;
 	if (cap > total)
 		cap = (size_t)total;
 	if (cap != c->buf_cap) {
