@@ -60,6 +60,8 @@ job_free(struct job *j)
 	free(j->hits);
 	free(j->results);
 	free(j->log_match);
+	if (j->arg_free != NULL)
+		j->arg_free(j->arg);
 	free(j);
 }
 
@@ -98,6 +100,10 @@ job_run(struct job *j)
 		break;
 	case JOB_SEARCH:
 		run_search(j);
+		break;
+	case JOB_SQL:
+		if (j->run != NULL)
+			j->run(j);
 		break;
 	default:
 		break;

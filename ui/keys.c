@@ -24,6 +24,10 @@ const struct command commands[] = {
 	{ CMD_PANE_THREADS, "threads", "thread filter pane", cmd_pane },
 	{ CMD_PANE_LOGS, "logs", "log pane: log records with time and thread",
 	    cmd_pane },
+	{ CMD_PANE_SQL, "sql-pane", "SQL pane: the last query's rows",
+	    cmd_pane },
+	{ CMD_SQL, "sql", "SQL query over the window and filters (:sql ...)",
+	    cmd_sql },
 	{ CMD_NEXT_PANE, "next-pane", "next pane", cmd_pane },
 	{ CMD_PREV_PANE, "prev-pane", "previous pane", cmd_pane },
 	{ CMD_TOGGLE_DETAILS, "details", "show or hide the details pane",
@@ -127,6 +131,8 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, '6', CMD_PANE_THREADS },
 	{ CTX_GLOBAL, 'T', CMD_PANE_THREADS },
 	{ CTX_GLOBAL, '7', CMD_PANE_LOGS },
+	{ CTX_GLOBAL, '8', CMD_PANE_SQL },
+	{ CTX_GLOBAL, 's', CMD_SQL },
 	{ CTX_GLOBAL, TK_TAB, CMD_NEXT_PANE },
 	{ CTX_GLOBAL, TK_BTAB, CMD_PREV_PANE },
 	{ CTX_GLOBAL, 'd', CMD_TOGGLE_DETAILS },
@@ -220,6 +226,8 @@ const struct binding bindings[] = {
 
 	{ CTX_LOGS, '/', CMD_SEARCH },
 
+	{ CTX_SQL, TK_ESC, CMD_CLOSE },
+
 	{ CTX_HELP, 'q', CMD_CLOSE },
 	{ CTX_HELP, TK_ESC, CMD_CLOSE },
 	{ CTX_HELP, '?', CMD_CLOSE },
@@ -230,12 +238,14 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_GLOBAL] = "Everywhere",
 	[CTX_TIMELINE] = "Timeline",
 	[CTX_FLAME] = "Flame graph",
-	[CTX_LIST] = "Lists (functions, results, markers, threads, logs, help)",
+	[CTX_LIST] = "Lists (functions, results, markers, threads, logs, SQL, "
+	    "help)",
 	[CTX_FUNCTIONS] = "Functions",
 	[CTX_SEARCH] = "Search results",
 	[CTX_MARKERS] = "Markers",
 	[CTX_THREADS] = "Thread filter",
 	[CTX_LOGS] = "Logs",
+	[CTX_SQL] = "SQL results (Esc stops a running query)",
 	[CTX_HELP] = "Help",
 };
 
@@ -318,6 +328,7 @@ is_list(enum key_ctx ctx)
 {
 	return ctx == CTX_FUNCTIONS || ctx == CTX_SEARCH ||
 	    ctx == CTX_MARKERS || ctx == CTX_THREADS || ctx == CTX_LOGS ||
+	    ctx == CTX_SQL ||
 	    ctx == CTX_HELP;
 }
 

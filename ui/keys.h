@@ -39,6 +39,7 @@ enum key_ctx {
 	CTX_MARKERS,
 	CTX_THREADS,
 	CTX_LOGS,
+	CTX_SQL,
 	CTX_HELP,
 	CTX_COUNT
 };
@@ -49,6 +50,7 @@ enum cmd {
 	CMD_QUIT, CMD_HELP, CMD_REDRAW, CMD_PROMPT,
 	CMD_PANE_TIMELINE, CMD_PANE_FLAME, CMD_PANE_FUNCTIONS,
 	CMD_PANE_SEARCH, CMD_PANE_MARKERS, CMD_PANE_THREADS, CMD_PANE_LOGS,
+	CMD_PANE_SQL, CMD_SQL,
 	CMD_NEXT_PANE, CMD_PREV_PANE, CMD_TOGGLE_DETAILS,
 	CMD_ZOOM_IN, CMD_ZOOM_OUT, CMD_PAN_LEFT, CMD_PAN_RIGHT, CMD_ZOOM_RESET,
 	CMD_SEARCH, CMD_SEARCH_NEXT, CMD_SEARCH_PREV, CMD_SEARCH_CLEAR,
@@ -102,6 +104,7 @@ int cmd_filter_clear(struct viewer *w, enum cmd c);
 int cmd_marker(struct viewer *w, enum cmd c);
 int cmd_wall_clock(struct viewer *w, enum cmd c);
 int cmd_bookmark(struct viewer *w, enum cmd c);
+int cmd_sql(struct viewer *w, enum cmd c);
 
 struct binding {
 	enum key_ctx ctx;

@@ -17,6 +17,7 @@ pane_get(enum pane_id id)
 	case PANE_MARKERS: return &pane_markers;
 	case PANE_THREADS: return &pane_threads;
 	case PANE_LOGS: return &pane_logs;
+	case PANE_SQL: return &pane_sql;
 	default: return &pane_timeline;
 	}
 }

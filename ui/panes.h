@@ -32,6 +32,7 @@ extern const struct pane_class pane_search;
 extern const struct pane_class pane_markers;
 extern const struct pane_class pane_threads;
 extern const struct pane_class pane_logs;
+extern const struct pane_class pane_sql;
 
 const struct pane_class *pane_get(enum pane_id id);
 

@@ -12,6 +12,7 @@
 #include "timefmt.h"
 #include "timeparse.h"
 #include "tmap.h"
+#include "sqlpane.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -150,6 +151,7 @@ view_free(struct view *v)
 	free(v->marker_rows);
 	free(v->log_rows);
 	VEC_FREE(&v->flame_boxes);
+	sql_pane_free(v);
 	memset(v, 0, sizeof *v);
 }
 
@@ -178,6 +180,9 @@ static void
 install(struct view *v, struct job *j)
 {
 	switch (j->kind) {
+	case JOB_SQL:
+		sql_pane_install(v, j);	/* takes the job */
+		return;
 	case JOB_STATS:
 		if (j->gen != v->data_gen)
 			break;
@@ -256,9 +261,11 @@ view_collect(struct view *v)
 {
 	bool any = false;
 
-	if (!v->async)
-		return false;
 	for (int k = 0; k < JOB_KINDS; k++) {
+		/* small traces compute everything on this thread but SQL,
+		 * which may run for ever and must stay stoppable */
+		if (!v->async && k != JOB_SQL)
+			continue;
 		struct job *j = jobs_take((enum job_kind)k);
 		if (j == NULL)
 			continue;

@@ -29,7 +29,7 @@
 
 enum pane_id {
 	PANE_TIMELINE, PANE_FLAME, PANE_FUNCTIONS, PANE_SEARCH,
-	PANE_MARKERS, PANE_THREADS, PANE_LOGS, PANE_COUNT
+	PANE_MARKERS, PANE_THREADS, PANE_LOGS, PANE_SQL, PANE_COUNT
 };
 
 /* A scrollable list position shared by the list panes. */
@@ -155,6 +155,9 @@ struct view {
 	bool markers_valid;
 
 	struct bookmark marks[26];
+
+	/* SQL pane: its connection, query and results (ui/sql.c). */
+	struct sql_pane *sql;
 
 	/* Status line message. */
 	char msg[256];

@@ -28,6 +28,7 @@
 #include "text.h"
 #include "timefmt.h"
 #include "utf8.h"
+#include "sqlpane.h"
 #include "viewer.h"
 #include "xalloc.h"
 
@@ -165,6 +166,8 @@ status_hint(const struct view *v)
 	case PANE_MARKERS:
 	case PANE_LOGS:
 		return "? keys  j/k move  Enter go there  1 timeline";
+	case PANE_SQL:
+		return "? keys  s new query  Esc stop  1 timeline";
 	case PANE_THREADS:
 		return "? keys  Space pick  I invert  a all  Enter apply";
 	default:
@@ -397,6 +400,11 @@ prompt_submit(struct viewer *w)
 		    v->trace->first + t);
 		break;
 	case PROMPT_COMMAND: {
+		if (strncmp(p->buf, "sql ", 4) == 0) {
+			/* the one command with an argument */
+			p->kind = PROMPT_NONE;
+			return sql_pane_run(v, p->buf + 4);
+		}
 		enum cmd c = command_by_name(p->buf);
 		if (c == CMD_NONE) {
 			view_message(v, true, "no command '%s' (? lists them)",
@@ -476,8 +484,8 @@ prompt_key(struct viewer *w, int key)
 /* ------------------------------------------------------------- commands */
 
 /* run_command maps these ranges by arithmetic. */
-_Static_assert(CMD_PANE_LOGS - CMD_PANE_TIMELINE ==
-    PANE_LOGS - PANE_TIMELINE, "pane commands follow pane order");
+_Static_assert(CMD_PANE_SQL - CMD_PANE_TIMELINE ==
+    PANE_SQL - PANE_TIMELINE, "pane commands follow pane order");
 _Static_assert(CMD_EVENT_PREV - CMD_MARKER_NEXT == 9,
     "marker commands come in next/previous pairs");
 
@@ -616,6 +624,19 @@ cmd_wall_clock(struct viewer *w, enum cmd c)
 	v->wall_clock = !v->wall_clock;
 	view_message(v, false, "times %s", v->wall_clock ? "of day, UTC" :
 	    "from the trace start");
+	return PANE_REDRAW;
+}
+
+/* The command prompt, ready for a query: the last one. */
+int
+cmd_sql(struct viewer *w, enum cmd c)
+{
+	char init[sizeof w->prompt.buf];
+	const char *last = sql_pane_query(&w->view);
+
+	(void)c;
+	snprintf(init, sizeof init, "sql %s", last ? last : "");
+	prompt_open(w, PROMPT_COMMAND, init);
 	return PANE_REDRAW;
 }
 

@@ -17,17 +17,18 @@ _ttv()
 	--format)
 		COMPREPLY=($(compgen -W 'xray fxt coreprofiler ctf' -- "$cur"))
 		return ;;
-	-o|--output|--instr-map)
+	-o|--output|--instr-map|--query-file)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--sysroot)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	-t|--thread|-f|--function|--hide|--search|--max-depth)
+	-t|--thread|-f|--function|--hide|--search|--max-depth|--query)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '--info --stats --markers --search --tsv --sort
+		COMPREPLY=($(compgen -W '--info --stats --markers --search --query --query-file --tsv
+		    --csv --json --sort
 		    --ascending --export --output --per-thread --max-depth --thread
 		    --function --hide --instr-map --sysroot --format --strict
 		    --help --version' -- "$cur"))

@@ -34,4 +34,26 @@ void cli_markers(const struct trace *t, const struct filter *f, bool tsv,
 int cli_search(const struct trace *t, const struct filter *f,
     const char *pattern, bool tsv, FILE *out, char **err);
 
+enum query_format { QUERY_TABLE, QUERY_TSV, QUERY_CSV, QUERY_JSON };
+
+struct query_options {
+	const char *sql;	/* --query */
+	const char *file;	/* --query-file (wins over sql) */
+	enum query_format format;
+	/* The window the tables see: slices overlapping [t0, t1), events
+	 * inside it (a --range). */
+	bool has_range;
+	ttv_ns t0, t1;
+};
+/* --query: runs the SQL and prints its rows. Returns 0, 2 for a bad query
+ * or query file, 130 when interrupted (Ctrl-C). */
+int cli_query(const struct trace *t, const struct filter *f,
+    const struct query_options *o, FILE *out);
+
+struct sql;
+/* Runs every statement of text on an open connection, printing the rows
+ * of those that return some; same return values. */
+int cli_query_run(struct sql *s, const char *text, enum query_format fmt,
+    FILE *out);
+
 #endif

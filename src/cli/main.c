@@ -31,17 +31,17 @@ enum { EXIT_OK = TTV_EXIT_OK, EXIT_BAD_INPUT = TTV_EXIT_BAD_INPUT,
 #define DIAGS_ON_STDERR 20
 
 enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_MARKERS,
-	MODE_SEARCH };
+	MODE_SEARCH, MODE_QUERY };
 static const char *const mode_option[] = {
 	[MODE_VIEW] = "", [MODE_INFO] = "--info", [MODE_STATS] = "--stats",
 	[MODE_EXPORT] = "--export", [MODE_MARKERS] = "--markers",
-	[MODE_SEARCH] = "--search",
+	[MODE_SEARCH] = "--search", [MODE_QUERY] = "--query",
 };
 
 enum {
 	OPT_TSV = 256, OPT_SORT, OPT_ASCENDING, OPT_INSTR_MAP, OPT_SYSROOT,
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
-	OPT_SEARCH, OPT_MAX_DEPTH,
+	OPT_SEARCH, OPT_MAX_DEPTH, OPT_QUERY, OPT_QUERY_FILE, OPT_CSV, OPT_JSON,
 };
 
 static const struct option long_options[] = {
@@ -49,7 +49,11 @@ static const struct option long_options[] = {
 	{ "stats", no_argument, NULL, 's' },
 	{ "markers", no_argument, NULL, OPT_MARKERS },
 	{ "search", required_argument, NULL, OPT_SEARCH },
+	{ "query", required_argument, NULL, OPT_QUERY },
+	{ "query-file", required_argument, NULL, OPT_QUERY_FILE },
 	{ "tsv", no_argument, NULL, OPT_TSV },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "ascending", no_argument, NULL, OPT_ASCENDING },
 	{ "export", required_argument, NULL, 'e' },
@@ -88,8 +92,14 @@ usage(FILE *fp)
 "      --search REGEX      every match in time order, as / finds them in\n"
 "                          the viewer: calls and instants by name, category\n"
 "                          or string argument, and log records (smart-case)\n"
-"      --tsv               with --stats, --markers or --search:\n"
+"      --query SQL         run SQL over the trace (Perfetto's tables: slice,\n"
+"                          thread, process, thread_track, track, counter,\n"
+"                          flow, args, sched, ...; see ttv-sql(7)); print\n"
+"                          an aligned table\n"
+"      --query-file FILE   the same, the SQL read from FILE\n"
+"      --tsv               with --stats, --markers, --search or --query:\n"
 "                          tab-separated with a header line\n"
+"      --csv, --json       with --query: CSV, or a JSON array of objects\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
 "                          min, median, p90, p99, max or samples\n"
 "      --ascending         with --stats: smallest first\n"
@@ -117,7 +127,8 @@ usage(FILE *fp)
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
 "\n"
-"Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error.\n"
+"Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error or bad\n"
+"query, 130 query interrupted.\n"
 "In the viewer, press ? for the keys; see ttv(1).\n", fp);
 }
 
@@ -217,8 +228,10 @@ main(int argc, char **argv)
 {
 	enum mode mode = MODE_VIEW;
 	struct stats_options so = { .sort = STATS_TOTAL };
+	struct query_options qo = { .format = QUERY_TABLE };
 	const char *export_format = NULL, *output = NULL, *search = NULL;
 	bool per_thread = false, tsv = false, sort = false, depth_set = false;
+	bool csv_json = false;
 	uint32_t max_depth = EXPORT_MAX_DEPTH;
 	struct open_options oo = { 0 };
 	int c, rc;
@@ -237,7 +250,20 @@ main(int argc, char **argv)
 			rc = set_mode(&mode, MODE_SEARCH);
 			search = optarg;
 			break;
-		case OPT_TSV: tsv = so.tsv = true; break;
+		case OPT_QUERY:
+			rc = set_mode(&mode, MODE_QUERY);
+			qo.sql = optarg;
+			break;
+		case OPT_QUERY_FILE:
+			rc = set_mode(&mode, MODE_QUERY);
+			qo.file = optarg;
+			break;
+		case OPT_TSV:
+			tsv = so.tsv = true;
+			qo.format = QUERY_TSV;
+			break;
+		case OPT_CSV: csv_json = true; qo.format = QUERY_CSV; break;
+		case OPT_JSON: csv_json = true; qo.format = QUERY_JSON; break;
 		case OPT_SORT: {
 			int k = stats_key_parse(optarg);
 			if (k < 0)
@@ -295,9 +321,11 @@ main(int argc, char **argv)
 
 	/* Options that only mean something with a mode. */
 	if (tsv && mode != MODE_STATS && mode != MODE_MARKERS &&
-	    mode != MODE_SEARCH)
-		return usage_error("%s", "--tsv goes with --stats, --markers or "
-		    "--search");
+	    mode != MODE_SEARCH && mode != MODE_QUERY)
+		return usage_error("%s", "--tsv goes with --stats, --markers, "
+		    "--search or --query");
+	if (csv_json && mode != MODE_QUERY)
+		return usage_error("%s", "--csv and --json go with --query");
 	if (sort && mode != MODE_STATS)
 		return usage_error("%s", "--sort and --ascending go with "
 		    "--stats");
@@ -307,7 +335,7 @@ main(int argc, char **argv)
 		    "--export collapsed");
 	if (output != NULL && mode == MODE_VIEW)
 		return usage_error("%s", "--output goes with a batch mode "
-		    "(--info, --stats, --markers, --search, --export)");
+		    "(--info, --stats, --markers, --search, --query, --export)");
 
 	/* Check the filters and the pattern before the (possibly long)
 	 * load. */
@@ -377,6 +405,11 @@ main(int argc, char **argv)
 	case MODE_INFO: cli_info(t, &f, out); break;
 	case MODE_STATS: cli_stats(t, &f, &so, out); break;
 	case MODE_MARKERS: cli_markers(t, &f, tsv, out); break;
+	case MODE_QUERY: {
+		int q = cli_query(t, &f, &qo, out);
+		rc = q != 0 ? q : rc;
+		break;
+	}
 	case MODE_SEARCH:
 		if (cli_search(t, &f, search, tsv, out, &err) != 0) {
 			free(err);
