@@ -18,6 +18,7 @@ struct stats_options {
 	bool tsv;
 	enum stats_key sort;
 	bool ascending;
+	ttv_ns t0, t1;		/* the range (query_calls.h) */
 };
 /* --stats: one row per function. */
 void cli_stats(const struct trace *t, const struct filter *f,

@@ -51,9 +51,17 @@ int
 export_collapsed(const struct trace *t, const struct filter *f,
     bool per_thread, FILE *fp)
 {
+	return export_collapsed_range(t, f, TTV_NS_MIN, TTV_NS_MAX, per_thread,
+	    fp);
+}
+
+int
+export_collapsed_range(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, bool per_thread, FILE *fp)
+{
 	struct call_tree ct;
 	bool sampled = trace_is_sampled(t);
-	query_call_tree(t, f, TTV_NS_MIN, TTV_NS_MAX, per_thread, &ct);
+	query_call_tree(t, f, t0, t1, per_thread, &ct);
 	/* Depth-first, children in the tree's order (largest first). */
 	VEC(uint32_t) stack = { 0 };
 	if (ct.n > 0 && ct.nodes[0].first_child != CALL_NONE)

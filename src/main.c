@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_calls.h"
 #include "escape.h"
 #include "export.h"
 #include "load.h"
@@ -24,11 +25,12 @@ enum { EXIT_OK = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 /* Diagnostics shown on stderr before the rest go to --info only. */
 #define DIAGS_ON_STDERR 20
 
-enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT };
+enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_CALLS };
 
 enum {
 	OPT_TSV = 256, OPT_SORT, OPT_ASCENDING, OPT_INSTR_MAP, OPT_SYSROOT,
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE,
+	OPT_CALLS, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_RANGE,
 };
 
 static const struct option long_options[] = {
@@ -37,6 +39,11 @@ static const struct option long_options[] = {
 	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "ascending", no_argument, NULL, OPT_ASCENDING },
+	{ "calls", required_argument, NULL, OPT_CALLS },
+	{ "callers", required_argument, NULL, OPT_CALLERS },
+	{ "callees", required_argument, NULL, OPT_CALLEES },
+	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "range", required_argument, NULL, OPT_RANGE },
 	{ "export", required_argument, NULL, 'e' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
@@ -133,6 +140,7 @@ main(int argc, char **argv)
 	const char *function = NULL, *hide = NULL, *format = NULL;
 	bool per_thread = false;
 	struct load_options lo = { 0 };
+	struct calls_options co = { 0 };
 	int c;
 
 	setlocale(LC_ALL, "");
@@ -141,7 +149,15 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'i': mode = MODE_INFO; break;
 		case 's': mode = MODE_STATS; break;
-		case OPT_TSV: so.tsv = true; break;
+		case OPT_TSV: so.tsv = co.tsv = true; break;
+		case OPT_CALLS: case OPT_CALLERS: case OPT_CALLEES: case OPT_TREE:
+			mode = MODE_CALLS;
+			co.mode = c == OPT_CALLS ? CALLS_LIST : c == OPT_CALLERS ?
+			    CALLS_CALLERS : c == OPT_CALLEES ? CALLS_CALLEES :
+			    CALLS_TREE;
+			co.arg = optarg;
+			break;
+		case OPT_RANGE: co.range = optarg; break;
 		case OPT_SORT: {
 			int k = stats_key_parse(optarg);
 			if (k < 0)
@@ -150,7 +166,7 @@ main(int argc, char **argv)
 			so.sort = k;
 			break;
 		}
-		case OPT_ASCENDING: so.ascending = true; break;
+		case OPT_ASCENDING: so.ascending = co.ascending = true; break;
 		case 'e':
 			mode = MODE_EXPORT;
 			export_format = optarg;
@@ -160,7 +176,7 @@ main(int argc, char **argv)
 				    "(chrome-json or collapsed)", optarg);
 			break;
 		case 'o': output = optarg; break;
-		case OPT_PER_THREAD: per_thread = true; break;
+		case OPT_PER_THREAD: per_thread = co.per_thread = true; break;
 		case 't': threads = optarg; break;
 		case 'f': function = optarg; break;
 		case OPT_HIDE: hide = optarg; break;
@@ -190,6 +206,11 @@ main(int argc, char **argv)
 	int64_t *tids = NULL;
 	size_t ntids = 0;
 	char *err = NULL;
+	if (cli_calls_check(&co, &err) != 0) {
+		int rc = usage_error("%s", err);
+		free(err);
+		return rc;
+	}
 	if (threads != NULL && filter_parse_tids(threads, &tids, &ntids,
 	    &err) != 0) {
 		int rc = usage_error("%s", err);
@@ -244,6 +265,18 @@ main(int argc, char **argv)
 	if (re != NULL)
 		filter_set_functions(&f, t, re, hide != NULL);
 
+	if (cli_range_resolve(t, &co, &err) != 0) {
+		usage_error("%s", err);
+		free(err);
+		filter_clear(&f);
+		regex_free(re);
+		free(tids);
+		trace_free(t);
+		return EXIT_USAGE;
+	}
+	so.t0 = co.t0;
+	so.t1 = co.t1;
+
 	FILE *out = stdout;
 	if (output != NULL && (out = fopen(output, "w")) == NULL) {
 		perror(output);
@@ -252,13 +285,28 @@ main(int argc, char **argv)
 	int rc = t->has_errors ? EXIT_BAD_INPUT : EXIT_OK;
 	if (out != NULL) {
 		switch (mode) {
-		case MODE_INFO: cli_info(t, &f, out); break;
+		case MODE_INFO:
+			cli_info(t, &f, out);
+			cli_range_info(t, &f, &co, out);
+			break;
 		case MODE_STATS: cli_stats(t, &f, &so, out); break;
 		case MODE_EXPORT:
 			if (strcmp(export_format, "chrome-json") == 0)
-				export_chrome_json(t, &f, out);
+				export_chrome_json_range(t, &f, co.t0, co.t1, out);
 			else
-				export_collapsed(t, &f, per_thread, out);
+				export_collapsed_range(t, &f, co.t0, co.t1,
+				    per_thread, out);
+			break;
+		case MODE_CALLS:
+			if (cli_calls(t, &f, &co, out, &err) != 0) {
+				fputs("ttv: ", stderr);
+				escape_fputs(path, stderr);
+				fputs(": ", stderr);
+				escape_fputs(err, stderr);
+				putc('\n', stderr);
+				free(err);
+				rc = EXIT_BAD_INPUT;
+			}
 			break;
 		default: break;
 		}
