@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "chunks.h"
@@ -205,4 +206,48 @@ chunks_run(const struct chunk_set *cs, int nthreads,
 		if (started[i])
 			pthread_join(tid[i], NULL);
 	free(order);
+}
+
+/* Before each big array, keeping it 64-byte aligned: its mapping's length,
+ * 0 when it came from malloc. */
+struct big_head {
+	size_t map_len;
+	size_t pad[7];
+};
+
+#define BIG_MIN ((size_t)4 << 20)
+
+void *
+big_alloc(size_t size)
+{
+	struct big_head *h = NULL;
+	if (size > SIZE_MAX / 2)
+		return xmalloc(SIZE_MAX);	/* reports it */
+#if defined(MAP_ANONYMOUS) && defined(MAP_POPULATE)
+	if (size >= BIG_MIN) {
+		/* mapped in one go: far cheaper than a fault a page */
+		size_t len = size + sizeof *h;
+		h = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (h != MAP_FAILED) {
+			h->map_len = len;
+			return h + 1;
+		}
+	}
+#endif
+	h = xmalloc(size + sizeof *h);
+	h->map_len = 0;
+	return h + 1;
+}
+
+void
+big_free(void *p)
+{
+	if (p == NULL)
+		return;
+	struct big_head *h = (struct big_head *)p - 1;
+	if (h->map_len > 0)
+		munmap(h, h->map_len);
+	else
+		free(h);
 }

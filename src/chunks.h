@@ -53,6 +53,13 @@ void chunks_run(const struct chunk_set *cs, int nthreads,
  * after t: a galloping search, cheap when the answer is near `from`. */
 size_t level_gallop(const struct depth_level *l, size_t from, ttv_ns t);
 
+/* Big result arrays (millions of calls): mapped on their own and
+ * populated at once, as most of what filling fresh memory costs is its
+ * page faults, one per 4 KiB page otherwise. Small ones come from malloc.
+ * Freed with big_free only. */
+void *big_alloc(size_t size);
+void big_free(void *p);
+
 /* The part of [start, end) inside [t0, t1), as a length (0 if none). */
 static inline ttv_ns
 range_clip(ttv_ns start, ttv_ns end, ttv_ns t0, ttv_ns t1)

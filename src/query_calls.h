@@ -53,7 +53,8 @@ struct instance_list {
 	/* items by decreasing duration, ties in items order: the order
 	 * instances_step walks. */
 	uint32_t *by_dur;
-	/* The order shown: instances_sort() sets it (by duration at first). */
+	/* The order shown: instances_sort() sets it (by duration at first,
+	 * when it is by_dur itself). */
 	uint32_t *order;
 	enum instance_key key;
 	bool reverse;

@@ -18,18 +18,18 @@
  * enough that each costs little to set up. */
 #define CHUNK_SLICES ((size_t)1 << 18)
 
-struct inst_vec {
-	struct call_instance *items;
-	size_t len, cap;
-};
-
 struct collect {
 	const struct trace *t;
 	const struct filter *f;
-	const uint8_t *match;
+	const uint8_t *want;	/* matched and let through by the filter */
 	ttv_ns t0, t1;
 	const struct chunk_set *cs;
-	struct inst_vec *per_chunk;
+	/* pass 1: which slices of each chunk are calls (one bit each, the
+	 * chunk's depths end to end) and how many */
+	uint64_t **bits;
+	size_t *count;
+	size_t *off;		/* pass 2: where each chunk's calls go */
+	struct call_instance *items;
 };
 
 static int
@@ -44,101 +44,156 @@ cmp_start(const void *a, const void *b, void *arg)
 	return x->ref.depth < y->ref.depth ? -1 : x->ref.depth > y->ref.depth;
 }
 
+/* Pass 1: marks the calls of a chunk. Reading every slice's function is
+ * most of the work: no branch for the common miss. */
 static void
-collect_chunk(int worker, void *arg, size_t ci)
+mark_chunk(int worker, void *arg, size_t ci)
 {
 	(void)worker;
 	struct collect *c = arg;
 	const struct trace *t = c->t;
 	const struct chunk *ch = &c->cs->c[ci];
 	const struct track *tr = &t->tracks[ch->track];
-	struct inst_vec *v = &c->per_chunk[ci];
-	uint32_t depths = 0;
+	size_t nbits = 0;
 	for (uint32_t d = 0; d < tr->ndepth; d++) {
 		size_t lo, hi;
 		chunk_level(t, ch, d, c->t0, c->t1, &lo, &hi);
-		if (lo >= hi)
-			continue;
+		nbits += hi - lo;
+	}
+	uint64_t *bits = xcalloc(nbits / 64 + 1, sizeof *bits);
+	size_t pos = 0, n = 0;
+	for (uint32_t d = 0; d < tr->ndepth; d++) {
+		size_t lo, hi;
+		chunk_level(t, ch, d, c->t0, c->t1, &lo, &hi);
+		const struct slice *s = tr->depth[d].slices;
+		for (size_t i = lo; i < hi; i++, pos++) {
+			uint64_t m = c->want[s[i].func] &
+			    ((s[i].flags & SLICE_INEXACT) == 0);
+			bits[pos >> 6] |= m << (pos & 63);
+			n += m;
+		}
+	}
+	c->bits[ci] = bits;
+	c->count[ci] = n;
+}
+
+/* Pass 2: the calls of a chunk, with their times, at their place. */
+static void
+fill_chunk(int worker, void *arg, size_t ci)
+{
+	(void)worker;
+	struct collect *c = arg;
+	const struct trace *t = c->t;
+	const struct chunk *ch = &c->cs->c[ci];
+	const struct track *tr = &t->tracks[ch->track];
+	const uint64_t *bits = c->bits[ci];
+	struct call_instance *out = c->items + c->off[ci], *o = out;
+	uint32_t depths = 0;
+	size_t pos = 0;
+	for (uint32_t d = 0; d < tr->ndepth && c->count[ci] > 0; d++) {
+		size_t lo, hi;
+		chunk_level(t, ch, d, c->t0, c->t1, &lo, &hi);
 		const struct depth_level *l = &tr->depth[d];
 		const struct depth_level *cl =
 		    d + 1 < tr->ndepth ? &tr->depth[d + 1] : NULL;
 		size_t cc = 0;	/* child cursor */
-		size_t before = v->len;
-		for (size_t i = lo; i < hi; i++) {
-			const struct slice *s = &l->slices[i];
-			if (__builtin_expect(!c->match[s->func], 1))
-				continue;
-			if ((s->flags & SLICE_INEXACT) ||
-			    !filter_func(c->f, s->func))
-				continue;
-			ttv_ns dur = level_clip(l, i, c->t0, c->t1);
-			ttv_ns end = level_end(l, i), child = 0;
-			if (cl != NULL) {
-				cc = level_gallop(cl, cc, s->start);
-				for (size_t k = cc; k < cl->len &&
-				    cl->slices[k].start < end; k++)
-					child += level_clip(cl, k, c->t0, c->t1);
+		const struct call_instance *before = o;
+		for (size_t w = pos >> 6; hi > lo && w <= (pos + (hi - lo) -
+		    1) >> 6; w++) {
+			uint64_t x = bits[w];
+			while (x != 0) {
+				size_t b = (w << 6) + (size_t)__builtin_ctzll(x);
+				x &= x - 1;
+				if (b < pos || b >= pos + (hi - lo))
+					continue;
+				size_t i = lo + b - pos;
+				const struct slice *s = &l->slices[i];
+				ttv_ns dur = level_clip(l, i, c->t0, c->t1);
+				ttv_ns end = level_end(l, i), child = 0;
+				if (cl != NULL) {
+					cc = level_gallop(cl, cc, s->start);
+					for (size_t k = cc; k < cl->len &&
+					    cl->slices[k].start < end; k++)
+						child += level_clip(cl, k, c->t0,
+						    c->t1);
+				}
+				*o++ = (struct call_instance){
+					.ref = { ch->track, d, (uint32_t)i },
+					.flags = s->flags,
+					.dur = dur,
+					.self = child < dur ? dur - child : 0,
+				};
 			}
-			if (v->len == v->cap) {
-				v->cap = v->cap ? v->cap * 2 : 1024;
-				v->items = xreallocarray(v->items, v->cap,
-				    sizeof *v->items);
-			}
-			v->items[v->len++] = (struct call_instance){
-				.ref = { ch->track, d, (uint32_t)i },
-				.flags = s->flags,
-				.dur = dur,
-				.self = child < dur ? dur - child : 0,
-			};
 		}
-		depths += v->len > before;
+		pos += hi - lo;
+		depths += o > before;
 	}
 	/* One depth: in time order already. */
 	if (depths > 1)
-		qsort_r(v->items, v->len, sizeof *v->items, cmp_start,
+		qsort_r(out, (size_t)(o - out), sizeof *out, cmp_start,
 		    (void *)t);
 }
 
 /* ------------------------------------------------------------ ordering */
 
-/* Sorts idx[0..n) by key[] (parallel to idx), increasing, stable, 11 bits
- * a pass for as many bits as the largest key has. */
-static void
-radix_sort(uint64_t *key, uint32_t *idx, size_t n)
+/* Sorts idx[0..n) by key[] (parallel to idx), increasing, stable: 11
+ * bits a pass, as many passes as the largest key has bits. Keys of 32
+ * bits when they fit, which halves what each pass moves. */
+#define RADIX_SORT(name, type)						\
+static void								\
+name(type *key, uint32_t *idx, size_t n, unsigned bits)			\
+{									\
+	type *k2 = bits > 11 ? big_alloc(n * sizeof *k2) : NULL;	\
+	uint32_t *i2 = big_alloc(n * sizeof *i2);			\
+	type *ka = key, *kb = k2;					\
+	uint32_t *ia = idx, *ib = i2;					\
+	size_t count[2048];						\
+	for (unsigned shift = 0; shift < bits; shift += 11) {		\
+		bool last = shift + 11 >= bits;				\
+		memset(count, 0, sizeof count);				\
+		for (size_t i = 0; i < n; i++)				\
+			count[(ka[i] >> shift) & 2047]++;		\
+		size_t sum = 0;						\
+		for (size_t b = 0; b < 2048; b++) {			\
+			size_t c = count[b];				\
+			count[b] = sum;					\
+			sum += c;					\
+		}							\
+		for (size_t i = 0; i < n; i++) {			\
+			size_t p = count[(ka[i] >> shift) & 2047]++;	\
+			if (!last)					\
+				kb[p] = ka[i];				\
+			ib[p] = ia[i];					\
+		}							\
+		type *tk = ka; ka = kb; kb = tk;			\
+		uint32_t *ti = ia; ia = ib; ib = ti;			\
+	}								\
+	if (ia != idx)							\
+		memcpy(idx, ia, n * sizeof *idx);			\
+	if (k2 != NULL)							\
+		big_free(k2);						\
+	big_free(i2);							\
+}
+RADIX_SORT(radix_sort32, uint32_t)
+RADIX_SORT(radix_sort64, uint64_t)
+
+/* Key ranges this small are sorted in one counting pass (the counts,
+ * 512 KiB at most, stay in cache). */
+#define COUNTING_BITS 16
+
+/* The sort key of item i, from 0 up: durations decreasing, or starts
+ * increasing. */
+static inline uint64_t
+instance_key(const struct trace *t, const struct instance_list *l,
+    enum instance_key k, size_t i)
 {
-	if (n < 2)
-		return;
-	uint64_t top = 0;
-	for (size_t i = 0; i < n; i++)
-		top |= key[i];
-	if (top == 0)
-		return;
-	unsigned bits = 64 - (unsigned)__builtin_clzll(top);
-	uint64_t *k2 = xmalloc(n * sizeof *k2);
-	uint32_t *i2 = xmalloc(n * sizeof *i2);
-	size_t count[2048];
-	for (unsigned shift = 0; shift < bits; shift += 11) {
-		memset(count, 0, sizeof count);
-		for (size_t i = 0; i < n; i++)
-			count[(key[i] >> shift) & 2047]++;
-		size_t sum = 0;
-		for (size_t b = 0; b < 2048; b++) {
-			size_t c = count[b];
-			count[b] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++) {
-			size_t p = count[(key[i] >> shift) & 2047]++;
-			k2[p] = key[i];
-			i2[p] = idx[i];
-		}
-		memcpy(key, k2, n * sizeof *key);
-		memcpy(idx, i2, n * sizeof *idx);
-	}
-	free(k2);
-	free(i2);
+	if (k == INSTANCES_BY_DURATION)
+		return (uint64_t)l->max - (uint64_t)l->items[i].dur;
+	return (uint64_t)trace_slice(t, l->items[i].ref)->start ^
+	    ((uint64_t)1 << 63);
 }
 
+/* idx = 0..n-1 ordered by k: (ttv_ns)key(i) increasing, stable. */
 static void
 order_by(const struct trace *t, const struct instance_list *l,
     enum instance_key k, uint32_t *idx)
@@ -148,23 +203,45 @@ order_by(const struct trace *t, const struct instance_list *l,
 		idx[i] = (uint32_t)i;
 	if (k == INSTANCES_BY_THREAD || n < 2)
 		return;	/* the items' own order */
-	uint64_t *key = xmalloc(n * sizeof *key);
-	if (k == INSTANCES_BY_DURATION) {
-		for (size_t i = 0; i < n; i++)
-			key[i] = (uint64_t)l->max - (uint64_t)l->items[i].dur;
-	} else {
-		ttv_ns lo = TTV_NS_MAX;
+	/* the keys' range: known for durations, else one pass */
+	uint64_t lo = 0, hi = (uint64_t)l->max - (uint64_t)l->min;
+	if (k != INSTANCES_BY_DURATION) {
+		lo = UINT64_MAX;
+		hi = 0;
 		for (size_t i = 0; i < n; i++) {
-			ttv_ns s = trace_slice(t, l->items[i].ref)->start;
-			if (s < lo)
-				lo = s;
+			uint64_t v = instance_key(t, l, k, i);
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
 		}
-		for (size_t i = 0; i < n; i++)
-			key[i] = (uint64_t)trace_slice(t,
-			    l->items[i].ref)->start - (uint64_t)lo;
 	}
-	radix_sort(key, idx, n);
-	free(key);
+	uint64_t top = hi - lo;
+	if (top == 0)
+		return;
+	unsigned bits = 64 - (unsigned)__builtin_clzll(top);
+	if (bits <= COUNTING_BITS) {
+		/* one counting pass straight from the items: no keys */
+		size_t *count = xcalloc(((size_t)1 << bits) + 1, sizeof *count);
+		for (size_t i = 0; i < n; i++)
+			count[instance_key(t, l, k, i) - lo + 1]++;
+		for (size_t b = 1; b <= ((size_t)1 << bits); b++)
+			count[b] += count[b - 1];
+		for (size_t i = 0; i < n; i++)
+			idx[count[instance_key(t, l, k, i) - lo]++] =
+			    (uint32_t)i;
+		free(count);
+	} else if (bits <= 32) {
+		uint32_t *key = big_alloc(n * sizeof *key);
+		for (size_t i = 0; i < n; i++)
+			key[i] = (uint32_t)(instance_key(t, l, k, i) - lo);
+		radix_sort32(key, idx, n, bits);
+		big_free(key);
+	} else {
+		uint64_t *key = big_alloc(n * sizeof *key);
+		for (size_t i = 0; i < n; i++)
+			key[i] = instance_key(t, l, k, i) - lo;
+		radix_sort64(key, idx, n, bits);
+		big_free(key);
+	}
 }
 
 /* ---------------------------------------------------------------- query */
@@ -178,33 +255,45 @@ query_instances(const struct trace *t, const struct filter *f,
 	out->t1 = t1;
 	struct chunk_set cs;
 	chunks_plan(t, f, t0, t1, CHUNK_SLICES, &cs);
+	uint8_t *want = xmalloc(t->nfuncs ? t->nfuncs : 1);
+	for (uint32_t i = 0; i < t->nfuncs; i++)
+		want[i] = match[i] && filter_func(f, i);
 	struct collect c = {
-		.t = t, .f = f, .match = match, .t0 = t0, .t1 = t1,
-		.cs = &cs, .per_chunk = xcalloc(cs.n ? cs.n : 1,
-		    sizeof *c.per_chunk),
+		.t = t, .f = f, .want = want, .t0 = t0, .t1 = t1,
+		.cs = &cs,
+		.bits = xcalloc(cs.n ? cs.n : 1, sizeof *c.bits),
+		.count = xcalloc(cs.n ? cs.n : 1, sizeof *c.count),
+		.off = xcalloc(cs.n ? cs.n : 1, sizeof *c.off),
 	};
-	chunks_run(&cs, chunks_threads(cs.slices), collect_chunk, &c);
+	int nthreads = chunks_threads(cs.slices);
+	chunks_run(&cs, nthreads, mark_chunk, &c);
 	size_t n = 0;
-	for (size_t i = 0; i < cs.n; i++)
-		n += c.per_chunk[i].len;
-	if (n > UINT32_MAX) {
-		out->truncated = true;
-		n = UINT32_MAX;
-	}
-	out->items = xmalloc((n ? n : 1) * sizeof *out->items);
-	size_t k = 0;
 	for (size_t i = 0; i < cs.n; i++) {
-		size_t m = c.per_chunk[i].len;
-		if (m > n - k)
-			m = n - k;
-		if (m > 0)
-			memcpy(out->items + k, c.per_chunk[i].items,
-			    m * sizeof *out->items);
-		k += m;
-		free(c.per_chunk[i].items);
+		c.off[i] = n;
+		n += c.count[i];
 	}
-	free(c.per_chunk);
+	if (n > UINT32_MAX) {
+		/* the chunks past the limit are left out */
+		out->truncated = true;
+		for (size_t i = 0; i < cs.n; i++)
+			if (c.off[i] + c.count[i] > UINT32_MAX)
+				c.count[i] = 0;
+		n = 0;
+		for (size_t i = 0; i < cs.n; i++) {
+			c.off[i] = n;
+			n += c.count[i];
+		}
+	}
+	c.items = big_alloc((n ? n : 1) * sizeof *c.items);
+	chunks_run(&cs, nthreads, fill_chunk, &c);
+	for (size_t i = 0; i < cs.n; i++)
+		free(c.bits[i]);
+	free(c.bits);
+	free(c.count);
+	free(c.off);
+	free(want);
 	chunks_free(&cs);
+	out->items = c.items;
 	out->n = n;
 
 	ttv_ns lo = TTV_NS_MAX, hi = 0;
@@ -220,7 +309,7 @@ query_instances(const struct trace *t, const struct filter *f,
 	out->min = n ? lo : 0;
 	out->max = hi;
 	out->total = total;
-	out->by_dur = xmalloc((n ? n : 1) * sizeof *out->by_dur);
+	out->by_dur = big_alloc((n ? n : 1) * sizeof *out->by_dur);
 	order_by(t, out, INSTANCES_BY_DURATION, out->by_dur);
 	if (n > 0) {
 		/* index floor(q * n) of the increasing order, from the end
@@ -233,9 +322,8 @@ query_instances(const struct trace *t, const struct filter *f,
 			*p[i] = out->items[out->by_dur[n - 1 - r]].dur;
 		}
 	}
-	out->order = xmalloc((n ? n : 1) * sizeof *out->order);
-	if (n > 0)
-		memcpy(out->order, out->by_dur, n * sizeof *out->order);
+	/* shown by duration: the same array until another order is asked */
+	out->order = out->by_dur;
 	out->key = INSTANCES_BY_DURATION;
 	out->reverse = false;
 }
@@ -244,12 +332,20 @@ void
 instances_sort(const struct trace *t, struct instance_list *l,
     enum instance_key key, bool reverse)
 {
-	if (key == INSTANCES_BY_DURATION) {
-		if (l->n > 0)
-			memcpy(l->order, l->by_dur, l->n * sizeof *l->order);
-	} else {
-		order_by(t, l, key, l->order);
+	if (key == INSTANCES_BY_DURATION && !reverse) {
+		if (l->order != l->by_dur)
+			big_free(l->order);
+		l->order = l->by_dur;
+		l->key = key;
+		l->reverse = false;
+		return;
 	}
+	if (l->order == l->by_dur)
+		l->order = big_alloc((l->n ? l->n : 1) * sizeof *l->order);
+	if (key == INSTANCES_BY_DURATION)
+		memcpy(l->order, l->by_dur, l->n * sizeof *l->order);
+	else
+		order_by(t, l, key, l->order);
 	l->key = key;
 	l->reverse = reverse;
 	if (reverse)
@@ -282,9 +378,10 @@ instances_key_parse(const char *name)
 void
 instances_free(struct instance_list *l)
 {
-	free(l->items);
-	free(l->by_dur);
-	free(l->order);
+	big_free(l->items);
+	if (l->order != l->by_dur)
+		big_free(l->order);
+	big_free(l->by_dur);
 	memset(l, 0, sizeof *l);
 }
 
