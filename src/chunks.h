@@ -10,6 +10,7 @@
 #ifndef TTV_CHUNKS_H
 #define TTV_CHUNKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,6 +78,18 @@ level_clip(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
 	if (s >= t0 && s <= t1 && (uint64_t)d <= (uint64_t)t1 - (uint64_t)s)
 		return d;
 	return range_clip(s, s + d, t0, t1);
+}
+
+/* Whether slice i of l is in [t0, t1) by the range rule: it overlaps the
+ * range, or it has no length and lies in it. */
+static inline bool
+level_in_range(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
+{
+	ttv_ns s = l->slices[i].start;
+	if (s >= t1)
+		return false;
+	ttv_ns e = level_end(l, i);
+	return e > t0 || (e == s && s >= t0);
 }
 
 #endif

@@ -217,6 +217,9 @@ walk_chunk(int worker, void *arg, size_t ci)
 				for (size_t k = cc; k < cl->len &&
 				    cl->slices[k].start < end; k++) {
 					func_id g = cl->slices[k].func;
+					if (!level_in_range(cl, k, bf->t0,
+					    bf->t1))
+						continue;
 					ttv_ns cd = level_clip(cl, k, bf->t0,
 					    bf->t1);
 					child = add_ns(child, cd);

@@ -333,9 +333,9 @@ level_chunk(int worker, void *arg, size_t ci)
 			}
 			if (parent == CALL_NONE ||
 			    (hide && !f->func_on[s->func])) {
-				/* a hidden frame's children go to its
-				 * caller, its time stays there */
-				here[i - lo] = parent;
+				/* a hidden frame goes with all it called:
+				 * its time stays its caller's */
+				here[i - lo] = CALL_NONE;
 				continue;
 			}
 			uint32_t n = level_node(lt, parent, s->func);
