@@ -90,6 +90,18 @@ put_i64(char *p, int64_t v)
 	return p;
 }
 
+/* s right-aligned in width columns: "µs" takes two bytes, one column. */
+static void
+put_right(FILE *out, const char *s, int width)
+{
+	int cols = 0;
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	for (; cols < width; cols++)
+		putc(' ', out);
+	fputs(s, out);
+}
+
 /* Escaped names of the functions, made once each. */
 static char **
 escaped_names(const struct trace *t, const uint8_t *only)
@@ -160,13 +172,15 @@ list_calls(const struct trace *t, const struct filter *f,
 			fputs(name, out);
 			putc('\n', out);
 		} else {
-			char b[3][32];
-			timefmt_time(s->start, t->first, b[0], sizeof b[0]);
-			timefmt_duration(c->dur, b[1], sizeof b[1]);
-			timefmt_duration(c->self, b[2], sizeof b[2]);
-			fprintf(out, "%14s %10s %10s %8lld %5u  %s\n", b[0],
-			    b[1], b[2], (long long)tr->tid, c->ref.depth,
-			    name);
+			char b[32];
+			put_right(out, timefmt_time(s->start, t->first, b,
+			    sizeof b), 14);
+			putc(' ', out);
+			put_right(out, timefmt_duration(c->dur, b, sizeof b), 10);
+			putc(' ', out);
+			put_right(out, timefmt_duration(c->self, b, sizeof b), 10);
+			fprintf(out, " %8lld %5u  %s\n", (long long)tr->tid,
+			    c->ref.depth, name);
 		}
 	}
 	if (l.truncated)
@@ -223,9 +237,10 @@ edges(const struct trace *t, const struct filter *f,
 			    (long long)e[i].total);
 		} else {
 			char b[32];
-			fprintf(out, "%10llu %10s  ",
-			    (unsigned long long)e[i].count,
-			    timefmt_duration(e[i].total, b, sizeof b));
+			fprintf(out, "%10llu ", (unsigned long long)e[i].count);
+			put_right(out, timefmt_duration(e[i].total, b, sizeof b),
+			    10);
+			fputs("  ", out);
 			escape_fputs(name, out);
 			putc('\n', out);
 		}
@@ -285,12 +300,13 @@ tree(const struct trace *t, const struct filter *f,
 			    (unsigned long long)c->count, (long long)c->total,
 			    (long long)c->self);
 		} else {
-			char b[2][32];
-			fprintf(out, "%10llu %10s %10s  %*s",
-			    (unsigned long long)c->count,
-			    timefmt_duration(c->total, b[0], sizeof b[0]),
-			    timefmt_duration(c->self, b[1], sizeof b[1]),
-			    (int)(2 * (c->depth - 1)), "");
+			char b[32];
+			fprintf(out, "%10llu ", (unsigned long long)c->count);
+			put_right(out, timefmt_duration(c->total, b, sizeof b),
+			    10);
+			putc(' ', out);
+			put_right(out, timefmt_duration(c->self, b, sizeof b), 10);
+			fprintf(out, "  %*s", (int)(2 * (c->depth - 1)), "");
 			escape_fputs(node_name(t, c, buf, sizeof buf), out);
 			putc('\n', out);
 		}
