@@ -4,7 +4,9 @@
  * A chunk is walked depth by depth. A call of the functions is outermost
  * when no shallower call of them contains it; the outermost calls of the
  * depths above form a sorted list of disjoint time spans, so that test is
- * a walk along that list. A call's caller is the slice above it that
+ * a walk along that list. Each edge (caller -> functions, functions ->
+ * callee) keeps such a list of its own, of the calls along it that were
+ * counted with their time. A call's caller is the slice above it that
  * holds its start, its callees the slices below it that start inside it;
  * both are found with galloping searches from the previous call's, cheap
  * for dense and for rare functions alike.

@@ -15,13 +15,16 @@
  * self times, durations, percentiles and the order "slowest first" are of
  * the clipped times. A call's start is never changed.
  *
- * Recursion (butterfly). A call of one of the functions made inside
- * another call of them (directly or further down) is counted in the
- * counts, but its time is already in the outer call's: as in a flame
- * graph, time is counted once per outermost call. So the callers' times
- * add up to the functions' total, and so do the callees' times plus the
- * self time (callees and self time are those of the outermost calls; a
- * recursive call shows as a callee of the function itself).
+ * Recursion (butterfly), as a flame graph counts it: once per outermost
+ * call. A call along an edge (a caller calling one of the functions, or
+ * one of them calling a callee) made inside another call along the same
+ * edge adds to the edge's count, not to its time, which the outer call
+ * holds already; the functions' total is that of their outermost calls.
+ * No time is counted twice on one row; without recursion the callers'
+ * times add up to the total, and so do the callees' times and the self
+ * time. The self time is the functions' own time in all their calls.
+ * Where no call is nested along an edge, the edge's count and time are
+ * what llvm-xray graph gives it.
  */
 #ifndef TTV_QUERY_CALLS_H
 #define TTV_QUERY_CALLS_H
@@ -112,7 +115,8 @@ struct call_edge {
 struct butterfly {
 	uint64_t count;		/* calls of the functions */
 	uint64_t outermost;	/* of them, those not inside another */
-	ttv_ns total, self;	/* of the outermost calls */
+	ttv_ns total;		/* of the outermost calls */
+	ttv_ns self;		/* of all calls: the functions' own time */
 	/* By total time, largest first (then count, then name). */
 	struct call_edge *callers, *callees;
 	size_t ncallers, ncallees;
