@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ struct collect {
 	size_t *count;
 	size_t *off;		/* pass 2: where each chunk's calls go */
 	struct call_instance *items;
+	uint64_t *durs;		/* their durations alone, for the sort */
 };
 
 static int
@@ -41,7 +43,9 @@ cmp_start(const void *a, const void *b, void *arg)
 	ttv_ns sy = trace_slice(t, y->ref)->start;
 	if (sx != sy)
 		return sx < sy ? -1 : 1;
-	return x->ref.depth < y->ref.depth ? -1 : x->ref.depth > y->ref.depth;
+	if (x->ref.depth != y->ref.depth)
+		return x->ref.depth < y->ref.depth ? -1 : 1;
+	return x->ref.index < y->ref.index ? -1 : x->ref.index > y->ref.index;
 }
 
 /* Pass 1: marks the calls of a chunk. Reading every slice's function is
@@ -132,116 +136,212 @@ fill_chunk(int worker, void *arg, size_t ci)
 	if (depths > 1)
 		qsort_r(out, (size_t)(o - out), sizeof *out, cmp_start,
 		    (void *)t);
+	for (const struct call_instance *p = out; p < o; p++)
+		c->durs[p - c->items] = (uint64_t)p->dur;
 }
 
 /* ------------------------------------------------------------ ordering */
 
-/* Sorts idx[0..n) by key[] (parallel to idx), increasing, stable: 11
- * bits a pass, as many passes as the largest key has bits. Keys of 32
- * bits when they fit, which halves what each pass moves. */
-#define RADIX_SORT(name, type)						\
-static void								\
-name(type *key, uint32_t *idx, size_t n, unsigned bits)			\
-{									\
-	type *k2 = bits > 11 ? big_alloc(n * sizeof *k2) : NULL;	\
-	uint32_t *i2 = big_alloc(n * sizeof *i2);			\
-	type *ka = key, *kb = k2;					\
-	uint32_t *ia = idx, *ib = i2;					\
-	size_t count[2048];						\
-	for (unsigned shift = 0; shift < bits; shift += 11) {		\
-		bool last = shift + 11 >= bits;				\
-		memset(count, 0, sizeof count);				\
-		for (size_t i = 0; i < n; i++)				\
-			count[(ka[i] >> shift) & 2047]++;		\
-		size_t sum = 0;						\
-		for (size_t b = 0; b < 2048; b++) {			\
-			size_t c = count[b];				\
-			count[b] = sum;					\
-			sum += c;					\
-		}							\
-		for (size_t i = 0; i < n; i++) {			\
-			size_t p = count[(ka[i] >> shift) & 2047]++;	\
-			if (!last)					\
-				kb[p] = ka[i];				\
-			ib[p] = ia[i];					\
-		}							\
-		type *tk = ka; ka = kb; kb = tk;			\
-		uint32_t *ti = ia; ia = ib; ib = ti;			\
-	}								\
-	if (ia != idx)							\
-		memcpy(idx, ia, n * sizeof *idx);			\
-	if (k2 != NULL)							\
-		big_free(k2);						\
-	big_free(i2);							\
-}
-RADIX_SORT(radix_sort32, uint32_t)
-RADIX_SORT(radix_sort64, uint64_t)
-
-/* Key ranges this small are sorted in one counting pass (the counts,
- * 512 KiB at most, stay in cache). */
+/*
+ * A stable sort of the indexes 0..n-1 by 64-bit keys, on all cores: one
+ * counting pass when the keys span at most COUNTING_BITS bits (the counts
+ * stay in cache), else least-significant-digit passes of 11 bits, the
+ * keys moving along with the indexes. Each pass counts digits per worker
+ * over its block of the input, then each worker puts its block where the
+ * counts say: blocks in order, so equal keys keep their order.
+ */
 #define COUNTING_BITS 16
+#define DIGIT_BITS 11
+#define SORT_WORKERS 8
+#define SORT_MIN_PER_WORKER ((size_t)1 << 18)
 
-/* The sort key of item i, from 0 up: durations decreasing, or starts
- * increasing. */
+struct sort_pass {
+	const uint64_t *kin;	/* keys in the input's order */
+	const uint32_t *iin;	/* indexes, or NULL: i itself */
+	uint64_t base;		/* key = kin[i] - base, or base - kin[i] */
+	bool negate;
+	uint64_t *kout;		/* NULL on the last pass */
+	uint32_t *iout;
+	unsigned shift, nbits;
+	size_t n;
+	int nw;
+	size_t *count;		/* nw rows of 2^nbits */
+};
+
+struct sort_worker {
+	struct sort_pass *p;
+	int w;
+	bool scatter;
+};
+
 static inline uint64_t
-instance_key(const struct trace *t, const struct instance_list *l,
-    enum instance_key k, size_t i)
+pass_key(const struct sort_pass *p, size_t i)
 {
-	if (k == INSTANCES_BY_DURATION)
-		return (uint64_t)l->max - (uint64_t)l->items[i].dur;
-	return (uint64_t)trace_slice(t, l->items[i].ref)->start ^
-	    ((uint64_t)1 << 63);
+	return p->negate ? p->base - p->kin[i] : p->kin[i] - p->base;
 }
 
-/* idx = 0..n-1 ordered by k: (ttv_ns)key(i) increasing, stable. */
+static void *
+sort_work(void *arg)
+{
+	struct sort_worker *sw = arg;
+	struct sort_pass *p = sw->p;
+	size_t from = p->n * (size_t)sw->w / (size_t)p->nw;
+	size_t to = p->n * (size_t)(sw->w + 1) / (size_t)p->nw;
+	size_t nb = (size_t)1 << p->nbits, mask = nb - 1;
+	size_t *count = p->count + (size_t)sw->w * nb;
+	if (!sw->scatter) {
+		memset(count, 0, nb * sizeof *count);
+		for (size_t i = from; i < to; i++)
+			count[(pass_key(p, i) >> p->shift) & mask]++;
+		return NULL;
+	}
+	for (size_t i = from; i < to; i++) {
+		uint64_t k = pass_key(p, i);
+		size_t at = count[(k >> p->shift) & mask]++;
+		if (p->kout != NULL)
+			p->kout[at] = k;
+		p->iout[at] = p->iin ? p->iin[i] : (uint32_t)i;
+	}
+	return NULL;
+}
+
+static void
+sort_phase(struct sort_pass *p, bool scatter)
+{
+	struct sort_worker sw[SORT_WORKERS];
+	pthread_t tid[SORT_WORKERS];
+	bool started[SORT_WORKERS] = { false };
+	for (int i = 0; i < p->nw; i++) {
+		sw[i] = (struct sort_worker){ p, i, scatter };
+		if (i > 0)
+			started[i] = pthread_create(&tid[i], NULL, sort_work,
+			    &sw[i]) == 0;
+	}
+	sort_work(&sw[0]);
+	for (int i = 1; i < p->nw; i++) {
+		if (started[i])
+			pthread_join(tid[i], NULL);
+		else
+			sort_work(&sw[i]);
+	}
+}
+
+/* One pass: digit (key >> shift) of nbits bits. */
+static void
+sort_pass_run(struct sort_pass *p)
+{
+	size_t nb = (size_t)1 << p->nbits;
+	sort_phase(p, false);
+	/* where each worker's keys of each digit go: digits in order, and
+	 * within a digit the workers' blocks in order */
+	size_t sum = 0;
+	for (size_t b = 0; b < nb; b++)
+		for (int w = 0; w < p->nw; w++) {
+			size_t c = p->count[(size_t)w * nb + b];
+			p->count[(size_t)w * nb + b] = sum;
+			sum += c;
+		}
+	sort_phase(p, true);
+}
+
+/* idx = 0..n-1 stably ordered by key(i) = kin[i] - base (or base - kin[i]
+ * with negate), whose values span `bits` bits. */
+static void
+sort_indexes(const uint64_t *kin, uint64_t base, bool negate, unsigned bits,
+    uint32_t *idx, size_t n)
+{
+	int nw = chunks_threads(n * 4);
+	if (nw > SORT_WORKERS)
+		nw = SORT_WORKERS;
+	while (nw > 1 && n / (size_t)nw < SORT_MIN_PER_WORKER)
+		nw--;
+	struct sort_pass p = { .kin = kin, .base = base, .negate = negate,
+	    .n = n, .nw = nw };
+	if (bits <= COUNTING_BITS) {
+		p.nbits = bits ? bits : 1;
+		p.count = xmalloc((size_t)nw * ((size_t)1 << p.nbits) *
+		    sizeof *p.count);
+		p.iout = idx;
+		sort_pass_run(&p);
+		free(p.count);
+		return;
+	}
+	p.nbits = DIGIT_BITS;
+	p.count = xmalloc((size_t)nw * ((size_t)1 << DIGIT_BITS) *
+	    sizeof *p.count);
+	unsigned passes = (bits + DIGIT_BITS - 1) / DIGIT_BITS;
+	uint64_t *k[2] = { big_alloc(n * sizeof **k), passes > 2 ?
+	    big_alloc(n * sizeof **k) : NULL };
+	uint32_t *ix[2] = { idx, big_alloc(n * sizeof **ix) };
+	/* the last pass must write idx: start on the other array when the
+	 * number of passes is even */
+	int to = passes % 2 == 0;
+	for (unsigned ps = 0; ps < passes; ps++) {
+		p.shift = ps * DIGIT_BITS;
+		p.iout = ix[to];
+		p.kout = ps + 1 < passes ? k[ps % 2] : NULL;
+		sort_pass_run(&p);
+		/* later passes read the keys moved, already less base */
+		p.kin = p.kout;
+		p.iin = p.iout;
+		p.base = 0;
+		p.negate = false;
+		to = !to;
+	}
+	big_free(k[0]);
+	if (k[1] != NULL)
+		big_free(k[1]);
+	big_free(ix[1]);
+	free(p.count);
+}
+
+/* idx = 0..n-1 ordered by k, increasing (durations: decreasing), stable;
+ * durs: the items' durations, when known. */
 static void
 order_by(const struct trace *t, const struct instance_list *l,
-    enum instance_key k, uint32_t *idx)
+    enum instance_key k, const uint64_t *durs, uint32_t *idx)
 {
 	size_t n = l->n;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	if (k == INSTANCES_BY_THREAD || n < 2)
+	if (k == INSTANCES_BY_THREAD || n < 2) {
+		for (size_t i = 0; i < n; i++)
+			idx[i] = (uint32_t)i;
 		return;	/* the items' own order */
-	/* the keys' range: known for durations, else one pass */
-	uint64_t lo = 0, hi = (uint64_t)l->max - (uint64_t)l->min;
-	if (k != INSTANCES_BY_DURATION) {
-		lo = UINT64_MAX;
-		hi = 0;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t v = instance_key(t, l, k, i);
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
+	}
+	uint64_t *keys = NULL, lo = 0, hi = 0;
+	bool negate = false;
+	if (k == INSTANCES_BY_DURATION) {
+		if (durs == NULL) {
+			keys = big_alloc(n * sizeof *keys);
+			for (size_t i = 0; i < n; i++)
+				keys[i] = (uint64_t)l->items[i].dur;
+			durs = keys;
 		}
-	}
-	uint64_t top = hi - lo;
-	if (top == 0)
-		return;
-	unsigned bits = 64 - (unsigned)__builtin_clzll(top);
-	if (bits <= COUNTING_BITS) {
-		/* one counting pass straight from the items: no keys */
-		size_t *count = xcalloc(((size_t)1 << bits) + 1, sizeof *count);
-		for (size_t i = 0; i < n; i++)
-			count[instance_key(t, l, k, i) - lo + 1]++;
-		for (size_t b = 1; b <= ((size_t)1 << bits); b++)
-			count[b] += count[b - 1];
-		for (size_t i = 0; i < n; i++)
-			idx[count[instance_key(t, l, k, i) - lo]++] =
-			    (uint32_t)i;
-		free(count);
-	} else if (bits <= 32) {
-		uint32_t *key = big_alloc(n * sizeof *key);
-		for (size_t i = 0; i < n; i++)
-			key[i] = (uint32_t)(instance_key(t, l, k, i) - lo);
-		radix_sort32(key, idx, n, bits);
-		big_free(key);
+		/* key = max - dur */
+		lo = (uint64_t)l->max;
+		hi = (uint64_t)l->max - (uint64_t)l->min;
+		negate = true;
 	} else {
-		uint64_t *key = big_alloc(n * sizeof *key);
-		for (size_t i = 0; i < n; i++)
-			key[i] = instance_key(t, l, k, i) - lo;
-		radix_sort64(key, idx, n, bits);
-		big_free(key);
+		keys = big_alloc(n * sizeof *keys);
+		lo = UINT64_MAX;
+		for (size_t i = 0; i < n; i++) {
+			/* order-preserving: signed to unsigned */
+			keys[i] = (uint64_t)trace_slice(t, l->items[i].ref)->start ^
+			    ((uint64_t)1 << 63);
+			lo = keys[i] < lo ? keys[i] : lo;
+			hi = keys[i] > hi ? keys[i] : hi;
+		}
+		hi -= lo;
+		durs = keys;
 	}
+	unsigned bits = hi ? 64 - (unsigned)__builtin_clzll(hi) : 0;
+	if (bits == 0) {
+		for (size_t i = 0; i < n; i++)
+			idx[i] = (uint32_t)i;
+	} else {
+		sort_indexes(durs, lo, negate, bits, idx, n);
+	}
+	if (keys != NULL)
+		big_free(keys);
 }
 
 /* ---------------------------------------------------------------- query */
@@ -285,6 +385,7 @@ query_instances(const struct trace *t, const struct filter *f,
 		}
 	}
 	c.items = big_alloc((n ? n : 1) * sizeof *c.items);
+	c.durs = big_alloc((n ? n : 1) * sizeof *c.durs);
 	chunks_run(&cs, nthreads, fill_chunk, &c);
 	for (size_t i = 0; i < cs.n; i++)
 		free(c.bits[i]);
@@ -299,7 +400,7 @@ query_instances(const struct trace *t, const struct filter *f,
 	ttv_ns lo = TTV_NS_MAX, hi = 0;
 	ttv_ns total = 0;
 	for (size_t i = 0; i < n; i++) {
-		ttv_ns d = out->items[i].dur;
+		ttv_ns d = (ttv_ns)c.durs[i];
 		if (d < lo)
 			lo = d;
 		if (d > hi)
@@ -310,7 +411,8 @@ query_instances(const struct trace *t, const struct filter *f,
 	out->max = hi;
 	out->total = total;
 	out->by_dur = big_alloc((n ? n : 1) * sizeof *out->by_dur);
-	order_by(t, out, INSTANCES_BY_DURATION, out->by_dur);
+	order_by(t, out, INSTANCES_BY_DURATION, c.durs, out->by_dur);
+	big_free(c.durs);
 	if (n > 0) {
 		/* index floor(q * n) of the increasing order, from the end
 		 * of the decreasing one */
@@ -345,7 +447,7 @@ instances_sort(const struct trace *t, struct instance_list *l,
 	if (key == INSTANCES_BY_DURATION)
 		memcpy(l->order, l->by_dur, l->n * sizeof *l->order);
 	else
-		order_by(t, l, key, l->order);
+		order_by(t, l, key, NULL, l->order);
 	l->key = key;
 	l->reverse = reverse;
 	if (reverse)

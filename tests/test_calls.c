@@ -239,7 +239,9 @@ check_instances(const struct trace *t, const struct ref *ref,
 			ttv_ns ps = trace_slice(t, p->ref)->start;
 			assert_true(p->ref.track < it->ref.track ||
 			    (p->ref.track == it->ref.track && (ps < c->start ||
-			    (ps == c->start && p->ref.depth < it->ref.depth))));
+			    (ps == c->start && (p->ref.depth < it->ref.depth ||
+			    (p->ref.depth == it->ref.depth &&
+			    p->ref.index < it->ref.index))))));
 		}
 	}
 	/* slowest first, ties in items order; percentiles as account's */
@@ -329,6 +331,62 @@ test_instances_big(void **state)
 	find_forget();
 	free(ref.c);
 	trace_free(t);
+}
+
+/* Durations and starts spread over 20 to 44 bits: the sorts take one to
+ * four passes of digits, an odd and an even number, on several workers. */
+static void
+test_instances_wide_keys(void **state)
+{
+	(void)state;
+	for (unsigned bits = 20; bits <= 44; bits += 8) {
+		struct builder *b = builder_new("wide");
+		func_id fn[2] = {
+			builder_func(b, builder_intern_cstr(b, "a"), 0, 0),
+			builder_func(b, builder_intern_cstr(b, "b"), 0, 1),
+		};
+		uint32_t proc = builder_process(b, 1);
+		struct ref ref = { 0 };
+		for (uint32_t tr = 0; tr < 2; tr++) {
+			uint32_t track = builder_track(b, TRACK_THREAD, proc,
+			    10 + tr);
+			ttv_ns now = 0;
+			for (uint32_t i = 0; i < 160000; i++) {
+				ttv_ns d = (ttv_ns)(rng() % ((uint64_t)1 << bits));
+				if (i % 7 == 0)
+					d = 12345;	/* ties */
+				func_id f = fn[rng() % 2];
+				builder_push(b, track, now, f);
+				builder_pop(b, track, now + d, 0);
+				if (ref.n == ref.cap) {
+					ref.cap = ref.cap ? ref.cap * 2 : 1024;
+					ref.c = xreallocarray(ref.c, ref.cap,
+					    sizeof *ref.c);
+				}
+				ref.c[ref.n++] = (struct call){ tr, 0, now,
+				    now + d, f, SIZE_MAX, i, false };
+				now += d + (ttv_ns)(rng() % 3);
+			}
+		}
+		struct trace *t = builder_finish(b);
+		uint8_t m[2] = { 1, 1 };
+		check_instances(t, &ref, NULL, m, NULL, TTV_NS_MIN, TTV_NS_MAX);
+		struct instance_list l;
+		query_instances(t, NULL, m, TTV_NS_MIN, TTV_NS_MAX, &l);
+		instances_sort(t, &l, INSTANCES_BY_START, false);
+		for (size_t k = 1; k < l.n; k++) {
+			const struct call_instance *x = &l.items[l.order[k - 1]];
+			const struct call_instance *y = &l.items[l.order[k]];
+			ttv_ns sx = trace_slice(t, x->ref)->start;
+			ttv_ns sy = trace_slice(t, y->ref)->start;
+			assert_true(sx < sy || (sx == sy &&
+			    l.order[k - 1] < l.order[k]));
+		}
+		instances_free(&l);
+		find_forget();
+		free(ref.c);
+		trace_free(t);
+	}
 }
 
 static void
@@ -886,6 +944,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_instances_random),
 		cmocka_unit_test(test_instances_big),
+		cmocka_unit_test(test_instances_wide_keys),
 		cmocka_unit_test(test_instances_order_and_step),
 		cmocka_unit_test(test_butterfly_random),
 		cmocka_unit_test(test_butterfly_recursion),
