@@ -62,12 +62,17 @@ struct bf_worker {
 	struct span_set center;
 	struct edge_sets in, out;	/* caller -> f, f -> callee */
 	struct span_vec merged;
+	/* the chunk's calls of the functions: one bit a slice, its depths
+	 * end to end, depth d from bit dpos[d] */
+	VEC(uint64_t) bits;
+	VEC(size_t) dpos;
 };
 
 struct bf {
 	const struct trace *t;
 	const struct filter *f;
 	const uint8_t *match;
+	uint8_t *want;		/* match and let through by the filter: 0/1 */
 	ttv_ns t0, t1;
 	const struct chunk_set *cs;
 	struct bf_worker w[WORKERS_MAX];
@@ -92,13 +97,15 @@ in_set(struct span_set *s, ttv_ns start)
 }
 
 /* Counts a call of [start, end) once per outermost: true when it is in
- * no span of the set, which it then joins. */
-static bool
-first_time(struct span_set *s, ttv_ns start, ttv_ns end)
+ * no span of the set, which it then joins if deeper calls may be tested
+ * against it (`keep`). */
+static inline bool
+first_time(struct span_set *s, ttv_ns start, ttv_ns end, bool keep)
 {
-	if (in_set(s, start))
+	if (s->spans.len > 0 && in_set(s, start))
 		return false;
-	VEC_PUSH(&s->fresh, ((struct span){ start, end }));
+	if (keep)
+		VEC_PUSH(&s->fresh, ((struct span){ start, end }));
 	return true;
 }
 
@@ -176,7 +183,42 @@ walk_chunk(int worker, void *arg, size_t ci)
 	w->center.spans.len = w->center.fresh.len = w->center.cursor = 0;
 	reset_edges(&w->in);
 	reset_edges(&w->out);
+	/* Pass 1: which slices are calls of the functions, without a
+	 * branch a slice; and the deepest depth that has one. Only calls
+	 * above it can hold others, so only their spans are kept, and a
+	 * function that never nests (the common case) keeps none. */
+	w->dpos.len = 0;
+	size_t nbits = 0;
 	for (uint32_t d = 0; d < tr->ndepth; d++) {
+		size_t lo, hi;
+		chunk_level(t, ch, d, bf->t0, bf->t1, &lo, &hi);
+		VEC_PUSH(&w->dpos, nbits);
+		nbits += hi - lo;
+	}
+	VEC_PUSH(&w->dpos, nbits);
+	w->bits.len = 0;
+	VEC_RESERVE(&w->bits, nbits / 64 + 1);
+	memset(w->bits.items, 0, (nbits / 64 + 1) * sizeof *w->bits.items);
+	uint64_t *bits = w->bits.items;
+	uint32_t deepest = 0;
+	bool any = false;
+	for (uint32_t d = 0; d < tr->ndepth; d++) {
+		size_t lo, hi, pos = w->dpos.items[d], n = 0;
+		chunk_level(t, ch, d, bf->t0, bf->t1, &lo, &hi);
+		const struct slice *sl = tr->depth[d].slices;
+		for (size_t i = lo; i < hi; i++, pos++) {
+			uint64_t m = bf->want[sl[i].func];
+			bits[pos >> 6] |= m << (pos & 63);
+			n += m;
+		}
+		if (n > 0) {
+			deepest = d;
+			any = true;
+		}
+	}
+	if (!any)
+		return;
+	for (uint32_t d = 0; d <= deepest; d++) {
 		size_t lo, hi;
 		chunk_level(t, ch, d, bf->t0, bf->t1, &lo, &hi);
 		if (lo >= hi)
@@ -185,16 +227,22 @@ walk_chunk(int worker, void *arg, size_t ci)
 		const struct depth_level *pl = d > 0 ? &tr->depth[d - 1] : NULL;
 		const struct depth_level *cl =
 		    d + 1 < tr->ndepth ? &tr->depth[d + 1] : NULL;
-		size_t pc = 0, cc = 0;
-		for (size_t i = lo; i < hi; i++) {
-			const struct slice *s = &l->slices[i];
-			if (__builtin_expect(!bf->match[s->func], 1) ||
-			    !filter_func(bf->f, s->func))
+		bool keep = d < deepest;
+		size_t pc = 0, cc = 0, pos = w->dpos.items[d];
+		for (size_t wd = pos >> 6; wd <= (pos + (hi - lo) - 1) >> 6;
+		    wd++) {
+		uint64_t x = bits[wd];
+		while (x != 0) {
+			size_t b = (wd << 6) + (size_t)__builtin_ctzll(x);
+			x &= x - 1;
+			if (b < pos || b >= pos + (hi - lo))
 				continue;
+			size_t i = lo + (b - pos);
+			const struct slice *s = &l->slices[i];
 			ttv_ns start = s->start, end = level_end(l, i);
 			ttv_ns dur = level_clip(l, i, bf->t0, bf->t1);
 			w->count++;
-			if (first_time(&w->center, start, end)) {
+			if (first_time(&w->center, start, end, keep)) {
 				w->outermost++;
 				w->total = add_ns(w->total, dur);
 			}
@@ -209,7 +257,7 @@ walk_chunk(int worker, void *arg, size_t ci)
 				struct edge_sum *e = &w->callers[caller];
 				e->count++;
 				if (first_time(edge_set(&w->in, caller), start,
-				    end))
+				    end, keep))
 					e->total = add_ns(e->total, dur);
 			}
 			/* the callees */
@@ -231,11 +279,12 @@ walk_chunk(int worker, void *arg, size_t ci)
 					e->count++;
 					if (first_time(edge_set(&w->out, g),
 					    cl->slices[k].start,
-					    level_end(cl, k)))
+					    level_end(cl, k), keep))
 						e->total = add_ns(e->total, cd);
 				}
 			}
 			w->self = add_ns(w->self, child < dur ? dur - child : 0);
+		}
 		}
 		merge_set(&w->center, &w->merged);
 		merge_edges(&w->in, &w->merged);
@@ -300,6 +349,9 @@ query_butterfly(const struct trace *t, const struct filter *f,
 	struct bf *bf = xcalloc(1, sizeof *bf);
 	*bf = (struct bf){ .t = t, .f = f, .match = match, .t0 = t0,
 	    .t1 = t1, .cs = &cs };
+	bf->want = xmalloc(t->nfuncs ? t->nfuncs : 1);
+	for (uint32_t i = 0; i < t->nfuncs; i++)
+		bf->want[i] = match[i] && filter_func(f, i);
 	for (int i = 0; i < nw; i++) {
 		/* calloc: rows never touched cost no memory */
 		bf->w[i].callers = xcalloc((size_t)t->nfuncs + 1,
@@ -331,6 +383,8 @@ query_butterfly(const struct trace *t, const struct filter *f,
 		VEC_FREE(&w->center.spans);
 		VEC_FREE(&w->center.fresh);
 		VEC_FREE(&w->merged);
+		VEC_FREE(&w->bits);
+		VEC_FREE(&w->dpos);
 		for (int k = 0; k < 2; k++) {
 			struct edge_sets *es = k ? &w->out : &w->in;
 			for (size_t j = 0; j < es->sets.len; j++) {
@@ -342,6 +396,7 @@ query_butterfly(const struct trace *t, const struct filter *f,
 			free(es->slot);
 		}
 	}
+	free(bf->want);
 	free(bf);
 	chunks_free(&cs);
 }
