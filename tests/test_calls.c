@@ -769,18 +769,19 @@ check_tree(const struct trace *t, const struct ref *ref,
 		if (c->func == CALL_NONE)
 			continue;
 		nodes++;
-		char p[256] = "", tmp[256];
+		char p[256] = "", tmp[320];
 		for (uint32_t k = (uint32_t)n; k != 0 && k != CALL_NONE;
 		    k = ct.nodes[k].parent) {
 			const struct call_node *a = &ct.nodes[k];
 			if (a->func == CALL_NONE)
-				snprintf(tmp, sizeof tmp, "T%u%s%s", a->track,
-				    p[0] ? ";" : "", p);
+				snprintf(tmp, sizeof tmp, "T%u%s%.255s",
+				    a->track, p[0] ? ";" : "", p);
 			else
-				snprintf(tmp, sizeof tmp, "%s%s%s",
+				snprintf(tmp, sizeof tmp, "%.40s%s%.255s",
 				    trace_func_name(t, a->func), p[0] ? ";" : "",
 				    p);
-			memcpy(p, tmp, sizeof p);
+			memcpy(p, tmp, sizeof p - 1);
+			p[sizeof p - 1] = 0;
 		}
 		size_t k = 0;
 		while (k < rows.len && strcmp(rows.items[k].path, p) != 0)
