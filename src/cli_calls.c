@@ -150,14 +150,27 @@ list_calls(const struct trace *t, const struct filter *f,
 	else
 		fprintf(out, "%14s %10s %10s %8s %5s  %s\n", "start", "dur",
 		    "self", "tid", "depth", "function");
-	char line[4096];
+	/* TSV lines are made in a buffer written out in big pieces */
+	size_t cap = (size_t)1 << 20, used = 0;
+	char *buf = o->tsv ? xmalloc(cap) : NULL;
+	size_t *nlen = xcalloc(t->nfuncs ? t->nfuncs : 1, sizeof *nlen);
+	for (uint32_t i = 0; i < t->nfuncs; i++)
+		nlen[i] = names[i] ? strlen(names[i]) : 0;
 	for (size_t i = 0; i < l.n; i++) {
 		const struct call_instance *c = &l.items[l.order[i]];
 		const struct slice *s = trace_slice(t, c->ref);
 		const struct track *tr = &t->tracks[c->ref.track];
 		const char *name = names[s->func];
 		if (o->tsv) {
-			char *p = line;
+			if (cap - used < 5 * 24 + nlen[s->func] + 8) {
+				fwrite(buf, 1, used, out);
+				used = 0;
+				if (cap < 5 * 24 + nlen[s->func] + 8) {
+					cap = 5 * 24 + nlen[s->func] + 8;
+					buf = xrealloc(buf, cap);
+				}
+			}
+			char *p = buf + used;
 			p = put_i64(p, s->start - t->first);
 			*p++ = '\t';
 			p = put_i64(p, c->dur);
@@ -168,9 +181,10 @@ list_calls(const struct trace *t, const struct filter *f,
 			*p++ = '\t';
 			p = put_i64(p, c->ref.depth);
 			*p++ = '\t';
-			fwrite(line, 1, (size_t)(p - line), out);
-			fputs(name, out);
-			putc('\n', out);
+			memcpy(p, name, nlen[s->func]);
+			p += nlen[s->func];
+			*p++ = '\n';
+			used = (size_t)(p - buf);
 		} else {
 			char b[32];
 			put_right(out, timefmt_time(s->start, t->first, b,
@@ -183,6 +197,10 @@ list_calls(const struct trace *t, const struct filter *f,
 			    c->ref.depth, name);
 		}
 	}
+	if (used > 0)
+		fwrite(buf, 1, used, out);
+	free(buf);
+	free(nlen);
 	if (l.truncated)
 		fputs("ttv: more than 4294967295 calls: the rest are left "
 		    "out\n", stderr);
