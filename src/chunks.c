@@ -217,8 +217,8 @@ struct big_head {
 
 #define BIG_MIN ((size_t)4 << 20)
 
-void *
-big_alloc(size_t size)
+static void *
+big_map(size_t size, bool populate)
 {
 	struct big_head *h = NULL;
 	if (size > SIZE_MAX / 2)
@@ -228,7 +228,7 @@ big_alloc(size_t size)
 		/* mapped in one go: far cheaper than a fault a page */
 		size_t len = size + sizeof *h;
 		h = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-		    MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		    MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
 		if (h != MAP_FAILED) {
 			h->map_len = len;
 			return h + 1;
@@ -238,6 +238,33 @@ big_alloc(size_t size)
 	h = xmalloc(size + sizeof *h);
 	h->map_len = 0;
 	return h + 1;
+}
+
+void *
+big_alloc(size_t size)
+{
+	return big_map(size, true);
+}
+
+void *
+big_reserve(size_t size)
+{
+	return big_map(size, false);
+}
+
+void
+big_prefault(void *p, size_t size)
+{
+#ifdef MADV_POPULATE_WRITE
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t b = ((uintptr_t)p + size) & ~(page - 1);
+	if (b > a)
+		madvise((void *)a, b - a, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)size;
+#endif
 }
 
 void

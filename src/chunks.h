@@ -59,6 +59,12 @@ size_t level_gallop(const struct depth_level *l, size_t from, ttv_ns t);
  * page faults, one per 4 KiB page otherwise. Small ones come from malloc.
  * Freed with big_free only. */
 void *big_alloc(size_t size);
+/* The same, its pages left to be faulted in: by big_prefault, piece by
+ * piece on the threads that fill them. */
+void *big_reserve(size_t size);
+/* Maps the whole pages of [p, p + size) at once where the system can
+ * (else they fault in one by one when written). */
+void big_prefault(void *p, size_t size);
 void big_free(void *p);
 
 /* The part of [start, end) inside [t0, t1), as a length (0 if none). */

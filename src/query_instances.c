@@ -92,6 +92,8 @@ fill_chunk(int worker, void *arg, size_t ci)
 	const struct track *tr = &t->tracks[ch->track];
 	const uint64_t *bits = c->bits[ci];
 	struct call_instance *out = c->items + c->off[ci], *o = out;
+	big_prefault(out, c->count[ci] * sizeof *out);
+	big_prefault(c->durs + c->off[ci], c->count[ci] * sizeof *c->durs);
 	uint32_t depths = 0;
 	size_t pos = 0;
 	for (uint32_t d = 0; d < tr->ndepth && c->count[ci] > 0; d++) {
@@ -384,8 +386,9 @@ query_instances(const struct trace *t, const struct filter *f,
 			n += c.count[i];
 		}
 	}
-	c.items = big_alloc((n ? n : 1) * sizeof *c.items);
-	c.durs = big_alloc((n ? n : 1) * sizeof *c.durs);
+	/* their pages are mapped by the workers, each its part */
+	c.items = big_reserve((n ? n : 1) * sizeof *c.items);
+	c.durs = big_reserve((n ? n : 1) * sizeof *c.durs);
 	chunks_run(&cs, nthreads, fill_chunk, &c);
 	for (size_t i = 0; i < cs.n; i++)
 		free(c.bits[i]);
