@@ -455,6 +455,41 @@ cmp_children(const void *a, const void *b, void *arg)
 	return x->track < y->track ? -1 : x->track > y->track;
 }
 
+/* The nodes in depth-first order (parents before children, siblings in
+ * their order): threads may have made them in any order. */
+static struct call_node *
+renumber(struct call_node *nodes, size_t n)
+{
+	if (n < 2)
+		return nodes;
+	uint32_t *to = xmalloc(n * sizeof *to);
+	uint32_t *stack = xmalloc(n * sizeof *stack);
+	size_t sp = 0, k = 0;
+	stack[sp++] = 0;
+	while (sp > 0) {
+		uint32_t i = stack[--sp];
+		to[i] = (uint32_t)k++;
+		if (nodes[i].next_sibling != CALL_NONE && i != 0)
+			stack[sp++] = nodes[i].next_sibling;
+		if (nodes[i].first_child != CALL_NONE)
+			stack[sp++] = nodes[i].first_child;
+	}
+	struct call_node *out = xmalloc(n * sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		struct call_node c = nodes[i];
+#define MAP(x) ((x) == CALL_NONE ? CALL_NONE : to[x])
+		c.parent = MAP(c.parent);
+		c.first_child = MAP(c.first_child);
+		c.next_sibling = MAP(c.next_sibling);
+#undef MAP
+		out[to[i]] = c;
+	}
+	free(to);
+	free(stack);
+	free(nodes);
+	return out;
+}
+
 void
 query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, bool per_thread, struct call_tree *out)
@@ -542,7 +577,7 @@ query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
 		p->first_child = order[k];
 	}
 	free(order);
-	out->nodes = nodes;
+	out->nodes = renumber(nodes, n);
 	out->n = n;
 }
 

@@ -763,6 +763,12 @@ check_tree(const struct trace *t, const struct ref *ref,
 	}
 	struct call_tree ct;
 	query_call_tree(t, f, t0, t1, per_thread, &ct);
+	/* nodes in depth-first order */
+	for (size_t n = 1; n < ct.n; n++) {
+		assert_true(ct.nodes[n].parent < n);
+		if (ct.nodes[n].first_child != CALL_NONE)
+			assert_int_equal(ct.nodes[n].first_child, n + 1);
+	}
 	size_t nodes = 0;
 	for (size_t n = 1; n < ct.n; n++) {
 		const struct call_node *c = &ct.nodes[n];
