@@ -32,6 +32,9 @@ struct collect {
 	size_t *off;		/* pass 2: where each chunk's calls go */
 	struct call_instance *items;
 	uint64_t *durs;		/* their durations alone, for the sort */
+	struct chunk_sums {
+		ttv_ns min, max, total;
+	} *sums;		/* per chunk */
 };
 
 static int
@@ -138,8 +141,15 @@ fill_chunk(int worker, void *arg, size_t ci)
 	if (depths > 1)
 		qsort_r(out, (size_t)(o - out), sizeof *out, cmp_start,
 		    (void *)t);
-	for (const struct call_instance *p = out; p < o; p++)
+	/* the durations alone, and the chunk's shortest, longest, sum */
+	ttv_ns lo = TTV_NS_MAX, hi = 0, sum = 0;
+	for (const struct call_instance *p = out; p < o; p++) {
 		c->durs[p - c->items] = (uint64_t)p->dur;
+		lo = p->dur < lo ? p->dur : lo;
+		hi = p->dur > hi ? p->dur : hi;
+		sum = (ttv_ns)((uint64_t)sum + (uint64_t)p->dur);
+	}
+	c->sums[ci] = (struct chunk_sums){ lo, hi, sum };
 }
 
 /* ------------------------------------------------------------ ordering */
@@ -366,7 +376,9 @@ query_instances(const struct trace *t, const struct filter *f,
 		.bits = xcalloc(cs.n ? cs.n : 1, sizeof *c.bits),
 		.count = xcalloc(cs.n ? cs.n : 1, sizeof *c.count),
 		.off = xcalloc(cs.n ? cs.n : 1, sizeof *c.off),
+		.sums = xcalloc(cs.n ? cs.n : 1, sizeof *c.sums),
 	};
+	size_t ncs = cs.n;
 	int nthreads = chunks_threads(cs.slices);
 	chunks_run(&cs, nthreads, mark_chunk, &c);
 	size_t n = 0;
@@ -393,7 +405,6 @@ query_instances(const struct trace *t, const struct filter *f,
 	for (size_t i = 0; i < cs.n; i++)
 		free(c.bits[i]);
 	free(c.bits);
-	free(c.count);
 	free(c.off);
 	free(want);
 	chunks_free(&cs);
@@ -402,14 +413,15 @@ query_instances(const struct trace *t, const struct filter *f,
 
 	ttv_ns lo = TTV_NS_MAX, hi = 0;
 	ttv_ns total = 0;
-	for (size_t i = 0; i < n; i++) {
-		ttv_ns d = (ttv_ns)c.durs[i];
-		if (d < lo)
-			lo = d;
-		if (d > hi)
-			hi = d;
-		total = (ttv_ns)((uint64_t)total + (uint64_t)d);
+	for (size_t i = 0; i < ncs; i++) {
+		if (c.count[i] == 0)
+			continue;
+		lo = c.sums[i].min < lo ? c.sums[i].min : lo;
+		hi = c.sums[i].max > hi ? c.sums[i].max : hi;
+		total = (ttv_ns)((uint64_t)total + (uint64_t)c.sums[i].total);
 	}
+	free(c.sums);
+	free(c.count);
 	out->min = n ? lo : 0;
 	out->max = hi;
 	out->total = total;
