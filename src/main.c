@@ -220,6 +220,9 @@ main(int argc, char **argv)
 	int64_t *tids = NULL;
 	size_t ntids = 0;
 	char *err = NULL;
+	if (mode == MODE_VIEW && co.range != NULL)
+		return usage_error("%s", "--range goes with a batch mode (--info, "
+		    "--stats, --calls, --callers, --callees, --tree, --export)");
 	if (cli_calls_check(&co, &err) != 0) {
 		int rc = usage_error("%s", err);
 		free(err);

@@ -33,6 +33,8 @@ grep -q "bad time in range" "$tmp/err" || fail "bad time: $(cat "$tmp/err")"
 expect_rc 2 "$TTV" --stats --range 2ms..1ms "$demo"
 grep -q "empty range" "$tmp/err" || fail "empty range: $(cat "$tmp/err")"
 expect_rc 2 "$TTV" --calls
+expect_rc 2 "$TTV" --range 0..1ms "$demo"
+grep -q "goes with a batch mode" "$tmp/err" || fail "--range in the viewer: $(cat "$tmp/err")"
 
 # a function that is not there: 1
 expect_rc 1 "$TTV" --callers no_such_function "$demo"
