@@ -336,13 +336,24 @@ tree(const struct trace *t, const struct filter *f,
 
 int
 cli_calls(const struct trace *t, const struct filter *f,
-    const struct calls_options *o, FILE *out, char **err)
+    const struct calls_options *o, const char *path, FILE *out)
 {
+	char *err = NULL;
+	int rc = 0;
 	switch (o->mode) {
-	case CALLS_LIST: return list_calls(t, f, o, out);
+	case CALLS_LIST: rc = list_calls(t, f, o, out); break;
 	case CALLS_CALLERS:
-	case CALLS_CALLEES: return edges(t, f, o, out, err);
-	case CALLS_TREE: tree(t, f, o, out); return 0;
-	default: return 0;
+	case CALLS_CALLEES: rc = edges(t, f, o, out, &err); break;
+	case CALLS_TREE: tree(t, f, o, out); break;
+	default: break;
 	}
+	if (err != NULL) {
+		fputs("ttv: ", stderr);
+		escape_fputs(path, stderr);
+		fputs(": ", stderr);
+		escape_fputs(err, stderr);
+		putc('\n', stderr);
+		free(err);
+	}
+	return rc;
 }

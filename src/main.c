@@ -86,11 +86,12 @@ usage(FILE *fp)
 "      --callees FUNC      the functions FUNC calls directly: calls and time\n"
 "      --tree              the call tree: each call path with its calls,\n"
 "                          total and self time (--per-thread: by thread)\n"
-"      --range START..END  only [START, END) of the trace, in every mode:\n"
-"                          calls overlapping it, their times clipped to it;\n"
-"                          times as the viewer's g takes them, from the\n"
-"                          start (0..50us, +1.2ms..+3ms) or, with -, back\n"
-"                          from the end (-1ms..); an open side: the end\n"
+"      --range START..END  only [START, END) of the trace, in every batch\n"
+"                          mode: calls overlapping it, their times clipped\n"
+"                          to it; times as the viewer's g takes them,\n"
+"                          from the start (0..50us, +1.2ms..+3ms) or, with\n"
+"                          -, back from the end (-1ms..); an open side:\n"
+"                          the end\n"
 "  -e, --export FORMAT     chrome-json (Perfetto, chrome://tracing) or\n"
 "                          collapsed (folded stacks for flamegraph tools)\n"
 "  -o, --output FILE       write the export to FILE instead of stdout\n"
@@ -315,15 +316,8 @@ main(int argc, char **argv)
 				    per_thread, out);
 			break;
 		case MODE_CALLS:
-			if (cli_calls(t, &f, &co, out, &err) != 0) {
-				fputs("ttv: ", stderr);
-				escape_fputs(path, stderr);
-				fputs(": ", stderr);
-				escape_fputs(err, stderr);
-				putc('\n', stderr);
-				free(err);
+			if (cli_calls(t, &f, &co, path, out) != 0)
 				rc = EXIT_BAD_INPUT;
-			}
 			break;
 		default: break;
 		}
