@@ -18,7 +18,24 @@
 struct out {
 	FILE *fp;
 	bool first;
+	ttv_ns t0, t1;		/* the range: events in it, calls overlapping it */
 };
+
+static bool
+time_in(const struct out *o, ttv_ns t)
+{
+	return t >= o->t0 && (t < o->t1 || o->t1 == TTV_NS_MAX);
+}
+
+/* The range rule of query_calls.h: a call that overlaps the range is
+ * written, whole. */
+static bool
+slice_in(const struct out *o, const struct trace *t, struct slice_ref r)
+{
+	ttv_ns s = trace_slice(t, r)->start, e = trace_slice_end(t, r);
+	return (s < o->t1 || o->t1 == TTV_NS_MAX) &&
+	    (e > o->t0 || (e == s && s >= o->t0));
+}
 
 static void
 sep(struct out *o)
@@ -174,8 +191,9 @@ put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
 	ttv_ns *end = xcalloc(tr->ndepth, sizeof *end);
 	/* Iterative DFS: stack[d] is the open slice at depth d. */
 	uint32_t top = 0;	/* number of open levels */
-	size_t i0 = 0;
-	while (i0 < tr->depth[0].len || top > 0) {
+	size_t i0, i1;
+	query_window(tr, 0, o->t0, o->t1, &i0, &i1);
+	while (i0 < i1 || top > 0) {
 		if (top == 0) {
 			struct slice_ref r = { ti, 0, (uint32_t)i0++ };
 			const struct slice *s = trace_slice(t, r);
@@ -193,7 +211,7 @@ put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
 		    tr->depth[d].slices[cur[d]].start < end[d - 1]) {
 			struct slice_ref r = { ti, d, (uint32_t)cur[d]++ };
 			const struct slice *s = trace_slice(t, r);
-			if (filter_func(f, s->func))
+			if (filter_func(f, s->func) && slice_in(o, t, r))
 				put_slice(o, t, r);
 			end[d] = trace_slice_end(t, r);
 			if (d + 1 < tr->ndepth)
@@ -248,7 +266,8 @@ put_flows(struct out *o, const struct trace *t, const struct filter *f)
 		const struct flow *fl = v[i];
 		if (!ref_ok(t, fl->from) || !ref_ok(t, fl->to) ||
 		    !filter_track(f, fl->from.track) ||
-		    !filter_track(f, fl->to.track))
+		    !filter_track(f, fl->to.track) ||
+		    !slice_in(o, t, fl->from) || !slice_in(o, t, fl->to))
 			continue;
 		bool first = i == 0 || v[i - 1]->id != fl->id;
 		bool last = i + 1 == t->nflows || v[i + 1]->id != fl->id;
@@ -262,7 +281,14 @@ put_flows(struct out *o, const struct trace *t, const struct filter *f)
 int
 export_chrome_json(const struct trace *t, const struct filter *f, FILE *fp)
 {
-	struct out o = { fp, true };
+	return export_chrome_json_range(t, f, TTV_NS_MIN, TTV_NS_MAX, fp);
+}
+
+int
+export_chrome_json_range(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, FILE *fp)
+{
+	struct out o = { fp, true, t0, t1 };
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"format\":", fp);
 	put_str(fp, t->format);
 	fputs("},\"traceEvents\":[", fp);
@@ -305,7 +331,7 @@ export_chrome_json(const struct trace *t, const struct filter *f, FILE *fp)
 		int64_t pid = track_pid(t, tr);
 		for (size_t k = 0; k < tr->ninstants; k++) {
 			const struct instant *in = &tr->instants[k];
-			if (!filter_func(f, in->func))
+			if (!filter_func(f, in->func) || !time_in(&o, in->t))
 				continue;
 			const struct func *fn = &t->funcs[in->func];
 			put_head(&o, "i", trace_str(t, fn->name),
@@ -320,6 +346,8 @@ export_chrome_json(const struct trace *t, const struct filter *f, FILE *fp)
 		char buf[64];
 		const char *label = track_label(t, tr, buf, sizeof buf);
 		for (size_t k = 0; k < tr->nsamples; k++) {
+			if (!time_in(&o, tr->samples[k].t))
+				continue;
 			put_head(&o, "C", label, NULL, tr->samples[k].t, pid,
 			    0);
 			double v = tr->samples[k].value;
@@ -333,7 +361,8 @@ export_chrome_json(const struct trace *t, const struct filter *f, FILE *fp)
 	for (size_t i = 0; i < t->nmarkers; i++) {
 		const struct marker *m = &t->markers[i];
 		bool on_track = m->track < t->ntracks;
-		if (on_track && !filter_track(f, m->track))
+		if ((on_track && !filter_track(f, m->track)) ||
+		    !time_in(&o, m->t))
 			continue;
 		const struct track *tr = on_track ? &t->tracks[m->track] : NULL;
 		put_head(&o, "i", marker_kind_name(m->kind), "ttv.marker", m->t,

@@ -92,9 +92,18 @@ int
 export_collapsed(const struct trace *t, const struct filter *f,
     bool per_thread, uint32_t max_depth, FILE *fp, uint64_t *folded)
 {
+	return export_collapsed_range(t, f, TTV_NS_MIN, TTV_NS_MAX, per_thread,
+	    max_depth, fp, folded);
+}
+
+int
+export_collapsed_range(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, bool per_thread, uint32_t max_depth, FILE *fp,
+    uint64_t *folded)
+{
 	struct call_tree ct;
 	bool sampled = trace_is_sampled(t);
-	query_call_tree(t, f, TTV_NS_MIN, TTV_NS_MAX, per_thread, &ct);
+	query_call_tree(t, f, t0, t1, per_thread, &ct);
 	if (max_depth < 2)
 		max_depth = 2;
 	*folded = 0;

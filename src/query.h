@@ -116,8 +116,9 @@ enum stats_key {
 };
 
 /* One row per function with at least one slice overlapping [t0, t1) on the
- * tracks and functions the filter lets through. Percentiles follow
- * llvm-xray account: the value at index floor(q * n) of the sorted list. */
+ * tracks and functions the filter lets through, times clipped to the range
+ * (the rule of query_calls.h). Percentiles follow llvm-xray account: the
+ * value at index floor(q * n) of the sorted list. */
 void query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, struct stats_table *out);
 void stats_sort(const struct trace *t, struct stats_table *st,
@@ -150,9 +151,11 @@ struct call_tree {
 };
 
 /* The call tree of the slices overlapping [t0, t1), times clipped to the
- * window. With a function filter, the stacks that pass through a kept
- * function (focus), or that avoid hidden ones. Children are sorted by
- * total time, largest first. */
+ * window (the range rule of query_calls.h). With a function filter, the
+ * stacks that pass through a kept function (focus), or without the hidden
+ * frames and all they called, their time left to their callers. Children
+ * are sorted by total time, largest first (ties by name); nodes are
+ * numbered in that depth-first order, whatever the threads did. */
 void query_call_tree(const struct trace *t, const struct filter *f,
     ttv_ns t0, ttv_ns t1, bool per_thread, struct call_tree *out);
 void call_tree_free(struct call_tree *ct);

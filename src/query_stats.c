@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chunks.h"
 #include "query.h"
 #include "threads.h"
 #include "env.h"
@@ -102,6 +103,7 @@ struct target {
 struct query {
 	const struct trace *t;
 	const struct filter *f;
+	ttv_ns t0, t1;		/* the range: edge slices are clipped to it */
 	struct span *spans;
 	size_t nspans, total;	/* total: slices in all spans */
 	int nthreads;
@@ -224,6 +226,36 @@ add_ns(ttv_ns a, ttv_ns b)
 	return (ttv_ns)((uint64_t)a + (uint64_t)b);
 }
 
+/* Only the first and the last slice of a span can stick out of the range
+ * (slices at one depth do not overlap): their durations are clipped. */
+static inline bool
+at_edge(const struct span *sp, size_t i)
+{
+	return i == sp->lo || i + 1 == sp->hi;
+}
+
+static ttv_ns
+edge_dur(const struct query *q, const struct span *sp, size_t i, ttv_ns dur)
+{
+	if (!at_edge(sp, i))
+		return dur;
+	const struct depth_level *l =
+	    &q->t->tracks[sp->track].depth[sp->depth];
+	return level_clip(l, i, q->t0, q->t1);
+}
+
+/* The clipped time of the children of an edge slice. */
+static ttv_ns
+edge_children(const struct query *q, const struct depth_level *cl,
+    ttv_ns start, ttv_ns end)
+{
+	ttv_ns child = 0;
+	for (size_t k = level_first_start(cl, start);
+	    k < cl->len && cl->slices[k].start < end; k++)
+		child = add_ns(child, level_clip(cl, k, q->t0, q->t1));
+	return child;
+}
+
 /* Self time comes from walking each depth beside the one below it: a
  * child belongs to the parent whose span holds its start. A chunk that
  * starts inside a depth finds its first child by search where a single
@@ -271,6 +303,12 @@ sum_pass(void *arg)
 				    level_dur_walk(cl, c++, &cc));
 			if (s->flags & SLICE_INEXACT)
 				continue;
+			if (__builtin_expect(at_edge(sp, i), 0)) {
+				dur = level_clip(l, i, w->q->t0, w->q->t1);
+				if (cl != NULL)
+					child = edge_children(w->q, cl, s->start,
+					    end);
+			}
 			struct sums *fs = &w->sums[s->func];
 			if (fs->count == 0) {
 				if (!filter_func(f, s->func))
@@ -393,7 +431,8 @@ count_pass(void *arg)
 			const struct fn_plan *p = &plan[fn];
 			if (p->mode == FN_NONE || (s[i].flags & SLICE_INEXACT))
 				continue;
-			ttv_ns dur = level_dur_walk(l, i, &lc);
+			ttv_ns dur = edge_dur(q, sp, i, level_dur_walk(l, i,
+			    &lc));
 			if (p->mode == FN_HIST)
 				hist[p->off + bucket_of((uint64_t)(dur -
 				    p->min), p->bits)]++;
@@ -424,7 +463,8 @@ copy_pass(void *arg)
 			const struct fn_plan *p = &q->plan[s[i].func];
 			if (p->ntargets == 0 || (s[i].flags & SLICE_INEXACT))
 				continue;
-			ttv_ns dur = level_dur_walk(l, i, &lc);
+			ttv_ns dur = edge_dur(q, sp, i, level_dur_walk(l, i,
+			    &lc));
 			const struct fn_window *fw = &q->windows[s[i].func];
 			bool in = ((uint64_t)(dur - fw->lo[0]) <= fw->span[0]) |
 			    ((uint64_t)(dur - fw->lo[1]) <= fw->span[1]) |
@@ -718,7 +758,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	memset(out, 0, sizeof *out);
 	if (t->nfuncs == 0)
 		return;
-	struct query q = { .t = t, .f = f };
+	struct query q = { .t = t, .f = f, .t0 = t0, .t1 = t1 };
 	plan_spans(&q, t0, t1);
 	q.nthreads = thread_count(q.total, t->nfuncs);
 	q.rows = xcalloc(t->nfuncs, sizeof *q.rows);

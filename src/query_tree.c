@@ -1,17 +1,25 @@
 /*
  * The aggregated call tree of a time window (see query.h): the model of
- * the flame pane and of the collapsed-stacks export.
+ * the flame pane, the --tree mode and the collapsed-stacks export.
  *
- * Stacks are walked with an explicit stack (traces can nest thousands of
- * frames deep). Nodes are found by (parent node, function) in a hash map.
- * With a focus filter, each walk reports how much of its subtree's time is
- * in focus, so ancestors of focused frames keep exactly that time.
+ * Without a focus filter the tree is built depth by depth: a slice's node
+ * is its parent slice's node's child for its function, and the parent is
+ * found by walking the level above beside the slice's own. Each thread
+ * does chunks of whole outermost calls (chunks.h) into a tree of its own;
+ * the trees are merged, then every node's self time is its total minus
+ * its children's.
+ *
+ * With a focus filter stacks are walked frame by frame with an explicit
+ * stack (traces can nest thousands of frames deep), and each walk reports
+ * how much of its subtree's time is in focus, so ancestors of focused
+ * frames keep exactly that time.
  */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "chunks.h"
 #include "hashmap.h"
 #include "query.h"
 #include "xalloc.h"
@@ -163,6 +171,261 @@ walk_track(struct walk *w, uint32_t root)
 	}
 }
 
+/* ------------------------------------------------------- depth by depth */
+
+#define CHUNK_SLICES ((size_t)1 << 18)
+#define WORKERS_MAX 8
+
+/* (parent node, function) -> node, open addressing: the hot lookup, one
+ * a slice; the table stays small (one entry a node) and in cache. */
+struct node_table {
+	uint64_t *keys;		/* parent << 32 | func, UINT64_MAX: empty */
+	uint32_t *vals;
+	uint32_t cap, n;	/* cap a power of two */
+};
+
+static inline uint32_t
+table_slot(uint64_t key, uint32_t cap)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+static void
+table_grow(struct node_table *nt)
+{
+	uint32_t cap = nt->cap ? nt->cap * 2 : 256;
+	uint64_t *keys = xmalloc(cap * sizeof *keys);
+	uint32_t *vals = xmalloc(cap * sizeof *vals);
+	for (uint32_t i = 0; i < cap; i++)
+		keys[i] = UINT64_MAX;
+	for (uint32_t i = 0; i < nt->cap; i++) {
+		if (nt->keys[i] == UINT64_MAX)
+			continue;
+		uint32_t j = table_slot(nt->keys[i], cap);
+		while (keys[j] != UINT64_MAX)
+			j = (j + 1) & (cap - 1);
+		keys[j] = nt->keys[i];
+		vals[j] = nt->vals[i];
+	}
+	free(nt->keys);
+	free(nt->vals);
+	nt->keys = keys;
+	nt->vals = vals;
+	nt->cap = cap;
+}
+
+struct u32_vec {
+	uint32_t *items;
+	size_t len, cap;
+};
+
+struct level_tree {
+	VEC(struct call_node) nodes;
+	struct node_table table;
+	struct u32_vec above, here;	/* nodes of the slices of two levels */
+};
+
+/* The node for func under parent (func may be a track's thread node:
+ * THREAD_KEY | track). */
+#define THREAD_KEY ((uint64_t)1 << 31)
+
+static uint32_t
+level_node(struct level_tree *lt, uint32_t parent, uint64_t k)
+{
+	struct node_table *nt = &lt->table;
+	uint64_t key = (uint64_t)parent << 32 | k;
+	if (nt->cap > 0) {
+		uint32_t j = table_slot(key, nt->cap);
+		for (; nt->keys[j] != UINT64_MAX; j = (j + 1) & (nt->cap - 1))
+			if (nt->keys[j] == key)
+				return nt->vals[j];
+	}
+	if ((nt->n + 1) * 2 > nt->cap)
+		table_grow(nt);
+	uint32_t j = table_slot(key, nt->cap);
+	while (nt->keys[j] != UINT64_MAX)
+		j = (j + 1) & (nt->cap - 1);
+	uint32_t n = (uint32_t)lt->nodes.len;
+	nt->keys[j] = key;
+	nt->vals[j] = n;
+	nt->n++;
+	bool thread = k & THREAD_KEY;
+	struct call_node node = {
+		.func = thread ? CALL_NONE : (func_id)k,
+		.track = thread ? (uint32_t)(k & ~THREAD_KEY) : CALL_NONE,
+		.parent = parent,
+		.first_child = CALL_NONE, .next_sibling = CALL_NONE,
+		.depth = lt->nodes.items[parent].depth + 1,
+	};
+	VEC_PUSH(&lt->nodes, node);
+	return n;
+}
+
+static void
+level_tree_init(struct level_tree *lt)
+{
+	memset(lt, 0, sizeof *lt);
+	struct call_node root = {
+		.func = CALL_NONE, .track = CALL_NONE, .parent = CALL_NONE,
+		.first_child = CALL_NONE, .next_sibling = CALL_NONE,
+	};
+	VEC_PUSH(&lt->nodes, root);
+}
+
+static void
+level_tree_free(struct level_tree *lt)
+{
+	VEC_FREE(&lt->nodes);
+	VEC_FREE(&lt->above);
+	VEC_FREE(&lt->here);
+	free(lt->table.keys);
+	free(lt->table.vals);
+}
+
+struct level_walk {
+	const struct trace *t;
+	const struct filter *f;
+	ttv_ns t0, t1;
+	bool per_thread;
+	const struct chunk_set *cs;
+	struct level_tree w[WORKERS_MAX];
+};
+
+static void
+level_chunk(int worker, void *arg, size_t ci)
+{
+	struct level_walk *lw = arg;
+	const struct trace *t = lw->t;
+	const struct filter *f = lw->f;
+	const struct chunk *ch = &lw->cs->c[ci];
+	const struct track *tr = &t->tracks[ch->track];
+	struct level_tree *lt = &lw->w[worker];
+	bool hide = f != NULL && f->hide_functions && f->func_on != NULL;
+	uint32_t top = lw->per_thread ?
+	    level_node(lt, 0, THREAD_KEY | ch->track) : 0;
+	size_t plo = 0, phi = 0;
+	for (uint32_t d = 0; d < tr->ndepth; d++) {
+		size_t lo, hi;
+		chunk_level(t, ch, d, lw->t0, lw->t1, &lo, &hi);
+		if (lo >= hi)
+			break;	/* nothing deeper either */
+		const struct depth_level *l = &tr->depth[d];
+		const struct depth_level *pl = d > 0 ? &tr->depth[d - 1] : NULL;
+		lt->here.len = 0;
+		VEC_RESERVE(&lt->here, hi - lo);
+		uint32_t *here = lt->here.items;
+		const uint32_t *above = lt->above.items;
+		size_t p = plo;
+		for (size_t i = lo; i < hi; i++) {
+			const struct slice *s = &l->slices[i];
+			uint32_t parent = top;
+			if (pl != NULL) {
+				/* the last slice above starting at or before
+				 * this one holds it, if it is long enough */
+				while (p + 1 < phi &&
+				    pl->slices[p + 1].start <= s->start)
+					p++;
+				if (p >= phi || pl->slices[p].start > s->start ||
+				    s->start >= level_end(pl, p))
+					parent = CALL_NONE;
+				else
+					parent = above[p - plo];
+			}
+			if (parent == CALL_NONE ||
+			    (hide && !f->func_on[s->func])) {
+				/* a hidden frame goes with all it called:
+				 * its time stays its caller's */
+				here[i - lo] = CALL_NONE;
+				continue;
+			}
+			uint32_t n = level_node(lt, parent, s->func);
+			struct call_node *c = &lt->nodes.items[n];
+			c->count++;
+			c->total += level_clip(l, i, lw->t0, lw->t1);
+			c->weight += l->weights ? l->weights[i] : 1;
+			here[i - lo] = n;
+		}
+		lt->here.len = hi - lo;
+		/* this level is the next one's "above" */
+		struct u32_vec tmp = lt->above;
+		lt->above = lt->here;
+		lt->here = tmp;
+		plo = lo;
+		phi = hi;
+	}
+}
+
+/* Adds worker tree `from` into `to` (nodes come after their parents). */
+static void
+merge_tree(struct level_tree *to, const struct level_tree *from)
+{
+	size_t n = from->nodes.len;
+	uint32_t *map = xmalloc((n ? n : 1) * sizeof *map);
+	map[0] = 0;
+	for (size_t i = 1; i < n; i++) {
+		const struct call_node *c = &from->nodes.items[i];
+		uint64_t k = c->func == CALL_NONE ? THREAD_KEY | c->track :
+		    c->func;
+		uint32_t m = level_node(to, map[c->parent], k);
+		map[i] = m;
+		struct call_node *d = &to->nodes.items[m];
+		d->count += c->count;
+		d->total += c->total;
+		d->weight += c->weight;
+	}
+	free(map);
+}
+
+/* The tree without a focus filter, self times included, into tb. */
+static void
+level_tree_build(const struct trace *t, const struct filter *f, ttv_ns t0,
+    ttv_ns t1, bool per_thread, struct tree_builder *tb)
+{
+	struct chunk_set cs;
+	chunks_plan(t, f, t0, t1, CHUNK_SLICES, &cs);
+	int nw = chunks_threads(cs.slices);
+	if (nw > WORKERS_MAX)
+		nw = WORKERS_MAX;
+	struct level_walk *lw = xcalloc(1, sizeof *lw);
+	*lw = (struct level_walk){ .t = t, .f = f, .t0 = t0, .t1 = t1,
+	    .per_thread = per_thread, .cs = &cs };
+	for (int i = 0; i < nw; i++)
+		level_tree_init(&lw->w[i]);
+	chunks_run(&cs, nw, level_chunk, lw);
+	struct level_tree *all = &lw->w[0];
+	for (int i = 1; i < nw; i++) {
+		merge_tree(all, &lw->w[i]);
+		level_tree_free(&lw->w[i]);
+	}
+	chunks_free(&cs);
+	/* self: what the children do not cover */
+	struct call_node *nodes = all->nodes.items;
+	size_t n = all->nodes.len;
+	ttv_ns *child = xcalloc(n ? n : 1, sizeof *child);
+	uint64_t *cw = xcalloc(n ? n : 1, sizeof *cw);
+	for (size_t i = 1; i < n; i++) {
+		child[nodes[i].parent] += nodes[i].total;
+		cw[nodes[i].parent] += nodes[i].weight;
+	}
+	for (size_t i = 1; i < n; i++) {
+		if (nodes[i].func == CALL_NONE)
+			continue;
+		nodes[i].self = nodes[i].total > child[i] ?
+		    nodes[i].total - child[i] : 0;
+		nodes[i].self_weight = nodes[i].weight > cw[i] ?
+		    nodes[i].weight - cw[i] : 0;
+	}
+	free(child);
+	free(cw);
+	tb->nodes.items = all->nodes.items;
+	tb->nodes.len = all->nodes.len;
+	tb->nodes.cap = all->nodes.cap;
+	all->nodes.items = NULL;
+	all->nodes.len = all->nodes.cap = 0;
+	level_tree_free(all);
+	free(lw);
+}
+
 struct sort_ctx {
 	const struct trace *t;
 	const struct call_node *nodes;
@@ -192,6 +455,41 @@ cmp_children(const void *a, const void *b, void *arg)
 	return x->track < y->track ? -1 : x->track > y->track;
 }
 
+/* The nodes in depth-first order (parents before children, siblings in
+ * their order): threads may have made them in any order. */
+static struct call_node *
+renumber(struct call_node *nodes, size_t n)
+{
+	if (n < 2)
+		return nodes;
+	uint32_t *to = xmalloc(n * sizeof *to);
+	uint32_t *stack = xmalloc(n * sizeof *stack);
+	size_t sp = 0, k = 0;
+	stack[sp++] = 0;
+	while (sp > 0) {
+		uint32_t i = stack[--sp];
+		to[i] = (uint32_t)k++;
+		if (nodes[i].next_sibling != CALL_NONE && i != 0)
+			stack[sp++] = nodes[i].next_sibling;
+		if (nodes[i].first_child != CALL_NONE)
+			stack[sp++] = nodes[i].first_child;
+	}
+	struct call_node *out = xmalloc(n * sizeof *out);
+	for (size_t i = 0; i < n; i++) {
+		struct call_node c = nodes[i];
+#define MAP(x) ((x) == CALL_NONE ? CALL_NONE : to[x])
+		c.parent = MAP(c.parent);
+		c.first_child = MAP(c.first_child);
+		c.next_sibling = MAP(c.next_sibling);
+#undef MAP
+		out[to[i]] = c;
+	}
+	free(to);
+	free(stack);
+	free(nodes);
+	return out;
+}
+
 void
 query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, bool per_thread, struct call_tree *out)
@@ -201,18 +499,25 @@ query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
 		.func = CALL_NONE, .track = CALL_NONE, .parent = CALL_NONE,
 		.first_child = CALL_NONE, .next_sibling = CALL_NONE,
 	};
-	VEC_PUSH(&tb.nodes, root);
-	struct walk w = { .t = t, .f = f, .t0 = t0, .t1 = t1, .tb = &tb };
-	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
-		if (!filter_track(f, ti) || t->tracks[ti].nslices == 0 ||
-		    t->tracks[ti].kind == TRACK_CPU)
-			continue;
-		w.tr = &t->tracks[ti];
-		uint32_t top = per_thread ? child_node(&tb, 0, CALL_NONE, ti) : 0;
-		walk_track(&w, top);
+	bool focus = f != NULL && f->func_on != NULL && !f->hide_functions;
+	if (!focus) {
+		level_tree_build(t, f, t0, t1, per_thread, &tb);
+	} else {
+		VEC_PUSH(&tb.nodes, root);
+		struct walk w = { .t = t, .f = f, .t0 = t0, .t1 = t1,
+		    .tb = &tb };
+		for (uint32_t ti = 0; ti < t->ntracks; ti++) {
+			if (!filter_track(f, ti) || t->tracks[ti].nslices == 0 ||
+			    t->tracks[ti].kind == TRACK_CPU)
+				continue;
+			w.tr = &t->tracks[ti];
+			uint32_t top = per_thread ? child_node(&tb, 0, CALL_NONE,
+			    ti) : 0;
+			walk_track(&w, top);
+		}
+		VEC_FREE(&w.stack);
+		hashmap_free(&tb.children);
 	}
-	VEC_FREE(&w.stack);
-	hashmap_free(&tb.children);
 
 	/* The root and thread nodes hold the sums of their stacks. */
 	struct call_node *nodes = tb.nodes.items;
@@ -272,7 +577,7 @@ query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
 		p->first_child = order[k];
 	}
 	free(order);
-	out->nodes = nodes;
+	out->nodes = renumber(nodes, n);
 	out->n = n;
 }
 

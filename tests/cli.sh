@@ -113,7 +113,7 @@ if LC_ALL=C grep -q "$(printf '\033')" "$tmp/out"; then fail "raw escape in outp
 # an option without its mode, two modes, unknown options: usage errors
 # that say "ttv:", never the full path of the program
 expect_rc 2 "$TTV" --tsv --info "$demo"
-grep -q "^ttv: --tsv goes with --stats, --markers, --search or --query" "$tmp/err" || fail "--tsv without --stats: $(cat "$tmp/err")"
+grep -q "^ttv: --tsv goes with --stats, --markers, --search, --query" "$tmp/err" || fail "--tsv without --stats: $(cat "$tmp/err")"
 expect_rc 2 "$TTV" --sort self "$demo"
 expect_rc 2 "$TTV" --ascending --markers "$demo"
 expect_rc 2 "$TTV" --per-thread --export chrome-json "$demo"

@@ -747,8 +747,36 @@ big_stats_trace(struct stats_ref *ref, uint32_t ntracks, size_t per_track,
 	return builder_finish(b);
 }
 
+/* The part of call i inside [t0, t1), and that of its children (*child):
+ * the range rule of query_calls.h. */
+static ttv_ns
+ref_clip(const struct stats_ref *ref, size_t i, ttv_ns t0, ttv_ns t1,
+    ttv_ns *child)
+{
+	const struct stats_call *c = &ref->calls[i];
+	ttv_ns a = c->start > t0 ? c->start : t0;
+	ttv_ns b = c->end < t1 ? c->end : t1;
+	if (c->start >= t0 && c->end <= t1) {
+		*child = c->child;
+		return c->end - c->start;
+	}
+	/* calls are in pre-order: the children follow, one level down */
+	*child = 0;
+	for (size_t j = i + 1; j < ref->n && ref->calls[j].track == c->track &&
+	    ref->calls[j].depth > c->depth; j++) {
+		const struct stats_call *k = &ref->calls[j];
+		if (k->depth != c->depth + 1)
+			continue;
+		ttv_ns ka = k->start > t0 ? k->start : t0;
+		ttv_ns kb = k->end < t1 ? k->end : t1;
+		*child += kb > ka ? kb - ka : 0;
+	}
+	return b > a ? b - a : 0;
+}
+
 /* Checks query_stats against the calls: those on tracks in `tracks` (NULL:
- * all) of functions in `funcs` (NULL: all) overlapping [t0, t1). */
+ * all) of functions in `funcs` (NULL: all) overlapping [t0, t1), their
+ * times clipped to it. */
 static void
 check_stats(const struct trace *t, const struct filter *f,
     const struct stats_ref *ref, const uint8_t *tracks, const uint8_t *funcs,
@@ -777,10 +805,11 @@ check_stats(const struct trace *t, const struct filter *f,
 	ttv_ns *durs = xreallocarray(NULL, ref->n + 1, sizeof *durs);
 	size_t *fill = xreallocarray(NULL, t->nfuncs, sizeof *fill);
 	memcpy(fill, start, t->nfuncs * sizeof *fill);
+	ttv_ns child;
 	for (size_t i = 0; i < ref->n; i++)
 		if (in[i])
 			durs[fill[ref->calls[i].func]++] =
-			    ref->calls[i].end - ref->calls[i].start;
+			    ref_clip(ref, i, t0, t1, &child);
 
 	/* Totals, self times and the longest call: the first in (track,
 	 * depth, index) order among equal maxima. */
@@ -794,9 +823,9 @@ check_stats(const struct trace *t, const struct filter *f,
 		const struct stats_call *c = &ref->calls[i];
 		if (!in[i])
 			continue;
-		ttv_ns d = c->end - c->start;
+		ttv_ns d = ref_clip(ref, i, t0, t1, &child);
 		total[c->func] += d;
-		self[c->func] += d - c->child;
+		self[c->func] += d > child ? d - child : 0;
 		size_t *b = &first[c->func];
 		if (*b == SIZE_MAX || d > max[c->func] || (d == max[c->func] &&
 		    (c->track < ref->calls[*b].track ||

@@ -23,15 +23,16 @@ _ttv()
 	--sysroot)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	-t|--thread|-f|--function|--hide|--search|--max-depth|--query)
+	-t|--thread|-f|--function|--hide|--search|--max-depth|--query|--calls|--callers|--callees|--range)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
-		COMPREPLY=($(compgen -W '--info --stats --markers --search --query --query-file --tsv
-		    --csv --json --sort
-		    --ascending --export --output --per-thread --max-depth --thread
-		    --function --hide --instr-map --sysroot --format --strict
-		    --help --version' -- "$cur"))
+		COMPREPLY=($(compgen -W '--info --stats --markers --search
+		    --query --query-file --calls --callers --callees --tree
+		    --range --tsv --csv --json --sort --ascending --export
+		    --output --per-thread --max-depth --thread --function
+		    --hide --instr-map --sysroot --format --strict --help
+		    --version' -- "$cur"))
 		return
 	fi
 	# A trace: a file, or a CTF trace directory.

@@ -18,6 +18,7 @@ struct stats_options {
 	bool tsv;
 	enum stats_key sort;
 	bool ascending;
+	ttv_ns t0, t1;		/* the range (query_calls.h) */
 };
 /* --stats: one row per function. */
 void cli_stats(const struct trace *t, const struct filter *f,
@@ -25,14 +26,15 @@ void cli_stats(const struct trace *t, const struct filter *f,
 
 /* --markers: every marker in time order (ts_ns from the trace start,
  * kind, tid, value, text), the list of the markers pane. */
-void cli_markers(const struct trace *t, const struct filter *f, bool tsv,
-    FILE *out);
+void cli_markers(const struct trace *t, const struct filter *f, ttv_ns t0,
+    ttv_ns t1, bool tsv, FILE *out);
 
 /* --search REGEX: every match in time order (ts_ns from the trace start,
  * dur_ns, tid, where it matched, name), as the viewer's / finds them
  * (smart-case). Returns -1 with *err for a bad pattern. */
 int cli_search(const struct trace *t, const struct filter *f,
-    const char *pattern, bool tsv, FILE *out, char **err);
+    const char *pattern, ttv_ns t0, ttv_ns t1, bool tsv, FILE *out,
+    char **err);
 
 enum query_format { QUERY_TABLE, QUERY_TSV, QUERY_CSV, QUERY_JSON };
 

@@ -18,8 +18,8 @@ utf8_extra(const char *s)
 }
 
 void
-cli_markers(const struct trace *t, const struct filter *f, bool tsv,
-    FILE *out)
+cli_markers(const struct trace *t, const struct filter *f, ttv_ns t0,
+    ttv_ns t1, bool tsv, FILE *out)
 {
 	size_t *rows, n = query_markers(t, f, &rows);
 	char lb[64], tb[64];
@@ -31,6 +31,8 @@ cli_markers(const struct trace *t, const struct filter *f, bool tsv,
 		    "tid", "value", "text");
 	for (size_t i = 0; i < n; i++) {
 		const struct marker *m = &t->markers[rows[i]];
+		if (m->t < t0 || m->t >= t1)
+			continue;
 		const char *text = m->text != 0 ? trace_str(t, m->text) : "";
 		/* ns from the trace start: the viewer's "+" time. */
 		long long ts = (long long)(m->t - t->first);

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "escape.h"
+#include "query_calls.h"
 #include "timefmt.h"
 
 /* Bytes beyond one per column, for printf widths ("µ" is two bytes). */
@@ -47,7 +48,8 @@ row(const struct trace *t, bool tsv, ttv_ns when, ttv_ns dur, uint32_t track,
 
 int
 cli_search(const struct trace *t, const struct filter *f,
-    const char *pattern, bool tsv, FILE *out, char **err)
+    const char *pattern, ttv_ns t0, ttv_ns t1, bool tsv, FILE *out,
+    char **err)
 {
 	struct regex *re = regex_compile_search(pattern, err);
 	struct search_result res;
@@ -57,6 +59,7 @@ cli_search(const struct trace *t, const struct filter *f,
 		return -1;
 	uint8_t *match = query_search_funcs(t, re);
 	query_search_all(t, f, match, re, &res);
+	res.nhits = search_in_range(t, res.hits, res.nhits, t0, t1);
 	if (tsv)
 		fputs("ts_ns\tdur_ns\ttid\tmatch\tname\n", out);
 	else
@@ -71,6 +74,8 @@ cli_search(const struct trace *t, const struct filter *f,
 		    t->logs[l].t < res.hits[h].t);
 		if (take_log) {
 			const struct log_entry *e = &t->logs[l++];
+			if (e->t < t0 || e->t >= t1)
+				continue;
 			row(t, tsv, e->t, 0, e->track, "log",
 			    trace_str(t, e->text), out);
 			continue;

@@ -9,7 +9,7 @@ cli_stats(const struct trace *t, const struct filter *f,
     const struct stats_options *o, FILE *out)
 {
 	struct stats_table st;
-	query_stats(t, f, TTV_NS_MIN, TTV_NS_MAX, &st);
+	query_stats(t, f, o->t0, o->t1, &st);
 	bool desc = o->sort == STATS_NAME ? o->ascending : !o->ascending;
 	stats_sort(t, &st, o->sort, desc);
 	if (o->tsv) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_calls.h"
 #include "escape.h"
 #include "export.h"
 #include "open_trace.h"
@@ -31,17 +32,19 @@ enum { EXIT_OK = TTV_EXIT_OK, EXIT_BAD_INPUT = TTV_EXIT_BAD_INPUT,
 #define DIAGS_ON_STDERR 20
 
 enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_MARKERS,
-	MODE_SEARCH, MODE_QUERY };
+	MODE_SEARCH, MODE_QUERY, MODE_CALLS };
 static const char *const mode_option[] = {
 	[MODE_VIEW] = "", [MODE_INFO] = "--info", [MODE_STATS] = "--stats",
 	[MODE_EXPORT] = "--export", [MODE_MARKERS] = "--markers",
 	[MODE_SEARCH] = "--search", [MODE_QUERY] = "--query",
+	[MODE_CALLS] = "--calls, --callers, --callees or --tree",
 };
 
 enum {
 	OPT_TSV = 256, OPT_SORT, OPT_ASCENDING, OPT_INSTR_MAP, OPT_SYSROOT,
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
 	OPT_SEARCH, OPT_MAX_DEPTH, OPT_QUERY, OPT_QUERY_FILE, OPT_CSV, OPT_JSON,
+	OPT_CALLS, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_RANGE,
 };
 
 static const struct option long_options[] = {
@@ -56,6 +59,11 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "ascending", no_argument, NULL, OPT_ASCENDING },
+	{ "calls", required_argument, NULL, OPT_CALLS },
+	{ "callers", required_argument, NULL, OPT_CALLERS },
+	{ "callees", required_argument, NULL, OPT_CALLEES },
+	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "range", required_argument, NULL, OPT_RANGE },
 	{ "export", required_argument, NULL, 'e' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
@@ -97,16 +105,31 @@ usage(FILE *fp)
 "                          flow, args, sched, ...; see ttv-sql(7)); print\n"
 "                          an aligned table\n"
 "      --query-file FILE   the same, the SQL read from FILE\n"
-"      --tsv               with --stats, --markers, --search or --query:\n"
-"                          tab-separated with a header line\n"
+"      --calls REGEX       every call of the matching functions, slowest\n"
+"                          first: start, duration, self time, thread, depth\n"
+"      --callers FUNC      the direct callers of FUNC: calls and time\n"
+"      --callees FUNC      the functions FUNC calls directly: calls and time\n"
+"      --tree              the call tree: each call path with its calls,\n"
+"                          total and self time (--per-thread: by thread)\n"
+"      --tsv               with --stats, --markers, --search, --query,\n"
+"                          --calls, --callers, --callees or --tree:\n"
+"                          tab-separated with a header line"
 "      --csv, --json       with --query: CSV, or a JSON array of objects\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
 "                          min, median, p90, p99, max or samples\n"
-"      --ascending         with --stats: smallest first\n"
+"      --ascending         with --stats: smallest first; with --calls:\n"
+"                          fastest first\n"
+"      --range START..END  only [START, END) of the trace, in every batch\n"
+"                          mode: calls overlapping it, their times clipped\n"
+"                          to it; times as the viewer's g takes them,\n"
+"                          from the start (0..50us, +1.2ms..+3ms) or, with\n"
+"                          -, back from the end (-1ms..); an open side:\n"
+"                          the end\n"
 "  -e, --export FORMAT     chrome-json (Perfetto, chrome://tracing) or\n"
 "                          collapsed (folded stacks for flamegraph tools)\n"
 "  -o, --output FILE       write the answer to FILE instead of stdout\n"
-"      --per-thread        with --export collapsed: thread as root frame\n"
+"      --per-thread        with --export collapsed or --tree: thread as\n"
+"                          root frame\n"
 "      --max-depth N       with --export collapsed: at most N frames a line,\n"
 "                          deeper ones folded into one \"[K frames]\"\n"
 "                          (default 1024)\n"
@@ -229,9 +252,10 @@ main(int argc, char **argv)
 	enum mode mode = MODE_VIEW;
 	struct stats_options so = { .sort = STATS_TOTAL };
 	struct query_options qo = { .format = QUERY_TABLE };
+	struct calls_options co = { 0 };
 	const char *export_format = NULL, *output = NULL, *search = NULL;
 	bool per_thread = false, tsv = false, sort = false, depth_set = false;
-	bool csv_json = false;
+	bool csv_json = false, ascending = false;
 	uint32_t max_depth = EXPORT_MAX_DEPTH;
 	struct open_options oo = { 0 };
 	int c, rc;
@@ -258,8 +282,17 @@ main(int argc, char **argv)
 			rc = set_mode(&mode, MODE_QUERY);
 			qo.file = optarg;
 			break;
+		case OPT_CALLS: case OPT_CALLERS: case OPT_CALLEES:
+		case OPT_TREE:
+			rc = set_mode(&mode, MODE_CALLS);
+			co.mode = c == OPT_CALLS ? CALLS_LIST : c == OPT_CALLERS ?
+			    CALLS_CALLERS : c == OPT_CALLEES ? CALLS_CALLEES :
+			    CALLS_TREE;
+			co.arg = optarg;
+			break;
+		case OPT_RANGE: co.range = optarg; break;
 		case OPT_TSV:
-			tsv = so.tsv = true;
+			tsv = so.tsv = co.tsv = true;
 			qo.format = QUERY_TSV;
 			break;
 		case OPT_CSV: csv_json = true; qo.format = QUERY_CSV; break;
@@ -273,7 +306,10 @@ main(int argc, char **argv)
 			sort = true;
 			break;
 		}
-		case OPT_ASCENDING: so.ascending = sort = true; break;
+		case OPT_ASCENDING:
+			so.ascending = co.ascending = true;
+			ascending = true;
+			break;
 		case 'e':
 			rc = set_mode(&mode, MODE_EXPORT);
 			export_format = optarg;
@@ -283,7 +319,7 @@ main(int argc, char **argv)
 				    "(chrome-json or collapsed)", optarg);
 			break;
 		case 'o': output = optarg; break;
-		case OPT_PER_THREAD: per_thread = true; break;
+		case OPT_PER_THREAD: per_thread = co.per_thread = true; break;
 		case OPT_MAX_DEPTH: {
 			char *end;
 			unsigned long n = strtoul(optarg, &end, 10);
@@ -321,18 +357,28 @@ main(int argc, char **argv)
 
 	/* Options that only mean something with a mode. */
 	if (tsv && mode != MODE_STATS && mode != MODE_MARKERS &&
-	    mode != MODE_SEARCH && mode != MODE_QUERY)
+	    mode != MODE_SEARCH && mode != MODE_QUERY && mode != MODE_CALLS)
 		return usage_error("%s", "--tsv goes with --stats, --markers, "
-		    "--search or --query");
+		    "--search, --query, --calls, --callers, --callees or --tree");
 	if (csv_json && mode != MODE_QUERY)
 		return usage_error("%s", "--csv and --json go with --query");
 	if (sort && mode != MODE_STATS)
-		return usage_error("%s", "--sort and --ascending go with "
-		    "--stats");
-	if ((per_thread || depth_set) && (mode != MODE_EXPORT ||
+		return usage_error("%s", "--sort goes with --stats");
+	if (ascending && mode != MODE_STATS && !(mode == MODE_CALLS &&
+	    co.mode == CALLS_LIST))
+		return usage_error("%s", "--ascending goes with --stats or "
+		    "--calls");
+	if (co.range != NULL && mode == MODE_VIEW)
+		return usage_error("%s", "--range goes with a batch mode");
+	if (depth_set && (mode != MODE_EXPORT ||
 	    strcmp(export_format, "collapsed") != 0))
-		return usage_error("%s", "--per-thread and --max-depth go with "
-		    "--export collapsed");
+		return usage_error("%s", "--max-depth goes with --export "
+		    "collapsed");
+	if (per_thread && !(mode == MODE_EXPORT && strcmp(export_format,
+	    "collapsed") == 0) && !(mode == MODE_CALLS &&
+	    co.mode == CALLS_TREE))
+		return usage_error("%s", "--per-thread goes with --export "
+		    "collapsed or --tree");
 	if (output != NULL && mode == MODE_VIEW)
 		return usage_error("%s", "--output goes with a batch mode "
 		    "(--info, --stats, --markers, --search, --query, --export)");
@@ -350,6 +396,11 @@ main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		regex_free(re);
+	}
+	if (cli_calls_check(&co, &err) != 0) {
+		rc = usage_error("%s", err);
+		free(err);
+		return rc;
 	}
 	if ((rc = open_trace_check(&oo, &err)) != EXIT_OK) {
 		rc = usage_error("%s", err);
@@ -391,6 +442,19 @@ main(int argc, char **argv)
 		return rc;
 	}
 
+	if (cli_range_resolve(t, &co, &err) != 0) {
+		rc = usage_error("%s", err);
+		free(err);
+		filter_clear(&f);
+		trace_free(t);
+		return rc;
+	}
+	so.t0 = co.t0;
+	so.t1 = co.t1;
+	qo.has_range = co.range != NULL;
+	qo.t0 = co.t0;
+	qo.t1 = co.t1;
+
 	FILE *out = stdout;
 	if (output != NULL && (out = fopen(output, "w")) == NULL) {
 		fputs("ttv: ", stderr);
@@ -402,27 +466,36 @@ main(int argc, char **argv)
 	}
 	rc = t->has_errors ? EXIT_BAD_INPUT : EXIT_OK;
 	switch (mode) {
-	case MODE_INFO: cli_info(t, &f, out); break;
+	case MODE_INFO:
+		cli_info(t, &f, out);
+		cli_range_info(t, &f, &co, out);
+		break;
 	case MODE_STATS: cli_stats(t, &f, &so, out); break;
-	case MODE_MARKERS: cli_markers(t, &f, tsv, out); break;
+	case MODE_MARKERS: cli_markers(t, &f, co.t0, co.t1, tsv, out); break;
+	case MODE_CALLS:
+		if (cli_calls(t, &f, &co, path, out) != 0)
+			rc = EXIT_BAD_INPUT;
+		break;
 	case MODE_QUERY: {
 		int q = cli_query(t, &f, &qo, out);
 		rc = q != 0 ? q : rc;
 		break;
 	}
 	case MODE_SEARCH:
-		if (cli_search(t, &f, search, tsv, out, &err) != 0) {
+		if (cli_search(t, &f, search, co.t0, co.t1, tsv, out,
+		    &err) != 0) {
 			free(err);
 			rc = EXIT_USAGE;
 		}
 		break;
 	case MODE_EXPORT:
 		if (strcmp(export_format, "chrome-json") == 0) {
-			export_chrome_json(t, &f, out);
+			export_chrome_json_range(t, &f, co.t0, co.t1, out);
 			break;
 		}
 		uint64_t folded;
-		export_collapsed(t, &f, per_thread, max_depth, out, &folded);
+		export_collapsed_range(t, &f, co.t0, co.t1, per_thread,
+		    max_depth, out, &folded);
 		if (folded > 0)
 			fprintf(stderr, "ttv: warning: %llu stacks deeper than "
 			    "%u frames folded into one \"[N frames]\" frame "
