@@ -21,6 +21,8 @@ for x in "$TTV" "$XRAYGEN" "$UI_SCREEN"; do
 	fi
 done
 dir=$(mktemp -d "${UI_BENCH_DIR:-/tmp}/ttv-bench-ui.XXXXXX") || exit 1
+# The viewer starts with no saved state of an earlier run.
+XDG_STATE_HOME="$dir/state"; export XDG_STATE_HOME
 trap 'rm -rf "$dir"' EXIT INT TERM
 TTV=$(cd "$(dirname "$TTV")" && pwd)/$(basename "$TTV")
 UI_SCREEN=$(cd "$(dirname "$UI_SCREEN")" && pwd)/$(basename "$UI_SCREEN")

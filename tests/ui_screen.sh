@@ -30,6 +30,9 @@ for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
 		echo "SKIP: $name (no terminfo entry $need)"
 		continue
 	fi
+	# Each script starts with no saved state of the viewer's.
+	XDG_STATE_HOME="$tmp/state-$name"
+	export XDG_STATE_HOME
 	if "$drv" "$s"; then
 		echo "PASS: $name"
 	else

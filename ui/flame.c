@@ -146,12 +146,14 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	char buf[160], b2[48], b3[48], nb[64];
 
 	refresh(v);
-	snprintf(buf, sizeof buf, "%s%s, %s, %s .. %s; z/u zoom, I flip, "
+	ttv_ns s0, s1;
+	view_span(v, &s0, &s1);
+	snprintf(buf, sizeof buf, "%s%s, %s, %s .. %s%s; z/u zoom, I flip, "
 	    "p threads", v->flame_icicle ? "icicle" : "flame graph",
 	    v->sampled ? " by samples" : "",
 	    v->flame_per_thread ? "per thread" : "threads merged",
-	    view_time(v, v->t0, b2, sizeof b2),
-	    view_time(v, v->t1, b3, sizeof b3));
+	    view_time(v, s0, b2, sizeof b2),
+	    view_time(v, s1, b3, sizeof b3), v->range_on ? " (range)" : "");
 	pane_title(g, r, "Flame", buf);
 	if (!v->tree_valid) {
 		grid_puts(g, r.x, r.y + 1, r.w, "computing the call tree of "
@@ -276,6 +278,14 @@ flame_mouse(struct view *v, struct rect r, int x, int y,
 	return PANE_HANDLED;
 }
 
+static func_id
+flame_selected(struct view *v)
+{
+	return v->tree_valid && v->flame_sel < v->tree.n ?
+	    v->tree.nodes[v->flame_sel].func : CALL_NONE;
+}
+
 const struct pane_class pane_flame = {
-	"Flame", CTX_FLAME, flame_draw, flame_command, flame_mouse
+	"Flame", CTX_FLAME, flame_draw, flame_command, flame_mouse,
+	flame_selected
 };

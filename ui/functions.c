@@ -100,9 +100,11 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 		    "this window...");
 		return;
 	}
-	snprintf(buf, sizeof buf, "%zu function%s in %s .. %s, by %s %s%s",
-	    v->stats.n, v->stats.n == 1 ? "" : "s", view_time(v, v->t0, b2, sizeof b2),
-	    view_time(v, v->t1, b3, sizeof b3),
+	ttv_ns t0, t1;
+	view_span(v, &t0, &t1);
+	snprintf(buf, sizeof buf, "%zu function%s in %s .. %s%s, by %s %s%s",
+	    v->stats.n, v->stats.n == 1 ? "" : "s", view_time(v, t0, b2, sizeof b2),
+	    view_time(v, t1, b3, sizeof b3), v->range_on ? " (range)" : "",
 	    stats_key_name(v->sort_key), v->sort_desc ? "desc" : "asc",
 	    v->sampled ? "; sampled: samples per function" : "");
 	pane_title(g, r, "Functions", buf);
@@ -225,7 +227,16 @@ functions_mouse(struct view *v, struct rect r, int x, int y,
 	    functions_command);
 }
 
+static func_id
+functions_selected(struct view *v)
+{
+	size_t sel = v->list[PANE_FUNCTIONS].sel;
+
+	return v->stats_valid && sel < v->stats.n ? v->stats.rows[sel].func :
+	    CALL_NONE;
+}
+
 const struct pane_class pane_functions = {
 	"Functions", CTX_FUNCTIONS, functions_draw, functions_command,
-	functions_mouse
+	functions_mouse, functions_selected
 };

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jobs.h"
+#include "query_calls.h"
 #include "xalloc.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -81,7 +82,11 @@ run_search(struct job *j)
 	query_search_all(j->t, &j->filter, j->match, re, &res);
 	regex_free(re);
 	j->hits = res.hits;
+	/* The range, when one is set: the hits in it by the range rule. */
 	j->nhits = res.nhits;
+	if (j->t0 != TTV_NS_MIN || j->t1 != TTV_NS_MAX)
+		j->nhits = search_in_range(j->t, res.hits, res.nhits, j->t0,
+		    j->t1);
 	j->log_match = res.log_match;
 	j->nlog_matches = res.nlog_matches;
 	j->nresults = query_search_rows(j->t, j->hits, j->nhits, &j->results);
@@ -101,11 +106,9 @@ job_run(struct job *j)
 	case JOB_SEARCH:
 		run_search(j);
 		break;
-	case JOB_SQL:
+	default:
 		if (j->run != NULL)
 			j->run(j);
-		break;
-	default:
 		break;
 	}
 }

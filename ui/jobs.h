@@ -19,7 +19,8 @@
 #include "model.h"
 #include "query.h"
 
-enum job_kind { JOB_STATS, JOB_TREE, JOB_SEARCH, JOB_SQL, JOB_KINDS };
+enum job_kind { JOB_STATS, JOB_TREE, JOB_SEARCH, JOB_SQL, JOB_CALLERS,
+	JOB_INSTANCES, JOB_KINDS };
 
 struct job {
 	enum job_kind kind;
@@ -40,7 +41,8 @@ struct job {
 	size_t nresults;
 	uint8_t *log_match;	/* nlogs: log text matches pattern */
 	size_t nlog_matches;
-	/* Work the queries above do not cover (JOB_SQL): run(j) does it,
+	/* Work the queries above do not cover (JOB_SQL, JOB_CALLERS,
+	 * JOB_INSTANCES): run(j) does it,
 	 * reading and filling arg, which arg_free frees with the job. */
 	void (*run)(struct job *j);
 	void *arg;

@@ -26,6 +26,12 @@ const struct command commands[] = {
 	    cmd_pane },
 	{ CMD_PANE_SQL, "sql-pane", "SQL pane: the last query's rows",
 	    cmd_pane },
+	{ CMD_PANE_CALLTREE, "calltree",
+	    "call tree: call paths with calls, total, self", cmd_pane },
+	{ CMD_PANE_CALLERS, "callers",
+	    "callers and callees of the selected function", cmd_calls },
+	{ CMD_PANE_INSTANCES, "calls",
+	    "every call of the selected function, slowest first", cmd_calls },
 	{ CMD_SQL, "sql", "SQL query over the window and filters (:sql ...)",
 	    cmd_sql },
 	{ CMD_NEXT_PANE, "next-pane", "next pane", cmd_pane },
@@ -72,6 +78,16 @@ const struct command commands[] = {
 	{ CMD_MARK_SET, "mark", "set bookmark a-z (then press the letter)",
 	    cmd_bookmark },
 	{ CMD_MARK_JUMP, "jump", "return to bookmark a-z", cmd_bookmark },
+	{ CMD_RANGE_START, "range-start", "start the range at the cursor",
+	    cmd_range },
+	{ CMD_RANGE_END, "range-end", "end the range at the cursor",
+	    cmd_range },
+	{ CMD_RANGE_CALL, "range-call", "range: the selected call's span",
+	    cmd_range },
+	{ CMD_RANGE_CLEAR, "range-clear",
+	    "clear the range: panes follow the window again", cmd_range },
+	{ CMD_RANGE, "range", "type a range: 1ms..2ms, +1.2ms..+3ms, -1ms..",
+	    cmd_prompt },
 	{ CMD_SLICE_PREV, "slice-prev", "previous slice at this depth", NULL },
 	{ CMD_SLICE_NEXT, "slice-next", "next slice at this depth", NULL },
 	{ CMD_SLICE_PARENT, "slice-parent", "parent slice (caller)", NULL },
@@ -88,6 +104,10 @@ const struct command commands[] = {
 	{ CMD_WALL_CLOCK, "wall-clock",
 	    "times since trace start or wall-clock time of day (UTC)",
 	    cmd_wall_clock },
+	{ CMD_CALL_SLOWER, "call-slower",
+	    "next slower call of the selected function", NULL },
+	{ CMD_CALL_FASTER, "call-faster",
+	    "next faster call of the selected function", NULL },
 	{ CMD_FLAME_LEFT, "node-left", "node to the left", NULL },
 	{ CMD_FLAME_RIGHT, "node-right", "node to the right", NULL },
 	{ CMD_FLAME_UP, "node-up", "node above", NULL },
@@ -113,6 +133,15 @@ const struct command commands[] = {
 	{ CMD_THREAD_INVERT, "thread-invert",
 	    "invert: hide the selected threads", NULL },
 	{ CMD_THREAD_ALL, "thread-all", "select all threads or none", NULL },
+	{ CMD_TREE_FOLD, "fold", "fold the node, or go to its parent", NULL },
+	{ CMD_TREE_UNFOLD, "unfold", "unfold the node, or go to its first child",
+	    NULL },
+	{ CMD_TREE_TOGGLE, "fold-toggle", "fold or unfold the node", NULL },
+	{ CMD_TREE_HOT, "hot-path", "unfold the hottest path below the node",
+	    NULL },
+	{ CMD_MATCH_NEXT, "match-next", "next node matching the search", NULL },
+	{ CMD_MATCH_PREV, "match-prev", "previous node matching the search",
+	    NULL },
 	{ CMD_CLOSE, "close", "close this pane", NULL },
 	{ CMD_COUNT, NULL, NULL, NULL },
 };
@@ -132,6 +161,9 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, 'T', CMD_PANE_THREADS },
 	{ CTX_GLOBAL, '7', CMD_PANE_LOGS },
 	{ CTX_GLOBAL, '8', CMD_PANE_SQL },
+	{ CTX_GLOBAL, '9', CMD_PANE_CALLTREE },
+	{ CTX_GLOBAL, 'v', CMD_PANE_CALLERS },
+	{ CTX_GLOBAL, '#', CMD_PANE_INSTANCES },
 	{ CTX_GLOBAL, 's', CMD_SQL },
 	{ CTX_GLOBAL, TK_TAB, CMD_NEXT_PANE },
 	{ CTX_GLOBAL, TK_BTAB, CMD_PREV_PANE },
@@ -167,6 +199,11 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, 'm', CMD_MARK_SET },
 	{ CTX_GLOBAL, '\'', CMD_MARK_JUMP },
 	{ CTX_GLOBAL, 'U', CMD_WALL_CLOCK },
+	{ CTX_GLOBAL, '{', CMD_RANGE_START },
+	{ CTX_GLOBAL, '}', CMD_RANGE_END },
+	{ CTX_GLOBAL, 'R', CMD_RANGE_CALL },
+	{ CTX_GLOBAL, '|', CMD_RANGE_CLEAR },
+	{ CTX_GLOBAL, TK_CTRL('R'), CMD_RANGE },
 
 	{ CTX_TIMELINE, 'h', CMD_SLICE_PREV },
 	{ CTX_TIMELINE, TK_LEFT, CMD_SLICE_PREV },
@@ -185,6 +222,8 @@ const struct binding bindings[] = {
 	{ CTX_TIMELINE, TK_ENTER, CMD_ZOOM_SLICE },
 	{ CTX_TIMELINE, '>', CMD_FLOW_NEXT },
 	{ CTX_TIMELINE, '<', CMD_FLOW_PREV },
+	{ CTX_TIMELINE, '.', CMD_CALL_SLOWER },
+	{ CTX_TIMELINE, ',', CMD_CALL_FASTER },
 
 	{ CTX_FLAME, 'h', CMD_FLAME_LEFT },
 	{ CTX_FLAME, TK_LEFT, CMD_FLAME_LEFT },
@@ -228,6 +267,23 @@ const struct binding bindings[] = {
 
 	{ CTX_SQL, TK_ESC, CMD_CLOSE },
 
+	{ CTX_CALLTREE, 'h', CMD_TREE_FOLD },
+	{ CTX_CALLTREE, TK_LEFT, CMD_TREE_FOLD },
+	{ CTX_CALLTREE, 'l', CMD_TREE_UNFOLD },
+	{ CTX_CALLTREE, TK_RIGHT, CMD_TREE_UNFOLD },
+	{ CTX_CALLTREE, ' ', CMD_TREE_TOGGLE },
+	{ CTX_CALLTREE, TK_ENTER, CMD_TREE_TOGGLE },
+	{ CTX_CALLTREE, '*', CMD_TREE_HOT },
+	{ CTX_CALLTREE, 'n', CMD_MATCH_NEXT },
+	{ CTX_CALLTREE, 'N', CMD_MATCH_PREV },
+	{ CTX_CALLTREE, 'p', CMD_FLAME_THREADS },
+
+	{ CTX_INSTANCES, 's', CMD_SORT_NEXT },
+	{ CTX_INSTANCES, '>', CMD_SORT_NEXT },
+	{ CTX_INSTANCES, 'S', CMD_SORT_PREV },
+	{ CTX_INSTANCES, '<', CMD_SORT_PREV },
+	{ CTX_INSTANCES, 'r', CMD_SORT_REVERSE },
+
 	{ CTX_HELP, 'q', CMD_CLOSE },
 	{ CTX_HELP, TK_ESC, CMD_CLOSE },
 	{ CTX_HELP, '?', CMD_CLOSE },
@@ -239,13 +295,16 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_TIMELINE] = "Timeline",
 	[CTX_FLAME] = "Flame graph",
 	[CTX_LIST] = "Lists (functions, results, markers, threads, logs, SQL, "
-	    "help)",
+	    "call tree, callers, calls, help)",
 	[CTX_FUNCTIONS] = "Functions",
 	[CTX_SEARCH] = "Search results",
 	[CTX_MARKERS] = "Markers",
 	[CTX_THREADS] = "Thread filter",
 	[CTX_LOGS] = "Logs",
 	[CTX_SQL] = "SQL results (Esc stops a running query)",
+	[CTX_CALLTREE] = "Call tree",
+	[CTX_CALLERS] = "Callers and callees (Enter: that function's)",
+	[CTX_INSTANCES] = "Calls of a function",
 	[CTX_HELP] = "Help",
 };
 
@@ -328,7 +387,8 @@ is_list(enum key_ctx ctx)
 {
 	return ctx == CTX_FUNCTIONS || ctx == CTX_SEARCH ||
 	    ctx == CTX_MARKERS || ctx == CTX_THREADS || ctx == CTX_LOGS ||
-	    ctx == CTX_SQL ||
+	    ctx == CTX_SQL || ctx == CTX_CALLTREE || ctx == CTX_CALLERS ||
+	    ctx == CTX_INSTANCES ||
 	    ctx == CTX_HELP;
 }
 

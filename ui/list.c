@@ -18,6 +18,9 @@ pane_get(enum pane_id id)
 	case PANE_THREADS: return &pane_threads;
 	case PANE_LOGS: return &pane_logs;
 	case PANE_SQL: return &pane_sql;
+	case PANE_CALLTREE: return &pane_calltree;
+	case PANE_CALLERS: return &pane_callers;
+	case PANE_INSTANCES: return &pane_instances;
 	default: return &pane_timeline;
 	}
 }

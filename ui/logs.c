@@ -94,5 +94,5 @@ logs_mouse(struct view *v, struct rect r, int x, int y, enum mouse_button b)
 }
 
 const struct pane_class pane_logs = {
-	"Logs", CTX_LOGS, logs_draw, logs_command, logs_mouse
+	"Logs", CTX_LOGS, logs_draw, logs_command, logs_mouse, NULL
 };

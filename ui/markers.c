@@ -90,5 +90,5 @@ markers_mouse(struct view *v, struct rect r, int x, int y,
 
 const struct pane_class pane_markers = {
 	"Markers", CTX_MARKERS, markers_draw, markers_command,
-	markers_mouse
+	markers_mouse, NULL
 };

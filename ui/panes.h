@@ -23,6 +23,9 @@ struct pane_class {
 	 * (as last drawn); PANE_* flags. */
 	int (*mouse)(struct view *v, struct rect r, int x, int y,
 	    enum mouse_button b);
+	/* The function the pane's selection is about (what v and # open
+	 * the callers and calls of), or CALL_NONE; NULL: none ever. */
+	func_id (*selected_func)(struct view *v);
 };
 
 extern const struct pane_class pane_timeline;
@@ -33,6 +36,9 @@ extern const struct pane_class pane_markers;
 extern const struct pane_class pane_threads;
 extern const struct pane_class pane_logs;
 extern const struct pane_class pane_sql;
+extern const struct pane_class pane_calltree;
+extern const struct pane_class pane_callers;
+extern const struct pane_class pane_instances;
 
 const struct pane_class *pane_get(enum pane_id id);
 

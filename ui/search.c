@@ -110,7 +110,15 @@ search_mouse(struct view *v, struct rect r, int x, int y,
 	    search_command);
 }
 
+static func_id
+search_selected(struct view *v)
+{
+	size_t sel = v->list[PANE_SEARCH].sel;
+
+	return sel < v->nresults ? v->results[sel].func : CALL_NONE;
+}
+
 const struct pane_class pane_search = {
 	"Search", CTX_SEARCH, search_draw, search_command,
-	search_mouse
+	search_mouse, search_selected
 };

@@ -228,10 +228,12 @@ submit(struct view *v)
 	r->conn = p->conn;
 	r->query = xstrdup(p->query);
 	struct job *j = job_new(JOB_SQL, v->trace, &v->filter, v->data_gen);
-	/* the window: the whole trace when all of it is on screen, so that
-	 * nothing at its very end is cut */
-	j->t0 = v->t0 <= v->trace->first ? TTV_NS_MIN : v->t0;
-	j->t1 = v->t1 > v->trace->last ? TTV_NS_MAX : v->t1;
+	/* the span (the range, or the window): the whole trace when all of
+	 * it is in, so that nothing at its very end is cut */
+	ttv_ns s0, s1;
+	view_span(v, &s0, &s1);
+	j->t0 = s0 <= v->trace->first ? TTV_NS_MIN : s0;
+	j->t1 = s1 > v->trace->last ? TTV_NS_MAX : s1;
 	j->run = run_query;
 	j->arg = r;
 	j->arg_free = result_free;
@@ -515,5 +517,5 @@ sql_mouse(struct view *v, struct rect r, int x, int y, enum mouse_button b)
 }
 
 const struct pane_class pane_sql = {
-	"SQL", CTX_SQL, sql_draw, sql_command, sql_mouse
+	"SQL", CTX_SQL, sql_draw, sql_command, sql_mouse, NULL
 };

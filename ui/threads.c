@@ -136,5 +136,5 @@ threads_mouse(struct view *v, struct rect r, int x, int y,
 
 const struct pane_class pane_threads = {
 	"Threads", CTX_THREADS, threads_draw, threads_command,
-	threads_mouse
+	threads_mouse, NULL
 };

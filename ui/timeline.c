@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "glyph.h"
+#include "callpanes.h"
 #include "panes.h"
 #include "text.h"
 #include "timefmt.h"
@@ -338,6 +339,23 @@ timeline_draw_ruler(struct view *v, struct grid *g, int x, int y, int w)
 			continue;
 		label_end = c + text_puts(g, x + c, y, w - c, buf, STYLE_RULER,
 		    0);
+	}
+	/* The range: its columns underlined, its ends bracketed. */
+	if (v->range_on && v->range_t1 > v->t0 && v->range_t0 < v->t1) {
+		int c0 = v->range_t0 <= v->t0 ? 0 : tmap_col(&m, v->range_t0);
+		int c1 = v->range_t1 >= v->t1 ? w - 1 :
+		    tmap_col(&m, v->range_t1 - 1);
+		if (c0 < 0)
+			c0 = 0;
+		if (c1 >= w)
+			c1 = w - 1;
+		for (int c = c0; c <= c1; c++)
+			grid_set(g, x + c, y + 1, GLYPH(g->utf8, 0x2550, '='),
+			    STYLE_SELECTED, 0);
+		if (v->range_t0 >= v->t0)
+			grid_set(g, x + c0, y + 1, '[', STYLE_SELECTED, 0);
+		if (v->range_t1 <= v->t1)
+			grid_set(g, x + c1, y + 1, ']', STYLE_SELECTED, 0);
 	}
 	/* The cursor's column. */
 	if (v->has_cursor || (v->cursor_t >= v->t0 && v->cursor_t < v->t1)) {
@@ -681,6 +699,9 @@ timeline_command(struct view *v, enum cmd c)
 		/* view_show_cursor may have moved the window. */
 		view_flow_jump(v, c == CMD_FLOW_NEXT);
 		return PANE_REDRAW | PANE_DATA;
+	case CMD_CALL_SLOWER:
+	case CMD_CALL_FASTER:
+		return calls_pane_step(v, c == CMD_CALL_SLOWER);
 	default:
 		return PANE_UNHANDLED;
 	}
@@ -740,7 +761,15 @@ timeline_mouse(struct view *v, struct rect r, int x, int y,
 	return flags;
 }
 
+/* The selected call's function. */
+static func_id
+timeline_selected(struct view *v)
+{
+	return v->has_cursor ? trace_slice(v->trace, v->cursor)->func :
+	    CALL_NONE;
+}
+
 const struct pane_class pane_timeline = {
 	"Timeline", CTX_TIMELINE, timeline_draw, timeline_command,
-	timeline_mouse
+	timeline_mouse, timeline_selected
 };

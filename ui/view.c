@@ -13,6 +13,7 @@
 #include "timeparse.h"
 #include "tmap.h"
 #include "sqlpane.h"
+#include "callpanes.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -152,7 +153,37 @@ view_free(struct view *v)
 	free(v->log_rows);
 	VEC_FREE(&v->flame_boxes);
 	sql_pane_free(v);
+	calltree_pane_free(v);
+	calls_pane_free(v);
 	memset(v, 0, sizeof *v);
+}
+
+void
+view_span(const struct view *v, ttv_ns *t0, ttv_ns *t1)
+{
+	*t0 = v->range_on ? v->range_t0 : v->t0;
+	*t1 = v->range_on ? v->range_t1 : v->t1;
+}
+
+void
+view_range_set(struct view *v, ttv_ns t0, ttv_ns t1)
+{
+	if (t1 <= t0)
+		return;
+	v->range_on = true;
+	v->range_t0 = t0;
+	v->range_t1 = t1;
+	/* The search results follow the range too. */
+	view_filter_changed(v);
+}
+
+void
+view_range_clear(struct view *v)
+{
+	if (!v->range_on)
+		return;
+	v->range_on = false;
+	view_filter_changed(v);
 }
 
 void
@@ -183,6 +214,10 @@ install(struct view *v, struct job *j)
 	case JOB_SQL:
 		sql_pane_install(v, j);	/* takes the job */
 		return;
+	case JOB_CALLERS:
+	case JOB_INSTANCES:
+		calls_pane_install(v, j);	/* takes the job */
+		return;
 	case JOB_STATS:
 		if (j->gen != v->data_gen)
 			break;
@@ -201,6 +236,7 @@ install(struct view *v, struct job *j)
 		v->tree = j->tree;
 		memset(&j->tree, 0, sizeof j->tree);
 		v->tree_valid = true;
+		v->tree_gen++;
 		v->flame_root = 0;
 		v->flame_sel = 0;
 		break;
@@ -244,8 +280,7 @@ view_request(struct view *v, enum job_kind k)
 	if (v->async && v->requested[k] == v->data_gen)
 		return;		/* already on its way */
 	j = job_new(k, v->trace, &v->filter, v->data_gen);
-	j->t0 = v->t0;
-	j->t1 = v->t1;
+	view_span(v, &j->t0, &j->t1);
 	j->per_thread = v->flame_per_thread;
 	if (!v->async) {
 		job_run(j);
@@ -263,8 +298,10 @@ view_collect(struct view *v)
 
 	for (int k = 0; k < JOB_KINDS; k++) {
 		/* small traces compute everything on this thread but SQL,
-		 * which may run for ever and must stay stoppable */
-		if (!v->async && k != JOB_SQL)
+		 * which may run for ever and must stay stoppable, and the
+		 * call queries, submitted by their panes */
+		if (!v->async && k != JOB_SQL && k != JOB_CALLERS &&
+		    k != JOB_INSTANCES)
 			continue;
 		struct job *j = jobs_take((enum job_kind)k);
 		if (j == NULL)
@@ -583,6 +620,8 @@ search_submit(struct view *v)
 
 	j->match = xmalloc(n);
 	memcpy(j->match, v->match, n);
+	j->t0 = v->range_on ? v->range_t0 : TTV_NS_MIN;
+	j->t1 = v->range_on ? v->range_t1 : TTV_NS_MAX;
 	if (v->search_pattern != NULL)
 		j->pattern = xstrdup(v->search_pattern);
 	v->search_pending = true;

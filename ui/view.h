@@ -29,7 +29,8 @@
 
 enum pane_id {
 	PANE_TIMELINE, PANE_FLAME, PANE_FUNCTIONS, PANE_SEARCH,
-	PANE_MARKERS, PANE_THREADS, PANE_LOGS, PANE_SQL, PANE_COUNT
+	PANE_MARKERS, PANE_THREADS, PANE_LOGS, PANE_SQL, PANE_CALLTREE,
+	PANE_CALLERS, PANE_INSTANCES, PANE_COUNT
 };
 
 /* A scrollable list position shared by the list panes. */
@@ -59,6 +60,12 @@ struct view {
 
 	/* Visible window [t0, t1). */
 	ttv_ns t0, t1;
+
+	/* The time range [range_t0, range_t1) the aggregate panes follow
+	 * (functions, flame, call tree, callers/callees, calls, search
+	 * results) while range_on; without it they follow the window. */
+	bool range_on;
+	ttv_ns range_t0, range_t1;
 
 	/* The cursor: a slice, or just a time on a track when there is
 	 * none (empty trace, filtered out). */
@@ -148,6 +155,12 @@ struct view {
 	bool flame_icicle;
 	bool flame_per_thread;
 	VEC(struct flame_box) flame_boxes;	/* of the last draw */
+	uint64_t tree_gen;	/* call trees installed so far */
+
+	/* Call tree pane (ui/calltree.c) and the panes about one function,
+	 * its callers/callees and its calls (ui/calls.c): their own state. */
+	struct calltree_pane *calltree;
+	struct calls_pane *calls;
 
 	/* Marker list: indices into trace->markers that pass the filter. */
 	size_t *marker_rows;
@@ -169,6 +182,13 @@ struct view {
 
 void view_init(struct view *v, const struct trace *t, bool utf8);
 void view_free(struct view *v);
+
+/* The span the aggregate panes cover: the range when one is set, else
+ * the visible window. */
+void view_span(const struct view *v, ttv_ns *t0, ttv_ns *t1);
+/* Sets (t0 < t1) or clears the range; the aggregates follow. */
+void view_range_set(struct view *v, ttv_ns t0, ttv_ns t1);
+void view_range_clear(struct view *v);
 
 /* Marks derived data (stats, tree, marker list) stale. */
 void view_data_changed(struct view *v);

@@ -29,11 +29,14 @@
 #include "timefmt.h"
 #include "utf8.h"
 #include "sqlpane.h"
+#include "callpanes.h"
+#include "range.h"
+#include "state.h"
 #include "viewer.h"
 #include "xalloc.h"
 
 enum prompt_kind { PROMPT_NONE, PROMPT_SEARCH, PROMPT_SHOW, PROMPT_HIDE,
-	PROMPT_GOTO, PROMPT_COMMAND };
+	PROMPT_GOTO, PROMPT_RANGE, PROMPT_COMMAND };
 
 #define PROMPT_HISTORY 32
 
@@ -111,6 +114,29 @@ load_progress_cb(void *arg, uint64_t done, uint64_t total)
 
 /* --------------------------------------------------------------- drawing */
 
+/* "range +1.000 000 ms .. +2.500 000 ms (1.50 ms)": with every digit. */
+static const char *
+range_text(const struct view *v, char *buf, size_t size)
+{
+	char b1[48], b2[48], b3[48];
+
+	snprintf(buf, size, "range %s .. %s (%s)",
+	    view_time_exact(v, v->range_t0, b1, sizeof b1),
+	    view_time_exact(v, v->range_t1, b2, sizeof b2),
+	    timefmt_duration(v->range_t1 - v->range_t0, b3, sizeof b3));
+	return buf;
+}
+
+static void
+range_message(struct view *v)
+{
+	char buf[200];
+
+	view_message(v, false, "%s: the functions, flame, call tree, callers, "
+	    "calls and search follow it; | clears it",
+	    range_text(v, buf, sizeof buf));
+}
+
 static void
 draw_header(struct viewer *w, struct rect r)
 {
@@ -129,6 +155,13 @@ draw_header(struct viewer *w, struct rect r)
 	    view_time_res(v, v->t1, v->t1 - v->t0, b3, sizeof b3),
 	    timefmt_duration(v->t1 - v->t0, b4, sizeof b4));
 	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
+	if (v->range_on) {
+		range_text(v, buf, sizeof buf);
+		c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf,
+		    STYLE_HEADER, ATTR_BOLD);
+		c += text_puts(w->grid, r.x + c, r.y, r.w - c, "  ",
+		    STYLE_HEADER, 0);
+	}
 	view_filter_text(v, buf, sizeof buf);
 	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
 	if (v->search_pattern != NULL) {
@@ -146,6 +179,7 @@ prompt_label(enum prompt_kind k)
 	case PROMPT_SHOW: return "show only functions matching: ";
 	case PROMPT_HIDE: return "hide functions matching: ";
 	case PROMPT_GOTO: return "go to time (1.5ms, +20us, -1s): ";
+	case PROMPT_RANGE: return "range (1ms..2ms, +1.2ms..+3ms, -1ms..): ";
 	case PROMPT_COMMAND: return ":";
 	default: return "";
 	}
@@ -168,6 +202,12 @@ status_hint(const struct view *v)
 		return "? keys  j/k move  Enter go there  1 timeline";
 	case PANE_SQL:
 		return "? keys  s new query  Esc stop  1 timeline";
+	case PANE_CALLTREE:
+		return "? keys  Space fold  * hottest  v callers  # calls";
+	case PANE_CALLERS:
+		return "? keys  Enter that function  # calls  1 timeline";
+	case PANE_INSTANCES:
+		return "? keys  Enter go there  s sort  r reverse  v callers";
 	case PANE_THREADS:
 		return "? keys  Space pick  I invert  a all  Enter apply";
 	default:
@@ -399,7 +439,34 @@ prompt_submit(struct viewer *w)
 		view_goto_time(v, rel ? view_cursor_time(v) + t :
 		    v->trace->first + t);
 		break;
+	case PROMPT_RANGE: {
+		struct range_spec rs;
+		ttv_ns r0, r1;
+		char *err = NULL;
+		if (p->len == 0) {
+			view_range_clear(v);
+			break;
+		}
+		if (range_parse(p->buf, &rs, &err) != 0 ||
+		    range_resolve(v->trace, &rs, &r0, &r1, &err) != 0) {
+			view_message(v, true, "%s", err ? err : "bad range");
+			free(err);
+			rc = -1;
+			break;
+		}
+		view_range_set(v, r0, r1);
+		range_message(v);
+		p->kind = PROMPT_NONE;
+		return PANE_REDRAW | PANE_DATA;
+	}
 	case PROMPT_COMMAND: {
+		if (strncmp(p->buf, "range ", 6) == 0) {
+			/* :range START..END, as the range prompt */
+			memmove(p->buf, p->buf + 6, strlen(p->buf + 6) + 1);
+			p->len = strlen(p->buf);
+			p->kind = PROMPT_RANGE;
+			return prompt_submit(w);
+		}
 		if (strncmp(p->buf, "sql ", 4) == 0) {
 			/* the one command with an argument */
 			p->kind = PROMPT_NONE;
@@ -418,7 +485,7 @@ prompt_submit(struct viewer *w)
 	default:
 		break;
 	}
-	if (rc != 0 && k == PROMPT_GOTO) {
+	if (rc != 0 && (k == PROMPT_GOTO || k == PROMPT_RANGE)) {
 		/* A time that did not parse leaves nothing worth editing:
 		 * close the prompt, the message says what to type. */
 		p->kind = PROMPT_NONE;
@@ -484,8 +551,8 @@ prompt_key(struct viewer *w, int key)
 /* ------------------------------------------------------------- commands */
 
 /* run_command maps these ranges by arithmetic. */
-_Static_assert(CMD_PANE_SQL - CMD_PANE_TIMELINE ==
-    PANE_SQL - PANE_TIMELINE, "pane commands follow pane order");
+_Static_assert(CMD_PANE_INSTANCES - CMD_PANE_TIMELINE ==
+    PANE_INSTANCES - PANE_TIMELINE, "pane commands follow pane order");
 _Static_assert(CMD_EVENT_PREV - CMD_MARKER_NEXT == 9,
     "marker commands come in next/previous pairs");
 
@@ -532,7 +599,8 @@ cmd_prompt(struct viewer *w, enum cmd c)
 	enum prompt_kind k = c == CMD_SEARCH ? PROMPT_SEARCH :
 	    c == CMD_FILTER_SHOW ? PROMPT_SHOW :
 	    c == CMD_FILTER_HIDE ? PROMPT_HIDE :
-	    c == CMD_GOTO ? PROMPT_GOTO : PROMPT_COMMAND;
+	    c == CMD_GOTO ? PROMPT_GOTO : c == CMD_RANGE ? PROMPT_RANGE :
+	    PROMPT_COMMAND;
 
 	prompt_open(w, k, NULL);
 	return PANE_REDRAW;
@@ -638,6 +706,65 @@ cmd_sql(struct viewer *w, enum cmd c)
 	snprintf(init, sizeof init, "sql %s", last ? last : "");
 	prompt_open(w, PROMPT_COMMAND, init);
 	return PANE_REDRAW;
+}
+
+/* v and #: the callers/callees or the calls of the function the pane in
+ * front has selected (the cursor's call in panes without one). */
+int
+cmd_calls(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+	const struct pane_class *pc = pane_get(v->pane);
+	func_id f = CALL_NONE;
+
+	if (pc->selected_func != NULL)
+		f = pc->selected_func(v);
+	else if (v->has_cursor)
+		f = trace_slice(v->trace, v->cursor)->func;
+	return calls_pane_open(v, c == CMD_PANE_CALLERS ? PANE_CALLERS :
+	    PANE_INSTANCES, f);
+}
+
+/* The range: its ends at the cursor, the selected call's span, or none. */
+int
+cmd_range(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+	const struct trace *t = v->trace;
+	ttv_ns at = view_cursor_time(v);
+	ttv_ns r0 = v->range_on ? v->range_t0 : t->first;
+	ttv_ns r1 = v->range_on ? v->range_t1 : t->last;
+
+	switch (c) {
+	case CMD_RANGE_START:
+		r0 = at;
+		if (r1 <= r0)
+			r1 = t->last > r0 ? t->last : r0 + 1;
+		break;
+	case CMD_RANGE_END:
+		r1 = at;
+		if (r1 <= r0)
+			r0 = t->first < r1 ? t->first : r1 - 1;
+		break;
+	case CMD_RANGE_CALL:
+		if (!v->has_cursor) {
+			view_message(v, true, "no call selected");
+			return PANE_REDRAW;
+		}
+		r0 = trace_slice(t, v->cursor)->start;
+		r1 = trace_slice_end(t, v->cursor);
+		if (r1 <= r0)
+			r1 = r0 + 1;
+		break;
+	default:
+		view_range_clear(v);
+		view_message(v, false, "range cleared: panes follow the "
+		    "window");
+		return PANE_REDRAW | PANE_DATA;
+	}
+	view_range_set(v, r0, r1);
+	range_message(v);
+	return PANE_REDRAW | PANE_DATA;
 }
 
 /* Set or go to a bookmark: the letter comes with the next key. */
@@ -787,7 +914,8 @@ merged_message(struct view *v)
 }
 
 int
-viewer_main(const char *path, const struct open_options *opts)
+viewer_main(const char *path, const struct open_options *opts,
+    bool keep_state)
 {
 	struct viewer w;
 	struct open_options o = *opts;
@@ -844,6 +972,10 @@ viewer_main(const char *path, const struct open_options *opts)
 	apply_options(&w, &o, &f);
 	filter_clear(&f);
 	merged_message(&w.view);
+	if (keep_state && state_load(&w.view, path, o.threads != NULL ||
+	    o.function != NULL || o.hide != NULL) && w.view.msg[0] == '\0')
+		view_message(&w.view, false, "state of the last session "
+		    "restored (--no-state starts afresh)");
 	if (t->ndiags > 0) {
 		/* The first one in full: often all there is to know (a
 		 * binary not found and --sysroot, a damaged tail). */
@@ -879,6 +1011,13 @@ viewer_main(const char *path, const struct open_options *opts)
 			break;
 	}
 	term_close();
+	char *state_err = NULL;
+	if (keep_state && state_save(&w.view, path, &state_err) != 0) {
+		fputs("ttv: warning: state not saved: ", stderr);
+		escape_fputs(state_err, stderr);
+		putc('\n', stderr);
+		free(state_err);
+	}
 	if (!jobs_stop()) {
 		/* A query still runs on the trace: leave it to the end of
 		 * the process instead of making the user wait. */

@@ -31,7 +31,7 @@ _ttv()
 		    --query --query-file --calls --callers --callees --tree
 		    --range --tsv --csv --json --sort --ascending --export
 		    --output --per-thread --max-depth --thread --function
-		    --hide --instr-map --sysroot --format --strict --help
+		    --hide --instr-map --sysroot --format --strict --no-state --help
 		    --version' -- "$cur"))
 		return
 	fi

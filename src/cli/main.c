@@ -44,7 +44,7 @@ enum {
 	OPT_TSV = 256, OPT_SORT, OPT_ASCENDING, OPT_INSTR_MAP, OPT_SYSROOT,
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
 	OPT_SEARCH, OPT_MAX_DEPTH, OPT_QUERY, OPT_QUERY_FILE, OPT_CSV, OPT_JSON,
-	OPT_CALLS, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_RANGE,
+	OPT_CALLS, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_RANGE, OPT_NO_STATE,
 };
 
 static const struct option long_options[] = {
@@ -75,6 +75,7 @@ static const struct option long_options[] = {
 	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "no-state", no_argument, NULL, OPT_NO_STATE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -146,6 +147,9 @@ usage(FILE *fp)
 "      --format NAME       skip detection: xray, fxt, coreprofiler, ctf\n"
 "      --strict            fail on any damage instead of showing what\n"
 "                          was readable\n"
+"      --no-state          viewer: neither restore nor save the window,\n"
+"                          range, pane, filters and bookmarks of the last\n"
+"                          session on this trace\n"
 "\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
@@ -255,7 +259,7 @@ main(int argc, char **argv)
 	struct calls_options co = { 0 };
 	const char *export_format = NULL, *output = NULL, *search = NULL;
 	bool per_thread = false, tsv = false, sort = false, depth_set = false;
-	bool csv_json = false, ascending = false;
+	bool csv_json = false, ascending = false, no_state = false;
 	uint32_t max_depth = EXPORT_MAX_DEPTH;
 	struct open_options oo = { 0 };
 	int c, rc;
@@ -338,6 +342,7 @@ main(int argc, char **argv)
 		case OPT_SYSROOT: oo.load.sysroot = optarg; break;
 		case OPT_FORMAT: oo.force_format = optarg; break;
 		case OPT_STRICT: oo.load.strict = true; break;
+		case OPT_NO_STATE: no_state = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V':
 			printf("ttv %s\n", PACKAGE_VERSION);
@@ -368,6 +373,8 @@ main(int argc, char **argv)
 	    co.mode == CALLS_LIST))
 		return usage_error("%s", "--ascending goes with --stats or "
 		    "--calls");
+	if (no_state && mode != MODE_VIEW)
+		return usage_error("%s", "--no-state goes with the viewer");
 	if (co.range != NULL && mode == MODE_VIEW)
 		return usage_error("%s", "--range goes with a batch mode");
 	if (depth_set && (mode != MODE_EXPORT ||
@@ -415,7 +422,7 @@ main(int argc, char **argv)
 	}
 
 	if (mode == MODE_VIEW)
-		return viewer_main(path, &oo);
+		return viewer_main(path, &oo, !no_state);
 
 	struct progress prog = { .path = path };
 	if (isatty(STDERR_FILENO)) {

@@ -1,0 +1,496 @@
+/*
+ * The viewer's state between sessions (see state.h). The file is text,
+ * one setting a line:
+ *
+ *   ttv-state 1
+ *   trace SIZE MTIME_NS REALPATH
+ *   window T0 T1              times in ns on the trace's clock
+ *   range T0 T1
+ *   pane NAME                 the pane's command name (timeline, calls...)
+ *   function NAME             of the callers and calls panes
+ *   filter show|hide REGEX
+ *   threads INVERT TID...
+ *   mark LETTER T0 T1 CURSOR_T PINNED [TRACK DEPTH INDEX]
+ *
+ * Reading builds a candidate state and applies it only when every line
+ * passed; writing goes to a temporary file renamed into place, so a crash
+ * never leaves half a file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "callpanes.h"
+#include "keys.h"
+#include "state.h"
+#include "xalloc.h"
+
+#define STATE_MAX_BYTES (1 << 20)
+#define STATE_VERSION "ttv-state 1"
+
+struct identity {
+	char *real;
+	long long size;
+	long long mtime_ns;
+};
+
+struct saved_mark {
+	bool set, has_cursor, pinned;
+	ttv_ns t0, t1, cursor_t;
+	struct slice_ref cursor;
+};
+
+/* A state read from a file, applied only when all of it was sound. */
+struct candidate {
+	bool window, range, pane_set;
+	ttv_ns w0, w1, r0, r1;
+	enum pane_id pane;
+	func_id func;
+	char *filter;
+	bool filter_hide;
+	bool threads, invert;
+	int64_t *tids;
+	size_t ntids;
+	struct saved_mark marks[26];
+};
+
+static bool
+identify(const char *path, struct identity *id)
+{
+	struct stat st;
+
+	id->real = realpath(path, NULL);
+	if (id->real == NULL || stat(id->real, &st) != 0) {
+		free(id->real);
+		id->real = NULL;
+		return false;
+	}
+	id->size = (long long)st.st_size;
+	id->mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL +
+	    st.st_mtim.tv_nsec;
+	return true;
+}
+
+/* $XDG_STATE_HOME/ttv, or ~/.local/state/ttv; NULL without either. The
+ * XDG base directory rule: a relative XDG_STATE_HOME is ignored. */
+static char *
+state_dir(void)
+{
+	const char *x = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+
+	if (x != NULL && x[0] == '/')
+		return xasprintf("%s/ttv", x);
+	if (home != NULL && home[0] == '/')
+		return xasprintf("%s/.local/state/ttv", home);
+	return NULL;
+}
+
+static char *
+state_file(const struct identity *id)
+{
+	char *dir = state_dir();
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a */
+
+	if (dir == NULL)
+		return NULL;
+	for (const char *s = id->real; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)id->size) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)id->mtime_ns) * 0x100000001b3ULL;
+	char *f = xasprintf("%s/%016llx.state", dir, (unsigned long long)h);
+	free(dir);
+	return f;
+}
+
+/* The file's text, NUL-terminated, when it is a regular file of at most
+ * STATE_MAX_BYTES: a FIFO or a device put there never blocks us. */
+static char *
+read_text(const char *file, size_t *len, char **why)
+{
+	int fd = open(file, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+
+	*why = NULL;
+	if (fd < 0)
+		return NULL;	/* none saved: not worth a word */
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size > STATE_MAX_BYTES) {
+		*why = xstrdup(S_ISREG(st.st_mode) ? "larger than 1 MiB" :
+		    "not a regular file");
+		close(fd);
+		return NULL;
+	}
+	char *buf = xmalloc((size_t)st.st_size + 1);
+	size_t n = 0;
+	while (n < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* A decimal integer field followed by a space or the end; advances *s. */
+static bool
+field_ll(char **s, long long *out)
+{
+	char *end;
+
+	if (**s == '\0' || **s == ' ')
+		return false;
+	errno = 0;
+	long long x = strtoll(*s, &end, 10);
+	if (errno != 0 || end == *s || (*end != '\0' && *end != ' '))
+		return false;
+	*out = x;
+	*s = *end == ' ' ? end + 1 : end;
+	return true;
+}
+
+/* Times of the state must lie near the trace: inside it, or a trace's
+ * length either side (a window zoomed out past its ends). */
+static bool
+time_ok(const struct trace *t, long long x)
+{
+	ttv_ns span = t->last - t->first + 1;
+
+	return x >= t->first - span && x <= t->last + span;
+}
+
+static bool
+pair_ok(const struct trace *t, long long a, long long b)
+{
+	return time_ok(t, a) && time_ok(t, b) && a < b;
+}
+
+static enum pane_id
+pane_by_name(const char *name)
+{
+	for (int p = 0; p < PANE_COUNT; p++)
+		if (strcmp(command_get((enum cmd)(CMD_PANE_TIMELINE + p))->name,
+		    name) == 0)
+			return (enum pane_id)p;
+	return PANE_COUNT;
+}
+
+static func_id
+func_by_name(const struct trace *t, const char *name)
+{
+	for (func_id f = 0; f < t->nfuncs; f++)
+		if (strcmp(trace_func_name(t, f), name) == 0)
+			return f;
+	return CALL_NONE;
+}
+
+/* One line into the candidate; NULL, or what is wrong with it. */
+static const char *
+parse_line(const struct trace *t, char *line, struct candidate *c)
+{
+	char *sp = strchr(line, ' ');
+	char *rest = sp ? sp + 1 : line + strlen(line);
+	long long a, b, x, y;
+
+	if (sp != NULL)
+		*sp = '\0';
+	if (strcmp(line, "window") == 0 || strcmp(line, "range") == 0) {
+		if (!field_ll(&rest, &a) || !field_ll(&rest, &b) ||
+		    *rest != '\0' || !pair_ok(t, a, b))
+			return "a time span outside the trace";
+		if (line[0] == 'w') {
+			c->window = true;
+			c->w0 = a;
+			c->w1 = b;
+		} else {
+			c->range = true;
+			c->r0 = a;
+			c->r1 = b;
+		}
+		return NULL;
+	}
+	if (strcmp(line, "pane") == 0) {
+		c->pane = pane_by_name(rest);
+		c->pane_set = true;
+		return c->pane == PANE_COUNT ? "no such pane" : NULL;
+	}
+	if (strcmp(line, "function") == 0) {
+		c->func = func_by_name(t, rest);
+		return c->func == CALL_NONE ? "no such function" : NULL;
+	}
+	if (strcmp(line, "filter") == 0) {
+		bool hide = strncmp(rest, "hide ", 5) == 0;
+		if (!hide && strncmp(rest, "show ", 5) != 0)
+			return "a filter is show or hide";
+		free(c->filter);
+		c->filter = xstrdup(rest + 5);
+		c->filter_hide = hide;
+		return NULL;
+	}
+	if (strcmp(line, "threads") == 0) {
+		if (!field_ll(&rest, &a) || (a != 0 && a != 1))
+			return "a thread list starts with 0 or 1";
+		c->threads = true;
+		c->invert = a == 1;
+		free(c->tids);
+		c->tids = xcalloc(t->ntracks ? t->ntracks : 1,
+		    sizeof *c->tids);
+		c->ntids = 0;
+		while (*rest != '\0') {
+			if (!field_ll(&rest, &x))
+				return "a thread id is a number";
+			if (c->ntids >= t->ntracks)
+				return "more threads than the trace has";
+			c->tids[c->ntids++] = x;
+		}
+		return NULL;
+	}
+	if (strcmp(line, "mark") == 0) {
+		if (rest[0] < 'a' || rest[0] > 'z' || rest[1] != ' ')
+			return "bookmarks are a to z";
+		struct saved_mark *m = &c->marks[rest[0] - 'a'];
+		rest += 2;
+		if (!field_ll(&rest, &a) || !field_ll(&rest, &b) ||
+		    !pair_ok(t, a, b) || !field_ll(&rest, &x) ||
+		    !time_ok(t, x) || !field_ll(&rest, &y) ||
+		    (y != 0 && y != 1))
+			return "a bookmark out of the trace";
+		*m = (struct saved_mark){ .set = true, .t0 = a, .t1 = b,
+		    .cursor_t = x, .pinned = y == 1 };
+		if (*rest == '\0')
+			return NULL;
+		long long tr, d, i;
+		if (!field_ll(&rest, &tr) || !field_ll(&rest, &d) ||
+		    !field_ll(&rest, &i) || *rest != '\0' || tr < 0 ||
+		    tr >= (long long)t->ntracks || d < 0 ||
+		    d >= (long long)t->tracks[tr].ndepth || i < 0 ||
+		    (size_t)i >= t->tracks[tr].depth[d].len)
+			return "a bookmark on a call the trace does not have";
+		m->has_cursor = true;
+		m->cursor = (struct slice_ref){ .track = (uint32_t)tr,
+		    .depth = (uint32_t)d, .index = (uint32_t)i };
+		return NULL;
+	}
+	return "unknown setting";
+}
+
+static void
+apply(struct view *v, struct candidate *c, bool keep_filters)
+{
+	const struct trace *t = v->trace;
+
+	if (!keep_filters && c->threads) {
+		for (uint32_t i = 0; i < t->ntracks; i++)
+			for (size_t k = 0; k < c->ntids; k++)
+				if (t->tracks[i].kind == TRACK_THREAD &&
+				    t->tracks[i].tid == c->tids[k])
+					v->thread_pick[i] = 1;
+		v->thread_invert = c->invert;
+		view_apply_threads(v);
+	}
+	if (!keep_filters && c->filter != NULL)
+		view_filter_functions(v, c->filter, c->filter_hide);
+	for (int i = 0; i < 26; i++) {
+		struct saved_mark *m = &c->marks[i];
+		if (!m->set)
+			continue;
+		v->marks[i] = (struct bookmark){ .set = true, .t0 = m->t0,
+		    .t1 = m->t1, .has_cursor = m->has_cursor,
+		    .cursor = m->cursor, .cursor_t = m->cursor_t,
+		    .cursor_pinned = m->pinned };
+	}
+	if (c->window) {
+		v->t0 = c->w0;
+		v->t1 = c->w1;
+		view_data_changed(v);
+	}
+	if (c->range)
+		view_range_set(v, c->r0, c->r1);
+	if (c->pane_set) {
+		if ((c->pane == PANE_CALLERS || c->pane == PANE_INSTANCES) &&
+		    c->func != CALL_NONE)
+			calls_pane_open(v, c->pane, c->func);
+		else if (c->pane != PANE_CALLERS && c->pane != PANE_INSTANCES)
+			v->pane = c->pane;
+	}
+}
+
+bool
+state_load(struct view *v, const char *path, bool keep_filters)
+{
+	struct identity id;
+	char *why = NULL, *file;
+	size_t len = 0;
+	bool ok = false;
+
+	if (!identify(path, &id))
+		return false;
+	if ((file = state_file(&id)) == NULL) {
+		free(id.real);
+		return false;
+	}
+	char *text = read_text(file, &len, &why);
+	struct candidate c = { .func = CALL_NONE };
+	int lineno = 0;
+	if (text != NULL && memchr(text, '\0', len) != NULL)
+		why = xstrdup("a NUL byte");
+	for (char *line = text, *next; why == NULL && line != NULL &&
+	    *line != '\0'; line = next) {
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		lineno++;
+		if (lineno == 1) {
+			if (strcmp(line, STATE_VERSION) != 0)
+				why = xstrdup("not a ttv state file");
+			continue;
+		}
+		if (lineno == 2) {
+			char *want = xasprintf("trace %lld %lld %s", id.size,
+			    id.mtime_ns, id.real);
+			/* A hash shared with another trace: not ours. */
+			if (strcmp(line, want) != 0)
+				why = xstrdup("saved for another trace");
+			free(want);
+			continue;
+		}
+		const char *bad = parse_line(v->trace, line, &c);
+		if (bad != NULL)
+			why = xasprintf("line %d: %s", lineno, bad);
+	}
+	if (text != NULL && why == NULL && lineno < 2)
+		why = xstrdup("not a ttv state file");
+	if (why != NULL)
+		view_message(v, true, "saved state %s ignored: %s", file, why);
+	else if (text != NULL) {
+		apply(v, &c, keep_filters);
+		ok = true;
+	}
+	free(why);
+	free(text);
+	free(c.filter);
+	free(c.tids);
+	free(file);
+	free(id.real);
+	return ok;
+}
+
+static int
+mkdirs(char *dir)
+{
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return mkdir(dir, 0700) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+static void
+write_state(FILE *fp, const struct view *v, const struct identity *id)
+{
+	const struct trace *t = v->trace;
+
+	fprintf(fp, "%s\ntrace %lld %lld %s\n", STATE_VERSION, id->size,
+	    id->mtime_ns, id->real);
+	fprintf(fp, "window %lld %lld\n", (long long)v->t0, (long long)v->t1);
+	if (v->range_on)
+		fprintf(fp, "range %lld %lld\n", (long long)v->range_t0,
+		    (long long)v->range_t1);
+	fprintf(fp, "pane %s\n", command_get((enum cmd)(CMD_PANE_TIMELINE +
+	    v->pane))->name);
+	if (v->pane == PANE_CALLERS || v->pane == PANE_INSTANCES) {
+		func_id f = calls_pane_func(v, v->pane);
+		const char *name = f != CALL_NONE ? trace_func_name(t, f) : "";
+		if (f != CALL_NONE && strchr(name, '\n') == NULL)
+			fprintf(fp, "function %s\n", name);
+	}
+	if (v->func_pattern != NULL && strchr(v->func_pattern, '\n') == NULL)
+		fprintf(fp, "filter %s %s\n", v->func_hide ? "hide" : "show",
+		    v->func_pattern);
+	if (v->thread_active) {
+		fprintf(fp, "threads %d", v->thread_invert ? 1 : 0);
+		for (uint32_t i = 0; i < t->ntracks; i++)
+			if (v->thread_pick[i] &&
+			    t->tracks[i].kind == TRACK_THREAD)
+				fprintf(fp, " %lld",
+				    (long long)t->tracks[i].tid);
+		putc('\n', fp);
+	}
+	for (int i = 0; i < 26; i++) {
+		const struct bookmark *b = &v->marks[i];
+		if (!b->set)
+			continue;
+		fprintf(fp, "mark %c %lld %lld %lld %d", 'a' + i,
+		    (long long)b->t0, (long long)b->t1,
+		    (long long)b->cursor_t, b->cursor_pinned ? 1 : 0);
+		if (b->has_cursor)
+			fprintf(fp, " %u %u %u", b->cursor.track,
+			    b->cursor.depth, b->cursor.index);
+		putc('\n', fp);
+	}
+}
+
+int
+state_save(const struct view *v, const char *path, char **err)
+{
+	struct identity id;
+	char *file, *tmp, *dir;
+	int rc = -1;
+
+	*err = NULL;
+	if (!identify(path, &id))
+		return 0;	/* nothing to key it by: nothing saved */
+	if ((file = state_file(&id)) == NULL) {
+		free(id.real);
+		return 0;
+	}
+	dir = xstrdup(file);
+	*strrchr(dir, '/') = '\0';
+	tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
+	FILE *fp = NULL;
+	int fd = -1;
+	if (mkdirs(dir) != 0 || (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC |
+	    O_NOFOLLOW | O_CLOEXEC, 0600)) < 0 ||
+	    (fp = fdopen(fd, "w")) == NULL) {
+		*err = xasprintf("%s: %s", fd < 0 ? dir : tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	write_state(fp, v, &id);
+	bool bad = fflush(fp) != 0 || ferror(fp);
+	if (fclose(fp) != 0 || bad) {
+		*err = xasprintf("%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	if (rename(tmp, file) != 0) {
+		*err = xasprintf("%s: %s", file, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(tmp);
+	free(dir);
+	free(file);
+	free(id.real);
+	return rc;
+}
