@@ -50,6 +50,22 @@ bench 40 L H
 bench 10 z 0
 key + + + + + + + + + +
 bench 5 <C-l>
+key 0
+# the investigation panes on the whole trace: keys answered while their
+# queries run on the worker, then on their results
+key 9
+bench 40 j k
+wait calls     total
+bench 40 j k
+key 1
+key #
+bench 40 j k
+wait duration      self
+bench 40 j k
+key v
+bench 20 j k
+wait callers above
+bench 20 j k
 quit
 SCR
 cd "$dir" || exit 1
