@@ -478,7 +478,13 @@ add_leaf(struct loader *L, const struct ctf_val *v)
 	const struct ctf_type *t = v->type;
 	switch (t->kind) {
 	case CTF_INT:
-		if (t->base == 16)
+		if (t->size > 64) {
+			/* wider than any arg: its digits */
+			char buf[CTF_BIGINT_TEXT];
+			size_t n = ctf_bigint_text(t, (const uint8_t *)v->str,
+			    buf, sizeof buf);
+			builder_arg_str(b, name, builder_intern(b, buf, n));
+		} else if (t->base == 16)
 			builder_arg(b, name, ARG_PTR, v->v.u);
 		else if (t->is_signed)
 			builder_arg_i64(b, name, v->v.i);

@@ -112,6 +112,15 @@ ctf_header_compact(const struct ctf_header_plan *hp, const uint8_t *p,
 int ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
     const struct ctf_field *f, uint32_t index);
 
+/* The text of an integer wider than 64 bits from its bytes (ctf_val.str)
+ * in its base: "0x..." hexadecimal, "0..." octal, "0b..." binary (the
+ * bits as they are), else decimal with a sign when signed. Writes at
+ * most size bytes with the NUL (CTF_BIGINT_TEXT is always enough);
+ * returns the length. */
+#define CTF_BIGINT_TEXT (CTF_INT_MAX_BITS + 4)
+size_t ctf_bigint_text(const struct ctf_type *t, const uint8_t *bytes,
+    char *out, size_t size);
+
 /* The same for an event header of a known shape (faster). */
 int ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp);
 
@@ -122,6 +131,8 @@ int ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp);
 int ctf_metadata_text(const unsigned char *data, size_t size, char **text,
     size_t *len, uint8_t uuid[16], bool *packetized, char *err,
     size_t errsize, uint64_t *erroff);
+/* Are the packets of packetized metadata big-endian? */
+bool ctf_metadata_be(const unsigned char *data, size_t size);
 /* Does this look like a metadata file? */
 bool ctf_metadata_probe(const unsigned char *head, size_t len);
 

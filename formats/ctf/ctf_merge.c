@@ -282,6 +282,7 @@ add_trace(struct ctf_reader *r, const char *rel)
 		free(mpath);
 		return;
 	}
+	bool meta_be = packetized && ctf_metadata_be(mf.data, mf.size);
 	mapfile_close(&mf);
 	if (!packetized) {
 		if (len < 10 || memcmp(text, "/* CTF 1.8", 10) != 0) {
@@ -297,8 +298,18 @@ add_trace(struct ctf_reader *r, const char *rel)
 		}
 	}
 	struct ctf_meta *m = ctf_meta_new();
-	if (tsdl_parse(m, text, len, msg, sizeof msg) < 0 ||
-	    ctf_meta_resolve(m, msg, sizeof msg) < 0) {
+	int prc = tsdl_parse(m, text, len, msg, sizeof msg);
+	/* the packets' byte order is the trace's, said twice */
+	if (prc == 0 && packetized && m->bo_line > 0 &&
+	    (m->byte_order == CTF_BO_BE) != meta_be) {
+		snprintf(msg, sizeof msg, "line %d, column %d: the trace's byte "
+		    "order is %s, its metadata packets are %s", m->bo_line,
+		    m->bo_col, meta_be ? "little-endian" : "big-endian",
+		    meta_be ? "big-endian" : "little-endian");
+		prc = -1;
+	} else if (prc == 0 && packetized && m->bo_line == 0)
+		m->byte_order = meta_be ? CTF_BO_BE : CTF_BO_LE;
+	if (prc < 0 || ctf_meta_resolve(m, msg, sizeof msg) < 0) {
 		diag(r, true, mpath, -1, "%s", msg);
 		ctf_meta_free(m);
 		free(text);

@@ -36,6 +36,21 @@ enum ctf_role {
 struct ctf_type;
 struct ctf_flat_op;
 
+/* Where a sequence or a variant was declared, for its length or tag: in
+ * struct `st` (as the parser built it) after its first `upto` fields,
+ * that struct itself sitting where `up` says. A relative path is looked
+ * up there first (CTF 1.8 section 7.3.2: lexical scope), which differs
+ * from the place of use when the type was named by a typedef. */
+struct ctf_lex {
+	const struct ctf_type *st;
+	size_t upto;
+	const struct ctf_lex *up;
+};
+
+/* Integers wider than this are decoded as their bytes (ctf_val.str,
+ * size / 8 of them) and shown as big-number text (ctf_bigint_text). */
+#define CTF_INT_MAX_BITS 4096
+
 struct ctf_enum_map {
 	const char *label;
 	int64_t lo, hi;		/* compared as unsigned when the container is */
@@ -53,6 +68,12 @@ struct ctf_type {
 	enum ctf_kind kind;
 	uint32_t align;		/* bits */
 	int line, col;		/* where it was declared, for messages */
+	/* the type the parser made that this one is a copy of (NULL: it
+	 * is that type) */
+	const struct ctf_type *origin;
+	/* sequences and variants: where they were declared (NULL: outside
+	 * any struct) */
+	const struct ctf_lex *lex;
 
 	/* integers, enum containers, floats */
 	uint32_t size;		/* bits */
@@ -228,6 +249,7 @@ struct ctf_meta {
 	uint8_t uuid[16];
 	bool has_uuid;
 	uint8_t byte_order;	/* CTF_BO_LE or CTF_BO_BE */
+	int bo_line, bo_col;	/* where the trace block gave it, or 0 */
 	struct ctf_type *packet_header;
 
 	struct ctf_clock *clocks;

@@ -37,6 +37,13 @@ ctf_metadata_probe(const unsigned char *head, size_t len)
 	return len >= 6 && memcmp(head, "/* CTF", 6) == 0;
 }
 
+bool
+ctf_metadata_be(const unsigned char *data, size_t size)
+{
+	return size >= 4 && rd32(data, false) != TSDL_MAGIC &&
+	    rd32(data, true) == TSDL_MAGIC;
+}
+
 int
 ctf_metadata_text(const unsigned char *data, size_t size, char **text,
     size_t *len, uint8_t uuid[16], bool *packetized, char *err,

@@ -133,7 +133,13 @@ print_val(FILE *f, const struct ctf_val *vals, uint32_t i)
 	}
 	switch (t->kind) {
 	case CTF_INT:
-		print_int(f, t, v->v.u);
+		if (t->size > 64) {
+			char buf[CTF_BIGINT_TEXT];
+			ctf_bigint_text(t, (const uint8_t *)v->str, buf,
+			    sizeof buf);
+			fputs(buf, f);
+		} else
+			print_int(f, t, v->v.u);
 		return i + 1;
 	case CTF_ENUM:
 		print_enum(f, t, v->v.u);
