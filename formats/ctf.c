@@ -12,8 +12,9 @@
  * - every other event is an instant on its thread (vtid), else its CPU
  *   (packet context cpu_id), else its stream, with all its fields as args
  *   ("a.b" for struct members, "a[0]" for elements);
- * - packet starts are MARKER_PACKET, discarded events and lost packets
- *   MARKER_DROPPED at the packet where the loss was counted.
+ * - packet starts are MARKER_PACKET, discarded events, lost packets and
+ *   damaged bytes skipped MARKER_DROPPED at the packet where the loss was
+ *   counted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -141,7 +142,7 @@ struct loader {
 	bool have_origin;
 	uint64_t seq;		/* time of events without a clock */
 	bool stop;		/* --strict and an error was seen */
-	uint64_t nevents, npackets, ndiscarded, nlost;
+	uint64_t nevents, npackets, ndiscarded, nlost, nskipped;
 	str_id s_cpu;
 };
 
@@ -975,7 +976,7 @@ on_packet(struct loader *L, const struct ctf_item *it)
 	builder_marker(L->b, MARKER_PACKET, track, t, (int64_t)pk->off,
 	    L->stream_text.items[i]);
 	char buf[512];
-	if (pk->discarded || pk->lost_packets)
+	if (pk->discarded || pk->lost_packets || pk->skipped_bytes)
 		resync(L, s, t);
 	if (pk->discarded) {
 		L->ndiscarded += pk->discarded;
@@ -990,6 +991,18 @@ on_packet(struct loader *L, const struct ctf_item *it)
 		    (unsigned long long)pk->lost_packets, s->path);
 		builder_marker(L->b, MARKER_DROPPED, track, t,
 		    (int64_t)pk->lost_packets, builder_intern_cstr(L->b, buf));
+	}
+	if (pk->skipped_bytes) {
+		/* damage the walk skipped to reach this packet: what was
+		 * there is lost, the rest of the stream is not */
+		L->nskipped += pk->skipped_bytes;
+		snprintf(buf, sizeof buf, "%llu damaged bytes skipped in %s "
+		    "(offsets %llu to %llu)",
+		    (unsigned long long)pk->skipped_bytes, s->path,
+		    (unsigned long long)pk->skipped_off,
+		    (unsigned long long)(pk->skipped_off + pk->skipped_bytes));
+		builder_marker(L->b, MARKER_DROPPED, track, t,
+		    (int64_t)pk->skipped_bytes, builder_intern_cstr(L->b, buf));
 	}
 }
 
@@ -1205,6 +1218,8 @@ ctf_load(struct load_ctx *ctx)
 		builder_count(L.b, "discarded events", L.ndiscarded);
 	if (L.nlost)
 		builder_count(L.b, "lost packets", L.nlost);
+	if (L.nskipped)
+		builder_count(L.b, "damaged bytes skipped", L.nskipped);
 	load_progress(ctx, total, total);
 	int rc = L.nevents == 0 && L.npackets == 0 &&
 	    builder_has_errors(L.b) ? -1 : 0;

@@ -138,6 +138,11 @@ bool ctf_metadata_probe(const unsigned char *head, size_t len);
 
 /* --- packets of one stream file --- */
 
+/* A message about a file: an error (damage) or a warning, at a file
+ * offset (-1: none). */
+typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
+    int64_t offset, const char *msg);
+
 struct ctf_trace;
 
 struct ctf_stream {
@@ -183,6 +188,19 @@ struct ctf_stream {
 	/* LTTng's packet index of this file, or NULL (ctf_index.h): a hint
 	 * to resume past a damaged packet and a cross-check of the walk */
 	struct ctf_index *idx;
+	/* where the walk's messages about this stream go (may be NULL):
+	 * a resumption past damage, timestamps that went backwards */
+	ctf_diag_fn diag;
+	void *diag_arg;
+	/* bytes skipped past damage since the last packet opened, from
+	 * file offset skip_off: the next packet's record says so */
+	uint64_t skip_off, skip_bytes;
+	/* the last event's timestamp (cycles), and the events whose
+	 * timestamp was earlier than the one before them: how many, the
+	 * first's offset and its times */
+	uint64_t prev_ts;
+	bool has_prev_ts;
+	uint64_t ts_back, ts_back_off, ts_back_from, ts_back_to;
 };
 
 /* A whole-byte integer of 8, 16, 32 or 64 bits at p (any alignment), in
@@ -256,6 +274,16 @@ size_t ctf_event_run_raw(struct ctf_stream *s,
  * packet, -1: error. */
 int ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff);
+/* Damage does not end a stream: where a packet header or an event
+ * cannot be read, the error goes to s->diag with how far the walk
+ * skipped (ctf_packet_open and ctf_event_next then go on from there),
+ * to the next packet that LTTng's index names and whose header agrees
+ * with it, else the packet after the damaged one (by its size), else the
+ * next place holding a sound packet header (by its magic). Only when
+ * none is found do they return -1 (the stream ends there). */
+/* Says what is left to say when the stream has ended: timestamps that
+ * went backwards (a warning through s->diag). */
+void ctf_stream_end(struct ctf_stream *s);
 
 /* --- traces under a directory, merged --- */
 
@@ -278,6 +306,8 @@ struct ctf_packet_info {
 	/* losses found when the packet opened */
 	uint64_t discarded;	/* events discarded since the last packet */
 	uint64_t lost_packets;
+	/* damaged bytes skipped to reach it, from file offset skipped_off */
+	uint64_t skipped_off, skipped_bytes;
 };
 
 /* One item of the merged walk: a packet start or an event, complete in
@@ -306,9 +336,6 @@ struct ctf_item {
 };
 
 struct ctf_reader;
-
-typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
-    int64_t offset, const char *msg);
 
 /* Opens a directory (every trace below it) or a metadata file. Metadata
  * problems are reported through diag; returns NULL if no trace could be

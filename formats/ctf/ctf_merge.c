@@ -247,6 +247,8 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 		ss->s.idx->diag = batch_diag;
 		ss->s.idx->arg = ss;
 	}
+	ss->s.diag = batch_diag;
+	ss->s.diag_arg = ss;
 	ss->s.d.slots = xcalloc((size_t)t->m->nslots + 1, sizeof(uint64_t));
 	r->bytes_total += ss->mf.size;
 	r->streams = xreallocarray(r->streams, r->nstreams + 1,
@@ -424,6 +426,9 @@ note_packet(struct ctf_stream_slot *ss, struct batch *bt, uint64_t discarded,
 	p->has_cpu_id = s->has_cpu_id;
 	p->discarded = discarded;
 	p->lost_packets = lost;
+	p->skipped_off = s->skip_off;
+	p->skipped_bytes = s->skip_bytes;
+	s->skip_off = s->skip_bytes = 0;
 	ss->pkt_noted = true;
 }
 
@@ -464,6 +469,8 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	    decoded < 4 * bt->cap) {
 		if (!ss->in_packet) {
 			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
+			if (rc <= 0)
+				ctf_stream_end(s);
 			if (rc < 0) {
 				batch_error(bt, msg, off);
 				break;
@@ -518,6 +525,7 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		}
 		int rc = ctf_event_next(s, msg, sizeof msg, &off);
 		if (rc < 0) {
+			ctf_stream_end(s);
 			batch_error(bt, msg, off);
 			break;
 		}

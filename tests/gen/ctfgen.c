@@ -27,6 +27,12 @@
  *                 version 1.1, big-endian whatever the trace's order)
  *     -L FILE     the packets written, one a line: "chan_N OFFSET BYTES
  *                 EVENTS" (for tests that damage a packet)
+ *     -B N        one sample event in N written 5 ms before the event
+ *                 before it (a full timestamp that goes backwards)
+ *     -W          a 128-bit integer field in the sample event, (k + 1)
+ *                 * 2^64 + 0xFEDCBA9876543210 for the kth sample
+ *     -M          with -p: metadata packets in the other byte order than
+ *                 the trace's (an invalid trace, for the tests)
  *
  * Every few calls a thread also writes a "ttvgen:sample" event whose
  * fields are bit-packed (3, 13, 1 and 4-bit integers, signed and not, an
@@ -39,7 +45,8 @@
  *
  * The expected facts come from the writer's own bookkeeping, never from
  * reading the trace back: "events NAME N", "slices N", "slices TID N",
- * "instants N", "discarded N", "packets N", "function NAME N".
+ * "instants N", "discarded N", "packets N", "function NAME N", and with
+ * -B "backwards STREAM N" (events going backwards in each stream).
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
@@ -58,6 +65,8 @@
 
 static bool be;
 static bool compact;
+static bool wide;		/* -W */
+static uint64_t back_every;	/* -B */
 
 /* --- bit writer --- */
 
@@ -178,6 +187,7 @@ struct stream {
 	uint64_t last_ts;	/* time of the last event written */
 	bool have_last;
 	uint64_t packets;
+	uint64_t backwards;	/* events earlier than the one before */
 };
 
 static struct stream streams[NSTREAMS];
@@ -257,7 +267,8 @@ event_header(struct stream *s, unsigned id, uint64_t ts)
 {
 	struct wbuf *w = &s->w;
 	unsigned tsbits = compact ? 27 : 32;
-	bool ext = s->have_last && ts - s->last_ts >= ((uint64_t)1 << tsbits);
+	bool ext = s->have_last && (ts < s->last_ts ||
+	    ts - s->last_ts >= ((uint64_t)1 << tsbits));
 	if (!s->have_last)
 		ext = true;
 	if (compact) {
@@ -281,6 +292,8 @@ event_header(struct stream *s, unsigned id, uint64_t ts)
 			wput(w, ts & 0xffffffffu, 32, 8);
 		}
 	}
+	if (s->have_last && ts < s->last_ts)
+		s->backwards++;
 	s->last_ts = ts;
 	s->have_last = true;
 	s->events++;
@@ -421,6 +434,7 @@ static const char *metadata_fmt =
 "\t\tuint8_t __vals_length;\n"
 "\t\tuint16_t _vals[__vals_length];\n"
 "\t\tinteger { size = 5; align = 1; signed = true; } _small[3];\n"
+"%s"
 "\t};\n"
 "};\n";
 
@@ -435,8 +449,10 @@ write_text(const char *path, const char *text)
 }
 
 static void
-write_packetized(const char *path, const char *text)
+write_packetized(const char *path, const char *text, bool other_order)
 {
+	bool trace_be = be;
+	be = other_order ? !be : be;	/* wput's order */
 	FILE *f = fopen(path, "wb");
 	if (f == NULL) {
 		perror(path);
@@ -468,6 +484,7 @@ write_packetized(const char *path, const char *text)
 		free(w.p);
 		off += n;
 	}
+	be = trace_be;
 	if (fclose(f) != 0) {
 		perror(path);
 		exit(1);
@@ -524,6 +541,15 @@ write_sample(struct stream *s, uint64_t ts, uint32_t pid, uint32_t tid,
 	for (int i = 0; i < 3; i++)
 		wput(w, (uint64_t)(int64_t)((int)((k + (uint64_t)i) % 32) - 16) &
 		    0x1f, 5, 1);
+	if (wide) {
+		/* 128 bits in the trace's order: the low half first in
+		 * little-endian */
+		walign(w, 8);
+		uint64_t lo = 0xFEDCBA9876543210u, hi = k + 1;
+		wput_at(w, w->pos, be ? hi : lo, 64, be);
+		wput_at(w, w->pos + 64, be ? lo : hi, 64, be);
+		w->pos += 128;
+	}
 }
 
 static void
@@ -599,7 +625,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: ctfgen [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
 	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-T NS] [-e FILE] [-i] [-L FILE] "
-	    "OUTDIR\n");
+	    "[-B N] [-W] [-M] OUTDIR\n");
 	exit(2);
 }
 
@@ -611,9 +637,9 @@ main(int argc, char **argv)
 	unsigned nthreads = 3;
 	bool packetized = false;
 	const char *expected = NULL, *packet_list = NULL;
-	bool index = false;
+	bool index = false, other_order = false;
 	int c;
-	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:S:T:e:iL:")) != -1) {
+	while ((c = getopt(argc, argv, "bcpn:t:P:d:s:S:T:e:iL:B:WM")) != -1) {
 		switch (c) {
 		case 'b': be = true; break;
 		case 'c': compact = true; break;
@@ -628,6 +654,9 @@ main(int argc, char **argv)
 		case 'e': expected = optarg; break;
 		case 'i': index = true; break;
 		case 'L': packet_list = optarg; break;
+		case 'B': back_every = strtoull(optarg, NULL, 0); break;
+		case 'W': wide = true; break;
+		case 'M': other_order = true; break;
 		default: usage();
 		}
 	}
@@ -642,11 +671,12 @@ main(int argc, char **argv)
 	char path[4096];
 	char *meta = NULL;
 	if (asprintf(&meta, metadata_fmt, be ? "be" : "le",
-	    compact ? "compact" : "large") < 0)
+	    compact ? "compact" : "large", wide ? "\t\tinteger { size = 128; "
+	    "align = 8; signed = false; base = 16; } _wide;\n" : "") < 0)
 		return 1;
 	snprintf(path, sizeof path, "%s/metadata", out);
 	if (packetized)
-		write_packetized(path, meta);
+		write_packetized(path, meta, other_order);
 	else
 		write_text(path, meta);
 	free(meta);
@@ -715,7 +745,12 @@ main(int argc, char **argv)
 							 * buffer would */
 				k++;
 			} else {
-				write_sample(s, ts, pid, t->tid, k++);
+				/* now and then, earlier than the event just
+				 * written (-B) */
+				bool back = back_every &&
+				    (nsample + 1) % back_every == 0;
+				write_sample(s, back ? ts - 5000000 : ts, pid,
+				    t->tid, k++);
 				nsample++;
 			}
 		}
@@ -755,6 +790,9 @@ main(int argc, char **argv)
 		fprintf(f, "instants %" PRIu64 "\n", nsample);
 		fprintf(f, "discarded %" PRIu64 "\n", ndiscarded);
 		fprintf(f, "packets %" PRIu64 "\n", npackets);
+		for (int i = 0; back_every && i < NSTREAMS; i++)
+			fprintf(f, "backwards chan_%d %" PRIu64 "\n", i,
+			    streams[i].backwards);
 		for (int i = 0; i < NFUNCS; i++)
 			if (func_count[i])
 				fprintf(f, "function 0x%" PRIx64 " %" PRIu64 "\n",
