@@ -27,6 +27,7 @@
 #include "ctf_calls.h"
 #include "ctf/ctf_keys.h"
 #include "ctf/ctf_lttng.h"
+#include "ctf/ctf_rfc2010.h"
 
 static int
 ctf_probe(const char *path, const unsigned char *head, size_t len,
@@ -37,7 +38,8 @@ ctf_probe(const char *path, const unsigned char *head, size_t len,
 		return ctf_dir_has_trace(path) ? 90 : 0;
 	if (head == NULL)
 		return 0;
-	return ctf_metadata_probe(head, len) ? 90 : 0;
+	return ctf_metadata_probe(head, len) || ctf_rfc_probe(head, len) ?
+	    90 : 0;
 }
 
 /* What a stream class's events mean to the model, found once per class. */
@@ -200,6 +202,10 @@ raw_plan(struct ev_info *in, const struct ctf_meta *m,
 	struct ctf_pick pick[CTF_PICK_MAX] = { { 0 } };
 	const struct ctf_type *ts[3] = { sc->event_context, ec->context,
 	    ec->fields };
+	/* a payload size to check (the 2010 RFC's event_size) wants the
+	 * general path */
+	if (sc->payload_size)
+		return;
 	for (int k = 0; k < 3; k++)
 		if (!ctf_type_raw(ts[k]))
 			return;
@@ -1153,6 +1159,11 @@ ctf_load(struct load_ctx *ctx)
 	L.lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
 	L.s_cpu = builder_intern_cstr(L.b, "cpu_id");
 	describe(&L);
+	/* the 2010 RFC's layout, CTF's ancestor (its proposal's version) */
+	if (ctf_reader_trace(L.r, 0)->m->rfc != NULL)
+		builder_set_format(L.b, "ctf", "RFC 1.1 (2010)",
+		    ctf_reader_trace(L.r, 0)->m->byte_order == CTF_BO_BE ?
+		    "big-endian" : "little-endian");
 	plan_classes(&L);
 	ctf_keys_init(&L.thread_keys);
 	ctf_keys_init(&L.func_keys);

@@ -357,6 +357,14 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 	case CTF_INT:
 		if (t->size > 64)
 			return decode_bigint(d, t, f, index);
+		if (t->unit_size != 0) {
+			/* a GNU C bitfield that does not fit in what is left
+			 * of its unit starts at the next one */
+			uint64_t pos = align_up(d->pos, t->align);
+			if (pos % t->unit_size + t->size > t->unit_size)
+				pos = align_up(pos, t->unit_size);
+			d->pos = pos;
+		}
 		return decode_int(d, t, f, index);
 	case CTF_ENUM:
 		return decode_int(d, t, f, index);

@@ -156,6 +156,10 @@ struct ctf_stream {
 	uint64_t pkt_off;	/* bytes */
 	uint64_t pkt_size;	/* bytes */
 	uint64_t content_end;	/* bits from the packet start */
+	/* no event starts at or past this: content_end, or for sizes in
+	 * bytes (the 2010 RFC) its last byte's first bit + 1, the bits of
+	 * the last byte after an event being padding */
+	uint64_t events_end;
 	const struct ctf_stream_class *sc;
 	ctf_vals pvals;		/* packet context values */
 	int pctx_root;		/* index in pvals, or -1 */
@@ -201,6 +205,9 @@ struct ctf_stream {
 	uint64_t prev_ts;
 	bool has_prev_ts;
 	uint64_t ts_back, ts_back_off, ts_back_from, ts_back_to;
+	/* the stream class was given by the file's name (the 2010 RFC's
+	 * sections), not by its packets */
+	bool sc_fixed;
 };
 
 /* A whole-byte integer of 8, 16, 32 or 64 bits at p (any alignment), in

@@ -32,6 +32,7 @@
 #include "mapfile.h"
 #include "ctf_decode.h"
 #include "ctf_index.h"
+#include "ctf_rfc2010.h"
 #include "xalloc.h"
 
 /* Batches per stream: one being read, the others ready or being filled. */
@@ -256,6 +257,64 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	r->streams[r->nstreams++] = ss;
 }
 
+/* A trace laid out as the 2010 RFC says: its metadata section, then one
+ * data file per section (and processor), the section found by the
+ * file's name. */
+static void
+add_rfc_trace(struct ctf_reader *r, const char *rel, char *mpath,
+    struct mapped_file *mf)
+{
+	char msg[512];
+	int64_t off;
+	struct ctf_meta *m = ctf_rfc_metadata(mf->data, mf->size, msg,
+	    sizeof msg, &off);
+	mapfile_close(mf);
+	if (m == NULL) {
+		diag(r, true, mpath, off, "%s", msg);
+		free(mpath);
+		return;
+	}
+	for (size_t i = 0; i < m->nwarns; i++)
+		diag(r, false, mpath, -1, "%s", m->warns[i]);
+	struct ctf_trace *t = xcalloc(1, sizeof *t);
+	t->dir = xstrdup(rel);
+	t->metadata_path = mpath;
+	t->m = m;
+	t->index = (int)r->ntraces;
+	r->traces = xreallocarray(r->traces, r->ntraces + 1,
+	    sizeof *r->traces);
+	r->traces[r->ntraces++] = t;
+	char *dfull = join(r->root, rel);
+	size_t n;
+	char **names = list_dir(dfull, &n);
+	for (size_t i = 0; i < n; i++) {
+		char *p = join(dfull, names[i]);
+		struct stat st;
+		if (strcmp(names[i], "metadata") != 0 && stat(p, &st) == 0 &&
+		    S_ISREG(st.st_mode)) {
+			char *srel = join(rel, names[i]);
+			struct ctf_stream_class *sc = ctf_rfc_section_of(m,
+			    names[i]);
+			if (sc == NULL)
+				diag(r, false, srel, -1, "not read: its name is "
+				    "none of the metadata's sections");
+			else {
+				size_t k = r->nstreams;
+				add_stream(r, t, srel);
+				if (r->nstreams > k) {
+					r->streams[k]->s.sc = sc;
+					r->streams[k]->s.sc_fixed = true;
+				}
+			}
+			free(srel);
+		}
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+	free(dfull);
+}
+
 static void
 add_trace(struct ctf_reader *r, const char *rel)
 {
@@ -271,6 +330,10 @@ add_trace(struct ctf_reader *r, const char *rel)
 		return;
 	}
 	free(full);
+	if (ctf_rfc_probe(mf.data, mf.size)) {
+		add_rfc_trace(r, rel, mpath, &mf);
+		return;
+	}
 	char *text;
 	size_t len;
 	uint8_t uuid[16];

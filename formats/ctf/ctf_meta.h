@@ -68,12 +68,6 @@ struct ctf_type {
 	enum ctf_kind kind;
 	uint32_t align;		/* bits */
 	int line, col;		/* where it was declared, for messages */
-	/* the type the parser made that this one is a copy of (NULL: it
-	 * is that type) */
-	const struct ctf_type *origin;
-	/* sequences and variants: where they were declared (NULL: outside
-	 * any struct) */
-	const struct ctf_lex *lex;
 
 	/* integers, enum containers, floats */
 	uint32_t size;		/* bits */
@@ -114,6 +108,17 @@ struct ctf_type {
 	 * field at a fixed byte offset, fixed_bits in all */
 	bool fixed;
 	uint32_t fixed_bits;
+
+	/* the type the parser made that this one is a copy of (NULL: it
+	 * is that type) */
+	const struct ctf_type *origin;
+	/* sequences and variants: where they were declared (NULL: outside
+	 * any struct) */
+	const struct ctf_lex *lex;
+	/* the 2010 RFC's GNU C bitfields: an integer that does not fit in
+	 * what is left of its unit_size-bit unit starts at the next unit
+	 * (0: an ordinary integer) */
+	uint32_t unit_size;
 };
 
 struct ctf_flat_op {
@@ -216,6 +221,9 @@ struct ctf_stream_class {
 	uint32_t raw_adv_max;	/* the largest of them */
 	int line;
 	void *user;		/* the reader's own per-class data */
+	/* the 2010 RFC layout's `event_size`: the first field of the
+	 * event context is the size of the payload in bytes, checked */
+	bool payload_size;
 };
 
 /* LTTng's event headers (compact and large): an enum id and a variant on
@@ -243,6 +251,9 @@ struct ctf_env {
 	int64_t i;
 };
 
+struct ctf_stream;
+struct ctf_rfc;
+
 struct ctf_meta {
 	int major, minor;
 	bool has_major, has_minor;
@@ -262,6 +273,15 @@ struct ctf_meta {
 	/* warnings about the metadata ("line L, column C: ..."), kept going */
 	const char **warns;
 	size_t nwarns, capwarns;
+
+	/* the 2010 RFC layout (ctf_rfc2010.h): its own description, NULL
+	 * for CTF; its packets' sizes are in bytes, not bits; and what its
+	 * packet headers must say more, checked as each packet opens (0,
+	 * or -1 with why in err) */
+	const struct ctf_rfc *rfc;
+	bool sizes_in_bytes;
+	int (*packet_check)(const struct ctf_stream *s, char *err,
+	    size_t errsize);
 
 	/* every type, so resolution can walk them all */
 	struct ctf_type **types;

@@ -200,7 +200,9 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 			    (unsigned long long)d->roles[ROLE_STREAM_ID]);
 			return serr(s, err, errsize, erroff, s->pkt_off, msg);
 		}
-	} else if (m->nstreams == 1)
+	} else if (s->sc_fixed)
+		sc = s->sc;
+	else if (m->nstreams == 1)
 		sc = m->streams[0];
 	else
 		return serr(s, err, errsize, erroff, s->pkt_off,
@@ -221,6 +223,14 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 	}
 	uint64_t avail = (uint64_t)(s->size - s->pkt_off) * 8;
 	uint64_t psize = avail, csize = avail;
+	/* the 2010 RFC counts sizes in bytes */
+	unsigned unit = m->sizes_in_bytes ? 8 : 1;
+	if (unit == 8) {
+		d->roles[ROLE_PACKET_SIZE] = d->roles[ROLE_PACKET_SIZE] >= 1ull << 60 ?
+		    UINT64_MAX : d->roles[ROLE_PACKET_SIZE] * 8;
+		d->roles[ROLE_CONTENT_SIZE] = d->roles[ROLE_CONTENT_SIZE] >= 1ull << 60 ?
+		    UINT64_MAX : d->roles[ROLE_CONTENT_SIZE] * 8;
+	}
 	if (d->roles_set & (1u << ROLE_PACKET_SIZE)) {
 		psize = d->roles[ROLE_PACKET_SIZE];
 		if (psize > avail) {
@@ -252,6 +262,7 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 		    "empty packet");
 	s->pkt_size = psize / 8;
 	s->content_end = csize;
+	s->events_end = unit == 8 && csize >= 7 ? csize - 7 : csize;
 	d->end = csize;
 	s->has_ts_begin = (d->roles_set & (1u << ROLE_TS_BEGIN)) != 0;
 	s->has_ts_end = (d->roles_set & (1u << ROLE_TS_END)) != 0;
@@ -268,6 +279,11 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 		s->has_seq = true;
 	}
 	find_cpu_id(s);
+	if (m->packet_check != NULL) {
+		char msg[200];
+		if (m->packet_check(s, msg, sizeof msg) < 0)
+			return serr(s, err, errsize, erroff, s->pkt_off, msg);
+	}
 	s->packets++;
 	return 1;
 }
@@ -416,7 +432,7 @@ event_next(struct ctf_stream *s, char *err, size_t errsize,
 	const struct ctf_stream_class *sc = s->sc;
 	if (s->done)
 		return 0;
-	if (d->pos >= s->content_end) {
+	if (d->pos >= s->events_end) {
 		s->pkt_off += s->pkt_size;
 		return 0;
 	}
@@ -468,10 +484,24 @@ event_next(struct ctf_stream *s, char *err, size_t errsize,
 		if (ctf_decode(d, ev->context, NULL, 0) < 0)
 			return derr(s, err, errsize, erroff);
 	}
+	uint64_t payload = d->pos;
 	if (ev->fields != NULL) {
 		s->scope_root[3] = (int)s->evals.len;
 		if (ctf_decode(d, ev->fields, NULL, 0) < 0)
 			return derr(s, err, errsize, erroff);
+	}
+	if (sc->payload_size && s->scope_root[1] >= 0) {
+		/* the 2010 RFC's event_size: the payload's bytes, the
+		 * padding before it included */
+		uint64_t want = s->evals.items[s->scope_root[1] + 1].v.u;
+		uint64_t got = (d->pos - payload + 7) / 8;
+		if (got != want) {
+			char msg[120];
+			snprintf(msg, sizeof msg, "event payload of %llu bytes, "
+			    "its context says %llu", (unsigned long long)got,
+			    (unsigned long long)want);
+			return serr(s, err, errsize, erroff, s->ev_off, msg);
+		}
 	}
 done:
 	if (d->pos == start)

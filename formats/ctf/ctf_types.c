@@ -475,7 +475,8 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 				if (ft->align > al)
 					al = ft->align;
 				if ((ft->kind != CTF_INT && ft->kind != CTF_ENUM &&
-				    ft->kind != CTF_FLOAT) || ft->size > 64)
+				    ft->kind != CTF_FLOAT) || ft->size > 64 ||
+				    ft->unit_size != 0)
 					flat = false;
 			}
 			t->align = al;
