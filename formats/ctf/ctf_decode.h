@@ -208,6 +208,10 @@ struct ctf_stream {
 	/* the stream class was given by the file's name (the 2010 RFC's
 	 * sections), not by its packets */
 	bool sc_fixed;
+	/* a packet is being tried as a place to resume: its header need
+	 * only be sound (a packet the layout cannot read, compressed say,
+	 * is then reported and skipped in turn) */
+	bool in_trial;
 };
 
 /* A whole-byte integer of 8, 16, 32 or 64 bits at p (any alignment), in

@@ -279,7 +279,7 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 		s->has_seq = true;
 	}
 	find_cpu_id(s);
-	if (m->packet_check != NULL) {
+	if (m->packet_check != NULL && !s->in_trial) {
 		char msg[200];
 		if (m->packet_check(s, msg, sizeof msg) < 0)
 			return serr(s, err, errsize, erroff, s->pkt_off, msg);
@@ -585,7 +585,9 @@ packet_trial(struct ctf_stream *s, uint64_t off, const struct ctf_index_entry *x
 	uint64_t eoff;
 	const struct ctf_dec *d = &s->d;
 	const struct ctf_meta *m = s->trace->m;
+	s->in_trial = true;
 	bool ok = packet_open(s, err, sizeof err, &eoff) == 1;
+	s->in_trial = false;
 	if (ok && x != NULL)
 		ok = s->pkt_size * 8 == x->psize && s->content_end == x->csize &&
 		    (!(d->roles_set & (1u << ROLE_STREAM_ID)) ||

@@ -78,6 +78,7 @@ static bool compact;
 static bool wide;		/* -W */
 static uint64_t back_every;	/* -B */
 static bool rfc;		/* -R */
+static uint64_t first_ts = UINT64_MAX, last_ts;	/* of all events */
 static int64_t zip_packet = -1, aes_packet = -1;	/* -Z, -E */
 #define RFC_SESSION 0x5E55101Du
 
@@ -386,6 +387,10 @@ event_header(struct stream *s, unsigned id, uint64_t ts)
 	}
 	if (s->have_last && ts < s->last_ts)
 		s->backwards++;
+	if (ts < first_ts)
+		first_ts = ts;
+	if (ts > last_ts)
+		last_ts = ts;
 	s->last_ts = ts;
 	s->have_last = true;
 	s->events++;
@@ -554,6 +559,10 @@ static const char *const rfc_entries[] = {
 "\t\t{ 15, DONE },\n"
 "\t};\n"
 "}\n",
+"type addr_t {\n"
+"\tparent = uint64_t;\n"
+"\tbase = 16;\n"
+"}\n",
 "type vals_t {\n"
 "\tparent = sequence;\n"
 "\tlength_type = uint8_t;\n"
@@ -601,7 +610,8 @@ static const char *const rfc_entries[] = {
 "\t\t{ type { parent = integer; size = 13; signed = true; align = 1; }, b },\n"
 "\t\t{ type { parent = integer; size = 1; align = 1; }, flag },\n"
 "\t\t{ state_t, state },\n"
-"\t\t{ type { parent = integer; size = 64; align = 1; }, big },\n"
+"\t\t{ type { parent = integer; size = 64; align = 1; base = 16; }, "
+"big },\n"
 "\t\t{ type { parent = integer; size = 32; byte_order = network; "
 "align = 8; }, net },\n"
 "\t\t{ type { parent = floating_point; size = 32; align = 8; }, ratio },\n"
@@ -630,13 +640,14 @@ static const char *const rfc_entries[] = {
 "\tid = 0;\n"
 "\tsection = app;\n"
 "\tfields = {\n"
-"\t\t{ uint64_t, addr },\n"
+"\t\t{ addr_t, addr },\n"
 "\t};\n"
 "}\n",
 "event {\n"
 "\tname = \"lttng_ust_cyg_profile_fast:func_exit\";\n"
 "\tid = 1;\n"
 "\tsection = app;\n"
+"\tfields = { };\n"
 "}\n",
 "event {\n"
 "\tname = \"ttvgen:sample\";\n"
@@ -1078,6 +1089,10 @@ main(int argc, char **argv)
 		fprintf(f, "instants %" PRIu64 "\n", nsample);
 		fprintf(f, "discarded %" PRIu64 "\n", ndiscarded);
 		fprintf(f, "packets %" PRIu64 "\n", npackets);
+		/* -R: the first and last event's times (ticks) */
+		if (rfc)
+			fprintf(f, "times %" PRIu64 " %" PRIu64 "\n", first_ts,
+			    last_ts);
 		for (int i = 0; back_every && i < NSTREAMS; i++)
 			fprintf(f, "backwards chan_%d %" PRIu64 "\n", i,
 			    streams[i].backwards);
