@@ -970,7 +970,8 @@ mk_id_enum(struct ctf_meta *m, uint32_t size, uint32_t align, uint64_t esc)
  * by a 32-bit id and a 64-bit timestamp. Type 2: a 32-bit timestamp and
  * a 16-bit id, id 65535 followed by a 64-bit timestamp and a 32-bit id.
  * Byte-packed (doc/ctf-rfc-2010.md): each starts on a byte, and the
- * extended part follows at once. */
+ * extended part follows the whole header at once. (LTTng's compact
+ * header, type 1's heir, drops the 27 bits when extended: not so here.) */
 static struct ctf_type *
 mk_event_header(struct ctf_meta *m, int type)
 {
@@ -980,7 +981,7 @@ mk_event_header(struct ctf_meta *m, int type)
 	struct ctf_type *c = mk_struct(m, 1), *x = mk_struct(m, 8);
 	if (type == 1) {
 		mk_field(m, h, "id", mk_id_enum(m, 5, 1, 31));
-		mk_field(m, c, "timestamp", mk_int(m, 27, 1));
+		mk_field(m, h, "timestamp", mk_int(m, 27, 1));
 		mk_field(m, x, "id", mk_int(m, 32, 8));
 		mk_field(m, x, "timestamp", mk_int(m, 64, 8));
 	} else {

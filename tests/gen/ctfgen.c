@@ -354,7 +354,16 @@ event_header(struct stream *s, unsigned id, uint64_t ts)
 	if (!s->have_last)
 		ext = true;
 	payload_done(s);
-	if (rfc && !compact) {
+	if (rfc && compact) {
+		/* type 1: the whole 32 bits, then the extended part */
+		walign(w, 8);
+		wput(w, ext ? 31 : id, 5, 1);
+		wput(w, ts & ((1u << 27) - 1), 27, 1);
+		if (ext) {
+			wput(w, id, 32, 8);
+			wput(w, ts, 64, 8);
+		}
+	} else if (rfc) {
 		/* type 2: timestamp then id; extended: 64-bit timestamp then
 		 * 32-bit id */
 		walign(w, 8);
