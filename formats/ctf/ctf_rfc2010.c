@@ -264,6 +264,8 @@ static void
 parse_pairs(struct rparser *p, struct rval *v)
 {
 	v->kind = RV_LIST;
+	if (++p->depth > 100)
+		rerr(p, peek(p, 0), "lists nested too deeply");
 	expect(p, TOK_LBRACE);
 	size_t cap = 0;
 	while (!accept(p, TOK_RBRACE)) {
@@ -288,6 +290,7 @@ parse_pairs(struct rparser *p, struct rval *v)
 		v->pairs[v->npairs++] = pr;
 		accept(p, TOK_COMMA);
 	}
+	p->depth--;
 }
 
 static void
@@ -469,13 +472,20 @@ parse_type_body(struct rparser *p, const struct tsdl_token *at)
 	if (++p->depth > 100)
 		rerr(p, at, "types nested too deeply");
 	expect(p, TOK_LBRACE);
-	VEC(struct rattr) attrs = { 0 };
+	/* in the arena: an error unwinds past this */
+	struct { struct rattr *items; size_t len, cap; } attrs = { 0 };
 	while (!accept(p, TOK_RBRACE)) {
 		if (is_tok(p, TOK_EOF))
 			rerr(p, peek(p, 0), "unterminated type");
-		struct rattr a;
-		parse_attr(p, &a);
-		VEC_PUSH(&attrs, a);
+		if (attrs.len == attrs.cap) {
+			size_t nc = attrs.cap ? attrs.cap * 2 : 8;
+			struct rattr *n = ctf_alloc(p->m, nc * sizeof *n);
+			if (attrs.len)
+				memcpy(n, attrs.items, attrs.len * sizeof *n);
+			attrs.items = n;
+			attrs.cap = nc;
+		}
+		parse_attr(p, &attrs.items[attrs.len++]);
 	}
 	accept(p, TOK_SEMI);
 	/* the parent first, whatever its place */
@@ -483,10 +493,8 @@ parse_type_body(struct rparser *p, const struct tsdl_token *at)
 	for (size_t i = 0; i < attrs.len; i++)
 		if (!strcmp(attrs.items[i].name, "parent"))
 			par = &attrs.items[i];
-	if (par == NULL) {
-		VEC_FREE(&attrs);
+	if (par == NULL)
 		rerr(p, at, "type without a parent");
-	}
 	const char *pn = want_name(p, &par->v, "parent");
 	struct built b = { NULL, NULL };
 	bool bitfield = false, has_size = false;
@@ -507,10 +515,8 @@ parse_type_body(struct rparser *p, const struct tsdl_token *at)
 		kind = CTF_SEQUENCE;
 	else {
 		const struct named *n = find_type(p, pn);
-		if (n == NULL) {
-			VEC_FREE(&attrs);
+		if (n == NULL)
 			rerr(p, &par->v.tok, "unknown parent type `%s`", pn);
-		}
 		b.t = ctf_type_copy(p->m, n->b.t);
 		b.len = n->b.len;
 		kind = b.t->kind;
@@ -650,7 +656,6 @@ parse_type_body(struct rparser *p, const struct tsdl_token *at)
 			}
 		}
 	}
-	VEC_FREE(&attrs);
 	switch (kind) {
 	case CTF_INT:
 	case CTF_ENUM:
