@@ -5,10 +5,12 @@
 #  1. the index ctfgen writes is one babeltrace2 reads without a warning,
 #     and ttv reads the trace the same with or without it;
 #  2. a damaged packet (bad magic, impossible size, an event that cannot
-#     be decoded): without an index the stream ends there, with the error
-#     reported and every event before it kept; with an index the walk
-#     resumes at the next packet and exactly the damaged packet's events
-#     are missing (the output is the undamaged one minus those lines);
+#     be decoded) does not end its stream: with an index the walk resumes
+#     at the next packet it lists, without one at the end of the damaged
+#     packet (its size) or at the next packet magic found, and exactly the
+#     damaged packet's events are missing (the output is the undamaged
+#     one minus those lines); the skipped bytes are a marker; with no
+#     sound packet after the damage, the stream ends there;
 #  3. an index that does not hold together (magic, version, order, past
 #     the end of the stream) is reported once and not used at all; one
 #     with a partial last entry is used without it;
@@ -126,10 +128,38 @@ poke "$tmp/magic/chan_0" $P2 '\000\000\000\000'
 cp -R "$tmp/magic" "$tmp/magic-noidx"
 rm -r "$tmp/magic-noidx/index"
 events "$tmp/magic-noidx" "$tmp/out.txt" "$tmp/err.txt"
-grep -q "^error: chan_0: offset $P2: invalid packet magic 0x0\$" \
+grep -q "^error: chan_0: offset $P2: invalid packet magic 0x0; 4096 bytes skipped to the next packet header found, at offset $P3\$" \
     "$tmp/err.txt" || fail "bad magic, no index: $(cat "$tmp/err.txt")"
-missing "$tmp/out.txt" "$(events_from chan_0 $P2)" ||
-    fail "bad magic, no index: not the events before it"
+missing "$tmp/out.txt" "$(events_at chan_0 $P2)" ||
+    fail "bad magic, no index: not all events but the damaged packet's"
+"$TTV" --info "$tmp/magic-noidx" > "$tmp/info.txt" 2> /dev/null
+grep -qx "  damaged bytes skipped: 4096" "$tmp/info.txt" ||
+    fail "bad magic, no index: no count of the bytes skipped"
+# two markers: the bytes skipped, and the packet the sequence numbers
+# then say is lost
+grep -qx "  dropped: 2" "$tmp/info.txt" ||
+    fail "bad magic, no index: the skipped bytes are not a marker"
+grep -qx "  lost packets: 1" "$tmp/info.txt" ||
+    fail "bad magic, no index: the lost packet is not counted"
+# the last packet damaged: nothing to resume at, the stream ends there
+last0=$(awk '$1 == "chan_0" { o = $2 } END { print o }' "$tmp/packets")
+cp -R "$tmp/magic-noidx" "$tmp/last"
+poke "$tmp/last/chan_0" "$last0" '\000\000\000\000'
+events "$tmp/last" "$tmp/out.txt" "$tmp/err.txt"
+grep -q "^error: chan_0: offset $last0: invalid packet magic 0x0\$" \
+    "$tmp/err.txt" || fail "last packet: $(cat "$tmp/err.txt")"
+missing "$tmp/out.txt" \
+    $(($(events_at chan_0 $P2) + $(events_at chan_0 "$last0"))) ||
+    fail "last packet: not all events but the two damaged packets'"
+# a damaged packet size: the next packet is found by its magic
+fresh size-noidx
+rm -r "$tmp/size-noidx/index"
+poke "$tmp/size-noidx/chan_0" $((P2 + 48)) "$(bytes 1099511627776 8 le)"
+events "$tmp/size-noidx" "$tmp/out.txt" "$tmp/err.txt"
+grep -q "^error: chan_0: offset $P2: packet size of 1099511627776 bits goes past the end of the file (.*); 4096 bytes skipped to the next packet header found, at offset $P3\$" \
+    "$tmp/err.txt" || fail "packet size, no index: $(cat "$tmp/err.txt")"
+missing "$tmp/out.txt" "$(events_at chan_0 $P2)" ||
+    fail "packet size, no index: not all events but the damaged packet's"
 events "$tmp/magic" "$tmp/out.txt" "$tmp/err.txt"
 grep -q "^error: chan_0: offset $P2: invalid packet magic 0x0; 4096 bytes skipped to the next packet of the index that agrees with its header, at offset $P3\$" \
     "$tmp/err.txt" || fail "bad magic, index: $(cat "$tmp/err.txt")"
@@ -160,10 +190,10 @@ poke "$tmp/event/chan_0" $((P3 + 76)) "$(bytes 4660 2 le)"
 cp -R "$tmp/event" "$tmp/event-noidx"
 rm -r "$tmp/event-noidx/index"
 events "$tmp/event-noidx" "$tmp/out.txt" "$tmp/err.txt"
-grep -q "^error: chan_0: offset $((P3 + 76)): unknown event id 4660\$" \
+grep -q "^error: chan_0: offset $((P3 + 76)): unknown event id 4660; 4020 bytes skipped to the next packet, at offset $P4\$" \
     "$tmp/err.txt" || fail "bad event, no index: $(cat "$tmp/err.txt")"
-missing "$tmp/out.txt" "$(events_from chan_0 $P3)" ||
-    fail "bad event, no index: not the events before it"
+missing "$tmp/out.txt" "$(events_at chan_0 $P3)" ||
+    fail "bad event, no index: not all events but the damaged packet's"
 events "$tmp/event" "$tmp/out.txt" "$tmp/err.txt"
 grep -q "^error: chan_0: offset $((P3 + 76)): unknown event id 4660; 4020 bytes skipped to the next packet of the index that agrees with its header, at offset $P4\$" \
     "$tmp/err.txt" || fail "bad event, index: $(cat "$tmp/err.txt")"
@@ -171,15 +201,18 @@ missing "$tmp/out.txt" "$(events_at chan_0 $P3)" ||
     fail "bad event, index: not all events but the damaged packet's"
 
 # 3. indexes that do not hold together: reported, not used (the damaged
-# trace then reads as without an index)
-nomagic=$(events_from chan_0 $P2)
+# trace then reads as without an index: the next packet is found by its
+# magic)
+nomagic=$(events_at chan_0 $P2)
 bad_index() {	# WHAT MESSAGE; the index is $tmp/bad/index/chan_0.idx
 	events "$tmp/bad" "$tmp/out.txt" "$tmp/err.txt"
 	grep -q "^warning: index/chan_0.idx: $2; index not used\$" \
 	    "$tmp/err.txt" || fail "$1: $(cat "$tmp/err.txt")"
 	[ "$(grep -c index/chan_0.idx "$tmp/err.txt")" -eq 1 ] ||
 	    fail "$1: more than one message about the index"
-	missing "$tmp/out.txt" "$nomagic" || fail "$1: the index was used"
+	grep -q "skipped to the next packet header found" "$tmp/err.txt" ||
+	    fail "$1: the index was used"
+	missing "$tmp/out.txt" "$nomagic" || fail "$1: other events"
 }
 idx="$tmp/bad/index/chan_0.idx"
 mkbad() {
@@ -212,7 +245,9 @@ events "$tmp/bad" "$tmp/out.txt" "$tmp/err.txt"
 grep -q "^warning: index/chan_0.idx: offset $((16 + last * 72)): index ends in a partial entry of 42 bytes, left out\$" \
     "$tmp/err.txt" || fail "partial entry: $(cat "$tmp/err.txt")"
 missing "$tmp/out.txt" "$(events_at chan_0 $P2)" ||
-    fail "partial entry: the index was not used"
+    fail "partial entry: other events"
+grep -q "skipped to the next packet of the index that agrees" \
+    "$tmp/err.txt" || fail "partial entry: the index was not used"
 
 # 4. lying indexes
 # entry 3 names the middle of packet 3 (still inside it, in order): its
@@ -237,7 +272,7 @@ poke_entry "$tmp/lie2/index/chan_0.idx" 3 2 $((2048 * 8))
 events "$tmp/lie2" "$tmp/out.txt" "$tmp/err.txt"
 grep -q "^error: chan_0: offset $P2: .* 8192 bytes skipped to the next packet of the index that agrees with its header, at offset $P4\$" \
     "$tmp/err.txt" || fail "lying size: $(cat "$tmp/err.txt")"
-# every later entry lies: the stream ends as without an index
+# every later entry lies: the walk goes on as without an index
 fresh lie3
 poke "$tmp/lie3/chan_0" $P2 '\000\000\000\000'
 n0=$(awk '$1 == "chan_0"' "$tmp/packets" | wc -l)
@@ -249,7 +284,7 @@ while [ $e -lt "$n0" ]; do
 	e=$((e + 1))
 done
 events "$tmp/lie3" "$tmp/out.txt" "$tmp/err.txt"
-grep -q "^error: chan_0: offset $P2: invalid packet magic 0x0; no later packet of index/chan_0.idx agrees with its header\$" \
+grep -q "^error: chan_0: offset $P2: invalid packet magic 0x0; no later packet of index/chan_0.idx agrees with its header; 4096 bytes skipped to the next packet header found, at offset $P3\$" \
     "$tmp/err.txt" || fail "all lies: $(cat "$tmp/err.txt")"
 missing "$tmp/out.txt" "$nomagic" || fail "all lies: not as without an index"
 # an undamaged trace with a lying index: one warning, the same events

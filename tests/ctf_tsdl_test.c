@@ -252,8 +252,11 @@ test_errors(void **state)
 	    "line 1, column 11: unterminated string");
 	assert_string_equal(parse_err("/* never closed"),
 	    "line 1, column 1: unterminated comment");
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 5000; } "
+	    ":= x;"), "line 3, column 28: integer size 5000 not in 1..4096");
 	assert_string_equal(parse_err(HEAD "typealias integer { size = 65; } "
-	    ":= x;"), "line 3, column 28: integer size 65 not in 1..64");
+	    ":= x;"), "line 3, column 28: an integer wider than 64 bits must "
+	    "be a whole number of bytes, byte-aligned");
 	assert_string_equal(parse_err(HEAD "typealias integer { align = 3; "
 	    "size = 8; } := x;"),
 	    "line 3, column 29: alignment must be a power of two");
@@ -268,6 +271,253 @@ test_errors(void **state)
 	    "line 3, column 35: unknown clock `nope`");
 	assert_string_equal(parse_err("@"),
 	    "line 1, column 1: unexpected character");
+}
+
+
+/* --- the verdicts of the CTF test suite (CTF 1.8 regression/metadata) --- */
+
+#define U8 "typealias integer { size = 8; } := u8;\n"
+#define U32 "typealias integer { size = 32; } := u32;\n"
+
+/* Accepted once, invalid: each is a metadata error at its place. */
+static void
+test_invalid_metadata(void **state)
+{
+	(void)state;
+	/* a type name defined twice in one scope */
+	assert_string_equal(parse_err(HEAD U32 U8 "typedef u32 a;\n"
+	    "typedef u8 a;\n"),
+	    "line 6, column 12: type `a` is already defined in this scope");
+	assert_string_equal(parse_err(HEAD U32 U32),
+	    "line 4, column 37: type `u32` is already defined in this scope");
+	assert_string_equal(parse_err(HEAD U32 "struct s { u32 x; };\n"
+	    "struct s { u32 y; };\n"),
+	    "line 5, column 8: type `struct s` is already defined in this "
+	    "scope");
+	assert_string_equal(parse_err(HEAD U32 U8 "typedef u32 arr[10];\n"
+	    "typedef u8 arr[4];\n"),
+	    "line 6, column 12: type `arr` is already defined in this scope");
+	/* ... but an inner scope may hide an outer one's */
+	struct ctf_meta *m = parse_ok(HEAD U32 U8
+	    "event { name = e; fields := struct { typedef u8 u32; u32 x; }; "
+	    "};\n");
+	assert_int_equal(fields_of(m, 0)->fields[0].type->size, 8);
+	ctf_meta_free(m);
+	/* reserved keywords as names */
+	assert_string_equal(parse_err(HEAD U32 "struct s { u32 trace; };\n"),
+	    "line 4, column 16: reserved keyword `trace` used as a name");
+	assert_string_equal(parse_err(HEAD U32 "event { name = e; fields := "
+	    "struct { u32 ok; u32 stream; }; };\n"),
+	    "line 4, column 50: reserved keyword `stream` used as a name");
+	assert_string_equal(parse_err(HEAD U32 "typedef u32 int;\n"),
+	    "line 4, column 13: reserved keyword `int` used as a name");
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 8; } "
+	    ":= env;\n"),
+	    "line 3, column 36: reserved keyword `env` used as a type name");
+	assert_string_equal(parse_err(HEAD U32 "struct s { enum : u32 { a } t; "
+	    "variant <variant> { u32 a; } v; };\n"),
+	    "line 4, column 41: reserved keyword `variant` used as a variant "
+	    "tag");
+	/* ... while C type words may name a typealias, as in C */
+	m = parse_ok(HEAD "typealias integer { size = 16; } := unsigned short;\n"
+	    "typealias integer { size = 32; signed = true; } := int;\n"
+	    "event { name = e; fields := struct { unsigned short a; int b; }; "
+	    "};\n");
+	assert_int_equal(fields_of(m, 0)->fields[1].type->size, 32);
+	ctf_meta_free(m);
+	/* enumerations: empty, values past the container */
+	assert_string_equal(parse_err(HEAD U8 "event { name = e; fields := "
+	    "struct { enum : u8 { } f; }; };\n"),
+	    "line 4, column 38: empty enumeration");
+	assert_string_equal(parse_err(HEAD U8 "enum e : u8 { x = 256 };\n"),
+	    "line 4, column 19: value 256 of enum label `x` does not fit in "
+	    "its unsigned 8-bit container (0 to 255)");
+	assert_string_equal(parse_err(HEAD U32 "enum e : u32 { x = -1 };\n"),
+	    "line 4, column 20: value -1 of enum label `x` does not fit in "
+	    "its unsigned 32-bit container (0 to 4294967295)");
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 8; "
+	    "signed = true; } := s8;\nenum e : s8 { a = -128, b = 0 ... 200 "
+	    "};\n"),
+	    "line 4, column 35: value 200 of enum label `b` does not fit in "
+	    "its signed 8-bit container (-128 to 127)");
+	/* more labels than a 2-bit container holds */
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 2; } "
+	    ":= u2;\nenum e : u2 { a, b, c, d, e };\n"),
+	    "line 4, column 27: value 4 of enum label `e` does not fit in its "
+	    "unsigned 2-bit container (0 to 3)");
+	m = parse_ok(HEAD "typealias integer { size = 64; } := u64;\n"
+	    "typealias integer { size = 64; signed = true; } := s64;\n"
+	    "enum a : u64 { big = 18446744073709551615 };\n"
+	    "enum b : s64 { lo = -9223372036854775808, hi = "
+	    "9223372036854775807 };\n"
+	    "event { name = e; fields := struct { enum a x; enum b y; }; };\n");
+	assert_int_equal((uint64_t)fields_of(m, 0)->fields[0].type->maps[0].lo,
+	    UINT64_MAX);
+	assert_int_equal(fields_of(m, 0)->fields[1].type->maps[0].lo,
+	    INT64_MIN);
+	ctf_meta_free(m);
+	/* base and encoding are numbers or names, not strings */
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 8; "
+	    "base = \"hex\"; } := x;\n"),
+	    "line 3, column 38: integer base given as a string");
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 8; "
+	    "encoding = \"UTF8\"; } := x;\n"),
+	    "line 3, column 42: integer encoding given as a string");
+	/* array sizes: an integer, or a field before the array */
+	assert_string_equal(parse_err(HEAD U32 "typedef u32 a[x];\n"),
+	    "line 4, column 15: array size `x` names no field (declared "
+	    "outside any struct)");
+	assert_string_equal(parse_err(HEAD U32 "typedef u32 a[typedef];\n"),
+	    "line 4, column 15: reserved keyword `typedef` used as a "
+	    "sequence length");
+	assert_string_equal(parse_err(HEAD U32 "typedef u32 a[u32];\n"),
+	    "line 4, column 15: array size `u32` is a type, not an integer or "
+	    "a field");
+	/* a variant none of whose options its tag can choose, even unused */
+	assert_string_equal(parse_err(HEAD U32 "struct s {\n"
+	    "  enum : u32 { \" a \", \" b \" } tag;\n"
+	    "  variant <tag> { u32 a; u32 b; } v;\n};\n"),
+	    "line 6, column 3: no label of the tag `tag` names an option of "
+	    "the variant");
+	/* ... though some labels and options may go unmatched */
+	m = parse_ok(HEAD U32 "event { name = e; fields := struct {\n"
+	    "  enum : u32 { a, c } tag; variant <tag> { u32 a; u32 b; } v;\n"
+	    "}; };\n");
+	assert_int_equal(fields_of(m, 0)->fields[1].type->opt_of_map[0], 0);
+	assert_int_equal(fields_of(m, 0)->fields[1].type->opt_of_map[1], -1);
+	ctf_meta_free(m);
+}
+
+/* Refused once, valid. */
+static void
+test_valid_metadata(void **state)
+{
+	(void)state;
+	/* a sequence's length is looked up where its typedef is, not where
+	 * it is used: `len` is the u8 before the typedef, not the string
+	 * of the struct that uses it */
+	struct ctf_meta *m = parse_ok(HEAD U8 U32
+	    "event { name = e; fields := struct {\n"
+	    "  u8 len;\n"
+	    "  typedef struct { u32 a[len]; } with_seq;\n"
+	    "  struct { string len; with_seq x; } field;\n"
+	    "}; };\n");
+	const struct ctf_type *f = fields_of(m, 0);
+	const struct ctf_type *seq =
+	    f->fields[1].type->fields[1].type->fields[0].type;
+	assert_int_equal(seq->kind, CTF_SEQUENCE);
+	assert_true(f->fields[0].slot >= 0);
+	assert_int_equal(seq->length_slot, f->fields[0].slot);
+	ctf_meta_free(m);
+	/* the same through a typealias of the sequence itself */
+	m = parse_ok(HEAD U8 U32
+	    "event { name = e; fields := struct {\n"
+	    "  u8 n; typealias u32 [n] := nums; struct { u32 n; nums v; } s;\n"
+	    "}; };\n");
+	f = fields_of(m, 0);
+	assert_int_equal(f->fields[1].type->fields[1].type->length_slot,
+	    f->fields[0].slot);
+	ctf_meta_free(m);
+	/* a struct definition right after another, no ';' between */
+	m = parse_ok(HEAD U32 "struct a { u32 x; }\n"
+	    "struct b { u32 y; struct a z; };\n"
+	    "event { name = e; fields := struct { struct b f; }; };\n");
+	assert_int_equal(m->nwarns, 1);
+	assert_string_equal(m->warns[0], "line 5, column 1: missing ';' before "
+	    "`struct`, taken as the end of the struct definition above");
+	ctf_meta_free(m);
+	/* ... not anywhere else */
+	assert_string_equal(parse_err(HEAD U32 "struct a { u32 x; } b\n"),
+	    "line 4, column 21: expected ';', found 'b'");
+	/* integers wider than 64 bits */
+	m = parse_ok(HEAD "typealias integer { size = 128; base = hex; } := "
+	    "u128;\nevent { name = e; fields := struct { u128 v; }; };\n");
+	assert_int_equal(fields_of(m, 0)->fields[0].type->size, 128);
+	assert_false(fields_of(m, 0)->flat);
+	ctf_meta_free(m);
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 128; } "
+	    ":= u128;\nevent { name = e; fields := struct { u128 n; "
+	    "string s[n]; }; };\n"),
+	    "line 4, column 54: the length `n` of a sequence is not an "
+	    "unsigned integer");
+	assert_string_equal(parse_err(HEAD "typealias integer { size = 96; } "
+	    ":= u96;\nenum e : u96 { a };\n"),
+	    "line 4, column 1: enum container wider than 64 bits");
+}
+
+/* \x takes every hex digit that follows, as in C99. */
+static void
+test_string_escapes(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok(HEAD "env { a = \"\\x41\\x023\\x4a!\"; "
+	    "b = \"\\101\\0431\"; c = \"\\x0231\"; };\n");
+	assert_string_equal(ctf_env_str(m, "a"), "A#J!");
+	assert_string_equal(ctf_env_str(m, "b"), "A#1");
+	/* past a byte: its low byte, with a warning, as C compilers do */
+	assert_string_equal(ctf_env_str(m, "c"), "1");
+	assert_int_equal(m->nwarns, 1);
+	assert_string_equal(m->warns[0], "line 3, column 50: hex escape "
+	    "sequence out of range, its low byte kept");
+	ctf_meta_free(m);
+	assert_string_equal(parse_err(HEAD "env { a = \"\\400\"; };\n"),
+	    "line 3, column 11: escape sequence out of range (more than a "
+	    "byte) in string");
+}
+
+/* Integers wider than 64 bits decode to their bytes, shown as numbers. */
+static void
+test_wide_integers(void **state)
+{
+	(void)state;
+	struct ctf_meta *m = parse_ok(HEAD
+	    "typealias integer { size = 128; base = hex; } := x128;\n"
+	    "typealias integer { size = 96; signed = true; } := s96;\n"
+	    "typealias integer { size = 72; byte_order = be; } := u72be;\n"
+	    "typealias integer { size = 8; } := u8;\n"
+	    "event { name = e; fields := struct { u8 a; x128 h; s96 d; "
+	    "u72be b; u8 z; }; };\n");
+	const struct ctf_type *f = fields_of(m, 0);
+	unsigned char buf[1 + 16 + 12 + 9 + 1];
+	memset(buf, 0, sizeof buf);
+	buf[0] = 7;
+	for (int i = 0; i < 16; i++)	/* little-endian 0x0F0E...0100 */
+		buf[1 + i] = (unsigned char)i;
+	memset(buf + 17, 0xff, 12);	/* -1 */
+	buf[17] = 0xfe;			/* -2 */
+	buf[29 + 7] = 1;		/* big-endian 2^8 + 2 */
+	buf[29 + 8] = 2;
+	buf[38] = 9;
+	ctf_vals vals = { 0 };
+	uint64_t slots[4];
+	struct ctf_dec d = { .buf = buf, .end = sizeof buf * 8, .out = &vals,
+	    .slots = slots };
+	assert_int_equal(ctf_decode(&d, f, NULL, 0), 0);
+	assert_int_equal(d.pos, sizeof buf * 8);
+	assert_int_equal(vals.len, 6);
+	char text[CTF_BIGINT_TEXT];
+	ctf_bigint_text(vals.items[2].type, (const uint8_t *)vals.items[2].str,
+	    text, sizeof text);
+	assert_string_equal(text, "0xF0E0D0C0B0A09080706050403020100");
+	ctf_bigint_text(vals.items[3].type, (const uint8_t *)vals.items[3].str,
+	    text, sizeof text);
+	assert_string_equal(text, "-2");
+	ctf_bigint_text(vals.items[4].type, (const uint8_t *)vals.items[4].str,
+	    text, sizeof text);
+	assert_string_equal(text, "258");
+	assert_int_equal(vals.items[5].v.u, 9);
+	/* 2^96 - 2 unsigned: decimal digits past 64 bits */
+	struct ctf_type u96 = *vals.items[3].type;
+	u96.is_signed = false;
+	ctf_bigint_text(&u96, (const uint8_t *)vals.items[3].str, text,
+	    sizeof text);
+	assert_string_equal(text, "79228162514264337593543950334");
+	/* cut short: an error, not a read past the end */
+	struct ctf_dec d2 = { .buf = buf, .end = 20 * 8, .slots = slots };
+	assert_int_equal(ctf_decode(&d2, f, NULL, 0), -1);
+	assert_string_equal(d2.err, "field past the end of the packet content");
+	VEC_FREE(&vals);
+	ctf_meta_free(m);
 }
 
 /* --- the bit reader --- */
@@ -490,6 +740,10 @@ main(void)
 		cmocka_unit_test(test_pick_wide),
 		cmocka_unit_test(test_clock_wrap),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_invalid_metadata),
+		cmocka_unit_test(test_valid_metadata),
+		cmocka_unit_test(test_string_escapes),
+		cmocka_unit_test(test_wide_integers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,8 +12,9 @@
  * - every other event is an instant on its thread (vtid), else its CPU
  *   (packet context cpu_id), else its stream, with all its fields as args
  *   ("a.b" for struct members, "a[0]" for elements);
- * - packet starts are MARKER_PACKET, discarded events and lost packets
- *   MARKER_DROPPED at the packet where the loss was counted.
+ * - packet starts are MARKER_PACKET, discarded events, lost packets and
+ *   damaged bytes skipped MARKER_DROPPED at the packet where the loss was
+ *   counted.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 #include "ctf_calls.h"
 #include "ctf/ctf_keys.h"
 #include "ctf/ctf_lttng.h"
+#include "ctf/ctf_rfc2010.h"
 
 static int
 ctf_probe(const char *path, const unsigned char *head, size_t len,
@@ -37,7 +39,8 @@ ctf_probe(const char *path, const unsigned char *head, size_t len,
 		return ctf_dir_has_trace(path) ? 90 : 0;
 	if (head == NULL)
 		return 0;
-	return ctf_metadata_probe(head, len) ? 90 : 0;
+	return ctf_metadata_probe(head, len) || ctf_rfc_probe(head, len) ?
+	    90 : 0;
 }
 
 /* What a stream class's events mean to the model, found once per class. */
@@ -142,7 +145,7 @@ struct loader {
 	bool have_origin;
 	uint64_t seq;		/* time of events without a clock */
 	bool stop;		/* --strict and an error was seen */
-	uint64_t nevents, npackets, ndiscarded, nlost;
+	uint64_t nevents, npackets, ndiscarded, nlost, nskipped;
 	str_id s_cpu;
 };
 
@@ -200,6 +203,10 @@ raw_plan(struct ev_info *in, const struct ctf_meta *m,
 	struct ctf_pick pick[CTF_PICK_MAX] = { { 0 } };
 	const struct ctf_type *ts[3] = { sc->event_context, ec->context,
 	    ec->fields };
+	/* a payload size to check (the 2010 RFC's event_size) wants the
+	 * general path */
+	if (sc->payload_size)
+		return;
 	for (int k = 0; k < 3; k++)
 		if (!ctf_type_raw(ts[k]))
 			return;
@@ -482,7 +489,13 @@ add_leaf(struct loader *L, const struct ctf_val *v)
 		if (t->is_bool)
 			builder_arg_str(b, name, builder_intern_cstr(b,
 			    v->v.u ? "true" : "false"));
-		else if (t->base == 16)
+		else if (t->size > 64) {
+			/* wider than any arg: its digits */
+			char buf[CTF_BIGINT_TEXT];
+			size_t n = ctf_bigint_text(t, (const uint8_t *)v->str,
+			    buf, sizeof buf);
+			builder_arg_str(b, name, builder_intern(b, buf, n));
+		} else if (t->base == 16)
 			builder_arg(b, name, ARG_PTR, v->v.u);
 		else if (t->is_signed)
 			builder_arg_i64(b, name, v->v.i);
@@ -973,7 +986,7 @@ on_packet(struct loader *L, const struct ctf_item *it)
 	builder_marker(L->b, MARKER_PACKET, track, t, (int64_t)pk->off,
 	    L->stream_text.items[i]);
 	char buf[512];
-	if (pk->discarded || pk->lost_packets)
+	if (pk->discarded || pk->lost_packets || pk->skipped_bytes)
 		resync(L, s, t);
 	if (pk->discarded) {
 		L->ndiscarded += pk->discarded;
@@ -988,6 +1001,18 @@ on_packet(struct loader *L, const struct ctf_item *it)
 		    (unsigned long long)pk->lost_packets, s->path);
 		builder_marker(L->b, MARKER_DROPPED, track, t,
 		    (int64_t)pk->lost_packets, builder_intern_cstr(L->b, buf));
+	}
+	if (pk->skipped_bytes) {
+		/* damage the walk skipped to reach this packet: what was
+		 * there is lost, the rest of the stream is not */
+		L->nskipped += pk->skipped_bytes;
+		snprintf(buf, sizeof buf, "%llu damaged bytes skipped in %s "
+		    "(offsets %llu to %llu)",
+		    (unsigned long long)pk->skipped_bytes, s->path,
+		    (unsigned long long)pk->skipped_off,
+		    (unsigned long long)(pk->skipped_off + pk->skipped_bytes));
+		builder_marker(L->b, MARKER_DROPPED, track, t,
+		    (int64_t)pk->skipped_bytes, builder_intern_cstr(L->b, buf));
 	}
 }
 
@@ -1147,6 +1172,11 @@ ctf_load(struct load_ctx *ctx)
 	L.lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
 	L.s_cpu = builder_intern_cstr(L.b, "cpu_id");
 	describe(&L);
+	/* the 2010 RFC's layout, CTF's ancestor (its proposal's version) */
+	if (ctf_reader_trace(L.r, 0)->m->rfc != NULL)
+		builder_set_format(L.b, "ctf", "RFC 1.1 (2010)",
+		    ctf_reader_trace(L.r, 0)->m->byte_order == CTF_BO_BE ?
+		    "big-endian" : "little-endian");
 	plan_classes(&L);
 	ctf_keys_init(&L.thread_keys);
 	ctf_keys_init(&L.func_keys);
@@ -1212,6 +1242,8 @@ ctf_load(struct load_ctx *ctx)
 		builder_count(L.b, "discarded events", L.ndiscarded);
 	if (L.nlost)
 		builder_count(L.b, "lost packets", L.nlost);
+	if (L.nskipped)
+		builder_count(L.b, "damaged bytes skipped", L.nskipped);
 	load_progress(ctx, total, total);
 	int rc = L.nevents == 0 && L.npackets == 0 &&
 	    builder_has_errors(L.b) ? -1 : 0;

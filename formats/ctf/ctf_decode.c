@@ -149,6 +149,83 @@ decode_varlen(struct ctf_dec *d, const struct ctf_type *t,
 	return 0;
 }
 
+/* An integer wider than 64 bits: its bytes, as they are in the packet
+ * (the metadata made it byte-aligned and whole bytes); v.u holds its
+ * low 64 bits. */
+static int
+decode_bigint(struct ctf_dec *d, const struct ctf_type *t,
+    const struct ctf_field *f, uint32_t index)
+{
+	uint64_t pos = align_up(d->pos, t->align);
+	if ((pos & 7) != 0 || pos > d->end || t->size > d->end - pos)
+		return fail(d, pos, "field past the end of the packet content");
+	const uint8_t *p = d->buf + (pos >> 3);
+	size_t n = t->size / 8;
+	d->pos = pos + t->size;
+	struct ctf_val *o = push(d, t, f, index);
+	if (o != NULL) {
+		o->str = (const char *)p;
+		o->len = n;
+		bool be = t->byte_order == CTF_BO_BE;
+		o->v.u = ctf_read_whole(be ? p + n - 8 : p, 64, be, false);
+	}
+	return 0;
+}
+
+size_t
+ctf_bigint_text(const struct ctf_type *t, const uint8_t *bytes, char *out,
+    size_t size)
+{
+	size_t n = t->size / 8;
+	if (size == 0)
+		return 0;
+	if (n == 0 || n > CTF_INT_MAX_BITS / 8 || size < 4) {
+		out[0] = '\0';
+		return 0;
+	}
+	/* little-endian work copy; negative decimal values negated */
+	uint8_t w[CTF_INT_MAX_BITS / 8];
+	bool be = t->byte_order == CTF_BO_BE;
+	for (size_t i = 0; i < n; i++)
+		w[i] = be ? bytes[n - 1 - i] : bytes[i];
+	unsigned base = t->base == 16 || t->base == 8 || t->base == 2 ?
+	    t->base : 10;
+	bool neg = base == 10 && t->is_signed && (w[n - 1] & 0x80);
+	if (neg) {
+		unsigned carry = 1;
+		for (size_t i = 0; i < n; i++) {
+			unsigned x = (uint8_t)~w[i] + carry;
+			w[i] = (uint8_t)x;
+			carry = x >> 8;
+		}
+	}
+	/* digits, least significant first, by long division */
+	char dig[CTF_INT_MAX_BITS + 1];
+	size_t nd = 0, top = n;
+	while (top > 0 && w[top - 1] == 0)
+		top--;
+	do {
+		unsigned rem = 0;
+		for (size_t i = top; i-- > 0;) {
+			unsigned x = rem << 8 | w[i];
+			w[i] = (uint8_t)(x / base);
+			rem = x % base;
+		}
+		dig[nd++] = "0123456789ABCDEF"[rem];
+		while (top > 0 && w[top - 1] == 0)
+			top--;
+	} while (top > 0);
+	const char *prefix = base == 16 ? "0x" : base == 8 ? "0" :
+	    base == 2 ? "0b" : neg ? "-" : "";
+	size_t k = 0;
+	for (const char *c = prefix; *c && k + 1 < size; c++)
+		out[k++] = *c;
+	while (nd > 0 && k + 1 < size)
+		out[k++] = dig[--nd];
+	out[k] = '\0';
+	return k;
+}
+
 static int
 decode_float(struct ctf_dec *d, const struct ctf_type *t,
     const struct ctf_field *f, uint32_t index)
@@ -318,6 +395,19 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 {
 	switch (t->kind) {
 	case CTF_INT:
+		if (__builtin_expect(t->varlen, 0))
+			return decode_varlen(d, t, f, index);
+		if (t->size > 64)
+			return decode_bigint(d, t, f, index);
+		if (t->unit_size != 0) {
+			/* a GNU C bitfield that does not fit in what is left
+			 * of its unit starts at the next one */
+			uint64_t pos = align_up(d->pos, t->align);
+			if (pos % t->unit_size + t->size > t->unit_size)
+				pos = align_up(pos, t->unit_size);
+			d->pos = pos;
+		}
+		return decode_int(d, t, f, index);
 	case CTF_ENUM:
 		if (__builtin_expect(t->varlen, 0))
 			return decode_varlen(d, t, f, index);

@@ -112,6 +112,15 @@ ctf_header_compact(const struct ctf_header_plan *hp, const uint8_t *p,
 int ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
     const struct ctf_field *f, uint32_t index);
 
+/* The text of an integer wider than 64 bits from its bytes (ctf_val.str)
+ * in its base: "0x..." hexadecimal, "0..." octal, "0b..." binary (the
+ * bits as they are), else decimal with a sign when signed. Writes at
+ * most size bytes with the NUL (CTF_BIGINT_TEXT is always enough);
+ * returns the length. */
+#define CTF_BIGINT_TEXT (CTF_INT_MAX_BITS + 4)
+size_t ctf_bigint_text(const struct ctf_type *t, const uint8_t *bytes,
+    char *out, size_t size);
+
 /* The same for an event header of a known shape (faster). */
 int ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp);
 
@@ -122,10 +131,17 @@ int ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp);
 int ctf_metadata_text(const unsigned char *data, size_t size, char **text,
     size_t *len, uint8_t uuid[16], bool *packetized, char *err,
     size_t errsize, uint64_t *erroff);
+/* Are the packets of packetized metadata big-endian? */
+bool ctf_metadata_be(const unsigned char *data, size_t size);
 /* Does this look like a metadata file? */
 bool ctf_metadata_probe(const unsigned char *head, size_t len);
 
 /* --- packets of one stream file --- */
+
+/* A message about a file: an error (damage) or a warning, at a file
+ * offset (-1: none). */
+typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
+    int64_t offset, const char *msg);
 
 struct ctf_trace;
 
@@ -140,6 +156,10 @@ struct ctf_stream {
 	uint64_t pkt_off;	/* bytes */
 	uint64_t pkt_size;	/* bytes */
 	uint64_t content_end;	/* bits from the packet start */
+	/* no event starts at or past this: content_end, or for sizes in
+	 * bytes (the 2010 RFC) its last byte's first bit + 1, the bits of
+	 * the last byte after an event being padding */
+	uint64_t events_end;
 	const struct ctf_stream_class *sc;
 	ctf_vals pvals;		/* packet context values */
 	int pctx_root;		/* index in pvals, or -1 */
@@ -172,6 +192,26 @@ struct ctf_stream {
 	/* LTTng's packet index of this file, or NULL (ctf_index.h): a hint
 	 * to resume past a damaged packet and a cross-check of the walk */
 	struct ctf_index *idx;
+	/* where the walk's messages about this stream go (may be NULL):
+	 * a resumption past damage, timestamps that went backwards */
+	ctf_diag_fn diag;
+	void *diag_arg;
+	/* bytes skipped past damage since the last packet opened, from
+	 * file offset skip_off: the next packet's record says so */
+	uint64_t skip_off, skip_bytes;
+	/* the last event's timestamp (cycles), and the events whose
+	 * timestamp was earlier than the one before them: how many, the
+	 * first's offset and its times */
+	uint64_t prev_ts;
+	bool has_prev_ts;
+	uint64_t ts_back, ts_back_off, ts_back_from, ts_back_to;
+	/* the stream class was given by the file's name (the 2010 RFC's
+	 * sections), not by its packets */
+	bool sc_fixed;
+	/* a packet is being tried as a place to resume: its header need
+	 * only be sound (a packet the layout cannot read, compressed say,
+	 * is then reported and skipped in turn) */
+	bool in_trial;
 };
 
 /* A whole-byte integer of 8, 16, 32 or 64 bits at p (any alignment), in
@@ -245,6 +285,16 @@ size_t ctf_event_run_raw(struct ctf_stream *s,
  * packet, -1: error. */
 int ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff);
+/* Damage does not end a stream: where a packet header or an event
+ * cannot be read, the error goes to s->diag with how far the walk
+ * skipped (ctf_packet_open and ctf_event_next then go on from there),
+ * to the next packet that LTTng's index names and whose header agrees
+ * with it, else the packet after the damaged one (by its size), else the
+ * next place holding a sound packet header (by its magic). Only when
+ * none is found do they return -1 (the stream ends there). */
+/* Says what is left to say when the stream has ended: timestamps that
+ * went backwards (a warning through s->diag). */
+void ctf_stream_end(struct ctf_stream *s);
 
 /* --- traces under a directory, merged --- */
 
@@ -267,6 +317,8 @@ struct ctf_packet_info {
 	/* losses found when the packet opened */
 	uint64_t discarded;	/* events discarded since the last packet */
 	uint64_t lost_packets;
+	/* damaged bytes skipped to reach it, from file offset skipped_off */
+	uint64_t skipped_off, skipped_bytes;
 };
 
 /* One item of the merged walk: a packet start or an event, complete in

@@ -82,6 +82,11 @@ ctf_run_raw_each(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 	if (hp == NULL || hp->fast == HP_SLOW || s->done ||
 	    (hp->header->align & 7) != 0)
 		return 0;
+	/* the clock went back at the packet's start: the next event is
+	 * counted as going backwards by ctf_event_next (a run's events
+	 * only go forward from the clock) */
+	if (s->has_prev_ts && d->clock < s->prev_ts)
+		return 0;
 	const struct ctf_clock *clk = sc->clock >= 0 ?
 	    &s->trace->m->clocks[sc->clock] : NULL;
 	const uint64_t a = hp->header->align, end = d->end;
@@ -188,6 +193,10 @@ ctf_run_raw_each(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 		s->has_ts = has_ts;
 		s->ts = clock;
 		s->ns = ns;
+		if (has_ts) {
+			s->prev_ts = clock;
+			s->has_prev_ts = true;
+		}
 		const uint8_t *body = buf + (pos >> 3) - ev->raw_bits / 8;
 		for (int k = 1; k < 4; k++)
 			s->raw[k] = ev->raw_off[k] == UINT32_MAX ? NULL :

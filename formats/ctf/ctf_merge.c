@@ -34,6 +34,7 @@
 #include "ctf_decode.h"
 #include "ctf_dir.h"
 #include "ctf_index.h"
+#include "ctf_rfc2010.h"
 #include "xalloc.h"
 
 /* Batches per stream: one being read, the others ready or being filled. */
@@ -212,11 +213,74 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 		ss->s.idx->diag = batch_diag;
 		ss->s.idx->arg = ss;
 	}
+	ss->s.diag = batch_diag;
+	ss->s.diag_arg = ss;
 	ss->s.d.slots = xcalloc((size_t)t->m->nslots + 1, sizeof(uint64_t));
 	r->bytes_total += ss->mf.size;
 	r->streams = xreallocarray(r->streams, r->nstreams + 1,
 	    sizeof *r->streams);
 	r->streams[r->nstreams++] = ss;
+}
+
+/* A trace laid out as the 2010 RFC says: its metadata section, then one
+ * data file per section (and processor), the section found by the
+ * file's name. */
+static void
+add_rfc_trace(struct ctf_reader *r, const char *rel, char *mpath,
+    struct mapped_file *mf)
+{
+	char msg[512];
+	int64_t off;
+	struct ctf_meta *m = ctf_rfc_metadata(mf->data, mf->size, msg,
+	    sizeof msg, &off);
+	mapfile_close(mf);
+	if (m == NULL) {
+		diag(r, true, mpath, off, "%s", msg);
+		free(mpath);
+		return;
+	}
+	for (size_t i = 0; i < m->nwarns; i++)
+		diag(r, false, mpath, -1, "%s", m->warns[i]);
+	struct ctf_trace *t = xcalloc(1, sizeof *t);
+	t->dir = xstrdup(rel);
+	t->metadata_path = mpath;
+	t->m = m;
+	t->index = (int)r->ntraces;
+	r->traces = xreallocarray(r->traces, r->ntraces + 1,
+	    sizeof *r->traces);
+	r->traces[r->ntraces++] = t;
+	char *dfull = join(r->root, rel);
+	size_t n;
+	char **names = ctf_dir_list(dfull, &n);
+	for (size_t i = 0; names != NULL && i < n; i++) {
+		const char *why;
+		char *srel = join(rel, names[i]);
+		enum ctf_dir_file kind = strcmp(names[i], "metadata") == 0 ?
+		    CTF_FILE_SUBDIR : ctf_dir_classify(r->root, rel, names[i],
+		    &why);
+		if (kind == CTF_FILE_SKIP)
+			diag(r, false, srel, -1, "not a stream: %s, skipped",
+			    why);
+		else if (kind == CTF_FILE_STREAM) {
+			struct ctf_stream_class *sc = ctf_rfc_section_of(m,
+			    names[i]);
+			if (sc == NULL)
+				diag(r, false, srel, -1, "not read: its name is "
+				    "none of the metadata's sections");
+			else {
+				size_t k = r->nstreams;
+				add_stream(r, t, srel);
+				if (r->nstreams > k) {
+					r->streams[k]->s.sc = sc;
+					r->streams[k]->s.sc_fixed = true;
+				}
+			}
+		}
+		free(srel);
+		free(names[i]);
+	}
+	free(names);
+	free(dfull);
 }
 
 static void
@@ -234,6 +298,10 @@ add_trace(struct ctf_reader *r, const char *rel)
 		return;
 	}
 	free(full);
+	if (ctf_rfc_probe(mf.data, mf.size)) {
+		add_rfc_trace(r, rel, mpath, &mf);
+		return;
+	}
 	char *text;
 	size_t len;
 	uint8_t uuid[16];
@@ -247,6 +315,7 @@ add_trace(struct ctf_reader *r, const char *rel)
 		free(mpath);
 		return;
 	}
+	bool meta_be = packetized && ctf_metadata_be(mf.data, mf.size);
 	mapfile_close(&mf);
 	bool ctf2 = ctf2_is_json(text, len);
 	if (!packetized && !ctf2) {
@@ -276,8 +345,18 @@ add_trace(struct ctf_reader *r, const char *rel)
 		free(mpath);
 		return;
 	}
-	if ((!ctf2 && tsdl_parse(m, text, len, msg, sizeof msg) < 0) ||
-	    ctf_meta_resolve(m, msg, sizeof msg) < 0) {
+	int prc = ctf2 ? 0 : tsdl_parse(m, text, len, msg, sizeof msg);
+	/* the packets' byte order is the trace's, said twice */
+	if (!ctf2 && prc == 0 && packetized && m->bo_line > 0 &&
+	    (m->byte_order == CTF_BO_BE) != meta_be) {
+		snprintf(msg, sizeof msg, "line %d, column %d: the trace's byte "
+		    "order is %s, its metadata packets are %s", m->bo_line,
+		    m->bo_col, meta_be ? "little-endian" : "big-endian",
+		    meta_be ? "big-endian" : "little-endian");
+		prc = -1;
+	} else if (!ctf2 && prc == 0 && packetized && m->bo_line == 0)
+		m->byte_order = meta_be ? CTF_BO_BE : CTF_BO_LE;
+	if (prc < 0 || ctf_meta_resolve(m, msg, sizeof msg) < 0) {
 		diag(r, true, mpath, -1, "%s", msg);
 		ctf_meta_free(m);
 		free(text);
@@ -402,6 +481,9 @@ note_packet(struct ctf_stream_slot *ss, struct batch *bt, uint64_t discarded,
 	p->has_cpu_id = s->has_cpu_id;
 	p->discarded = discarded;
 	p->lost_packets = lost;
+	p->skipped_off = s->skip_off;
+	p->skipped_bytes = s->skip_bytes;
+	s->skip_off = s->skip_bytes = 0;
 	ss->pkt_noted = true;
 }
 
@@ -442,6 +524,8 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	    decoded < 4 * bt->cap) {
 		if (!ss->in_packet) {
 			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
+			if (rc <= 0)
+				ctf_stream_end(s);
 			if (rc < 0) {
 				batch_error(bt, msg, off);
 				break;
@@ -496,6 +580,7 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		}
 		int rc = ctf_event_next(s, msg, sizeof msg, &off);
 		if (rc < 0) {
+			ctf_stream_end(s);
 			batch_error(bt, msg, off);
 			break;
 		}

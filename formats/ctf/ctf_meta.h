@@ -46,6 +46,21 @@ struct ctf_loc {
 	size_t nnames;
 };
 
+/* Where a sequence or a variant was declared, for its length or tag: in
+ * struct `st` (as the parser built it) after its first `upto` fields,
+ * that struct itself sitting where `up` says. A relative path is looked
+ * up there first (CTF 1.8 section 7.3.2: lexical scope), which differs
+ * from the place of use when the type was named by a typedef. */
+struct ctf_lex {
+	const struct ctf_type *st;
+	size_t upto;
+	const struct ctf_lex *up;
+};
+
+/* Integers wider than this are decoded as their bytes (ctf_val.str,
+ * size / 8 of them) and shown as big-number text (ctf_bigint_text). */
+#define CTF_INT_MAX_BITS 4096
+
 struct ctf_enum_map {
 	const char *label;
 	int64_t lo, hi;		/* compared as unsigned when the container is */
@@ -118,6 +133,17 @@ struct ctf_type {
 	 * field at a fixed byte offset, fixed_bits in all */
 	bool fixed;
 	uint32_t fixed_bits;
+
+	/* the type the parser made that this one is a copy of (NULL: it
+	 * is that type) */
+	const struct ctf_type *origin;
+	/* sequences and variants: where they were declared (NULL: outside
+	 * any struct) */
+	const struct ctf_lex *lex;
+	/* the 2010 RFC's GNU C bitfields: an integer that does not fit in
+	 * what is left of its unit_size-bit unit starts at the next unit
+	 * (0: an ordinary integer) */
+	uint32_t unit_size;
 };
 
 struct ctf_flat_op {
@@ -222,6 +248,9 @@ struct ctf_stream_class {
 	uint32_t raw_adv_max;	/* the largest of them */
 	int line;
 	void *user;		/* the reader's own per-class data */
+	/* the 2010 RFC layout's `event_size`: the first field of the
+	 * event context is the size of the payload in bytes, checked */
+	bool payload_size;
 };
 
 /* LTTng's event headers (compact and large): an enum id and a variant on
@@ -249,12 +278,16 @@ struct ctf_env {
 	int64_t i;
 };
 
+struct ctf_stream;
+struct ctf_rfc;
+
 struct ctf_meta {
 	int major, minor;
 	bool has_major, has_minor;
 	uint8_t uuid[16];
 	bool has_uuid;
 	uint8_t byte_order;	/* CTF_BO_LE or CTF_BO_BE */
+	int bo_line, bo_col;	/* where the trace block gave it, or 0 */
 	struct ctf_type *packet_header;
 
 	struct ctf_clock *clocks;
@@ -267,6 +300,15 @@ struct ctf_meta {
 	/* warnings about the metadata ("line L, column C: ..."), kept going */
 	const char **warns;
 	size_t nwarns, capwarns;
+
+	/* the 2010 RFC layout (ctf_rfc2010.h): its own description, NULL
+	 * for CTF; its packets' sizes are in bytes, not bits; and what its
+	 * packet headers must say more, checked as each packet opens (0,
+	 * or -1 with why in err) */
+	const struct ctf_rfc *rfc;
+	bool sizes_in_bytes;
+	int (*packet_check)(const struct ctf_stream *s, char *err,
+	    size_t errsize);
 
 	/* every type, so resolution can walk them all */
 	struct ctf_type **types;

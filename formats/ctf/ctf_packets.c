@@ -3,10 +3,14 @@
  * text behind 37-byte headers) and data stream files, walked packet by
  * packet from what each packet header and context say, then event by
  * event within a packet's content. LTTng's index/ files (ctf_index.c) are
- * not needed: when there is one, the walk is checked against it, and
- * where a packet header or an event is damaged the walk resumes at the
- * next packet it lists whose header agrees with it, instead of ending.
+ * not needed: when there is one, the walk is checked against it. Where a
+ * packet header or an event is damaged the walk resumes, instead of
+ * ending, at the next packet the index lists whose header agrees with
+ * it, else at the end of the damaged packet when its header was sound,
+ * else at the next place where the packet magic starts a sound header.
  */
+#include "config.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +41,13 @@ ctf_metadata_probe(const unsigned char *head, size_t len)
 	if (ctf2_is_json((const char *)head, len))
 		return true;
 	return len >= 6 && memcmp(head, "/* CTF", 6) == 0;
+}
+
+bool
+ctf_metadata_be(const unsigned char *data, size_t size)
+{
+	return size >= 4 && rd32(data, false) != TSDL_MAGIC &&
+	    rd32(data, true) == TSDL_MAGIC;
 }
 
 int
@@ -192,7 +203,9 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 			    (unsigned long long)d->roles[ROLE_STREAM_ID]);
 			return serr(s, err, errsize, erroff, s->pkt_off, msg);
 		}
-	} else if (m->nstreams == 1)
+	} else if (s->sc_fixed)
+		sc = s->sc;
+	else if (m->nstreams == 1)
 		sc = m->streams[0];
 	else
 		return serr(s, err, errsize, erroff, s->pkt_off,
@@ -213,6 +226,14 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 	}
 	uint64_t avail = (uint64_t)(s->size - s->pkt_off) * 8;
 	uint64_t psize = avail, csize = avail;
+	/* the 2010 RFC counts sizes in bytes */
+	unsigned unit = m->sizes_in_bytes ? 8 : 1;
+	if (unit == 8) {
+		d->roles[ROLE_PACKET_SIZE] = d->roles[ROLE_PACKET_SIZE] >= 1ull << 60 ?
+		    UINT64_MAX : d->roles[ROLE_PACKET_SIZE] * 8;
+		d->roles[ROLE_CONTENT_SIZE] = d->roles[ROLE_CONTENT_SIZE] >= 1ull << 60 ?
+		    UINT64_MAX : d->roles[ROLE_CONTENT_SIZE] * 8;
+	}
 	if (d->roles_set & (1u << ROLE_PACKET_SIZE)) {
 		psize = d->roles[ROLE_PACKET_SIZE];
 		if (psize > avail) {
@@ -244,6 +265,7 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 		    "empty packet");
 	s->pkt_size = psize / 8;
 	s->content_end = csize;
+	s->events_end = unit == 8 && csize >= 7 ? csize - 7 : csize;
 	d->end = csize;
 	s->has_ts_begin = (d->roles_set & (1u << ROLE_TS_BEGIN)) != 0;
 	s->has_ts_end = (d->roles_set & (1u << ROLE_TS_END)) != 0;
@@ -260,6 +282,11 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 		s->has_seq = true;
 	}
 	find_cpu_id(s);
+	if (m->packet_check != NULL && !s->in_trial) {
+		char msg[200];
+		if (m->packet_check(s, msg, sizeof msg) < 0)
+			return serr(s, err, errsize, erroff, s->pkt_off, msg);
+	}
 	s->packets++;
 	return 1;
 }
@@ -408,7 +435,7 @@ event_next(struct ctf_stream *s, char *err, size_t errsize,
 	const struct ctf_stream_class *sc = s->sc;
 	if (s->done)
 		return 0;
-	if (d->pos >= s->content_end) {
+	if (d->pos >= s->events_end) {
 		s->pkt_off += s->pkt_size;
 		return 0;
 	}
@@ -460,10 +487,24 @@ event_next(struct ctf_stream *s, char *err, size_t errsize,
 		if (ctf_decode(d, ev->context, NULL, 0) < 0)
 			return derr(s, err, errsize, erroff);
 	}
+	uint64_t payload = d->pos;
 	if (ev->fields != NULL) {
 		s->scope_root[3] = (int)s->evals.len;
 		if (ctf_decode(d, ev->fields, NULL, 0) < 0)
 			return derr(s, err, errsize, erroff);
+	}
+	if (sc->payload_size && s->scope_root[1] >= 0) {
+		/* the 2010 RFC's event_size: the payload's bytes, the
+		 * padding before it included */
+		uint64_t want = s->evals.items[s->scope_root[1] + 1].v.u;
+		uint64_t got = (d->pos - payload + 7) / 8;
+		if (got != want) {
+			char msg[120];
+			snprintf(msg, sizeof msg, "event payload of %llu bytes, "
+			    "its context says %llu", (unsigned long long)got,
+			    (unsigned long long)want);
+			return serr(s, err, errsize, erroff, s->ev_off, msg);
+		}
 	}
 done:
 	if (d->pos == start)
@@ -471,27 +512,41 @@ done:
 		    "event of size zero");
 	s->has_ts = sc->clock >= 0 && d->clock_set;
 	s->ts = d->clock;
-	if (s->has_ts)
+	if (s->has_ts) {
 		s->ns = ctf_clock_ns(&s->trace->m->clocks[sc->clock], d->clock);
+		/* a full-width timestamp (extended header, packet start)
+		 * may go backwards; babeltrace2 stops there, the walk goes
+		 * on and counts them */
+		if (s->has_prev_ts && d->clock < s->prev_ts &&
+		    s->ts_back++ == 0) {
+			s->ts_back_off = s->ev_off;
+			s->ts_back_from = s->prev_ts;
+			s->ts_back_to = d->clock;
+		}
+		s->prev_ts = d->clock;
+		s->has_prev_ts = true;
+	}
 	return 1;
 }
 
-/* --- the index as a hint --- */
+/* --- past damage: the index as a hint, the size chain, the magic --- */
 
 /* What opening a packet changes that the walk carries from packet to
- * packet: kept aside while a packet named by the index is tried. */
+ * packet: kept aside while a packet is tried. */
 struct walk_state {
 	const struct ctf_stream_class *sc;
 	uint64_t pkt_off, packets, disc, disc_prev, seq, seq_prev, clock;
-	bool has_disc, has_seq, clock_set, done;
+	uint64_t ts_begin, ts_end;
+	bool has_disc, has_seq, clock_set, done, has_ts_begin, has_ts_end;
 };
 
 static void
 walk_save(const struct ctf_stream *s, struct walk_state *w)
 {
 	*w = (struct walk_state){ s->sc, s->pkt_off, s->packets, s->disc,
-	    s->disc_prev, s->seq, s->seq_prev, s->d.clock, s->has_disc,
-	    s->has_seq, s->d.clock_set, s->done };
+	    s->disc_prev, s->seq, s->seq_prev, s->d.clock, s->ts_begin,
+	    s->ts_end, s->has_disc, s->has_seq, s->d.clock_set, s->done,
+	    s->has_ts_begin, s->has_ts_end };
 }
 
 static void
@@ -505,30 +560,48 @@ walk_restore(struct ctf_stream *s, const struct walk_state *w)
 	s->seq = w->seq;
 	s->seq_prev = w->seq_prev;
 	s->d.clock = w->clock;
+	s->ts_begin = w->ts_begin;
+	s->ts_end = w->ts_end;
 	s->has_disc = w->has_disc;
 	s->has_seq = w->has_seq;
 	s->d.clock_set = w->clock_set;
 	s->done = w->done;
+	s->has_ts_begin = w->has_ts_begin;
+	s->has_ts_end = w->has_ts_end;
 }
 
-/* Does the packet header at an index entry's offset open (magic, stream
- * class, sizes that fit) and agree with the entry (sizes, stream id,
- * first timestamp)? Leaves the walk as it was. */
+/* Does a packet of this stream open at off: a header that decodes, of
+ * the stream's class, with sizes that fit? With an index entry x, it
+ * must also agree with it (sizes, stream id, first timestamp). A place
+ * found by its magic alone must also say so with a magic, carry the
+ * trace's uuid when both have one, and not begin before the last sound
+ * packet did. Leaves the walk as it was. */
 static bool
-index_trial(struct ctf_stream *s, const struct ctf_index_entry *x)
+packet_trial(struct ctf_stream *s, uint64_t off, const struct ctf_index_entry *x,
+    bool by_magic)
 {
 	struct walk_state w;
 	walk_save(s, &w);
-	s->pkt_off = x->off;
+	s->pkt_off = off;
 	s->done = false;
 	char err[8];
-	uint64_t off;
+	uint64_t eoff;
 	const struct ctf_dec *d = &s->d;
-	bool ok = packet_open(s, err, sizeof err, &off) == 1 &&
-	    s->pkt_size * 8 == x->psize && s->content_end == x->csize &&
-	    (!(d->roles_set & (1u << ROLE_STREAM_ID)) ||
-	    d->roles[ROLE_STREAM_ID] == x->stream_id) &&
-	    (!s->has_ts_begin || s->ts_begin == x->ts_begin);
+	const struct ctf_meta *m = s->trace->m;
+	s->in_trial = true;
+	bool ok = packet_open(s, err, sizeof err, &eoff) == 1;
+	s->in_trial = false;
+	if (ok && x != NULL)
+		ok = s->pkt_size * 8 == x->psize && s->content_end == x->csize &&
+		    (!(d->roles_set & (1u << ROLE_STREAM_ID)) ||
+		    d->roles[ROLE_STREAM_ID] == x->stream_id) &&
+		    (!s->has_ts_begin || s->ts_begin == x->ts_begin);
+	if (ok && by_magic)
+		ok = (d->roles_set & (1u << ROLE_MAGIC)) &&
+		    (!m->has_uuid || d->uuid == NULL ||
+		    memcmp(d->uuid, m->uuid, 16) == 0) &&
+		    (!w.has_ts_begin || !s->has_ts_begin ||
+		    s->ts_begin >= w.ts_begin);
 	walk_restore(s, &w);
 	return ok;
 }
@@ -541,29 +614,97 @@ index_resume(struct ctf_stream *s, uint64_t bad)
 {
 	struct ctf_index *ix = s->idx;
 	for (size_t i = ctf_index_after(ix, bad); i < ix->n; i++)
-		if (index_trial(s, &ix->e[i]))
+		if (packet_trial(s, ix->e[i].off, &ix->e[i], false))
 			return i;
 	return ix->n;
 }
 
-/* Reports the damage (err at erroff) and moves the walk to entry i. */
-static void
-index_jump(struct ctf_stream *s, size_t i, const char *err, uint64_t erroff,
-    uint64_t from)
+/* The packet header's magic as it is in the file, when the header
+ * starts with it (the place to look for packets past damage). */
+static bool
+magic_bytes(const struct ctf_meta *m, uint8_t out[4])
 {
-	struct ctf_index *ix = s->idx;
-	uint64_t to = ix->e[i].off;
-	if (ix->diag) {
-		char msg[400];
-		snprintf(msg, sizeof msg, "%s; %llu bytes skipped to the next "
-		    "packet of the index that agrees with its header, at "
-		    "offset %llu", err, (unsigned long long)(to - from),
-		    (unsigned long long)to);
-		ix->diag(ix->arg, true, s->path, (int64_t)erroff, msg);
+	const struct ctf_type *h = m->packet_header;
+	if (h == NULL || h->kind != CTF_STRUCT || h->nfields == 0 ||
+	    h->fields[0].role != ROLE_MAGIC || h->fields[0].type->size != 32)
+		return false;
+	bool be = h->fields[0].type->byte_order == CTF_BO_BE;
+	for (int i = 0; i < 4; i++)
+		out[i] = (uint8_t)(PACKET_MAGIC >> (be ? 24 - 8 * i : 8 * i));
+	return true;
+}
+
+/* The first place at or after from where the magic starts a sound
+ * packet of this stream (packet_trial), or UINT64_MAX. */
+static uint64_t
+magic_resume(struct ctf_stream *s, uint64_t from)
+{
+	uint8_t mg[4];
+	if (!magic_bytes(s->trace->m, mg))
+		return UINT64_MAX;
+	for (uint64_t off = from; off < s->size && s->size - off >= 4;) {
+		const uint8_t *p = memmem(s->data + off, s->size - off, mg, 4);
+		if (p == NULL)
+			break;
+		off = (uint64_t)(p - s->data);
+		if (packet_trial(s, off, NULL, true))
+			return off;
+		off++;
 	}
+	return UINT64_MAX;
+}
+
+/* Reports the damage (err at erroff) and moves the walk to the packet at
+ * `to`, noting what was skipped for that packet's record. */
+static void
+jump(struct ctf_stream *s, uint64_t to, const char *err, uint64_t erroff,
+    uint64_t from, const char *how)
+{
+	if (s->diag) {
+		char msg[512];
+		snprintf(msg, sizeof msg, "%s; %llu bytes skipped to %s, at "
+		    "offset %llu", err, (unsigned long long)(to - from), how,
+		    (unsigned long long)to);
+		s->diag(s->diag_arg, true, s->path, (int64_t)erroff, msg);
+	}
+	s->skip_off = s->skip_bytes ? s->skip_off : from;
+	s->skip_bytes = to - s->skip_off;
 	s->pkt_off = to;
 	s->done = false;
-	ix->next = i;
+	if (s->idx != NULL)
+		s->idx->next = ctf_index_after(s->idx, to - 1);
+}
+
+/* Where the walk goes on after damage at file offset bad: the index's
+ * next agreeing packet, else `next` when a packet opens there (the size
+ * chain: the end of a packet whose header was sound), else the next
+ * magic. UINT64_MAX: nowhere (err says why the index gave nothing). */
+static uint64_t
+resume_at(struct ctf_stream *s, uint64_t bad, uint64_t next,
+    const char **how, char *err, size_t errsize)
+{
+	if (s->idx != NULL) {
+		struct ctf_index *ix = s->idx;
+		size_t i = index_resume(s, bad);
+		if (i < ix->n) {
+			*how = "the next packet of the index that agrees with "
+			    "its header";
+			return ix->e[i].off;
+		}
+		if (ctf_index_after(ix, bad) < ix->n) {
+			size_t l = strlen(err);
+			snprintf(err + l, errsize - l, "; no later packet of %s "
+			    "agrees with its header", ix->path);
+		}
+	}
+	if (next != UINT64_MAX && next > bad && next < s->size &&
+	    packet_trial(s, next, NULL, false)) {
+		*how = "the next packet";
+		return next;
+	}
+	uint64_t to = magic_resume(s, bad + 1);
+	*how = "the next packet header found";
+	return to;
 }
 
 /* The walk just opened the packet at s->pkt_off: does the index say the
@@ -611,25 +752,18 @@ ctf_packet_open(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff)
 {
 	int rc = packet_open(s, err, errsize, erroff);
-	if (s->idx == NULL || rc == 0)
-		return rc;
-	if (rc > 0) {
-		index_check(s);
-		return rc;
+	/* a header that cannot be read may be followed by sound packets:
+	 * each damaged one found on the way is said and skipped */
+	while (rc < 0) {
+		const char *how;
+		uint64_t bad = s->pkt_off;
+		uint64_t to = resume_at(s, bad, UINT64_MAX, &how, err, errsize);
+		if (to == UINT64_MAX)
+			return -1;
+		jump(s, to, err, *erroff, bad, how);
+		rc = packet_open(s, err, errsize, erroff);
 	}
-	struct ctf_index *ix = s->idx;
-	size_t i = index_resume(s, s->pkt_off);
-	if (i == ix->n) {
-		if (ctf_index_after(ix, s->pkt_off) < ix->n) {
-			size_t l = strlen(err);
-			snprintf(err + l, errsize - l, "; no later packet of %s "
-			    "agrees with its header", ix->path);
-		}
-		return -1;
-	}
-	index_jump(s, i, err, *erroff, s->pkt_off);
-	rc = packet_open(s, err, errsize, erroff);
-	if (rc > 0)
+	if (rc > 0 && s->idx != NULL)
 		index_check(s);
 	return rc;
 }
@@ -639,12 +773,29 @@ ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,
     uint64_t *erroff)
 {
 	int rc = event_next(s, err, errsize, erroff);
-	if (rc >= 0 || s->idx == NULL)
+	if (rc >= 0)
 		return rc;
 	/* the rest of this packet is lost; the next one may not be */
-	size_t i = index_resume(s, s->ev_off);
-	if (i == s->idx->n)
+	const char *how;
+	uint64_t to = resume_at(s, s->ev_off, s->pkt_off + s->pkt_size, &how,
+	    err, errsize);
+	if (to == UINT64_MAX)
 		return -1;
-	index_jump(s, i, err, *erroff, *erroff);
+	jump(s, to, err, *erroff, *erroff, how);
 	return 0;
+}
+
+void
+ctf_stream_end(struct ctf_stream *s)
+{
+	if (s->ts_back == 0 || s->diag == NULL)
+		return;
+	char msg[300];
+	snprintf(msg, sizeof msg, "timestamps go backwards at %llu event%s of "
+	    "this stream, the first here (clock value %llu after %llu); events "
+	    "are kept in the stream's order", (unsigned long long)s->ts_back,
+	    s->ts_back == 1 ? "" : "s", (unsigned long long)s->ts_back_to,
+	    (unsigned long long)s->ts_back_from);
+	s->diag(s->diag_arg, false, s->path, (int64_t)s->ts_back_off, msg);
+	s->ts_back = 0;
 }

@@ -135,7 +135,12 @@ print_val(FILE *f, const struct ctf_val *vals, uint32_t i)
 	case CTF_INT:
 		if (t->is_bool)
 			fputs(v->v.u ? "true" : "false", f);
-		else
+		else if (t->size > 64) {
+			char buf[CTF_BIGINT_TEXT];
+			ctf_bigint_text(t, (const uint8_t *)v->str, buf,
+			    sizeof buf);
+			fputs(buf, f);
+		} else
 			print_int(f, t, v->v.u);
 		return i + 1;
 	case CTF_ENUM:
@@ -247,15 +252,15 @@ ctf_text_event(FILE *f, const struct ctf_item *it, struct ctf_text_state *st)
 		fprintf(f, "[%02d:%02d:%02d.%09lld] ", tm.tm_hour, tm.tm_min,
 		    tm.tm_sec, (long long)sub);
 		if (st->have_prev) {
-			int64_t d = ns - st->prev_ns;
-			char sign = '+';
-			if (d < 0) {
-				sign = '-';
-				d = -d;
-			}
-			fprintf(f, "(%c%lld.%09lld)", sign,
-			    (long long)(d / 1000000000),
-			    (long long)(d % 1000000000));
+			/* in unsigned arithmetic: damaged times may be any
+			 * two values, and their difference past int64_t */
+			char sign = ns >= st->prev_ns ? '+' : '-';
+			uint64_t d = sign == '+' ?
+			    (uint64_t)ns - (uint64_t)st->prev_ns :
+			    (uint64_t)st->prev_ns - (uint64_t)ns;
+			fprintf(f, "(%c%llu.%09llu)", sign,
+			    (unsigned long long)(d / 1000000000),
+			    (unsigned long long)(d % 1000000000));
 		} else
 			fputs("(+?.????????" "?)", f);
 		st->prev_ns = ns;

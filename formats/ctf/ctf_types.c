@@ -87,6 +87,7 @@ ctf_type_copy(struct ctf_meta *m, const struct ctf_type *t)
 {
 	struct ctf_type *c = ctf_alloc(m, sizeof *c);
 	*c = *t;
+	c->origin = t->origin != NULL ? t->origin : t;
 	track_type(m, c);
 	return c;
 }
@@ -291,8 +292,43 @@ static const struct {
 	{ "event.fields.", SCOPE_EVENT_FIELDS },
 };
 
+static const struct ctf_type *
+origin_of(const struct ctf_type *t)
+{
+	return t->origin != NULL ? t->origin : t;
+}
+
+/* A relative path where its type was declared (lex): the fields before
+ * it in each enclosing struct of the declaration, found among the
+ * structs being resolved by what they are copies of. NULL when the
+ * declaration's structs are not all there or hold no such field. */
 static struct ctf_field *
-resolve_path(struct rctx *c, const char *path)
+resolve_lexical(struct rctx *c, const struct ctf_lex *lex, const char *path,
+    size_t len)
+{
+	int below = c->nstack;
+	for (const struct ctf_lex *l = lex; l != NULL; l = l->up) {
+		int fi = -1;
+		for (int i = below - 1; i >= 0; i--)
+			if (c->stack[i].t->kind == CTF_STRUCT &&
+			    origin_of(c->stack[i].t) == l->st) {
+				fi = i;
+				break;
+			}
+		if (fi < 0)
+			return NULL;
+		struct ctf_type *st = c->stack[fi].t;
+		size_t upto = l->upto < st->nfields ? l->upto : st->nfields;
+		struct ctf_field *f = find_field(st, upto, path, len);
+		if (f != NULL)
+			return follow(f, path + len);
+		below = fi;
+	}
+	return NULL;
+}
+
+static struct ctf_field *
+resolve_path(struct rctx *c, const char *path, const struct ctf_lex *lex)
 {
 	for (size_t i = 0; i < sizeof abs_prefixes / sizeof abs_prefixes[0];
 	    i++) {
@@ -313,6 +349,13 @@ resolve_path(struct rctx *c, const char *path)
 	}
 	const char *dot = strchr(path, '.');
 	size_t len = dot ? (size_t)(dot - path) : strlen(path);
+	if (lex != NULL) {
+		struct ctf_field *f = resolve_lexical(c, lex, path, len);
+		if (f != NULL)
+			return f;
+	}
+	/* then where it is used: the same place unless a typedef or a
+	 * named struct brought it here */
 	for (int i = c->nstack - 1; i >= 0; i--) {
 		if (c->stack[i].t->kind != CTF_STRUCT)
 			continue;
@@ -474,7 +517,7 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 			if (t->tag == NULL)
 				return rerr(c, t->line, t->col, "variant without a tag "
 				    "in %s", c->where);
-			struct ctf_field *f = resolve_path(c, t->tag);
+			struct ctf_field *f = resolve_path(c, t->tag, t->lex);
 			if (f == NULL)
 				return rerr(c, t->line, t->col, "cannot find the tag "
 				    "`%s` of a variant in %s", t->tag, c->where);
@@ -488,6 +531,7 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 			t->nopt_of_map = f->type->nmaps;
 			t->opt_of_map = ctf_alloc(c->m, (t->nopt_of_map + 1) *
 			    sizeof *t->opt_of_map);
+			bool any = false;
 			for (size_t i = 0; i < f->type->nmaps; i++) {
 				t->opt_of_map[i] = -1;
 				const char *lab = f->type->maps[i].label;
@@ -505,6 +549,16 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 						break;
 					}
 			}
+			for (size_t i = 0; i < f->type->nmaps; i++)
+				if (t->opt_of_map[i] >= 0)
+					any = true;
+			/* some labels may have no option and some options no
+			 * label, but a variant none of whose options can
+			 * ever be chosen is a mistake */
+			if (!any)
+				return rerr(c, t->line, t->col, "no label of the "
+				    "tag `%s` names an option of the variant",
+				    t->tag);
 		}
 		if (c->nstack == (int)(sizeof c->stack / sizeof c->stack[0]))
 			return rerr(c, t->line, t->col, "types nested too deeply");
@@ -525,7 +579,8 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 				if (ft->align > al)
 					al = ft->align;
 				if ((ft->kind != CTF_INT && ft->kind != CTF_ENUM &&
-				    ft->kind != CTF_FLOAT) || ft->varlen)
+				    ft->kind != CTF_FLOAT) || ft->varlen ||
+				    ft->size > 64 || ft->unit_size != 0)
 					flat = false;
 			}
 			t->align = al;
@@ -546,12 +601,13 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 		return 0;
 	case CTF_SEQUENCE: {
 		struct ctf_field *f = t->loc != NULL ? resolve_loc(c, t->loc) :
-		    resolve_path(c, t->length_path);
+		    resolve_path(c, t->length_path, t->lex);
 		if (f == NULL)
 			return rerr(c, t->line, t->col, "cannot find the length `%s` of "
 			    "a sequence in %s", t->length_path, c->where);
 		if ((f->type->kind != CTF_INT && f->type->kind != CTF_ENUM) ||
-		    f->type->is_signed || f->type->is_bool)
+		    f->type->is_signed || f->type->is_bool ||
+		    f->type->size > 64)
 			return rerr(c, t->line, t->col, "the length `%s` of a sequence "
 			    "is not an unsigned integer", t->length_path);
 		if (f->slot < 0)
@@ -617,9 +673,10 @@ assign_header_roles(struct ctf_meta *m, struct ctf_type *t, int depth)
 		struct ctf_field *f = &t->fields[i];
 		struct ctf_type *ft = f->type;
 		if ((ft->kind == CTF_INT || ft->kind == CTF_ENUM) &&
-		    !strcmp(f->name, "id"))
+		    ft->size <= 64 && !strcmp(f->name, "id"))
 			f->role = ROLE_EVENT_ID;
-		else if (ft->kind == CTF_INT && !strcmp(f->name, "timestamp")) {
+		else if (ft->kind == CTF_INT && ft->size <= 64 &&
+		    !strcmp(f->name, "timestamp")) {
 			f->role = ROLE_TIMESTAMP;
 			bind_default_clock(m, f);
 		} else if (ft->kind == CTF_STRUCT || ft->kind == CTF_VARIANT)
@@ -674,7 +731,7 @@ assign_roles(struct ctf_meta *m, struct ctf_type *t, int scope)
 				    f->type->elem->size == 8)
 					f->role = role;
 			} else if (f->type->kind == CTF_INT &&
-			    !f->type->is_signed)
+			    !f->type->is_signed && f->type->size <= 64)
 				f->role = role;
 			if (f->role == ROLE_TS_BEGIN || f->role == ROLE_TS_END)
 				bind_default_clock(m, f);
@@ -707,7 +764,7 @@ static bool
 is_int_field(const struct ctf_field *f, enum ctf_role role)
 {
 	return f->type->kind == CTF_INT && f->role == role &&
-	    !f->type->is_signed && !f->type->varlen;
+	    !f->type->is_signed && !f->type->varlen && f->type->size <= 64;
 }
 
 /* Recognises LTTng's event header shapes (see ctf_header_plan). */

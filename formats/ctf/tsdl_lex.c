@@ -99,9 +99,11 @@ hexval(char c)
 	return -1;
 }
 
-/* Reads one escape after the backslash at *pp; -1 if invalid. */
+/* Reads one escape after the backslash at *pp; -1 if invalid, -2 for an
+ * octal value that does not fit in a byte. *wide is set for a hex one
+ * that does not (its low byte is returned). */
 static int
-escape(const char **pp, const char *end)
+escape(const char **pp, const char *end, bool *wide)
 {
 	const char *p = *pp;
 	if (p >= end)
@@ -118,11 +120,18 @@ escape(const char **pp, const char *end)
 	case 'v': v = '\v'; break;
 	case '\\': case '\'': case '"': case '?': v = c; break;
 	case 'x':
+		/* as in C99: every hex digit that follows (\x023 is '#');
+		 * a value past a byte keeps its low byte, with a warning,
+		 * as C compilers do */
 		v = 0;
 		if (p >= end || hexval(*p) < 0)
 			return -1;
-		for (int n = 0; n < 2 && p < end && hexval(*p) >= 0; n++)
-			v = v * 16 + hexval(*p++);
+		while (p < end && hexval(*p) >= 0) {
+			v = (v & 0xfff) * 16 + hexval(*p++);
+			if (v > 255)
+				*wide = true;
+		}
+		v &= 0xff;
 		break;
 	default:
 		if (c >= '0' && c <= '7') {
@@ -130,7 +139,7 @@ escape(const char **pp, const char *end)
 			for (int n = 0; n < 2 && p < end && *p >= '0' && *p <= '7'; n++)
 				v = v * 8 + (*p++ - '0');
 			if (v > 255)
-				return -1;
+				return -2;
 			break;
 		}
 		return -1;
@@ -160,11 +169,17 @@ lex_string(struct tsdl_lexer *lx, struct tsdl_token *t)
 		}
 		if (c == '\\') {
 			const char *q = p + 1;
-			c = escape(&q, lx->end);
+			bool wide = false;
+			c = escape(&q, lx->end, &wide);
+			if (wide)
+				t->warn = "hex escape sequence out of range, "
+				    "its low byte kept";
 			if (c < 0) {
 				free(s);
 				t->kind = TOK_ERROR;
-				t->err = "invalid escape sequence in string";
+				t->err = c == -2 ? "escape sequence out of range "
+				    "(more than a byte) in string" :
+				    "invalid escape sequence in string";
 				lx->p = q;
 				return;
 			}
@@ -270,7 +285,11 @@ tsdl_lex_next(struct tsdl_lexer *lx, struct tsdl_token *t)
 		int v;
 		if (p < lx->end && *p == '\\') {
 			p++;
-			v = escape(&p, lx->end);
+			bool wide = false;
+			v = escape(&p, lx->end, &wide);
+			if (wide)
+				t->warn = "hex escape sequence out of range, "
+				    "its low byte kept";
 		} else if (p < lx->end && *p != '\'' && *p != '\n')
 			v = (unsigned char)*p++;
 		else

@@ -25,6 +25,7 @@ struct tsdl_token {
 	uint64_t ival;		/* TOK_INT, TOK_CHAR */
 	char *sval;		/* TOK_STRING, TOK_IDENT: owned by the lexer */
 	const char *err;	/* TOK_ERROR: why */
+	const char *warn;	/* a warning about a valid token, or NULL */
 };
 
 struct tsdl_lexer {

@@ -49,6 +49,12 @@ struct parser {
 	unsigned head, count;
 	struct ctf_meta *m;
 	struct scope *sc;
+	/* the struct whose body is being read (NULL: none), and where it
+	 * sits itself: the lexical scope of lengths and tags */
+	struct ctf_type *cur;
+	const struct ctf_lex *cur_up;
+	/* the last token taken */
+	enum tsdl_tok prev;
 	jmp_buf jb;
 	char *err;
 	size_t errsize;
@@ -81,6 +87,9 @@ peek(struct parser *p, unsigned k)
 		p->count++;
 		if (t->kind == TOK_ERROR)
 			perr(p, t, "%s", t->err);
+		if (t->warn != NULL)
+			ctf_meta_warn(p->m, "line %d, column %d: %s", t->line,
+			    t->col, t->warn);
 	}
 	return &p->toks[(p->head + k) % LOOKAHEAD];
 }
@@ -91,6 +100,7 @@ next(struct parser *p)
 	struct tsdl_token t = *peek(p, 0);
 	p->head = (p->head + 1) % LOOKAHEAD;
 	p->count--;
+	p->prev = t.kind;
 	return t;
 }
 
@@ -219,16 +229,18 @@ add_prefix(struct parser *p, struct scope *s, const char *w, size_t n)
 	s->by_prefix[slot] = (uint32_t)++s->nprefix;
 }
 
+/* Names a type in the innermost scope; a name already given there is a
+ * redefinition, refused as C does (an inner scope may hide an outer
+ * one's). */
 static void
-scope_add(struct parser *p, const char *name, struct ctf_type *t)
+scope_add(struct parser *p, const char *name, struct ctf_type *t,
+    const struct tsdl_token *at)
 {
 	struct scope *s = p->sc;
-	if (s->n > 0) {
-		size_t slot = name_slot(s, name);
-		if (s->by_name[slot] != 0) {
-			s->items[s->by_name[slot] - 1].type = t;
-			return;
-		}
+	if (s->n > 0 && s->by_name[name_slot(s, name)] != 0) {
+		perr(p, at, "type `%s` is already defined in this scope",
+		    name);
+		return;
 	}
 	if (s->n == s->cap) {
 		size_t nc = s->cap ? s->cap * 2 : 16;
@@ -272,6 +284,90 @@ scope_has_prefix(struct parser *p, const char *prefix)
 		    s->by_prefix[prefix_slot(s, prefix, n)] != 0)
 			return true;
 	return false;
+}
+
+/* --- reserved words --- */
+
+/* TSDL's keywords (CTF 1.8 section 7.1): never the name of a field, a
+ * typedef or a variant tag. */
+static const char *const keywords[] = {
+	"align", "callsite", "const", "char", "clock", "double", "enum",
+	"env", "event", "floating_point", "float", "integer", "int", "long",
+	"short", "signed", "stream", "string", "struct", "trace",
+	"typealias", "typedef", "unsigned", "variant", "void", "_Bool",
+	"_Complex", "_Imaginary",
+};
+
+static bool
+is_keyword(const char *w)
+{
+	for (size_t i = 0; i < sizeof keywords / sizeof keywords[0]; i++)
+		if (!strcmp(w, keywords[i]))
+			return true;
+	return false;
+}
+
+/* The words of C type names, which a typealias may give a type as
+ * ("unsigned long", "int"): its target is C declaration specifiers. */
+static bool
+is_c_type_word(const char *w)
+{
+	static const char *const words[] = {
+		"char", "const", "double", "float", "int", "long", "short",
+		"signed", "unsigned", "void", "_Bool", "_Complex",
+		"_Imaginary",
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(w, words[i]))
+			return true;
+	return false;
+}
+
+static const char *const abs_scopes[] = {
+	"trace.packet.header.", "stream.packet.context.",
+	"stream.event.header.", "stream.event.context.", "event.context.",
+	"event.fields.", "env.",
+};
+
+static bool
+is_absolute(const char *path)
+{
+	for (size_t i = 0; i < sizeof abs_scopes / sizeof abs_scopes[0]; i++)
+		if (!strncmp(path, abs_scopes[i], strlen(abs_scopes[i])))
+			return true;
+	return false;
+}
+
+/* A path naming a field (sequence length, variant tag): a relative one
+ * cannot start with a keyword. */
+static void
+check_field_path(struct parser *p, const struct tsdl_token *at,
+    const char *path, const char *what)
+{
+	if (is_absolute(path))
+		return;
+	char first[64];
+	size_t n = strcspn(path, ".");
+	if (n >= sizeof first)
+		return;
+	memcpy(first, path, n);
+	first[n] = '\0';
+	if (is_keyword(first))
+		perr(p, at, "reserved keyword `%s` used as a %s", first, what);
+}
+
+/* Where the parser is in the struct being read, for a length or tag
+ * declared here (NULL outside any struct). */
+static const struct ctf_lex *
+lex_here(struct parser *p)
+{
+	if (p->cur == NULL)
+		return NULL;
+	struct ctf_lex *l = ctf_alloc(p->m, sizeof *l);
+	l->st = p->cur;
+	l->upto = p->cur->nfields;
+	l->up = p->cur_up;
+	return l;
 }
 
 /* --- values --- */
@@ -457,17 +553,19 @@ parse_integer(struct parser *p, bool floating)
 	t->base = 10;
 	t->byte_order = CTF_BO_NATIVE;
 	bool has_size = false, has_align = false;
+	struct tsdl_token size_tok = start;
 	expect(p, TOK_LBRACE);
 	while (!accept(p, TOK_RBRACE)) {
 		struct value v;
 		const char *a = parse_attr(p, &v);
 		if (!floating && !strcmp(a, "size")) {
 			uint64_t s = want_uint(p, &v, a);
-			if (s < 1 || s > 64)
-				perr(p, &v.tok, "integer size %llu not in 1..64",
-				    (unsigned long long)s);
+			if (s < 1 || s > CTF_INT_MAX_BITS)
+				perr(p, &v.tok, "integer size %llu not in 1..%d",
+				    (unsigned long long)s, CTF_INT_MAX_BITS);
 			t->size = (uint32_t)s;
 			has_size = true;
+			size_tok = v.tok;
 		} else if (!strcmp(a, "align")) {
 			uint64_t al = want_uint(p, &v, a);
 			if (al == 0 || (al & (al - 1)) != 0 || al > 1024)
@@ -479,6 +577,9 @@ parse_integer(struct parser *p, bool floating)
 		} else if (!strcmp(a, "byte_order")) {
 			t->byte_order = want_byte_order(p, &v, true);
 		} else if (!floating && !strcmp(a, "base")) {
+			/* a number or a name: "hex" in quotes is neither */
+			if (v.kind == VAL_STR)
+				perr(p, &v.tok, "integer base given as a string");
 			if (v.kind == VAL_INT) {
 				if (v.i != 2 && v.i != 8 && v.i != 10 && v.i != 16)
 					perr(p, &v.tok, "invalid integer base");
@@ -502,6 +603,9 @@ parse_integer(struct parser *p, bool floating)
 					perr(p, &v.tok, "invalid integer base `%s`", s);
 			}
 		} else if (!floating && !strcmp(a, "encoding")) {
+			if (v.kind == VAL_STR)
+				perr(p, &v.tok, "integer encoding given as a "
+				    "string");
 			const char *s = want_str(p, &v, a);
 			if (!strcmp(s, "UTF8") || !strcmp(s, "utf8") ||
 			    !strcmp(s, "ASCII") || !strcmp(s, "ascii"))
@@ -538,6 +642,12 @@ parse_integer(struct parser *p, bool floating)
 		perr(p, &start, "integer without a size");
 	if (!has_align)
 		t->align = t->size % 8 == 0 ? 8 : 1;
+	/* wider than 64 bits: read as its bytes, which must be whole */
+	if (t->size > 64 && (t->size % 8 != 0 || t->align % 8 != 0))
+		perr(p, &size_tok, "an integer wider than 64 bits must be a "
+		    "whole number of bytes, byte-aligned");
+	if (t->size > 64 && t->clock_name != NULL)
+		perr(p, &size_tok, "a clock value wider than 64 bits");
 	return t;
 }
 
@@ -565,20 +675,28 @@ static void parse_struct_body(struct parser *p, struct ctf_type *t);
 static struct ctf_type *
 parse_struct(struct parser *p)
 {
-	struct tsdl_token start = next(p);
+	struct tsdl_token start = next(p), name_tok = start;
 	const char *name = NULL;
-	if (is_tok(p, TOK_IDENT))
-		name = next(p).sval;
+	if (is_tok(p, TOK_IDENT)) {
+		name_tok = next(p);
+		name = name_tok.sval;
+	}
 	struct ctf_type *t;
 	if (is_tok(p, TOK_LBRACE)) {
 		t = ctf_type_new(p->m, CTF_STRUCT);
 		t->line = start.line;
-	t->col = start.col;
+		t->col = start.col;
 		t->align = 1;
 		next(p);
+		struct ctf_type *cur = p->cur;
+		const struct ctf_lex *cur_up = p->cur_up;
+		p->cur_up = lex_here(p);
+		p->cur = t;
 		scope_push(p);
 		parse_struct_body(p, t);
 		scope_pop(p);
+		p->cur = cur;
+		p->cur_up = cur_up;
 		if (is_word(p, 0, "align")) {
 			next(p);
 			expect(p, TOK_LPAREN);
@@ -596,7 +714,7 @@ parse_struct(struct parser *p)
 		if (name != NULL) {
 			char buf[300];
 			snprintf(buf, sizeof buf, "struct %s", name);
-			scope_add(p, buf, t);
+			scope_add(p, buf, t, &name_tok);
 		}
 	} else {
 		if (name == NULL)
@@ -624,15 +742,57 @@ parse_struct(struct parser *p)
 	return t;
 }
 
+/* Names equal, or equal but for one leading '_' (how options and labels
+ * are matched: ctf_types.c). */
+static bool
+names_match(const char *a, const char *b)
+{
+	return !strcmp(a, b) || (a[0] == '_' && !strcmp(a + 1, b)) ||
+	    (b[0] == '_' && !strcmp(a, b + 1));
+}
+
+/* A variant whose tag is an enum declared before it, in a struct around
+ * it, is checked here, used or not: none of its options can be chosen
+ * when no label of the enum names one. (A tag found elsewhere is
+ * checked when the variant is resolved.) */
+static void
+check_variant_options(struct parser *p, const struct ctf_type *v,
+    const struct tsdl_token *at)
+{
+	if (strchr(v->tag, '.') != NULL)
+		return;
+	const struct ctf_field *tf = NULL;
+	for (const struct ctf_lex *l = v->lex; l != NULL && tf == NULL;
+	    l = l->up)
+		for (size_t i = l->upto; i-- > 0;)
+			if (names_match(l->st->fields[i].name, v->tag)) {
+				tf = &l->st->fields[i];
+				break;
+			}
+	if (tf == NULL || tf->type->kind != CTF_ENUM)
+		return;
+	for (size_t i = 0; i < tf->type->nmaps; i++)
+		for (size_t o = 0; o < v->nfields; o++)
+			if (names_match(v->fields[o].name,
+			    tf->type->maps[i].label))
+				return;
+	perr(p, at, "no label of the tag `%s` names an option of the variant",
+	    v->tag);
+}
+
 static struct ctf_type *
 parse_variant(struct parser *p)
 {
-	struct tsdl_token start = next(p);
+	struct tsdl_token start = next(p), name_tok = start;
 	const char *name = NULL, *tag = NULL;
-	if (is_tok(p, TOK_IDENT))
-		name = next(p).sval;
+	if (is_tok(p, TOK_IDENT)) {
+		name_tok = next(p);
+		name = name_tok.sval;
+	}
 	if (accept(p, TOK_LT)) {
+		struct tsdl_token at = *peek(p, 0);
 		tag = parse_path(p);
+		check_field_path(p, &at, tag, "variant tag");
 		expect(p, TOK_GT);
 	}
 	struct ctf_type *t;
@@ -641,17 +801,20 @@ parse_variant(struct parser *p)
 		next(p);
 		t = ctf_type_new(p->m, CTF_VARIANT);
 		t->line = start.line;
-	t->col = start.col;
+		t->col = start.col;
 		t->align = 1;
 		t->tag = tag;
+		t->lex = lex_here(p);
 		scope_push(p);
 		parse_struct_body(p, t);
 		scope_pop(p);
 		if (t->nfields == 0)
 			perr(p, &start, "variant without options");
+		if (tag != NULL)
+			check_variant_options(p, t, &start);
 		if (name != NULL) {
 			snprintf(buf, sizeof buf, "variant %s", name);
-			scope_add(p, buf, t);
+			scope_add(p, buf, t, &name_tok);
 		}
 	} else {
 		if (name == NULL)
@@ -666,19 +829,51 @@ parse_variant(struct parser *p)
 				    name);
 			t = ctf_type_copy(p->m, t);
 			t->tag = tag;
+			t->lex = lex_here(p);
 		}
 	}
 	return t;
 }
 
+/* The text of a 128-bit value, for messages. */
+static const char *
+i128_text(__int128 v, char buf[48])
+{
+	char tmp[48];
+	size_t n = 0;
+	bool neg = v < 0;
+	unsigned __int128 u = neg ? -(unsigned __int128)v : (unsigned __int128)v;
+	do {
+		tmp[n++] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u != 0);
+	size_t k = 0;
+	if (neg)
+		buf[k++] = '-';
+	while (n > 0)
+		buf[k++] = tmp[--n];
+	buf[k] = '\0';
+	return buf;
+}
+
+static __int128
+enum_value(struct parser *p, struct value *v)
+{
+	v->tok = *peek(p, 0);
+	parse_int_value(p, v);
+	return v->negative ? (__int128)v->i : (__int128)(uint64_t)v->i;
+}
+
 static struct ctf_type *
 parse_enum(struct parser *p)
 {
-	struct tsdl_token start = next(p);
+	struct tsdl_token start = next(p), name_tok = start;
 	const char *name = NULL;
 	char buf[300];
-	if (is_tok(p, TOK_IDENT))
-		name = next(p).sval;
+	if (is_tok(p, TOK_IDENT)) {
+		name_tok = next(p);
+		name = name_tok.sval;
+	}
 	struct ctf_type *container = NULL;
 	if (accept(p, TOK_COLON))
 		container = parse_type_spec(p);
@@ -700,12 +895,19 @@ parse_enum(struct parser *p)
 	}
 	if (container->kind != CTF_INT)
 		perr(p, &start, "enum container must be an integer type");
+	if (container->size > 64)
+		perr(p, &start, "enum container wider than 64 bits");
 	struct ctf_type *t = ctf_type_copy(p->m, container);
 	t->kind = CTF_ENUM;
 	t->line = start.line;
 	t->col = start.col;
+	/* what the container holds: every value must fit in it */
+	uint32_t bits = t->size;
+	__int128 lo_ok = t->is_signed ? -((__int128)1 << (bits - 1)) : 0;
+	__int128 hi_ok = t->is_signed ? ((__int128)1 << (bits - 1)) - 1 :
+	    ((__int128)1 << bits) - 1;
 	size_t cap = 0;
-	int64_t nextv = 0;
+	__int128 nextv = 0;
 	while (!accept(p, TOK_RBRACE)) {
 		struct tsdl_token lt = next(p);
 		if (lt.kind != TOK_IDENT && lt.kind != TOK_STRING)
@@ -713,23 +915,31 @@ parse_enum(struct parser *p)
 			    tsdl_tok_name(lt.kind));
 		struct ctf_enum_map mp;
 		mp.label = ctf_strdup(p->m, lt.sval, strlen(lt.sval));
-		mp.lo = mp.hi = nextv;
+		__int128 lo = nextv, hi = nextv;
+		struct tsdl_token lo_tok = lt, hi_tok = lt;
 		if (accept(p, TOK_EQUAL)) {
 			struct value v;
-			v.tok = *peek(p, 0);
-			parse_int_value(p, &v);
-			mp.lo = mp.hi = v.i;
+			lo = hi = enum_value(p, &v);
+			lo_tok = hi_tok = v.tok;
 			if (accept(p, TOK_ELLIPSIS)) {
-				v.tok = *peek(p, 0);
-				parse_int_value(p, &v);
-				mp.hi = v.i;
+				hi = enum_value(p, &v);
+				hi_tok = v.tok;
 			}
 		}
-		bool bad = t->is_signed ? mp.hi < mp.lo :
-		    (uint64_t)mp.hi < (uint64_t)mp.lo;
-		if (bad)
+		const struct tsdl_token *at = lo < lo_ok || lo > hi_ok ?
+		    &lo_tok : &hi_tok;
+		char b1[48], b2[48], b3[48];
+		if (lo < lo_ok || lo > hi_ok || hi < lo_ok || hi > hi_ok)
+			perr(p, at, "value %s of enum label `%s` does not fit "
+			    "in its %s %u-bit container (%s to %s)",
+			    i128_text(lo < lo_ok || lo > hi_ok ? lo : hi, b1),
+			    mp.label, t->is_signed ? "signed" : "unsigned",
+			    bits, i128_text(lo_ok, b2), i128_text(hi_ok, b3));
+		if (hi < lo)
 			perr(p, &lt, "enum range of `%s` is reversed", mp.label);
-		nextv = mp.hi + 1;
+		mp.lo = (int64_t)lo;
+		mp.hi = (int64_t)hi;
+		nextv = hi + 1;
 		if (t->nmaps == cap) {
 			size_t nc = cap ? cap * 2 : 8;
 			struct ctf_enum_map *a = ctf_alloc(p->m, nc * sizeof *a);
@@ -744,9 +954,11 @@ parse_enum(struct parser *p)
 			break;
 		}
 	}
+	if (t->nmaps == 0)
+		perr(p, &start, "empty enumeration");
 	if (name != NULL) {
 		snprintf(buf, sizeof buf, "enum %s", name);
-		scope_add(p, buf, t);
+		scope_add(p, buf, t, &name_tok);
 	}
 	return t;
 }
@@ -852,6 +1064,9 @@ parse_declarator(struct parser *p, struct ctf_type *base, const char **name)
 		;
 	if (name != NULL) {
 		struct tsdl_token t = expect(p, TOK_IDENT);
+		if (is_keyword(t.sval))
+			perr(p, &t, "reserved keyword `%s` used as a name",
+			    t.sval);
 		*name = t.sval;
 	}
 	/* dimensions apply right to left: a[2][3] is 2 arrays of 3 */
@@ -867,8 +1082,24 @@ parse_declarator(struct parser *p, struct ctf_type *base, const char **name)
 			a = ctf_type_new(p->m, CTF_ARRAY);
 			a->length = n.ival;
 		} else if (is_tok(p, TOK_IDENT)) {
+			struct tsdl_token at = *peek(p, 0);
 			a = ctf_type_new(p->m, CTF_SEQUENCE);
 			a->length_path = parse_path(p);
+			check_field_path(p, &at, a->length_path,
+			    "sequence length");
+			/* a relative length names a field declared before it
+			 * in an enclosing struct: outside any, nothing */
+			if (p->cur == NULL && !is_absolute(a->length_path)) {
+				if (strchr(a->length_path, '.') == NULL &&
+				    scope_find(p, a->length_path) != NULL)
+					perr(p, &at, "array size `%s` is a type, "
+					    "not an integer or a field",
+					    a->length_path);
+				perr(p, &at, "array size `%s` names no field "
+				    "(declared outside any struct)",
+				    a->length_path);
+			}
+			a->lex = lex_here(p);
 		} else
 			perr(p, peek(p, 0), "expected an array length, found %s",
 			    tsdl_tok_name(peek(p, 0)->kind));
@@ -928,6 +1159,9 @@ parse_typealias(struct parser *p)
 	while (is_tok(p, TOK_IDENT) || is_tok(p, TOK_STAR)) {
 		struct tsdl_token w = next(p);
 		const char *s = w.kind == TOK_STAR ? "*" : w.sval;
+		if (w.kind == TOK_IDENT && is_keyword(s) && !is_c_type_word(s))
+			perr(p, &w, "reserved keyword `%s` used as a type name",
+			    s);
 		size_t l = strlen(s);
 		if (n + l + 2 > sizeof buf)
 			perr(p, &w, "type name too long");
@@ -942,7 +1176,8 @@ parse_typealias(struct parser *p)
 	}
 	buf[n] = '\0';
 	expect(p, TOK_SEMI);
-	scope_add(p, buf, t);
+	struct tsdl_token at = { .line = line, .col = col };
+	scope_add(p, buf, t, &at);
 }
 
 static void
@@ -952,8 +1187,13 @@ parse_typedef(struct parser *p)
 	struct ctf_type *base = parse_type_spec(p);
 	for (;;) {
 		const char *name;
+		struct tsdl_token at = *peek(p, 0);
+		while (at.kind == TOK_STAR) {
+			next(p);
+			at = *peek(p, 0);
+		}
 		struct ctf_type *t = parse_declarator(p, base, &name);
-		scope_add(p, name, t);
+		scope_add(p, name, t, &at);
 		if (!accept(p, TOK_COMMA))
 			break;
 	}
@@ -1064,6 +1304,8 @@ parse_trace(struct parser *p)
 			m->has_uuid = true;
 		} else if (!strcmp(a, "byte_order")) {
 			m->byte_order = want_byte_order(p, &v, false);
+			m->bo_line = v.tok.line;
+			m->bo_col = v.tok.col;
 		} else if (!strcmp(a, "packet.header")) {
 			m->packet_header = want_struct(p, &v, a);
 		} else
@@ -1247,6 +1489,21 @@ parse_callsite(struct parser *p)
 	BLOCK_END(p);
 }
 
+/* Can this word begin an item at the top level? */
+static bool
+starts_top_item(const char *w)
+{
+	static const char *const words[] = {
+		"typealias", "typedef", "trace", "env", "clock", "stream",
+		"event", "callsite", "integer", "floating_point", "string",
+		"struct", "variant", "enum",
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(w, words[i]))
+			return true;
+	return false;
+}
+
 static void
 parse_top(struct parser *p)
 {
@@ -1281,6 +1538,19 @@ parse_top(struct parser *p)
 			parse_callsite(p);
 		else if (is_type_keyword(w)) {
 			parse_type_spec(p);
+			/* `struct a { ... }` then `struct b ...` with no ';'
+			 * between: what was meant is plain, so it is read
+			 * with a warning (the CTF test suite counts it
+			 * valid; C would not) */
+			const struct tsdl_token *n = peek(p, 0);
+			if (p->prev == TOK_RBRACE && n->kind == TOK_IDENT &&
+			    starts_top_item(n->sval)) {
+				ctf_meta_warn(p->m, "line %d, column %d: missing "
+				    "';' before `%s`, taken as the end of the "
+				    "%s definition above", n->line, n->col,
+				    n->sval, w);
+				continue;
+			}
 			expect(p, TOK_SEMI);
 		} else
 			perr(p, t, "unexpected `%s` at top level", w);

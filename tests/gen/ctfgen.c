@@ -29,6 +29,22 @@
  *                 version 1.1, big-endian whatever the trace's order)
  *     -L FILE     the packets written, one a line: "chan_N OFFSET BYTES
  *                 EVENTS" (for tests that damage a packet)
+ *     -B N        one sample event in N written 5 ms before the event
+ *                 before it (a full timestamp that goes backwards)
+ *     -W          a 128-bit integer field in the sample event, (k + 1)
+ *                 * 2^64 + 0xFEDCBA9876543210 for the kth sample
+ *     -M          with -p: metadata packets in the other byte order than
+ *                 the trace's (an invalid trace, for the tests)
+ *     -R          the 2010 RFC's layout instead (doc/ctf-rfc-2010.md): a
+ *                 metadata section of description strings, one section
+ *                 "app" in files app_0 and app_1, 48-byte packet headers
+ *                 with a CRC-32 of the content; type 1 event headers with
+ *                 -c, else type 2 with an event_size context; the sample
+ *                 event ends with two GNU C bitfields (12 and 5 bits in
+ *                 16-bit units). -d, -i, -p, -W and -M do not apply.
+ *     -Z N        with -R: the Nth packet written (from 0) says it is
+ *                 gzip-compressed
+ *     -E N        with -R: the Nth packet written says it is encrypted
  *
  * Every few calls a thread also writes a "ttvgen:sample" event whose
  * fields are bit-packed (3, 13, 1 and 4-bit integers, signed and not, an
@@ -41,7 +57,8 @@
  *
  * The expected facts come from the writer's own bookkeeping, never from
  * reading the trace back: "events NAME N", "slices N", "slices TID N",
- * "instants N", "discarded N", "packets N", "function NAME N".
+ * "instants N", "discarded N", "packets N", "function NAME N", and with
+ * -B "backwards STREAM N" (events going backwards in each stream).
  */
 #define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
@@ -61,6 +78,12 @@
 static bool be;
 static bool compact;
 static bool ctf2;
+static bool wide;		/* -W */
+static uint64_t back_every;	/* -B */
+static bool rfc;		/* -R */
+static uint64_t first_ts = UINT64_MAX, last_ts;	/* of all events */
+static int64_t zip_packet = -1, aes_packet = -1;	/* -Z, -E */
+#define RFC_SESSION 0x5E55101Du
 
 /* --- bit writer --- */
 
@@ -181,6 +204,11 @@ struct stream {
 	uint64_t last_ts;	/* time of the last event written */
 	bool have_last;
 	uint64_t packets;
+	uint64_t backwards;	/* events earlier than the one before */
+	/* -R: where the header's checksum goes, and the open event's
+	 * payload_size and where its payload starts (0: none open) */
+	uint64_t at_checksum;
+	uint64_t at_psize, payload_start;
 };
 
 static struct stream streams[NSTREAMS];
@@ -188,17 +216,51 @@ static size_t packet_size = 4096;
 static uint64_t npackets, discard_every, ndiscarded, sample_every = 7;
 static unsigned discard_pending;
 
+/* CRC-32 as zlib computes it (the RFC's checksum scheme 3). */
+static uint32_t
+crc32_of(const unsigned char *p, size_t n)
+{
+	uint32_t c = 0xffffffffu;
+	for (size_t i = 0; i < n; i++) {
+		c ^= p[i];
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? (c >> 1) ^ 0xEDB88320u : c >> 1;
+	}
+	return ~c;
+}
+
+/* -R: the payload_size of the event just written, now that its payload
+ * is: its bytes from the end of the context. */
+static void
+payload_done(struct stream *s)
+{
+	if (s->at_psize == 0)
+		return;
+	wput_at(&s->w, s->at_psize, (s->w.pos - s->payload_start + 7) / 8, 16,
+	    be);
+	s->at_psize = 0;
+}
+
 static void
 packet_close(struct stream *s, uint64_t ts_end)
 {
 	struct wbuf *w = &s->w;
-	uint64_t content = w->pos;
+	payload_done(s);
+	/* the RFC counts in bytes, CTF in bits */
+	uint64_t content = rfc ? (w->pos + 7) / 8 * 8 : w->pos;
 	uint64_t size = (content + packet_size * 8 - 1) / (packet_size * 8) *
 	    (packet_size * 8);
 	wgrow(w, size);	/* the padding is zero: buffers are kept zeroed */
 	wput_at(w, s->at_ts_end, ts_end, 64, be);
-	wput_at(w, s->at_content, content, 64, be);
-	wput_at(w, s->at_size, size, 64, be);
+	if (rfc) {
+		wput_at(w, s->at_content, content / 8, 32, be);
+		wput_at(w, s->at_size, size / 8, 32, be);
+		wput_at(w, s->at_checksum, crc32_of(w->p + 48,
+		    (size_t)(content / 8 - 48)), 32, be);
+	} else {
+		wput_at(w, s->at_content, content, 64, be);
+		wput_at(w, s->at_size, size, 64, be);
+	}
 	if (fwrite(w->p, 1, (size_t)(size / 8), s->f) != size / 8) {
 		perror("fwrite");
 		exit(1);
@@ -216,10 +278,40 @@ packet_close(struct stream *s, uint64_t ts_end)
 	s->open = false;
 }
 
+/* The RFC's 48-byte packet header (section 5). */
+static void
+rfc_packet_open(struct stream *s, uint64_t ts)
+{
+	struct wbuf *w = &s->w;
+	w->pos = 0;
+	wput(w, 0xC1FC1FC1u, 32, 8);
+	wput(w, RFC_SESSION, 32, 8);
+	s->at_content = wput(w, 0, 32, 8);
+	s->at_size = wput(w, 0, 32, 8);
+	s->at_checksum = wput(w, 0, 32, 8);
+	wput(w, s->seq++, 32, 8);	/* section packet count */
+	wput(w, ts, 64, 8);		/* timestamp_begin */
+	s->ts_begin = ts;
+	s->events = 0;
+	s->at_ts_end = wput(w, 0, 64, 8);
+	wput(w, s->discarded, 32, 8);
+	wput(w, 32, 8, 8);		/* significant bits of the count */
+	wput(w, (int64_t)npackets == zip_packet ? 2 : 0, 8, 8);	/* gzip */
+	wput(w, (int64_t)npackets == aes_packet ? 1 : 0, 8, 8);	/* AES */
+	wput(w, 3, 8, 8);		/* crc32 */
+	s->open = true;
+	s->packets++;
+	npackets++;
+}
+
 static void
 packet_open(struct stream *s, int id, uint64_t ts)
 {
 	struct wbuf *w = &s->w;
+	if (rfc) {
+		rfc_packet_open(s, ts);
+		return;
+	}
 	w->pos = 0;
 	wput(w, 0xC1FC1FC1u, 32, 8);
 	for (int i = 0; i < 16; i++)
@@ -260,10 +352,31 @@ event_header(struct stream *s, unsigned id, uint64_t ts)
 {
 	struct wbuf *w = &s->w;
 	unsigned tsbits = compact ? 27 : 32;
-	bool ext = s->have_last && ts - s->last_ts >= ((uint64_t)1 << tsbits);
+	bool ext = s->have_last && (ts < s->last_ts ||
+	    ts - s->last_ts >= ((uint64_t)1 << tsbits));
 	if (!s->have_last)
 		ext = true;
-	if (compact) {
+	payload_done(s);
+	if (rfc && compact) {
+		/* type 1: the whole 32 bits, then the extended part */
+		walign(w, 8);
+		wput(w, ext ? 31 : id, 5, 1);
+		wput(w, ts & ((1u << 27) - 1), 27, 1);
+		if (ext) {
+			wput(w, id, 32, 8);
+			wput(w, ts, 64, 8);
+		}
+	} else if (rfc) {
+		/* type 2: timestamp then id; extended: 64-bit timestamp then
+		 * 32-bit id */
+		walign(w, 8);
+		wput(w, ts & 0xffffffffu, 32, 8);
+		wput(w, ext ? 65535 : id, 16, 8);
+		if (ext) {
+			wput(w, ts, 64, 8);
+			wput(w, id, 32, 8);
+		}
+	} else if (compact) {
 		walign(w, 8);
 		if (ext) {
 			wput(w, 31, 5, 1);
@@ -284,6 +397,12 @@ event_header(struct stream *s, unsigned id, uint64_t ts)
 			wput(w, ts & 0xffffffffu, 32, 8);
 		}
 	}
+	if (s->have_last && ts < s->last_ts)
+		s->backwards++;
+	if (ts < first_ts)
+		first_ts = ts;
+	if (ts > last_ts)
+		last_ts = ts;
 	s->last_ts = ts;
 	s->have_last = true;
 	s->events++;
@@ -292,8 +411,12 @@ event_header(struct stream *s, unsigned id, uint64_t ts)
 static void
 context(struct stream *s, uint32_t pid, uint32_t tid)
 {
+	/* -R type 2 sections say their payloads' sizes */
+	if (rfc && !compact)
+		s->at_psize = wput(&s->w, 0, 16, 8);
 	wput(&s->w, pid, 32, 8);
 	wput(&s->w, tid, 32, 8);
+	s->payload_start = s->w.pos;
 }
 
 /* --- metadata --- */
@@ -424,6 +547,7 @@ static const char *metadata_fmt =
 "\t\tuint8_t __vals_length;\n"
 "\t\tuint16_t _vals[__vals_length];\n"
 "\t\tinteger { size = 5; align = 1; signed = true; } _small[3];\n"
+"%s"
 "\t};\n"
 "};\n";
 
@@ -554,6 +678,185 @@ static const char *metadata2_fmt =
 "\"length\":3,\"element-field-class\":{\"type\":"
 "\"fixed-length-signed-integer\",\"length\":5,\"byte-order\":\"%1$s\"}}}"
 "]}}\n";
+/* -R: the description strings of the metadata section, one entry each;
+ * the section's header type and event_size go in with printf. */
+static const char *const rfc_entries[] = {
+"trace {\n"
+"\tmajor = 1;\n"
+"\tminor = 1;\n"
+"}\n",
+"type state_t {\n"
+"\tparent = enum;\n"
+"\tsize = 4;\n"
+"\tsigned = false;\n"
+"\talign = 1;\n"
+"\tmap = {\n"
+"\t\t{ 0, IDLE },\n"
+"\t\t{ 1, RUN },\n"
+"\t\t{ 5, \"WAIT IO\" }, { 6, \"WAIT IO\" }, { 7, \"WAIT IO\" },\n"
+"\t\t{ 8, \"WAIT IO\" }, { 9, \"WAIT IO\" },\n"
+"\t\t{ 15, DONE },\n"
+"\t};\n"
+"}\n",
+"type addr_t {\n"
+"\tparent = uint64_t;\n"
+"\tbase = 16;\n"
+"}\n",
+"type vals_t {\n"
+"\tparent = sequence;\n"
+"\tlength_type = uint8_t;\n"
+"\telem_type = uint16_t;\n"
+"}\n",
+"type small_t {\n"
+"\tparent = array;\n"
+"\tlength = 3;\n"
+"\telem_type = type {\n"
+"\t\tparent = integer;\n"
+"\t\tsize = 5;\n"
+"\t\tsigned = true;\n"
+"\t\talign = 1;\n"
+"\t};\n"
+"}\n",
+"type pair_t {\n"
+"\tparent = struct;\n"
+"\tfields = {\n"
+"\t\t{\n"
+"\t\t\ttype {\n"
+"\t\t\t\tparent = gcc_bitfield;\n"
+"\t\t\t\tunit_size = 16;\n"
+"\t\t\t\tsize = 12;\n"
+"\t\t\t\tsigned = true;\n"
+"\t\t\t\talign = 1;\n"
+"\t\t\t},\n"
+"\t\t\tlo,\n"
+"\t\t},\n"
+"\t\t{\n"
+"\t\t\ttype {\n"
+"\t\t\t\tparent = gcc_bitfield;\n"
+"\t\t\t\tunit_size = 16;\n"
+"\t\t\t\tsize = 5;\n"
+"\t\t\t\tsigned = true;\n"
+"\t\t\t\talign = 1;\n"
+"\t\t\t},\n"
+"\t\t\thi,\n"
+"\t\t},\n"
+"\t};\n"
+"}\n",
+"type sample_t {\n"
+"\tparent = struct;\n"
+"\tfields = {\n"
+"\t\t{ type { parent = integer; size = 3; signed = false; align = 1; }, a },\n"
+"\t\t{ type { parent = integer; size = 13; signed = true; align = 1; }, b },\n"
+"\t\t{ type { parent = integer; size = 1; align = 1; }, flag },\n"
+"\t\t{ state_t, state },\n"
+"\t\t{ type { parent = integer; size = 64; align = 1; base = 16; }, "
+"big },\n"
+"\t\t{ type { parent = integer; size = 32; byte_order = network; "
+"align = 8; }, net },\n"
+"\t\t{ type { parent = floating_point; size = 32; align = 8; }, ratio },\n"
+"\t\t{ type { parent = floating_point; size = 64; align = 8; }, value },\n"
+"\t\t{ string, text },\n"
+"\t\t{ vals_t, vals },\n"
+"\t\t{ small_t, small },\n"
+"\t\t{ pair_t, pair },\n"
+"\t};\n"
+"}\n",
+"section {\n"
+"\tname = app;\n"
+"\tevent {\n"
+"\t\theader_type = %s;\n"
+"\t\tcontext {\n"
+"\t\t\tevent_size = %s;\n"
+"\t\t\tfields = {\n"
+"\t\t\t\t{ int32_t, vpid },\n"
+"\t\t\t\t{ int32_t, vtid },\n"
+"\t\t\t};\n"
+"\t\t}\n"
+"\t}\n"
+"}\n",
+"event {\n"
+"\tname = \"lttng_ust_cyg_profile_fast:func_entry\";\n"
+"\tid = 0;\n"
+"\tsection = app;\n"
+"\tfields = {\n"
+"\t\t{ addr_t, addr },\n"
+"\t};\n"
+"}\n",
+"event {\n"
+"\tname = \"lttng_ust_cyg_profile_fast:func_exit\";\n"
+"\tid = 1;\n"
+"\tsection = app;\n"
+"\tfields = { };\n"
+"}\n",
+"event {\n"
+"\tname = \"ttvgen:sample\";\n"
+"\tid = 2;\n"
+"\tsection = app;\n"
+"\tfields = sample_t;\n"
+"}\n",
+};
+
+/* -R: the metadata section, packets of whole NUL-terminated entries. */
+static void
+write_rfc_metadata(const char *path)
+{
+	FILE *f = fopen(path, "wb");
+	if (f == NULL) {
+		perror(path);
+		exit(1);
+	}
+	const size_t psize = 1024;	/* small: several packets */
+	size_t ne = sizeof rfc_entries / sizeof rfc_entries[0], e = 0;
+	uint32_t count = 0;
+	while (e < ne) {
+		struct wbuf w = { 0 };
+		wgrow(&w, psize * 8);
+		w.pos = 48 * 8;
+		for (; e < ne; e++) {
+			char *text = NULL;
+			if (asprintf(&text, rfc_entries[e], compact ? "type1" :
+			    "type2", compact ? "false" : "true") < 0)
+				exit(1);
+			size_t n = strlen(text) + 1;
+			if (n > psize - 48) {
+				fprintf(stderr, "ctfgen: metadata entry too "
+				    "long\n");
+				exit(1);
+			}
+			if (w.pos / 8 + n > psize) {
+				free(text);
+				break;
+			}
+			memcpy(w.p + w.pos / 8, text, n);
+			w.pos += n * 8;
+			free(text);
+		}
+		uint64_t content = w.pos / 8;
+		w.pos = 0;
+		wput(&w, 0xC1FC1FC1u, 32, 8);
+		wput(&w, RFC_SESSION, 32, 8);
+		wput(&w, content, 32, 8);
+		wput(&w, psize, 32, 8);
+		wput(&w, crc32_of(w.p + 48, (size_t)content - 48), 32, 8);
+		wput(&w, count++, 32, 8);
+		wput(&w, 0, 64, 8);
+		wput(&w, 0, 64, 8);
+		wput(&w, 0, 32, 8);
+		wput(&w, 32, 8, 8);
+		wput(&w, 0, 8, 8);
+		wput(&w, 0, 8, 8);
+		wput(&w, 3, 8, 8);
+		if (fwrite(w.p, 1, psize, f) != psize) {
+			perror("fwrite");
+			exit(1);
+		}
+		free(w.p);
+	}
+	if (fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
 
 static void
 write_text(const char *path, const char *text)
@@ -566,8 +869,10 @@ write_text(const char *path, const char *text)
 }
 
 static void
-write_packetized(const char *path, const char *text)
+write_packetized(const char *path, const char *text, bool other_order)
 {
+	bool trace_be = be;
+	be = other_order ? !be : be;	/* wput's order */
 	FILE *f = fopen(path, "wb");
 	if (f == NULL) {
 		perror(path);
@@ -599,6 +904,7 @@ write_packetized(const char *path, const char *text)
 		free(w.p);
 		off += n;
 	}
+	be = trace_be;
 	if (fclose(f) != 0) {
 		perror(path);
 		exit(1);
@@ -630,6 +936,8 @@ write_sample(struct stream *s, uint64_t ts, uint32_t pid, uint32_t tid,
 	struct wbuf *w = &s->w;
 	event_header(s, 2, ts);
 	context(s, pid, tid);
+	if (rfc)
+		walign(w, 16);	/* the struct holds 16-bit units */
 	wput(w, k & 7, 3, 1);
 	wput(w, (uint64_t)(int64_t)((int)(k % 8000) - 4000) & 0x1fff, 13, 1);
 	wput(w, k & 1, 1, 1);
@@ -655,6 +963,23 @@ write_sample(struct stream *s, uint64_t ts, uint32_t pid, uint32_t tid,
 	for (int i = 0; i < 3; i++)
 		wput(w, (uint64_t)(int64_t)((int)((k + (uint64_t)i) % 32) - 16) &
 		    0x1f, 5, 1);
+	if (rfc) {
+		/* GNU C bitfields: a 12-bit one, then a 5-bit one that does
+		 * not fit in what is left of the 16-bit unit */
+		walign(w, 16);
+		wput(w, (uint64_t)((int64_t)(k % 4000) - 2000) & 0xfff, 12, 1);
+		walign(w, 16);
+		wput(w, (uint64_t)((int64_t)(k % 32) - 16) & 0x1f, 5, 1);
+	}
+	if (wide) {
+		/* 128 bits in the trace's order: the low half first in
+		 * little-endian */
+		walign(w, 8);
+		uint64_t lo = 0xFEDCBA9876543210u, hi = k + 1;
+		wput_at(w, w->pos, be ? hi : lo, 64, be);
+		wput_at(w, w->pos + 64, be ? lo : hi, 64, be);
+		w->pos += 128;
+	}
 }
 
 static void
@@ -715,8 +1040,8 @@ write_packet_list(const char *path)
 	}
 	for (int i = 0; i < NSTREAMS; i++)
 		for (size_t k = 0; k < streams[i].nidx; k++)
-			fprintf(f, "chan_%d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-			    i, streams[i].idx[k].off,
+			fprintf(f, "%s_%d %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			    rfc ? "app" : "chan", i, streams[i].idx[k].off,
 			    streams[i].idx[k].psize / 8,
 			    streams[i].idx[k].events);
 	if (fclose(f) != 0) {
@@ -730,7 +1055,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: ctfgen [-2] [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
 	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-T NS] [-e FILE] [-i] [-L FILE] "
-	    "OUTDIR\n");
+	    "[-B N] [-W] [-M] [-R] [-Z N] [-E N] OUTDIR\n");
 	exit(2);
 }
 
@@ -742,9 +1067,9 @@ main(int argc, char **argv)
 	unsigned nthreads = 3;
 	bool packetized = false;
 	const char *expected = NULL, *packet_list = NULL;
-	bool index = false;
+	bool index = false, other_order = false;
 	int c;
-	while ((c = getopt(argc, argv, "2bcpn:t:P:d:s:S:T:e:iL:")) != -1) {
+	while ((c = getopt(argc, argv, "2bcpn:t:P:d:s:S:T:e:iL:B:WMRZ:E:")) != -1) {
 		switch (c) {
 		case '2': ctf2 = true; break;
 		case 'b': be = true; break;
@@ -760,11 +1085,19 @@ main(int argc, char **argv)
 		case 'e': expected = optarg; break;
 		case 'i': index = true; break;
 		case 'L': packet_list = optarg; break;
+		case 'B': back_every = strtoull(optarg, NULL, 0); break;
+		case 'W': wide = true; break;
+		case 'M': other_order = true; break;
+		case 'R': rfc = true; break;
+		case 'Z': zip_packet = (int64_t)strtoull(optarg, NULL, 0); break;
+		case 'E': aes_packet = (int64_t)strtoull(optarg, NULL, 0); break;
 		default: usage();
 		}
 	}
 	if (optind + 1 != argc || nthreads < 1 || nthreads > 64 ||
-	    packet_size < 2048 || packet_size % 8 != 0)
+	    packet_size < 2048 || packet_size % 8 != 0 ||
+	    (rfc && (discard_every || index || packetized || wide ||
+	    other_order)))
 		usage();
 	const char *out = argv[optind];
 	if (mkdir(out, 0777) != 0 && errno != EEXIST) {
@@ -773,20 +1106,29 @@ main(int argc, char **argv)
 	}
 	char path[4096];
 	char *meta = NULL;
+	if (ctf2 && (wide || rfc)) {
+		fprintf(stderr, "ctfgen: -2 goes with neither -W nor -R\n");
+		return 2;
+	}
 	if (ctf2 ? asprintf(&meta, metadata2_fmt,
 	    be ? "big-endian" : "little-endian", compact ? 5 : 16,
 	    compact ? 1 : 8, compact ? 30 : 65534, compact ? 31 : 65535,
 	    compact ? 27 : 32) < 0 : asprintf(&meta, metadata_fmt,
-	    be ? "be" : "le", compact ? "compact" : "large") < 0)
+	    be ? "be" : "le", compact ? "compact" : "large", wide ?
+	    "\t\tinteger { size = 128; align = 8; signed = false; base = 16; "
+	    "} _wide;\n" : "") < 0)
 		return 1;
 	snprintf(path, sizeof path, "%s/metadata", out);
-	if (packetized)
-		write_packetized(path, meta);
+	if (rfc)
+		write_rfc_metadata(path);
+	else if (packetized)
+		write_packetized(path, meta, other_order);
 	else
 		write_text(path, meta);
 	free(meta);
 	for (int i = 0; i < NSTREAMS; i++) {
-		snprintf(path, sizeof path, "%s/chan_%d", out, i);
+		snprintf(path, sizeof path, rfc ? "%s/app_%d" : "%s/chan_%d",
+		    out, i);
 		streams[i].f = fopen(path, "wb");
 		if (streams[i].f == NULL) {
 			perror(path);
@@ -850,7 +1192,12 @@ main(int argc, char **argv)
 							 * buffer would */
 				k++;
 			} else {
-				write_sample(s, ts, pid, t->tid, k++);
+				/* now and then, earlier than the event just
+				 * written (-B) */
+				bool back = back_every &&
+				    (nsample + 1) % back_every == 0;
+				write_sample(s, back ? ts - 5000000 : ts, pid,
+				    t->tid, k++);
 				nsample++;
 			}
 		}
@@ -890,6 +1237,13 @@ main(int argc, char **argv)
 		fprintf(f, "instants %" PRIu64 "\n", nsample);
 		fprintf(f, "discarded %" PRIu64 "\n", ndiscarded);
 		fprintf(f, "packets %" PRIu64 "\n", npackets);
+		/* -R: the first and last event's times (ticks) */
+		if (rfc)
+			fprintf(f, "times %" PRIu64 " %" PRIu64 "\n", first_ts,
+			    last_ts);
+		for (int i = 0; back_every && i < NSTREAMS; i++)
+			fprintf(f, "backwards chan_%d %" PRIu64 "\n", i,
+			    streams[i].backwards);
 		for (int i = 0; i < NFUNCS; i++)
 			if (func_count[i])
 				fprintf(f, "function 0x%" PRIx64 " %" PRIu64 "\n",
