@@ -8,7 +8,7 @@
 # gaps every 97 events, so most slices are seconds long),
 # then in the same run, three times each, `ttv --stats` and `ttv --info`
 # (decode + build the model, with and without the statistics), the
-# decoder alone (tests/ctf_text_dump -c: every event decoded with all its
+# decoder alone (tests/tools/ctf_text_dump -c: every event decoded with all its
 # values, nothing built) and `babeltrace2 -c sink.utils.dummy` (decode
 # only) under /usr/bin/time -v:
 # wall and CPU time, events/s, peak RSS against the trace size; then the
@@ -20,13 +20,13 @@
 # 1.8's (issue 17's target: the same events/s within 10 %; babeltrace2
 # 2.0 does not read CTF 2). The traces are deleted at the end.
 #
-#   TTV=./ttv CTFGEN=./tests/gen/ctfgen CTFDUMP=./tests/ctf_text_dump \
+#   TTV=./ttv CTFGEN=./tests/gen/ctfgen CTFDUMP=./tests/tools/ctf_text_dump \
 #       [CTF_BENCH_CALLS=N] [CTF_BENCH_RUNS=N] [CTF_BENCH_STEP=NS] \
 #       sh bench/ctf.sh
 set -u
 TTV=${TTV:-./ttv}
 CTFGEN=${CTFGEN:-./tests/gen/ctfgen}
-CTFDUMP=${CTFDUMP:-./tests/ctf_text_dump}
+CTFDUMP=${CTFDUMP:-./tests/tools/ctf_text_dump}
 CALLS=${CTF_BENCH_CALLS:-20000000}
 RUNS=${CTF_BENCH_RUNS:-3}
 STEP=${CTF_BENCH_STEP-2000}

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmark of the viewer through a pseudo-terminal (tests/ui_screen, the
+# Benchmark of the viewer through a pseudo-terminal (tests/ui/ui_screen, the
 # libvterm driver of the screen tests) on a big synthetic XRay FDR log from
 # tests/gen/xraygen: per key, the redraw latency from sending the key to
 # the end of its frame (median, p99, max) and the bytes written to the
@@ -7,12 +7,12 @@
 # 50 ms, a cursor move under 1 KB, a pan or zoom no more than one repaint
 # of the timeline (~13 KB).
 #
-#   TTV=./ttv XRAYGEN=./tests/gen/xraygen UI_SCREEN=./tests/ui_screen \
+#   TTV=./ttv XRAYGEN=./tests/gen/xraygen UI_SCREEN=./tests/ui/ui_screen \
 #       [UI_BENCH_BYTES=N] bench/ui.sh
 set -u
 TTV=${TTV:-./ttv}
 XRAYGEN=${XRAYGEN:-./tests/gen/xraygen}
-UI_SCREEN=${UI_SCREEN:-./tests/ui_screen}
+UI_SCREEN=${UI_SCREEN:-./tests/ui/ui_screen}
 BYTES=${UI_BENCH_BYTES:-1073741824}
 for x in "$TTV" "$XRAYGEN" "$UI_SCREEN"; do
 	if [ ! -x "$x" ]; then

@@ -1,6 +1,6 @@
 /*
  * Screen layout (see layout.h). Pure arithmetic, tested in
- * tests/ui_test_layout.c.
+ * tests/ui/layout_test.c.
  */
 #include <string.h>
 

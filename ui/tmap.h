@@ -1,7 +1,7 @@
 /*
  * Mapping between time and screen columns for the timeline and ruler, and
  * the window arithmetic behind zoom and pan. Pure functions, tested in
- * tests/ui_test_tmap.c.
+ * tests/ui/layout_test.c.
  */
 #ifndef TTV_UI_TMAP_H
 #define TTV_UI_TMAP_H

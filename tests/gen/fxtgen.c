@@ -24,7 +24,7 @@
  * are, and a flow step is written before its begin, so a reader must sort
  * by time.
  *
- * EXPECTED gets the facts in the vocabulary of tests/fxt_dump.c (--cpu),
+ * EXPECTED gets the facts in the vocabulary of tests/tools/fxt_dump.c (--cpu),
  * from the writer's own bookkeeping of what it meant to write — it never
  * reads the trace back.
  */

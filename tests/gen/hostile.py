@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """hostile: writes small crafted inputs that once made a reader take
-gigabytes or minutes, for tests/hostile.sh.
+gigabytes or minutes, for tests/cli/hostile.sh.
 
   hostile.py KIND OUT [N]
 

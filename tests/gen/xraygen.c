@@ -21,7 +21,7 @@
  * a new buffer when one is full) and, with -e, writes what a reader must
  * rebuild from the buffers it kept — slices with depth, flags and args,
  * markers and record counts — from the script, in the canonical text
- * printed by tests/xray_dump.c.
+ * printed by tests/tools/xray_dump.c.
  */
 #include <inttypes.h>
 #include <stdarg.h>

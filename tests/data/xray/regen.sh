@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerates the XRay fixtures in this directory with the project's own
 # writer (tests/gen/xraygen.c): each NAME.xray comes with NAME.expect, what
-# the reader must rebuild from it (see tests/xray_fixtures.sh).
+# the reader must rebuild from it (see tests/formats/xray/xray_fixtures.sh).
 #   regen.sh XRAYGEN [DIR]
 set -eu
 gen=${1:?usage: regen.sh XRAYGEN [DIR]}
@@ -27,7 +27,7 @@ for v in 1 2 3; do
 	mk basic-v$v-le -v $v basic
 done
 mk basic-v3-be -b -v 3 basic
-# damaged logs: what the reader keeps is checked by tests/xray_damaged.sh
+# damaged logs: what the reader keeps is checked by tests/formats/xray/xray_damaged.sh
 "$gen" -v 5 -T 2000 full "$dir/damaged-v5-truncated.xray"
 "$gen" -v 5 -Y full "$dir/damaged-v5-typedbug.xray"
 "$gen" -v 3 -T 3000 basic "$dir/damaged-basic-truncated.xray"
