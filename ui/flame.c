@@ -7,6 +7,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "glyph.h"
@@ -14,6 +15,52 @@
 #include "text.h"
 #include "timefmt.h"
 #include "xalloc.h"
+
+/* Where the pane drew a node, for mouse clicks. */
+struct flame_box {
+	int y, c0, c1;
+	uint32_t node;
+};
+
+/* The pane's own state over the view's call tree (view->tree, shared with
+ * the call tree pane): the zoomed node, the selected one, the drawing's
+ * orientation and where the last draw put each node. */
+struct flame_pane {
+	uint64_t gen;		/* the view->tree_gen root and sel are for */
+	uint32_t root, sel;
+	bool icicle;
+	VEC(struct flame_box) boxes;
+};
+
+static struct flame_pane *
+flame_state(struct view *v)
+{
+	if (v->flame == NULL)
+		v->flame = xcalloc(1, sizeof *v->flame);
+	struct flame_pane *fl = v->flame;
+	if (fl->gen != v->tree_gen) {
+		/* a new tree: its nodes are numbered anew */
+		fl->gen = v->tree_gen;
+		fl->root = fl->sel = 0;
+	}
+	return fl;
+}
+
+void
+flame_pane_free(struct view *v)
+{
+	if (v->flame == NULL)
+		return;
+	VEC_FREE(&v->flame->boxes);
+	free(v->flame);
+	v->flame = NULL;
+}
+
+void
+flame_pane_set_icicle(struct view *v, bool icicle)
+{
+	flame_state(v)->icicle = icicle;
+}
 
 static void
 refresh(struct view *v)
@@ -70,6 +117,7 @@ node_name(const struct view *v, uint32_t n, char *buf, size_t size)
 
 struct fctx {
 	struct view *v;
+	struct flame_pane *fl;
 	struct grid *g;
 	struct rect r;		/* rows for nodes (title excluded) */
 	int64_t grand;		/* size of the whole tree, for % */
@@ -86,14 +134,14 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 
 	if (w < 1.0 || depth >= f->r.h)
 		return;
-	y = f->v->flame_icicle ? f->r.y + depth : f->r.y + f->r.h - 1 - depth;
+	y = f->fl->icicle ? f->r.y + depth : f->r.y + f->r.h - 1 - depth;
 	c0 = (int)lround(x0);
 	c1 = (int)lround(x0 + w);
 	if (c1 <= c0)
 		c1 = c0 + 1;
 	if (c1 > f->r.w)
 		c1 = f->r.w;
-	if (n == f->v->flame_sel)
+	if (n == f->fl->sel)
 		style = STYLE_SELECTED;
 	else if (nd->func != CALL_NONE && view_func_matches(f->v, nd->func))
 		style = STYLE_MATCH;
@@ -103,7 +151,7 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 		style = STYLE_SLICE0 + view_func_hue(nd->func);
 	for (c = c0; c < c1; c++)
 		grid_set(f->g, f->r.x + c, y, ' ', style, 0);
-	VEC_PUSH(&f->v->flame_boxes, ((struct flame_box){ y, f->r.x + c0,
+	VEC_PUSH(&f->fl->boxes, ((struct flame_box){ y, f->r.x + c0,
 	    f->r.x + c1, n }));
 	if (c1 - c0 >= 2 && c0 > 0)
 		grid_set(f->g, f->r.x + c0, y, GLYPH_EDGE(f->g->utf8), style, 0),
@@ -142,6 +190,7 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 static void
 flame_draw(struct view *v, struct grid *g, struct rect r)
 {
+	struct flame_pane *fl = flame_state(v);
 	struct fctx f;
 	char buf[160], b2[48], b3[48], nb[64];
 
@@ -149,7 +198,7 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 	ttv_ns s0, s1;
 	view_span(v, &s0, &s1);
 	snprintf(buf, sizeof buf, "%s%s, %s, %s .. %s%s; z/u zoom, I flip, "
-	    "p threads", v->flame_icicle ? "icicle" : "flame graph",
+	    "p threads", fl->icicle ? "icicle" : "flame graph",
 	    v->sampled ? " by samples" : "",
 	    v->flame_per_thread ? "per thread" : "threads merged",
 	    view_time(v, s0, b2, sizeof b2),
@@ -166,25 +215,26 @@ flame_draw(struct view *v, struct grid *g, struct rect r)
 		return;
 	}
 	f.v = v;
+	f.fl = fl;
 	f.g = g;
 	f.r = (struct rect){ r.x, r.y + 2, r.w, r.h - 2 };
 	f.grand = node_size(v, 0);
-	v->flame_boxes.len = 0;
+	fl->boxes.len = 0;
 	/* A zoomed node spans the width; its callers are not drawn. */
-	draw_node(&f, v->flame_root, 0, 0, r.w);
-	if (v->flame_sel < v->tree.n) {
+	draw_node(&f, fl->root, 0, 0, r.w);
+	if (fl->sel < v->tree.n) {
 		/* The selected node, on its own line under the title. */
-		const struct call_node *s = &v->tree.nodes[v->flame_sel];
+		const struct call_node *s = &v->tree.nodes[fl->sel];
 		int c = text_puts_mid(g, r.x, r.y + 1, r.w, node_name(v,
-		    v->flame_sel, nb, sizeof nb), STYLE_SELECTED, 0);
+		    fl->sel, nb, sizeof nb), STYLE_SELECTED, 0);
 		snprintf(buf, sizeof buf, ": %llu calls, total %s, self %s",
 		    (unsigned long long)s->count,
-		    timefmt_duration(node_total(v, v->flame_sel), b2, sizeof b2),
+		    timefmt_duration(node_total(v, fl->sel), b2, sizeof b2),
 		    timefmt_duration(s->self, b3, sizeof b3));
 		if (v->sampled) {
 			size_t n = strlen(buf);
 			snprintf(buf + n, sizeof buf - n, ", %llu samples",
-			    (unsigned long long)node_size(v, v->flame_sel));
+			    (unsigned long long)node_size(v, fl->sel));
 		}
 		grid_puts(g, r.x + c, r.y + 1, r.w - c, buf, STYLE_DIM, 0);
 	}
@@ -209,7 +259,8 @@ prev_sibling(const struct view *v, uint32_t n)
 static int
 flame_command(struct view *v, enum cmd c)
 {
-	uint32_t s = v->flame_sel, to = CALL_NONE;
+	struct flame_pane *fl = flame_state(v);
+	uint32_t s = fl->sel, to = CALL_NONE;
 	bool toward_leaf;
 
 	refresh(v);
@@ -218,32 +269,32 @@ flame_command(struct view *v, enum cmd c)
 		    PANE_HANDLED : PANE_UNHANDLED;
 	switch (c) {
 	case CMD_FLAME_LEFT:
-		if (s != v->flame_root)
+		if (s != fl->root)
 			to = prev_sibling(v, s);
 		break;
 	case CMD_FLAME_RIGHT:
-		if (s != v->flame_root)
+		if (s != fl->root)
 			to = v->tree.nodes[s].next_sibling;
 		break;
 	case CMD_FLAME_UP:
 	case CMD_FLAME_DOWN:
 		/* Up and down move on screen: toward the leaves is up in a
 		 * flame graph and down in an icicle. */
-		toward_leaf = (c == CMD_FLAME_UP) != v->flame_icicle;
+		toward_leaf = (c == CMD_FLAME_UP) != fl->icicle;
 		if (toward_leaf)
 			to = v->tree.nodes[s].first_child;
-		else if (s != v->flame_root)
+		else if (s != fl->root)
 			to = v->tree.nodes[s].parent;
 		break;
 	case CMD_FLAME_ZOOM:
-		v->flame_root = s;
+		fl->root = s;
 		return PANE_REDRAW;
 	case CMD_FLAME_UNZOOM:
-		if (v->tree.nodes[v->flame_root].parent != CALL_NONE)
-			v->flame_root = v->tree.nodes[v->flame_root].parent;
+		if (v->tree.nodes[fl->root].parent != CALL_NONE)
+			fl->root = v->tree.nodes[fl->root].parent;
 		return PANE_REDRAW;
 	case CMD_FLAME_FLIP:
-		v->flame_icicle = !v->flame_icicle;
+		fl->icicle = !fl->icicle;
 		return PANE_REDRAW;
 	case CMD_FLAME_THREADS:
 		v->flame_per_thread = !v->flame_per_thread;
@@ -253,7 +304,7 @@ flame_command(struct view *v, enum cmd c)
 		return PANE_UNHANDLED;
 	}
 	if (to != CALL_NONE && to < v->tree.n)
-		v->flame_sel = to;
+		fl->sel = to;
 	return PANE_REDRAW;
 }
 
@@ -262,16 +313,17 @@ static int
 flame_mouse(struct view *v, struct rect r, int x, int y,
     enum mouse_button b)
 {
+	struct flame_pane *fl = flame_state(v);
 	(void)r;
 	if (b != MOUSE_CLICK || !v->tree_valid)
 		return PANE_HANDLED;
-	for (size_t i = 0; i < v->flame_boxes.len; i++) {
-		const struct flame_box *bx = &v->flame_boxes.items[i];
+	for (size_t i = 0; i < fl->boxes.len; i++) {
+		const struct flame_box *bx = &fl->boxes.items[i];
 		if (bx->y == y && x >= bx->c0 && x < bx->c1 &&
 		    bx->node < v->tree.n) {
-			if (bx->node == v->flame_sel)
-				v->flame_root = v->flame_sel;
-			v->flame_sel = bx->node;
+			if (bx->node == fl->sel)
+				fl->root = fl->sel;
+			fl->sel = bx->node;
 			return PANE_REDRAW;
 		}
 	}
@@ -281,8 +333,10 @@ flame_mouse(struct view *v, struct rect r, int x, int y,
 static func_id
 flame_selected(struct view *v)
 {
-	return v->tree_valid && v->flame_sel < v->tree.n ?
-	    v->tree.nodes[v->flame_sel].func : CALL_NONE;
+	struct flame_pane *fl = flame_state(v);
+
+	return v->tree_valid && fl->sel < v->tree.n ?
+	    v->tree.nodes[fl->sel].func : CALL_NONE;
 }
 
 const struct pane_class pane_flame = {

@@ -7,12 +7,74 @@
  * filters changed, not on every key.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "glyph.h"
 #include "panes.h"
 #include "text.h"
 #include "timefmt.h"
+#include "xalloc.h"
+
+/* The pane's own state: the statistics of the span (recomputed when
+ * stale, on the worker for big traces) and their order. */
+struct functions_pane {
+	struct stats_table stats;
+	bool valid;
+	enum stats_key sort_key;
+	bool sort_desc;
+};
+
+static struct functions_pane *
+fstate(struct view *v)
+{
+	if (v->functions == NULL) {
+		v->functions = xcalloc(1, sizeof *v->functions);
+		v->functions->sort_key = STATS_TOTAL;
+		v->functions->sort_desc = true;
+	}
+	return v->functions;
+}
+
+void
+functions_pane_install(struct view *v, struct stats_table *st)
+{
+	struct functions_pane *fp = fstate(v);
+
+	stats_free(&fp->stats);
+	fp->stats = *st;
+	memset(st, 0, sizeof *st);
+	/* Sorting stays on this thread: the order is the pane's. */
+	stats_sort(v->trace, &fp->stats, fp->sort_key, fp->sort_desc);
+	fp->valid = true;
+}
+
+void
+functions_pane_stale(struct view *v)
+{
+	if (v->functions != NULL)
+		v->functions->valid = false;
+}
+
+void
+functions_pane_free(struct view *v)
+{
+	if (v->functions == NULL)
+		return;
+	stats_free(&v->functions->stats);
+	free(v->functions);
+	v->functions = NULL;
+}
+
+const struct stats_table *
+functions_pane_stats(struct view *v, enum stats_key *key, bool *desc)
+{
+	struct functions_pane *fp = fstate(v);
+
+	*key = fp->sort_key;
+	*desc = fp->sort_desc;
+	return fp->valid ? &fp->stats : NULL;
+}
 
 /* Numeric columns in the order they give way on narrow screens. */
 static const enum stats_key column_order[] = {
@@ -26,7 +88,8 @@ static const enum stats_key column_order[] = {
 static void
 refresh(struct view *v)
 {
-	if (!v->stats_valid)
+	struct functions_pane *fp = fstate(v);
+	if (!fp->valid)
 		view_request(v, JOB_STATS);
 }
 
@@ -84,6 +147,7 @@ sort_title(struct grid *g, int x_end, int y, const char *title, bool sorted,
 static void
 functions_draw(struct view *v, struct grid *g, struct rect r)
 {
+	struct functions_pane *fp = fstate(v);
 	const struct trace *t = v->trace;
 	struct list_pos *p = &v->list[PANE_FUNCTIONS];
 	enum stats_key keys[NCOLS];
@@ -95,7 +159,7 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	int rows = r.h - 2;
 
 	refresh(v);
-	if (!v->stats_valid) {
+	if (!fp->valid) {
 		pane_title(g, r, "Functions", "computing the statistics of "
 		    "this window...");
 		return;
@@ -103,35 +167,35 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	ttv_ns t0, t1;
 	view_span(v, &t0, &t1);
 	snprintf(buf, sizeof buf, "%zu function%s in %s .. %s%s, by %s %s%s",
-	    v->stats.n, v->stats.n == 1 ? "" : "s", view_time(v, t0, b2, sizeof b2),
+	    fp->stats.n, fp->stats.n == 1 ? "" : "s", view_time(v, t0, b2, sizeof b2),
 	    view_time(v, t1, b3, sizeof b3), v->range_on ? " (range)" : "",
-	    stats_key_name(v->sort_key), v->sort_desc ? "desc" : "asc",
+	    stats_key_name(fp->sort_key), fp->sort_desc ? "desc" : "asc",
 	    v->sampled ? "; sampled: samples per function" : "");
 	pane_title(g, r, "Functions", buf);
 	/* Column headers; the sorted one carries an arrow. */
 	grid_puts(g, r.x, r.y + 1, name_w, "function", STYLE_TITLE,
-	    v->sort_key == STATS_NAME ? ATTR_UNDERLINE : 0);
-	if (v->sort_key == STATS_NAME)
-		grid_puts(g, r.x + 9, r.y + 1, 3, sort_mark(g, v->sort_desc),
+	    fp->sort_key == STATS_NAME ? ATTR_UNDERLINE : 0);
+	if (fp->sort_key == STATS_NAME)
+		grid_puts(g, r.x + 9, r.y + 1, 3, sort_mark(g, fp->sort_desc),
 		    STYLE_TITLE, 0);
 	if (sw > 0) {
 		sort_title(g, r.x + name_w + NUM_W, r.y + 1, "samples",
-		    v->sort_key == STATS_SAMPLES, v->sort_desc);
+		    fp->sort_key == STATS_SAMPLES, fp->sort_desc);
 	}
 	for (size_t i = 0; i < ncol; i++) {
 		int x = r.x + name_w + sw + (int)i * NUM_W;
-		bool sorted = keys[i] == v->sort_key;
+		bool sorted = keys[i] == fp->sort_key;
 		sort_title(g, x + NUM_W, r.y + 1, stats_key_name(keys[i]), sorted,
-		    v->sort_desc);
+		    fp->sort_desc);
 	}
-	list_clamp(p, v->stats.n, rows);
-	if (v->stats.n == 0)
+	list_clamp(p, fp->stats.n, rows);
+	if (fp->stats.n == 0)
 		grid_puts(g, r.x, r.y + 2, r.w, "no calls in this window",
 		    STYLE_DIM, 0);
-	for (int row = 0; row < rows && p->top + (size_t)row < v->stats.n;
+	for (int row = 0; row < rows && p->top + (size_t)row < fp->stats.n;
 	    row++) {
 		size_t i = p->top + (size_t)row;
-		const struct func_stats *s = &v->stats.rows[i];
+		const struct func_stats *s = &fp->stats.rows[i];
 		int y = r.y + 2 + row;
 		bool sel = i == p->sel;
 		int style = sel ? STYLE_SELECTED : STYLE_NORMAL;
@@ -167,13 +231,14 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 static int
 functions_command(struct view *v, enum cmd c)
 {
+	struct functions_pane *fp = fstate(v);
 	struct list_pos *p = &v->list[PANE_FUNCTIONS];
 	int k;
 
 	switch (c) {
 	case CMD_SORT_NEXT:
 	case CMD_SORT_PREV:
-		k = (int)v->sort_key;
+		k = (int)fp->sort_key;
 		do {	/* samples only where the trace has them */
 			k += c == CMD_SORT_NEXT ? 1 : -1;
 			if (k < 0)
@@ -181,25 +246,25 @@ functions_command(struct view *v, enum cmd c)
 			if (k >= STATS_KEY_COUNT)
 				k = 0;
 		} while (k == STATS_SAMPLES && !v->sampled);
-		v->sort_key = (enum stats_key)k;
+		fp->sort_key = (enum stats_key)k;
 		/* Names read best A to Z, numbers largest first. */
-		v->sort_desc = v->sort_key != STATS_NAME;
-		if (v->stats_valid)
-			stats_sort(v->trace, &v->stats, v->sort_key,
-			    v->sort_desc);
+		fp->sort_desc = fp->sort_key != STATS_NAME;
+		if (fp->valid)
+			stats_sort(v->trace, &fp->stats, fp->sort_key,
+			    fp->sort_desc);
 		p->sel = p->top = 0;
 		return PANE_REDRAW;
 	case CMD_SORT_REVERSE:
-		v->sort_desc = !v->sort_desc;
-		if (v->stats_valid)
-			stats_sort(v->trace, &v->stats, v->sort_key,
-			    v->sort_desc);
+		fp->sort_desc = !fp->sort_desc;
+		if (fp->valid)
+			stats_sort(v->trace, &fp->stats, fp->sort_key,
+			    fp->sort_desc);
 		return PANE_REDRAW;
 	case CMD_LIST_ENTER:
-		if (!v->stats_valid || p->sel >= v->stats.n)
+		if (!fp->valid || p->sel >= fp->stats.n)
 			return PANE_HANDLED;
 		{
-			const struct func_stats *s = &v->stats.rows[p->sel];
+			const struct func_stats *s = &fp->stats.rows[p->sel];
 			if (s->count == 0 ||
 			    s->longest.track >= v->trace->ntracks) {
 				view_message(v, true, "no measured call to jump to");
@@ -214,7 +279,7 @@ functions_command(struct view *v, enum cmd c)
 		}
 		return PANE_REDRAW | PANE_DATA;
 	default:
-		return list_command(p, v->stats.n, c);
+		return list_command(p, fp->stats.n, c);
 	}
 }
 
@@ -222,17 +287,19 @@ static int
 functions_mouse(struct view *v, struct rect r, int x, int y,
     enum mouse_button b)
 {
+	struct functions_pane *fp = fstate(v);
 	(void)x;
-	return list_mouse(v, &v->list[PANE_FUNCTIONS], v->stats.n, r, y, b,
+	return list_mouse(v, &v->list[PANE_FUNCTIONS], fp->stats.n, r, y, b,
 	    functions_command);
 }
 
 static func_id
 functions_selected(struct view *v)
 {
+	struct functions_pane *fp = fstate(v);
 	size_t sel = v->list[PANE_FUNCTIONS].sel;
 
-	return v->stats_valid && sel < v->stats.n ? v->stats.rows[sel].func :
+	return fp->valid && sel < fp->stats.n ? fp->stats.rows[sel].func :
 	    CALL_NONE;
 }
 

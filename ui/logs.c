@@ -5,10 +5,72 @@
  * that match. Enter goes to the record's time on its thread.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "panes.h"
 #include "text.h"
+#include "xalloc.h"
+
+/* The pane's own state: the records it lists (indices into trace->logs on
+ * shown tracks, and matching the search when there is one), made again
+ * when the filters or the search changed. */
+struct logs_pane {
+	size_t *rows;
+	size_t nrows;
+	bool valid;
+};
+
+static struct logs_pane *
+logs_refresh(struct view *v)
+{
+	const struct trace *t = v->trace;
+
+	if (v->logs == NULL)
+		v->logs = xcalloc(1, sizeof *v->logs);
+	struct logs_pane *p = v->logs;
+	if (p->valid)
+		return p;
+	free(p->rows);
+	p->rows = xcalloc(t->nlogs ? t->nlogs : 1, sizeof *p->rows);
+	p->nrows = 0;
+	for (size_t i = 0; i < t->nlogs; i++) {
+		uint32_t tr = t->logs[i].track;
+		if (tr < t->ntracks && !view_track_shown(v, tr))
+			continue;
+		if (v->log_match != NULL && !v->log_match[i])
+			continue;
+		p->rows[p->nrows++] = i;
+	}
+	p->valid = true;
+	return p;
+}
+
+void
+logs_pane_stale(struct view *v)
+{
+	if (v->logs != NULL)
+		v->logs->valid = false;
+}
+
+void
+logs_pane_free(struct view *v)
+{
+	if (v->logs == NULL)
+		return;
+	free(v->logs->rows);
+	free(v->logs);
+	v->logs = NULL;
+}
+
+size_t
+logs_pane_rows(struct view *v, const size_t **rows)
+{
+	struct logs_pane *p = logs_refresh(v);
+
+	*rows = p->rows;
+	return p->nrows;
+}
 
 static void
 logs_draw(struct view *v, struct grid *g, struct rect r)
@@ -17,25 +79,25 @@ logs_draw(struct view *v, struct grid *g, struct rect r)
 	struct list_pos *p = &v->list[PANE_LOGS];
 	char buf[160], tb[48], lb[64];
 	int rows = r.h - 2;
+	struct logs_pane *lp = logs_refresh(v);
 
-	view_logs_refresh(v);
 	if (v->search_pending)
 		snprintf(buf, sizeof buf, "searching /%s/...",
 		    v->search_pattern ? v->search_pattern : "");
 	else if (v->search_pattern != NULL)
 		snprintf(buf, sizeof buf, "%zu of %zu records match /%s/; "
-		    "\\ shows all", v->nlog_rows, t->nlogs, v->search_pattern);
+		    "\\ shows all", lp->nrows, t->nlogs, v->search_pattern);
 	else
 		snprintf(buf, sizeof buf, "%zu of %zu records; / searches, "
-		    "Enter jumps to the time", v->nlog_rows, t->nlogs);
+		    "Enter jumps to the time", lp->nrows, t->nlogs);
 	pane_title(g, r, "Logs", buf);
 	grid_printf(g, r.x, r.y + 1, r.w, STYLE_TITLE, 0, "%-14s %-16s %s",
 	    "time", "thread", "text");
-	list_clamp(p, v->nlog_rows, rows);
-	for (int row = 0; row < rows && p->top + (size_t)row < v->nlog_rows;
+	list_clamp(p, lp->nrows, rows);
+	for (int row = 0; row < rows && p->top + (size_t)row < lp->nrows;
 	    row++) {
 		size_t i = p->top + (size_t)row;
-		const struct log_entry *l = &t->logs[v->log_rows[i]];
+		const struct log_entry *l = &t->logs[lp->rows[i]];
 		int y = r.y + 2 + row;
 		int style = i == p->sel ? STYLE_SELECTED : STYLE_NORMAL;
 		const char *label = "-";
@@ -52,10 +114,10 @@ logs_draw(struct view *v, struct grid *g, struct rect r)
 		if (r.w > 32)
 			text_puts(g, r.x + 32, y, r.w - 32,
 			    trace_str(t, l->text), i != p->sel &&
-			    view_log_matches(v, v->log_rows[i]) ?
+			    view_log_matches(v, lp->rows[i]) ?
 			    STYLE_MATCH : style, 0);
 	}
-	if (v->nlog_rows == 0)
+	if (lp->nrows == 0)
 		grid_puts(g, r.x, r.y + 2, r.w, t->nlogs == 0 ?
 		    "no log records in this trace" : "no log records shown",
 		    STYLE_DIM, 0);
@@ -66,20 +128,20 @@ logs_command(struct view *v, enum cmd c)
 {
 	struct list_pos *p = &v->list[PANE_LOGS];
 	const struct log_entry *l;
+	struct logs_pane *lp = logs_refresh(v);
 
-	view_logs_refresh(v);
 	if (c != CMD_LIST_ENTER)
-		return list_command(p, v->nlog_rows, c);
-	if (p->sel >= v->nlog_rows)
+		return list_command(p, lp->nrows, c);
+	if (p->sel >= lp->nrows)
 		return PANE_HANDLED;
-	l = &v->trace->logs[v->log_rows[p->sel]];
+	l = &v->trace->logs[lp->rows[p->sel]];
 	if (l->track < v->trace->ntracks) {
 		v->cursor_track = l->track;
 		v->folded[l->track] = 0;
 	}
 	view_goto_time(v, l->t);
 	v->pane = PANE_TIMELINE;
-	view_message(v, false, "log %zu of %zu", v->log_rows[p->sel] + 1,
+	view_message(v, false, "log %zu of %zu", lp->rows[p->sel] + 1,
 	    v->trace->nlogs);
 	return PANE_REDRAW | PANE_DATA;
 }
@@ -88,8 +150,8 @@ static int
 logs_mouse(struct view *v, struct rect r, int x, int y, enum mouse_button b)
 {
 	(void)x;
-	view_logs_refresh(v);
-	return list_mouse(v, &v->list[PANE_LOGS], v->nlog_rows, r, y, b,
+	return list_mouse(v, &v->list[PANE_LOGS], logs_refresh(v)->nrows, r, y,
+	    b,
 	    logs_command);
 }
 

@@ -5,11 +5,53 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "panes.h"
 #include "text.h"
 #include "timefmt.h"
+#include "xalloc.h"
+
+/* The pane's own state: the markers it lists (indices into
+ * trace->markers that pass the filter), made again when the filters
+ * changed. */
+struct markers_pane {
+	size_t *rows;
+	size_t nrows;
+	bool valid;
+};
+
+static struct markers_pane *
+markers_refresh(struct view *v)
+{
+	if (v->markers == NULL)
+		v->markers = xcalloc(1, sizeof *v->markers);
+	struct markers_pane *p = v->markers;
+	if (!p->valid) {
+		free(p->rows);
+		p->nrows = query_markers(v->trace, &v->filter, &p->rows);
+		p->valid = true;
+	}
+	return p;
+}
+
+void
+markers_pane_stale(struct view *v)
+{
+	if (v->markers != NULL)
+		v->markers->valid = false;
+}
+
+void
+markers_pane_free(struct view *v)
+{
+	if (v->markers == NULL)
+		return;
+	free(v->markers->rows);
+	free(v->markers);
+	v->markers = NULL;
+}
 
 static void
 markers_draw(struct view *v, struct grid *g, struct rect r)
@@ -18,18 +60,18 @@ markers_draw(struct view *v, struct grid *g, struct rect r)
 	struct list_pos *p = &v->list[PANE_MARKERS];
 	char buf[128], tb[48], lb[64];
 	int rows = r.h - 2;
+	struct markers_pane *mp = markers_refresh(v);
 
-	view_markers_refresh(v);
 	snprintf(buf, sizeof buf, "%zu of %zu markers; ] [ next/previous, "
-	    "w b c e by kind", v->nmarker_rows, t->nmarkers);
+	    "w b c e by kind", mp->nrows, t->nmarkers);
 	pane_title(g, r, "Markers", buf);
 	grid_printf(g, r.x, r.y + 1, r.w, STYLE_TITLE, 0, "%-14s %-13s %-16s %10s  %s",
 	    "time", "kind", "track", "value", "text");
-	list_clamp(p, v->nmarker_rows, rows);
-	for (int row = 0; row < rows && p->top + (size_t)row < v->nmarker_rows;
+	list_clamp(p, mp->nrows, rows);
+	for (int row = 0; row < rows && p->top + (size_t)row < mp->nrows;
 	    row++) {
 		size_t i = p->top + (size_t)row;
-		const struct marker *m = &t->markers[v->marker_rows[i]];
+		const struct marker *m = &t->markers[mp->rows[i]];
 		int y = r.y + 2 + row, c;
 		int style = i == p->sel ? STYLE_SELECTED : STYLE_NORMAL;
 		const char *label = "-";
@@ -53,7 +95,7 @@ markers_draw(struct view *v, struct grid *g, struct rect r)
 			text_puts(g, r.x + c, y, r.w - c, trace_str(t, m->text),
 			    style, 0);
 	}
-	if (v->nmarker_rows == 0)
+	if (mp->nrows == 0)
 		grid_puts(g, r.x, r.y + 2, r.w, "no markers in this trace",
 		    STYLE_DIM, 0);
 }
@@ -63,13 +105,13 @@ markers_command(struct view *v, enum cmd c)
 {
 	struct list_pos *p = &v->list[PANE_MARKERS];
 	const struct marker *m;
+	struct markers_pane *mp = markers_refresh(v);
 
-	view_markers_refresh(v);
 	if (c != CMD_LIST_ENTER)
-		return list_command(p, v->nmarker_rows, c);
-	if (p->sel >= v->nmarker_rows)
+		return list_command(p, mp->nrows, c);
+	if (p->sel >= mp->nrows)
 		return PANE_HANDLED;
-	m = &v->trace->markers[v->marker_rows[p->sel]];
+	m = &v->trace->markers[mp->rows[p->sel]];
 	if (m->track < v->trace->ntracks)
 		v->cursor_track = m->track;
 	view_goto_time(v, m->t);
@@ -84,7 +126,8 @@ markers_mouse(struct view *v, struct rect r, int x, int y,
     enum mouse_button b)
 {
 	(void)x;
-	return list_mouse(v, &v->list[PANE_MARKERS], v->nmarker_rows, r, y, b,
+	return list_mouse(v, &v->list[PANE_MARKERS], markers_refresh(v)->nrows,
+	    r, y, b,
 	    markers_command);
 }
 

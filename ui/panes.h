@@ -42,6 +42,24 @@ extern const struct pane_class pane_instances;
 
 const struct pane_class *pane_get(enum pane_id id);
 
+/* The panes' own state (view.h holds it, each file owns its own):
+ * results taken from the worker, marked stale when the span or the
+ * filters change, freed with the view. */
+void functions_pane_install(struct view *v, struct stats_table *st);
+void functions_pane_stale(struct view *v);
+void functions_pane_free(struct view *v);
+void flame_pane_free(struct view *v);
+void markers_pane_stale(struct view *v);
+void markers_pane_free(struct view *v);
+void logs_pane_stale(struct view *v);
+void logs_pane_free(struct view *v);
+/* For tests: the functions pane's table (NULL while computing) and its
+ * order; the log pane's rows; the flame pane's orientation. */
+const struct stats_table *functions_pane_stats(struct view *v,
+    enum stats_key *key, bool *desc);
+size_t logs_pane_rows(struct view *v, const size_t **rows);
+void flame_pane_set_icicle(struct view *v, bool icicle);
+
 /* Not panes of their own: drawn beside/over the others. */
 void details_draw(struct view *v, struct grid *g, struct rect r);
 void help_draw(struct view *v, struct grid *g, struct rect r);

@@ -14,6 +14,7 @@
 #include "tmap.h"
 #include "sqlpane.h"
 #include "callpanes.h"
+#include "panes.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -110,11 +111,7 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	lane_order_init(v, t);
 	flow_index_build(t, &v->flows);
 	filter_init(&v->filter);
-	v->sort_key = STATS_TOTAL;
-	v->sort_desc = true;
 	v->details = true;
-	v->flame_sel = 0;
-	v->flame_root = 0;
 	v->cursor_t = t->first;
 	v->cursor_track = UINT32_MAX;
 	v->sampled = trace_is_sampled(t);
@@ -147,11 +144,11 @@ view_free(struct view *v)
 	filter_clear(&v->filter);
 	free(v->func_pattern);
 	view_search_clear(v);
-	stats_free(&v->stats);
+	functions_pane_free(v);
+	flame_pane_free(v);
 	call_tree_free(&v->tree);
-	free(v->marker_rows);
-	free(v->log_rows);
-	VEC_FREE(&v->flame_boxes);
+	markers_pane_free(v);
+	logs_pane_free(v);
 	sql_pane_free(v);
 	calltree_pane_free(v);
 	calls_pane_free(v);
@@ -189,10 +186,10 @@ view_range_clear(struct view *v)
 void
 view_data_changed(struct view *v)
 {
-	v->stats_valid = false;
+	functions_pane_stale(v);
 	v->tree_valid = false;
-	v->markers_valid = false;
-	v->logs_valid = false;
+	markers_pane_stale(v);
+	logs_pane_stale(v);
 	v->data_gen++;
 }
 
@@ -221,13 +218,7 @@ install(struct view *v, struct job *j)
 	case JOB_STATS:
 		if (j->gen != v->data_gen)
 			break;
-		stats_free(&v->stats);
-		v->stats = j->stats;
-		memset(&j->stats, 0, sizeof j->stats);
-		/* Sorting stays on this thread: stats_sort is not
-		 * reentrant. */
-		stats_sort(v->trace, &v->stats, v->sort_key, v->sort_desc);
-		v->stats_valid = true;
+		functions_pane_install(v, &j->stats);
 		break;
 	case JOB_TREE:
 		if (j->gen != v->data_gen)
@@ -237,8 +228,6 @@ install(struct view *v, struct job *j)
 		memset(&j->tree, 0, sizeof j->tree);
 		v->tree_valid = true;
 		v->tree_gen++;
-		v->flame_root = 0;
-		v->flame_sel = 0;
 		break;
 	case JOB_SEARCH:
 		if (j->gen != v->filter_gen || v->match == NULL)
@@ -258,7 +247,7 @@ install(struct view *v, struct job *j)
 		v->log_match = j->log_match;
 		v->nlog_matches = j->nlog_matches;
 		j->log_match = NULL;
-		v->logs_valid = false;
+		logs_pane_stale(v);
 		v->arg_hits = false;
 		for (size_t i = 0; i < v->nhits && !v->arg_hits; i++)
 			if (v->hits[i].ref.depth != SEARCH_INSTANT &&
@@ -601,7 +590,7 @@ view_search_clear(struct view *v)
 	free(v->log_match);
 	v->log_match = NULL;
 	v->nlog_matches = 0;
-	v->logs_valid = false;
+	logs_pane_stale(v);
 	v->search_pattern = NULL;
 	v->match = NULL;
 	v->hits = NULL;
@@ -798,27 +787,6 @@ view_flow_jump(struct view *v, bool forward)
 
 /* --------------------------------------------------------------- logs */
 
-void
-view_logs_refresh(struct view *v)
-{
-	const struct trace *t = v->trace;
-
-	if (v->logs_valid)
-		return;
-	free(v->log_rows);
-	v->log_rows = xcalloc(t->nlogs ? t->nlogs : 1, sizeof *v->log_rows);
-	v->nlog_rows = 0;
-	for (size_t i = 0; i < t->nlogs; i++) {
-		uint32_t tr = t->logs[i].track;
-		if (tr < t->ntracks && !view_track_shown(v, tr))
-			continue;
-		if (v->log_match != NULL && !v->log_match[i])
-			continue;
-		v->log_rows[v->nlog_rows++] = i;
-	}
-	v->logs_valid = true;
-}
-
 /* ---------------------------------------------------------- wall clock */
 
 /* Time of day of trace time t with `decimals` digits of the second (0 to
@@ -953,18 +921,6 @@ view_marker_jump(struct view *v, int kind, bool forward)
 	view_message(v, false, "%s at %zd of %zu (%s next, %s previous)",
 	    marker_kind_name((enum marker_kind)m->kind), i + 1,
 	    v->trace->nmarkers, next, prev);
-}
-
-void
-view_markers_refresh(struct view *v)
-{
-	const struct trace *t = v->trace;
-
-	if (v->markers_valid)
-		return;
-	free(v->marker_rows);
-	v->nmarker_rows = query_markers(t, &v->filter, &v->marker_rows);
-	v->markers_valid = true;
 }
 
 /* ---------------------------------------------------------- bookmarks */

@@ -39,12 +39,6 @@ struct list_pos {
 	int rows;		/* rows shown at the last draw */
 };
 
-/* Where the flame pane drew a node, for mouse clicks. */
-struct flame_box {
-	int y, c0, c1;
-	uint32_t node;
-};
-
 struct bookmark {
 	bool set;
 	ttv_ns t0, t1;
@@ -106,11 +100,6 @@ struct view {
 	uint8_t *log_match;	/* nlogs, NULL: no search */
 	size_t nlog_matches;
 
-	/* Log pane: indices into trace->logs on shown tracks (and
-	 * matching the search, when there is one). */
-	size_t *log_rows;
-	size_t nlog_rows;
-	bool logs_valid;
 
 	/* Flows by the slice they leave and the one they reach. */
 	struct flow_index flows;
@@ -141,20 +130,18 @@ struct view {
 	struct list_pos list[PANE_COUNT];
 	struct list_pos help_pos;
 
-	/* Functions pane: stats of the window, recomputed when stale. */
-	struct stats_table stats;
-	bool stats_valid;
-	enum stats_key sort_key;
-	bool sort_desc;
+	/* The panes' own state, each owned by its pane's file (created on
+	 * first use, freed by view_free through the pane). */
+	struct functions_pane *functions;	/* ui/functions.c */
+	struct flame_pane *flame;		/* ui/flame.c */
+	struct markers_pane *markers;		/* ui/markers.c */
+	struct logs_pane *logs;			/* ui/logs.c */
 
-	/* Flame pane. */
+	/* The call tree of the span, shared by the flame and call tree
+	 * panes: one root per thread or threads merged. */
 	struct call_tree tree;
 	bool tree_valid;
-	uint32_t flame_root;	/* zoomed node */
-	uint32_t flame_sel;
-	bool flame_icicle;
 	bool flame_per_thread;
-	VEC(struct flame_box) flame_boxes;	/* of the last draw */
 	uint64_t tree_gen;	/* call trees installed so far */
 
 	/* Call tree pane (ui/calltree.c) and the panes about one function,
@@ -162,10 +149,6 @@ struct view {
 	struct calltree_pane *calltree;
 	struct calls_pane *calls;
 
-	/* Marker list: indices into trace->markers that pass the filter. */
-	size_t *marker_rows;
-	size_t nmarker_rows;
-	bool markers_valid;
 
 	struct bookmark marks[26];
 
@@ -249,7 +232,6 @@ const struct flow_key *view_flows_at(const struct view *v, bool out,
     struct slice_ref r, size_t *n);
 
 /* Logs. */
-void view_logs_refresh(struct view *v);
 static inline bool
 view_log_matches(const struct view *v, size_t i)
 {
@@ -280,7 +262,6 @@ bool view_slice_matches(const struct view *v, struct slice_ref r);
  * end. */
 #define VIEW_MARKER_BUFFER (-2)
 void view_marker_jump(struct view *v, int kind, bool forward);
-void view_markers_refresh(struct view *v);
 
 /* Bookmarks. */
 void view_mark_set(struct view *v, int letter);

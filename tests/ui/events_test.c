@@ -360,9 +360,9 @@ test_search_in_background(void **state)
 	assert_int_equal(v->nhits, 1);
 	assert_int_equal(v->hits[0].t, 600);
 	assert_int_equal(v->nlog_matches, 1);
-	view_logs_refresh(v);
-	assert_int_equal(v->nlog_rows, 1);
-	assert_int_equal(f->t->logs[v->log_rows[0]].t, 350);
+	const size_t *rows;
+	assert_int_equal(logs_pane_rows(v, &rows), 1);
+	assert_int_equal(f->t->logs[rows[0]].t, 350);
 	assert_true(jobs_stop());
 }
 

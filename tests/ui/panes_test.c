@@ -383,8 +383,13 @@ test_other_panes(void **state)
 	assert_memory_equal(row(f, 2), "main", 4);
 	pane_functions.command(v, CMD_SORT_PREV);	/* by count */
 	pane_functions.command(v, CMD_SORT_PREV);	/* by name */
-	assert_int_equal(v->sort_key, STATS_NAME);
-	assert_false(v->sort_desc);
+	{
+		enum stats_key key;
+		bool desc;
+		functions_pane_stats(v, &key, &desc);
+		assert_int_equal(key, STATS_NAME);
+		assert_false(desc);
+	}
 	grid_clear(f->g);
 	pane_functions.draw(v, f->g, r);
 	assert_memory_equal(row(f, 2), "\\e[31mevil", 10);
@@ -396,7 +401,7 @@ test_other_panes(void **state)
 	view_reset(v);
 
 	grid_clear(f->g);
-	v->flame_icicle = true;
+	flame_pane_set_icicle(v, true);
 	pane_flame.draw(v, f->g, r);
 	assert_true(grid_has(f, "all 100.0%"));
 	assert_true(grid_has(f, "main 50.0%"));
@@ -447,12 +452,16 @@ test_background_jobs(void **state)
 	v->async = true;
 	query_stats(f->t, &v->filter, v->t0, v->t1, &sync);
 	view_request(v, JOB_STATS);
-	for (int i = 0; i < 5000 && !v->stats_valid; i++) {
+	enum stats_key key;
+	bool desc;
+	const struct stats_table *st = NULL;
+	for (int i = 0; i < 5000 && (st = functions_pane_stats(v, &key,
+	    &desc)) == NULL; i++) {
 		view_collect(v);
 		nanosleep(&ts, NULL);
 	}
-	assert_true(v->stats_valid);
-	assert_int_equal(v->stats.n, sync.n);
+	assert_non_null(st);
+	assert_int_equal(st->n, sync.n);
 	stats_free(&sync);
 
 	/* A result asked for an older window is dropped, not shown. */
