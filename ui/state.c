@@ -7,6 +7,7 @@
  *   window T0 T1              times in ns on the trace's clock
  *   range T0 T1
  *   pane NAME                 the pane's command name (timeline, calls...)
+ *   details 0|1               the details pane shown
  *   function NAME             of the callers and calls panes
  *   filter show|hide REGEX
  *   threads INVERT TID...
@@ -48,7 +49,7 @@ struct saved_mark {
 
 /* A state read from a file, applied only when all of it was sound. */
 struct candidate {
-	bool window, range, pane_set;
+	bool window, range, pane_set, details_set, details;
 	ttv_ns w0, w1, r0, r1;
 	enum pane_id pane;
 	func_id func;
@@ -225,6 +226,13 @@ parse_line(const struct trace *t, char *line, struct candidate *c)
 		c->pane_set = true;
 		return c->pane == PANE_COUNT ? "no such pane" : NULL;
 	}
+	if (strcmp(line, "details") == 0) {
+		if (strcmp(rest, "0") != 0 && strcmp(rest, "1") != 0)
+			return "details is 0 or 1";
+		c->details_set = true;
+		c->details = rest[0] == '1';
+		return NULL;
+	}
 	if (strcmp(line, "function") == 0) {
 		c->func = func_by_name(t, rest);
 		return c->func == CALL_NONE ? "no such function" : NULL;
@@ -317,6 +325,8 @@ apply(struct view *v, struct candidate *c, bool keep_filters)
 	}
 	if (c->range)
 		view_range_set(v, c->r0, c->r1);
+	if (c->details_set)
+		v->details = c->details;
 	if (c->pane_set) {
 		if ((c->pane == PANE_CALLERS || c->pane == PANE_INSTANCES) &&
 		    c->func != CALL_NONE)
@@ -415,6 +425,7 @@ write_state(FILE *fp, const struct view *v, const struct identity *id)
 		    (long long)v->range_t1);
 	fprintf(fp, "pane %s\n", command_get((enum cmd)(CMD_PANE_TIMELINE +
 	    v->pane))->name);
+	fprintf(fp, "details %d\n", v->details ? 1 : 0);
 	if (v->pane == PANE_CALLERS || v->pane == PANE_INSTANCES) {
 		func_id f = calls_pane_func(v, v->pane);
 		const char *name = f != CALL_NONE ? trace_func_name(t, f) : "";
