@@ -35,14 +35,18 @@ struct open_frame {
 	args_id args;
 };
 
+/* One level a depth: 48 bytes, as a stack 10^6 calls deep has 10^6 of
+ * them (the README's budget); the rare long durations live apart. */
+typedef VEC(struct long_dur) long_vec;
 struct blevel {
 	struct slice *s;
-	size_t len, cap;
 	uint32_t *w;		/* weights, parallel to s, or NULL */
-	VEC(struct long_dur) longs;
+	long_vec *longs;	/* NULL until a duration needs 64 bits */
 	ttv_ns last_start;
+	uint32_t len, cap;	/* slice_ref indexes are 32 bits anyway */
 	bool unsorted;
 };
+_Static_assert(sizeof(struct blevel) <= 48, "a level stays small");
 
 /* Tracks are built on several threads at once: each track's state, and
  * its levels, have cache lines of their own (see grow_lines). */
@@ -127,7 +131,9 @@ btrack_free(struct btrack *bt)
 	for (uint32_t d = 0; d < bt->nlevels; d++) {
 		xbig_free(bt->levels[d].s);
 		free(bt->levels[d].w);
-		VEC_FREE(&bt->levels[d].longs);
+		if (bt->levels[d].longs != NULL)
+			VEC_FREE(bt->levels[d].longs);
+		free(bt->levels[d].longs);
 	}
 	free(bt->levels);
 	VEC_FREE(&bt->stack);
@@ -540,11 +546,18 @@ level_grow(struct blevel *l)
 {
 	/* Small at first: a stack 10^6 calls deep has 10^6 levels of one
 	 * slice each, and 64 slots a level cost 1 KB each (the budget). */
-	size_t nc = l->cap ? l->cap + l->cap / 2 + 1 : 4;
+	size_t nc = l->cap ? (size_t)l->cap + l->cap / 2 + 1 : 1;
+	if (nc > UINT32_MAX) {
+		/* 2^32 slices at one depth of one track (a 64 GB level):
+		 * past what a slice_ref can name */
+		if (l->cap == UINT32_MAX)
+			abort();
+		nc = UINT32_MAX;
+	}
 	l->s = xbig_realloc(l->s, nc * sizeof *l->s);
 	if (l->w != NULL)
 		l->w = xreallocarray(l->w, nc, sizeof *l->w);
-	l->cap = nc;
+	l->cap = (uint32_t)nc;
 }
 
 /* Slices go to new memory, many levels at once, and are read only after
@@ -599,7 +612,9 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 	    .flags = flags & SLICE_STORED_FLAGS };
 	if (dur >= (ttv_ns)SLICE_DUR_LONG) {
 		s.dur32 = SLICE_DUR_LONG;
-		VEC_PUSH(&l->longs, ((struct long_dur){ (uint32_t)i, 0, dur }));
+		if (l->longs == NULL)
+			l->longs = xcalloc(1, sizeof *l->longs);
+		VEC_PUSH(l->longs, ((struct long_dur){ (uint32_t)i, 0, dur }));
 	} else {
 		s.dur32 = (uint32_t)dur;
 	}
@@ -941,10 +956,13 @@ sort_level(struct builder *b, uint32_t track, uint32_t depth)
 	l->s = s;
 	l->w = w;
 	l->cap = l->len;
-	for (size_t i = 0; i < l->longs.len; i++)
-		l->longs.items[i].index = where[l->longs.items[i].index];
-	xqsort(l->longs.items, l->longs.len, sizeof *l->longs.items,
-	    cmp_long);
+	if (l->longs != NULL) {
+		for (size_t i = 0; i < l->longs->len; i++)
+			l->longs->items[i].index =
+			    where[l->longs->items[i].index];
+		xqsort(l->longs->items, l->longs->len,
+		    sizeof *l->longs->items, cmp_long);
+	}
 	struct btrack *bt = &b->tracks[track];
 	for (size_t i = 0; i < bt->sargs.len; i++)
 		if (bt->sargs.items[i].depth == depth)
@@ -1048,11 +1066,13 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 		out->depth[d].slices = l->s;
 		out->depth[d].len = l->len;
 		out->depth[d].weights = l->w;
-		VEC_SHRINK(&l->longs);
-		out->depth[d].longs = l->longs.items;
-		out->depth[d].nlongs = l->longs.len;
-		l->longs.items = NULL;
-		l->longs.len = l->longs.cap = 0;
+		if (l->longs != NULL) {
+			VEC_SHRINK(l->longs);
+			out->depth[d].longs = l->longs->items;
+			out->depth[d].nlongs = l->longs->len;
+			free(l->longs);
+			l->longs = NULL;
+		}
 		out->nslices += l->len;
 		l->s = NULL;
 		l->w = NULL;

@@ -842,6 +842,10 @@ coreprofiler_load(struct load_ctx *ctx)
 
 	const char *data = (const char *)ctx->file->data;
 	size_t size = ctx->file->size;
+	/* README's budget: 64 MiB + 16 x the input, at CP_LEVEL_COST a
+	 * frame (this reader's, the builder's and the model's) */
+	cp.max_depth = ((uint64_t)64 << 20) / CP_LEVEL_COST +
+	    (uint64_t)size * 16 / CP_LEVEL_COST;
 	uint64_t counts[R_COUNT] = { 0 };
 	struct unknown_seen unk = { .n = 0 };
 	size_t off = 0, next_report = 0;

@@ -78,12 +78,21 @@ struct cp_pause {
 
 enum cp_method { CP_METHOD_UNKNOWN, CP_METHOD_SAMPLING, CP_METHOD_INSTR };
 
+/* What one open frame costs from the line to the model, rounded up: the
+ * reader's frame (32 bytes), the builder's level (48) and its slice and
+ * weight (64 + 32 in malloc's chunks), the model's level (40), and the
+ * reader's scratch (24). */
+#define CP_LEVEL_COST 256
+
 struct cp {
 	struct load_ctx *ctx;
 	struct builder *b;
 	uint64_t line;		/* 1-based number of the line being read */
 	bool failed;		/* strict mode hit an error */
 	uint64_t nbad;		/* damaged lines so far */
+	/* The deepest stack the memory budget allows for this file (see
+	 * CP_LEVEL_COST): one line of a few MB can declare 10^6 frames. */
+	uint64_t max_depth;
 
 	uint32_t process;	/* CP_NONE until first needed */
 	int64_t pid;

@@ -341,6 +341,16 @@ cp_sam_str(struct cp *cp, struct cp_cur *c)
 		    "(records lost?)", LABEL(T), depth,
 		    (unsigned long long)ss);
 	}
+	if (mps + nfr > cp->max_depth) {
+		/* a declared depth past the budget is damage: what fits is
+		 * kept, the deeper frames are not */
+		cp_bad(cp, "sam str: a stack of %llu frames, deeper than the "
+		    "%llu the memory budget allows for a file of this size; "
+		    "the frames past it are dropped",
+		    (unsigned long long)(mps + nfr),
+		    (unsigned long long)cp->max_depth);
+		nfr = mps < cp->max_depth ? (size_t)(cp->max_depth - mps) : 0;
+	}
 	close_frames(cp, T, (size_t)mps, t, 0);
 	if (has_ip) {
 		if (mps >= 1)

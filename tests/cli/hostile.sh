@@ -63,6 +63,14 @@ budget "ctf event classes" "$tmp/classes" 0 "" --info
 $hostile ctf-aliases "$tmp/aliases" 200000
 budget "ctf typealias chain" "$tmp/aliases" 0 "" --info
 
+# 4. A CoreProfiler line of 10^6 frames in 4 MB (~1.2 KB a frame once):
+# deeper than the budget allows for its size, so damage: what fits kept.
+$hostile cp-deep "$tmp/deep.tracelog" 1000000
+budget "coreprofiler 10^6 frames in 4 MB" "$tmp/deep.tracelog" 1 \
+    "deeper than the [0-9]+ the memory budget allows" --info
+grep -Eq "^max depth: [1-9][0-9]{5}$" "$tmp/out" ||
+    fail "coreprofiler deep: $(grep "max depth" "$tmp/out" | head -1)"
+
 # 5. Folded stacks of a 100,000-deep XRay log: linear, not depth^2.
 gen="$TTV_BUILDDIR/tests/gen/xraygen"
 if [ -x "$gen" ]; then
@@ -70,10 +78,20 @@ if [ -x "$gen" ]; then
 	    "$gen" -s 65536 -N 20000 deep "$tmp/deep.xray"
 	budget "xray deep, collapsed" "$tmp/deep.xray" 0 "folded" \
 	    --export collapsed
-	# 4. The same stack loaded: ~1.4 KB a level once, now ~0.25 KB.
+	# 4. The same stack loaded: ~1.4 KB a level once, now ~0.17 KB.
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	    "$gen" -s 65536 -N 100000 deep "$tmp/deep100k.xray"
 	budget "xray 100,000 deep" "$tmp/deep100k.xray" 0 "" --info
+	# ... and the issue's own case: 10^6 nested calls in 8 MB (the
+	# entries, the log cut before the exits): 1.15 GiB once.
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+	    "$gen" -s 65536 -N 1000000 deep "$tmp/deep1m.xray"
+	head -c 8100000 "$tmp/deep1m.xray" >"$tmp/deep8mb.xray"
+	rm -f "$tmp/deep1m.xray"
+	budget "xray 10^6 deep in 8 MB" "$tmp/deep8mb.xray" 1 \
+	    "truncated log" --info
+	grep -q "^max depth: 1000000$" "$tmp/out" ||
+	    fail "xray 10^6 deep: $(grep depth "$tmp/out" | head -2)"
 	# 12. Times past 2^63 ns: counted from the first, said.
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	    "$gen" -f 5678 -O 7200000000000000 full "$tmp/slow.xray"

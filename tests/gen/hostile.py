@@ -13,6 +13,8 @@ KIND:
                  (default 10000) event classes, and a one-event stream
   ctf-aliases    a CTF trace directory OUT whose metadata chains N
                  (default 20000) typealiases, each naming the last
+  cp-deep        a CoreProfiler TraceLog whose one `sam str` line holds
+                 a stack of N (default 1000000) frames, 4 bytes each
 """
 import os
 import struct
@@ -40,6 +42,17 @@ def fxt_deep(out, n):
         # ref 1, name ref 1, category ref 1; then the timestamp
         h = 4 | (2 << 4) | (2 << 16) | (1 << 24) | (1 << 32) | (1 << 48)
         out.write(struct.pack('<QQ', h, 1000 + i))
+
+
+def cp_deep(out, n):
+    out.write(b'prf stm 2024-02-29 23:59:58.250 +00:00\n'
+              b'prf cfg CollectionMethod Sampling\n'
+              b'thr crt 0xA3F00000 0x00000001\n'
+              b'thr aos 0x00000001 3007\n'
+              b'fun inf 0x00000001 0xA4000000 0x0 0x0 0x0 0xA5000000:0x10\n'
+              b'fun nam 0x00000001 "f" "void" "()"\n')
+    out.write(b'sam str 0x00000001 22 1 0:%d' % n + b' 0x1' * n + b'\n')
+    out.write(b'sam str 0x00000001 30 1 0:0\n')
 
 
 CTF_HEAD = """/* CTF 1.8 */
@@ -99,6 +112,8 @@ def main():
             fxt_providers(out, n or 10000)
         elif kind == 'fxt-deep':
             fxt_deep(out, n or 100000)
+        elif kind == 'cp-deep':
+            cp_deep(out, n or 1000000)
         else:
             sys.exit('hostile.py: unknown kind ' + kind)
 
