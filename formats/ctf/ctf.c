@@ -1161,6 +1161,7 @@ static int
 ctf_load(struct load_ctx *ctx)
 {
 	struct loader L = { .ctx = ctx, .b = ctx->b };
+	atomic_store(&ctf_clock_clamps, 0);
 	L.r = ctf_reader_open(ctx->path, on_diag, &L,
 	    ctx->opts != NULL ? ctx->opts->progress : NULL,
 	    ctx->opts != NULL ? ctx->opts->progress_arg : NULL);
@@ -1244,6 +1245,11 @@ ctf_load(struct load_ctx *ctx)
 		builder_count(L.b, "lost packets", L.nlost);
 	if (L.nskipped)
 		builder_count(L.b, "damaged bytes skipped", L.nskipped);
+	uint64_t clamps = atomic_load(&ctf_clock_clamps);
+	if (clamps > 0)
+		builder_note(L.b, DIAG_WARNING, "%llu timestamps out of the "
+		    "64-bit ns range (before 1678 or after 2262) were clamped "
+		    "to it", (unsigned long long)clamps);
 	load_progress(ctx, total, total);
 	int rc = L.nevents == 0 && L.npackets == 0 &&
 	    builder_has_errors(L.b) ? -1 : 0;

@@ -157,8 +157,10 @@ ctf_run_raw_each(struct ctf_stream *s, const struct ctf_packet_info *pkt,
 			}
 		}
 		has_ts = clk != NULL && clock_set;
-		ns = !has_ts ? INT64_MIN : ns_cycles ?
-		    (int64_t)(base_ns + clock) : ctf_clock_ns(clk, clock);
+		ns = !has_ts ? INT64_MIN : ns_cycles && clock <= INT64_MAX &&
+		    (int64_t)base_ns >= 0 && clock <= (uint64_t)INT64_MAX -
+		    base_ns ? (int64_t)(base_ns + clock) :
+		    ctf_clock_ns(clk, clock);
 		const uint8_t *body = buf + (at >> 3);
 		struct ctf_item it;
 		it.kind = CTF_ITEM_EVENT;

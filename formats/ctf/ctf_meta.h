@@ -13,6 +13,7 @@
 #ifndef TTV_CTF_META_H
 #define TTV_CTF_META_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -341,6 +342,10 @@ struct ctf_event_class *ctf_event_by_id(const struct ctf_stream_class *s,
 const char *ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index);
 /* Nanoseconds from the Unix epoch (or the clock's origin) of a value. */
 int64_t ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles);
+/* ns out of int64's range clamped to it, and counted in ctf_clock_clamps
+ * (the loader says how many). */
+int64_t ctf_clock_clamp(__int128 ns);
+extern _Atomic uint64_t ctf_clock_clamps;
 
 /* Parses TSDL text into m. Returns 0, or -1 with "line L, column C: what"
  * in err. */

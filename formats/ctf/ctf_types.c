@@ -159,12 +159,27 @@ ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index)
 	return NULL;
 }
 
+_Atomic uint64_t ctf_clock_clamps;
+
+int64_t
+ctf_clock_clamp(__int128 ns)
+{
+	if (ns > INT64_MAX || ns < INT64_MIN) {
+		atomic_fetch_add_explicit(&ctf_clock_clamps, 1,
+		    memory_order_relaxed);
+		return ns > 0 ? INT64_MAX : INT64_MIN;
+	}
+	return (int64_t)ns;
+}
+
 int64_t
 ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
 {
-	/* wrapping arithmetic: damaged values give odd times, not UB */
+	/* in 128 bits: a time past int64 ns (damage, or a clock that
+	 * does not start near 1970) is clamped and counted, never wrapped
+	 * in silence */
 	if (c->ns_cycles)
-		return (int64_t)((uint64_t)c->base_ns + cycles);
+		return ctf_clock_clamp((__int128)c->base_ns + cycles);
 	/* as babeltrace2 does: offset normalised to whole seconds plus
 	 * cycles below one second, each part converted on its own */
 	uint64_t f = c->freq ? c->freq : 1000000000;
@@ -176,11 +191,11 @@ ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
 		off_c += (__int128)f;
 		off_s--;
 	}
-	uint64_t base = (uint64_t)off_s * 1000000000u +
-	    (uint64_t)((unsigned __int128)off_c * 1000000000u / f);
-	uint64_t v = (cycles / f) * 1000000000u +
-	    (uint64_t)((unsigned __int128)(cycles % f) * 1000000000u / f);
-	return (int64_t)(base + v);
+	__int128 base = off_s * 1000000000 +
+	    (__int128)((unsigned __int128)off_c * 1000000000u / f);
+	__int128 v = (__int128)(cycles / f) * 1000000000 +
+	    (__int128)((unsigned __int128)(cycles % f) * 1000000000u / f);
+	return ctf_clock_clamp(base + v);
 }
 
 /* --- resolution --- */
@@ -936,6 +951,21 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 	for (size_t i = 0; i < m->nclocks; i++) {
 		struct ctf_clock *ck = &m->clocks[i];
 		ck->ns_cycles = false;
+		/* An offset that puts times out of int64 ns (a clock that
+		 * does not count from near 1970): times count from the
+		 * clock's own origin, so that they keep their spacing. */
+		uint64_t f = ck->freq ? ck->freq : 1000000000;
+		__int128 off = (__int128)ck->offset_s * 1000000000 +
+		    (__int128)ck->offset * 1000000000 / (__int128)f;
+		if (off > ((__int128)1 << 62) || off < -((__int128)1 << 62)) {
+			ctf_meta_warn(m, "clock `%s`: its offset of %lld s and "
+			    "%lld cycles is out of the 64-bit ns range (1678 to "
+			    "2262): times count from the clock's origin",
+			    ck->name ? ck->name : "", (long long)ck->offset_s,
+			    (long long)ck->offset);
+			ck->offset_s = 0;
+			ck->offset = 0;
+		}
 		ck->base_ns = ctf_clock_ns(ck, 0);
 		ck->ns_cycles = ck->freq == 1000000000;
 	}

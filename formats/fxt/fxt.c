@@ -74,23 +74,70 @@ const char *const fxt_kind_names[K_COUNT] = {
 };
 
 bool
-fxt_ticks_to_ns(uint64_t tps, uint64_t ticks, int64_t *ns)
+fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks, int64_t *ns)
 {
+	uint64_t tps = p->tps, base = p->tick_base;
 	unsigned __int128 v;
 
-	if (tps == 1000000000u) {
+	if (tps == 0)
+		return false;
+	if (base == 0 && tps == 1000000000u) {
 		if (ticks > INT64_MAX)
 			return false;
 		*ns = (int64_t)ticks;
 		return true;
 	}
-	if (tps == 0)
-		return false;
-	v = (unsigned __int128)ticks * 1000000000u / tps;
+	/* from the base, either way (a time before the first event) */
+	bool neg = ticks < base;
+	v = (unsigned __int128)(neg ? base - ticks : ticks - base) *
+	    1000000000u / tps;
 	if (v > INT64_MAX)
 		return false;
-	*ns = (int64_t)v;
+	*ns = neg ? -(int64_t)v : (int64_t)v;
 	return true;
+}
+
+/*
+ * Times are ticks * 10^9 / ticks-per-second in int64 ns: a low tick rate
+ * with large tick counts passes 2^63 ns, and every event would be dropped
+ * as out of range. Looks at the records before the first event (the
+ * initialization record's rate, the event's time); when that time would
+ * not fit with room to spare, times count from it, and a warning says so.
+ */
+static void
+choose_tick_base(struct fxt *x)
+{
+	const struct mapped_file *f = x->ctx->file;
+	uint64_t tps = 1000000000u;
+	bool tps_seen = false;
+	size_t off = 8;		/* past the magic record */
+
+	for (int n = 0; n < 100000 && off + 16 <= f->size; n++) {
+		uint64_t h = fxt_word(x, x->data + off);
+		unsigned type = h & 15;
+		uint64_t words = type == 15 ? (h >> 4) & 0xffffffffu :
+		    (h >> 4) & 0xfff;
+		if (words == 0 || words > (f->size - off) / 8)
+			return;
+		if (type == 1 && !tps_seen && fxt_word(x, x->data + off + 8)) {
+			tps = fxt_word(x, x->data + off + 8);
+			tps_seen = true;
+		}
+		if (type == 4 && words >= 2) {
+			uint64_t ticks = fxt_word(x, x->data + off + 8);
+			unsigned __int128 v = (unsigned __int128)ticks *
+			    1000000000u / tps;
+			if (v <= INT64_MAX / 2)
+				return;
+			x->tick_base = ticks;
+			builder_warn(x->b, off, "times count from the first "
+			    "event: %llu ticks at %llu a second pass 2^63 ns",
+			    (unsigned long long)ticks,
+			    (unsigned long long)tps);
+			return;
+		}
+		off += words * 8;
+	}
 }
 
 void
@@ -230,6 +277,7 @@ provider_reset(struct fxt *x, uint32_t id)
 	free(p->cname);
 	p->cname = xstrdup("");
 	p->tps = 1000000000u;
+	p->tick_base = x->tick_base;
 	provider_clear_strings(p);
 	memset(p->threads, 0xff, sizeof p->threads);
 	return p;
@@ -629,7 +677,7 @@ event_record(struct fxt *x, uint64_t off, uint64_t h,
 		goto bad;
 	if (ev.thread == FXT_NONE)
 		return;
-	if (!fxt_ticks_to_ns(cur(x)->tps, ticks, &ev.t)) {
+	if (!fxt_ticks_to_ns(cur(x), ticks, &ev.t)) {
 		if (!x->scan)
 			x->kinds[K_BAD_TIMESTAMP]++;
 		return;
@@ -748,7 +796,7 @@ log_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 		goto bad;
 	if (thread == FXT_NONE)
 		return;
-	if (!fxt_ticks_to_ns(cur(x)->tps, ticks, &t)) {
+	if (!fxt_ticks_to_ns(cur(x), ticks, &t)) {
 		x->kinds[K_BAD_TIMESTAMP]++;
 		return;
 	}
@@ -863,7 +911,7 @@ sched_record(struct fxt *x, uint64_t off, uint64_t h, const unsigned char *r,
 		s.out_idle = s.out_tid == 0 || s.out_prio == INT32_MIN;
 		s.in_idle = s.in_tid == 0 || s.in_prio == INT32_MIN;
 	}
-	if (!fxt_ticks_to_ns(cur(x)->tps, ticks, &s.t)) {
+	if (!fxt_ticks_to_ns(cur(x), ticks, &s.t)) {
 		x->kinds[K_BAD_TIMESTAMP]++;
 		return;
 	}
@@ -933,7 +981,7 @@ scan_event(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 		return true;
 	thread = x->cur->threads[ref];
 	if (thread == FXT_NONE ||
-	    !fxt_ticks_to_ns(x->cur->tps, fxt_word(x, r + 8), &t))
+	    !fxt_ticks_to_ns(x->cur, fxt_word(x, r + 8), &t))
 		return true;
 	th = &x->threads.items[thread];
 	th->nev++;
@@ -983,7 +1031,7 @@ counter_fast(struct fxt *x, uint64_t h, const unsigned char *r,
 		x->kinds[K_BAD_THREAD_REF]++;
 		return true;
 	}
-	if (!fxt_ticks_to_ns(cur->tps, fxt_word(x, r + 8), &ev.t)) {
+	if (!fxt_ticks_to_ns(cur, fxt_word(x, r + 8), &ev.t)) {
 		x->kinds[K_BAD_TIMESTAMP]++;
 		return true;
 	}
@@ -1046,7 +1094,7 @@ event_fast(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 		x->kinds[K_BAD_THREAD_REF]++;
 		return true;
 	}
-	if (!fxt_ticks_to_ns(cur->tps, fxt_word(x, r + 8), &t)) {
+	if (!fxt_ticks_to_ns(cur, fxt_word(x, r + 8), &t)) {
 		x->kinds[K_BAD_TIMESTAMP]++;
 		return true;
 	}
@@ -1056,7 +1104,7 @@ event_fast(struct fxt *x, uint64_t h, const unsigned char *r, uint64_t words)
 		x->last_t = t;
 	f = fxt_func(x, name, cat);
 	if (et == FXT_EV_COMPLETE) {
-		if (!fxt_ticks_to_ns(cur->tps, fxt_word(x, r + 16), &xv) ||
+		if (!fxt_ticks_to_ns(cur, fxt_word(x, r + 16), &xv) ||
 		    xv < t) {
 			x->kinds[K_BAD_TIMESTAMP]++;
 			return true;
@@ -1310,6 +1358,7 @@ fxt_load(struct load_ctx *ctx)
 	}
 	mapfile_sequential(f);
 
+	choose_tick_base(&x);
 	x.scan = true;
 	scan_walk(&x);
 	if (x.size == 0) {

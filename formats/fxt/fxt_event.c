@@ -431,7 +431,7 @@ fxt_event(struct fxt *x, const struct fxt_event *ev)
 		return;
 	}
 	if (ev->type == FXT_EV_COMPLETE) {
-		if (!fxt_ticks_to_ns(x->cur->tps, ev->x, &xv) || xv < ev->t) {
+		if (!fxt_ticks_to_ns(x->cur, ev->x, &xv) || xv < ev->t) {
 			x->kinds[K_BAD_TIMESTAMP]++;
 			return;
 		}

@@ -210,7 +210,7 @@ resolvable(struct fxt *x, const struct fxt_half *hf)
 
 	if (cur == NULL)
 		return false;
-	if (!fxt_ticks_to_ns(cur->tps, hf->max_ticks, &ns))
+	if (!fxt_ticks_to_ns(cur, hf->max_ticks, &ns))
 		return false;
 	for (s = 1; s < 256 && ok; s++) {
 		if (!hf->slots[s].used || (th = cur->threads[s]) == FXT_NONE)
@@ -250,8 +250,8 @@ fxt_half_merge(struct fxt *x, struct fxt_half *hf, bool landed, size_t *off)
 			th = &x->threads.items[cur->threads[s]];
 			th->nev += sl->nev;
 			th->end_args |= sl->end_args;
-			fxt_ticks_to_ns(cur->tps, sl->first, &first);
-			fxt_ticks_to_ns(cur->tps, sl->last, &last);
+			fxt_ticks_to_ns(cur, sl->first, &first);
+			fxt_ticks_to_ns(cur, sl->last, &last);
 			/* As event by event: an event before the thread's
 			 * latest marks it, others move the latest on. */
 			if (sl->back || first < th->last_t)

@@ -99,6 +99,9 @@ struct fxt_provider {
 	str_id name;
 	char *cname;			/* the name, for messages */
 	uint64_t tps;			/* ticks per second */
+	/* Ticks counted from here (the first event's) when absolute ones
+	 * would pass 2^63 ns; 0 otherwise. */
+	uint64_t tick_base;
 	struct fxt_strchunk *chunks[0x8000 / FXT_STR_CHUNK];
 	uint32_t threads[256];		/* thread index, FXT_NONE if undefined */
 };
@@ -273,6 +276,7 @@ struct fxt {
 	struct fxt_provider *cur;
 	bool too_many_providers;	/* said once */
 	uint64_t first_tps;	/* for builder_set_tick_rate */
+	uint64_t tick_base;	/* every provider's (fxt_provider) */
 
 	VEC(struct fxt_thread) threads;
 	VEC(struct fxt_stack) stacks;	/* one per thread */
@@ -360,7 +364,8 @@ struct fxt_arg {
 /* Decodes the argument at *p (advancing it); false if it runs past end. */
 bool fxt_arg_next(struct fxt *x, const unsigned char **p,
     const unsigned char *end, struct fxt_arg *a);
-bool fxt_ticks_to_ns(uint64_t tps, uint64_t ticks, int64_t *ns);
+bool fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks,
+    int64_t *ns);
 void fxt_malformed(struct fxt *x, uint64_t off, const char *what);
 struct fxt_provider *fxt_provider0(struct fxt *x);
 bool fxt_sref_inline(struct fxt *x, unsigned ref, const unsigned char **p,

@@ -110,6 +110,25 @@ for f in "$TTV_SRCDIR/tests/data/fxt/full.fxt" "$tmp/deep.xray"; do
 	    fail "shrinking $(basename "$f"): $(cat "$tmp/err")"
 done
 
+# 12. The same in FXT: 5678 ticks a second, ticks near 7.2e15.
+$hostile fxt-slow "$tmp/slow.fxt" 7
+budget "fxt 5678 Hz" "$tmp/slow.fxt" 0 "times count from the first event" \
+    --stats --tsv
+grep -q "^f	7	6164140	" "$tmp/out" ||
+    fail "fxt 5678 Hz: $(cat "$tmp/out")"
+
+# 12. And in CTF: a clock 10^13 s past 1970 counts from its own origin,
+# and a time past 2^63 ns even so is clamped, both said.
+$hostile ctf-far-clock "$tmp/farclock" 3
+budget "ctf far clock" "$tmp/farclock" 0 \
+    "times count from the clock's origin" --info
+grep -q "^  e: 4$" "$tmp/out" ||
+    fail "ctf far clock: events lost: $(grep -A2 '^records' "$tmp/out")"
+grep -q "1 timestamps out of the 64-bit ns range .* were clamped" "$tmp/err" ||
+    fail "ctf far clock: no clamp said: $(cat "$tmp/err")"
+grep -q "^time range: 0 \.\. " "$tmp/out" ||
+    fail "ctf far clock: $(grep 'time range' "$tmp/out")"
+
 # 7. A FIFO as the trace: refused at once.
 if mkfifo "$tmp/fifo" 2>/dev/null; then
 	budget "fifo" "$tmp/fifo" 1 "not a regular file \(a FIFO\)" --info

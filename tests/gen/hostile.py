@@ -13,6 +13,12 @@ KIND:
                  (default 10000) event classes, and a one-event stream
   ctf-aliases    a CTF trace directory OUT whose metadata chains N
                  (default 20000) typealiases, each naming the last
+  fxt-slow       an FXT trace at 5678 ticks a second whose N (default 7)
+                 calls start near tick 7.2e15: absolute times pass 2^63 ns
+  ctf-far-clock  a CTF trace directory OUT whose clock starts 10^13 s
+                 (300,000 years) after 1970: its N (default 3) events'
+                 times are past 2^63 ns; a last event at cycle 2^64 - 1
+                 is past it even from the clock's origin
   cp-deep        a CoreProfiler TraceLog whose one `sam str` line holds
                  a stack of N (default 1000000) frames, 4 bytes each
 """
@@ -42,6 +48,22 @@ def fxt_deep(out, n):
         # ref 1, name ref 1, category ref 1; then the timestamp
         h = 4 | (2 << 4) | (2 << 16) | (1 << 24) | (1 << 32) | (1 << 48)
         out.write(struct.pack('<QQ', h, 1000 + i))
+
+
+def fxt_slow(out, n):
+    out.write(struct.pack('<Q', 0x0016547846040010))
+    out.write(struct.pack('<Q', (1 << 4) | (1 << 16) | (1 << 20)))
+    # initialization record (type 1, 2 words): 5678 ticks a second
+    out.write(struct.pack('<QQ', 1 | (2 << 4), 5678))
+    out.write(struct.pack('<QQQ', 3 | (3 << 4) | (1 << 16), 1, 2))
+    out.write(struct.pack('<QQ', 2 | (2 << 4) | (1 << 16) | (1 << 32),
+                          ord('f')))
+    base = 7200000000000000
+    for i in range(n):
+        for et, t in ((2, base + 10 * i), (3, base + 10 * i + 5)):
+            # duration begin (2) or end (3) on thread 1, name 1
+            h = 4 | (2 << 4) | (et << 16) | (1 << 24) | (1 << 32) | (1 << 48)
+            out.write(struct.pack('<QQ', h, t))
 
 
 def cp_deep(out, n):
@@ -98,6 +120,27 @@ def ctf_aliases(d, n):
     ctf_stream(os.path.join(d, 'stream_0'), 0)
 
 
+def ctf_far_clock(d, n):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'metadata'), 'w') as f:
+        f.write(CTF_HEAD)
+        f.write('clock { name = c; freq = 1000000000; '
+                'offset_s = 10000000000000; };\n')
+        f.write('typealias integer { size = 64; align = 8; signed = false; '
+                'map = clock.c.value; } := ts_t;\n')
+        f.write(CTF_TRACE.replace('uint64_t timestamp', 'ts_t timestamp'))
+        f.write('event { name = "e"; id = 0; stream_id = 0; '
+                'fields := struct { uint32_t v; }; };\n')
+    body = b''
+    for i in range(n):
+        body += struct.pack('<IQ', 0, 1000 + i) + struct.pack('<I', 7)
+    body += struct.pack('<IQ', 0, 2**64 - 1) + struct.pack('<I', 7)
+    hdr = struct.pack('<II', 0xC1FC1FC1, 0)
+    size = len(hdr) + 16 + len(body)
+    with open(os.path.join(d, 'stream_0'), 'wb') as f:
+        f.write(hdr + struct.pack('<QQ', size * 8, size * 8) + body)
+
+
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
@@ -107,11 +150,15 @@ def main():
         return ctf_classes(path, n or 10000)
     if kind == 'ctf-aliases':
         return ctf_aliases(path, n or 20000)
+    if kind == 'ctf-far-clock':
+        return ctf_far_clock(path, n or 3)
     with open(path, 'wb') as out:
         if kind == 'fxt-providers':
             fxt_providers(out, n or 10000)
         elif kind == 'fxt-deep':
             fxt_deep(out, n or 100000)
+        elif kind == 'fxt-slow':
+            fxt_slow(out, n or 7)
         elif kind == 'cp-deep':
             cp_deep(out, n or 1000000)
         else:
