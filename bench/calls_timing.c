@@ -142,7 +142,8 @@ main(int argc, char **argv)
 					const struct call_instance *c =
 					    &l.items[l.order[i]];
 					h = mix(h, (uint64_t)c->dur);
-					h = mix(h, (uint64_t)c->self);
+					h = mix(h, (uint64_t)call_instance_self(t,
+					    c, l.t0, l.t1));
 					h = mix(h, c->ref.index);
 				}
 				h = mix(h, (uint64_t)l.p99);

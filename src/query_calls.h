@@ -33,12 +33,18 @@
 
 /* ------------------------------------------------------------ instances */
 
+/* 24 bytes: a list holds every call of a function, 10^7 of them and
+ * more; the self time is worked out for the rows that are shown
+ * (call_instance_self), not for all. */
 struct call_instance {
 	struct slice_ref ref;
-	uint32_t flags;		/* the slice's (enum slice_flag) */
 	ttv_ns dur;		/* inside the range */
-	ttv_ns self;		/* dur minus the direct children's (clipped) */
 };
+
+/* A call's self time in [t0, t1) (its list's range): its duration less
+ * its direct children's, each clipped to the range. */
+ttv_ns call_instance_self(const struct trace *t, const struct call_instance *c,
+    ttv_ns t0, ttv_ns t1);
 
 enum instance_key {
 	INSTANCES_BY_DURATION,	/* slowest first */

@@ -103,9 +103,6 @@ fill_chunk(int worker, void *arg, size_t ci)
 		size_t lo, hi;
 		chunk_level(t, ch, d, c->t0, c->t1, &lo, &hi);
 		const struct depth_level *l = &tr->depth[d];
-		const struct depth_level *cl =
-		    d + 1 < tr->ndepth ? &tr->depth[d + 1] : NULL;
-		size_t cc = 0;	/* child cursor */
 		const struct call_instance *before = o;
 		for (size_t w = pos >> 6; hi > lo && w <= (pos + (hi - lo) -
 		    1) >> 6; w++) {
@@ -116,21 +113,10 @@ fill_chunk(int worker, void *arg, size_t ci)
 				if (b < pos || b >= pos + (hi - lo))
 					continue;
 				size_t i = lo + b - pos;
-				const struct slice *s = &l->slices[i];
 				ttv_ns dur = level_clip(l, i, c->t0, c->t1);
-				ttv_ns end = level_end(l, i), child = 0;
-				if (cl != NULL) {
-					cc = level_gallop(cl, cc, s->start);
-					for (size_t k = cc; k < cl->len &&
-					    cl->slices[k].start < end; k++)
-						child += level_clip(cl, k, c->t0,
-						    c->t1);
-				}
 				*o++ = (struct call_instance){
 					.ref = { ch->track, d, (uint32_t)i },
-					.flags = s->flags,
 					.dur = dur,
-					.self = child < dur ? dur - child : 0,
 				};
 			}
 		}
@@ -150,6 +136,23 @@ fill_chunk(int worker, void *arg, size_t ci)
 		sum = (ttv_ns)((uint64_t)sum + (uint64_t)p->dur);
 	}
 	c->sums[ci] = (struct chunk_sums){ lo, hi, sum };
+}
+
+ttv_ns
+call_instance_self(const struct trace *t, const struct call_instance *c,
+    ttv_ns t0, ttv_ns t1)
+{
+	const struct track *tr = &t->tracks[c->ref.track];
+	if (c->ref.depth + 1 >= tr->ndepth)
+		return c->dur;
+	const struct depth_level *l = &tr->depth[c->ref.depth];
+	const struct depth_level *cl = &tr->depth[c->ref.depth + 1];
+	ttv_ns start = l->slices[c->ref.index].start;
+	ttv_ns end = level_end(l, c->ref.index), child = 0;
+	for (size_t k = level_gallop(cl, 0, start); k < cl->len &&
+	    cl->slices[k].start < end; k++)
+		child += level_clip(cl, k, t0, t1);
+	return child < c->dur ? c->dur - child : 0;
 }
 
 /* ------------------------------------------------------------ ordering */

@@ -549,7 +549,8 @@ instances_draw(struct view *v, struct grid *g, struct rect r)
 			    STYLE_SELECTED, 0);
 		right(g, x + NUM_W, y, timefmt_duration(c->dur, b1, sizeof b1),
 		    style);
-		right(g, x + 2 * NUM_W, y, timefmt_duration(c->self, b2,
+		right(g, x + 2 * NUM_W, y, timefmt_duration(
+		    call_instance_self(t, c, l->t0, l->t1), b2,
 		    sizeof b2), style);
 		text_puts(g, x + 2 * NUM_W + 2, y, 19, view_time_exact(v,
 		    s->start, b3, sizeof b3), style, 0);

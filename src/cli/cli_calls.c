@@ -175,7 +175,7 @@ list_calls(const struct trace *t, const struct filter *f,
 			*p++ = '\t';
 			p = put_i64(p, c->dur);
 			*p++ = '\t';
-			p = put_i64(p, c->self);
+			p = put_i64(p, call_instance_self(t, c, l.t0, l.t1));
 			*p++ = '\t';
 			p = put_i64(p, tr->tid);
 			*p++ = '\t';
@@ -192,7 +192,8 @@ list_calls(const struct trace *t, const struct filter *f,
 			putc(' ', out);
 			put_right(out, timefmt_duration(c->dur, b, sizeof b), 10);
 			putc(' ', out);
-			put_right(out, timefmt_duration(c->self, b, sizeof b), 10);
+			put_right(out, timefmt_duration(call_instance_self(t, c,
+			    l.t0, l.t1), b, sizeof b), 10);
 			fprintf(out, " %8lld %5u  %s\n", (long long)tr->tid,
 			    c->ref.depth, name);
 		}

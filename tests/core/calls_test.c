@@ -232,7 +232,8 @@ check_instances(const struct trace *t, const struct ref *ref,
 		ttv_ns d = clip(c, t0, t1);
 		ttv_ns ch = children_time(ref, (size_t)(c - ref->c), t0, t1);
 		assert_int_equal(it->dur, d);
-		assert_int_equal(it->self, d > ch ? d - ch : 0);
+		assert_int_equal(call_instance_self(t, it, t0, t1),
+		    d > ch ? d - ch : 0);
 		/* items by track, then start, then depth */
 		if (k > 0) {
 			const struct call_instance *p = &l.items[k - 1];
@@ -935,7 +936,7 @@ test_range_agrees(void **state)
 		assert_int_equal(l.p90, st.rows[r].p90);
 		ttv_ns self = 0;
 		for (size_t k = 0; k < l.n; k++)
-			self += l.items[k].self;
+			self += call_instance_self(t, &l.items[k], t0, t1);
 		assert_int_equal(self, st.rows[r].self);
 		instances_free(&l);
 		free(m);
