@@ -114,7 +114,7 @@ usage(FILE *fp)
 "                          total and self time (--per-thread: by thread)\n"
 "      --tsv               with --stats, --markers, --search, --query,\n"
 "                          --calls, --callers, --callees or --tree:\n"
-"                          tab-separated with a header line"
+"                          tab-separated with a header line\n"
 "      --csv, --json       with --query: CSV, or a JSON array of objects\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
 "                          min, median, p90, p99, max or samples\n"

@@ -19,6 +19,13 @@ expect_rc() {
 
 expect_rc 0 "$TTV" --help
 grep -q -- "--stats" "$tmp/out" || fail "--help lists --stats"
+# every line of --help fits an 80-column terminal, one option a line
+awk 'length > 79 { bad = 1; print "too long: " $0 } END { exit bad }' \
+    "$tmp/out" || fail "--help has lines over 79 columns"
+for o in --csv --json --tsv --range --no-state --query-file; do
+	grep -q -- "^ *$o\b\|^ *-[a-zA-Z], $o\b\|^      --csv, $o\b" "$tmp/out" ||
+	    fail "--help: no line starts with $o"
+done
 expect_rc 0 "$TTV" --version
 grep -q "^ttv [0-9]" "$tmp/out" || fail "--version prints the version"
 
