@@ -22,6 +22,12 @@ grep -q -- "--stats" "$tmp/out" || fail "--help lists --stats"
 # every line of --help fits an 80-column terminal, one option a line
 awk 'length > 79 { bad = 1; print "too long: " $0 } END { exit bad }' \
     "$tmp/out" || fail "--help has lines over 79 columns"
+# ... and the manual documents every long option --help lists
+for o in $(grep -o -- '--[a-z][a-z-]*' "$tmp/out" | sort -u); do
+	# roff writes a dash as \-
+	grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$TTV_SRCDIR/man/ttv.1" ||
+	    fail "man/ttv.1 does not document $o"
+done
 for o in --csv --json --tsv --range --no-state --query-file; do
 	grep -q -- "^ *$o\b\|^ *-[a-zA-Z], $o\b\|^      --csv, $o\b" "$tmp/out" ||
 	    fail "--help: no line starts with $o"
