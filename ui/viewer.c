@@ -145,18 +145,34 @@ draw_header(struct viewer *w, struct rect r)
 	char buf[256], b2[48], b3[48], b4[48];
 	int c;
 
+	char rb[200];
+	int path_w = r.w / 3;
+	if (v->range_on) {
+		/* the range whole, beside the pane's name, before the path */
+		range_text(v, rb, sizeof rb);
+		int need = 4 + 6 + (int)strlen(pane_get(v->pane)->title) +
+		    text_width(w->grid, rb, strlen(rb), 1000);
+		if (r.w - need < path_w)
+			path_w = r.w - need > 8 ? r.w - need : 8;
+	}
 	grid_fill(w->grid, r, ' ', STYLE_HEADER, 0);
 	c = grid_puts(w->grid, r.x, r.y, r.w, "ttv ", STYLE_HEADER, ATTR_BOLD);
-	c += text_puts(w->grid, r.x + c, r.y, r.w / 3, t->path ? t->path :
+	c += text_puts(w->grid, r.x + c, r.y, path_w, t->path ? t->path :
 	    w->path, STYLE_HEADER, 0);
 	snprintf(buf, sizeof buf, "  [%s] %s .. %s (%s)  ",
 	    pane_get(v->pane)->title,
 	    view_time_res(v, v->t0, v->t1 - v->t0, b2, sizeof b2),
 	    view_time_res(v, v->t1, v->t1 - v->t0, b3, sizeof b3),
 	    timefmt_duration(v->t1 - v->t0, b4, sizeof b4));
+	/* Too narrow for the window and the range: the range, to the ns
+	 * (the ruler shows the window). */
+	if (v->range_on && c + text_width(w->grid, buf, strlen(buf), 1000) +
+	    text_width(w->grid, rb, strlen(rb), 1000) > r.w)
+		snprintf(buf, sizeof buf, "  [%s]  ",
+		    pane_get(v->pane)->title);
 	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
 	if (v->range_on) {
-		range_text(v, buf, sizeof buf);
+		snprintf(buf, sizeof buf, "%s", rb);
 		c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf,
 		    STYLE_HEADER, ATTR_BOLD);
 		c += text_puts(w->grid, r.x + c, r.y, r.w - c, "  ",
