@@ -45,6 +45,9 @@ const struct pane_class *pane_get(enum pane_id id);
 /* The panes' own state (view.h holds it, each file owns its own):
  * results taken from the worker, marked stale when the span or the
  * filters change, freed with the view. */
+void timeline_pane_init(struct view *v);
+void timeline_pane_rewind(struct view *v);
+void timeline_pane_free(struct view *v);
 void functions_pane_install(struct view *v, struct stats_table *st);
 void functions_pane_stale(struct view *v);
 void functions_pane_free(struct view *v);

@@ -26,6 +26,103 @@
  * is: enough for a stable shade, few enough to stay O(1) per column. */
 #define DENSITY_SAMPLE 16
 
+/* The pane's own state: the lanes in the order they are shown (each
+ * process's threads, then its async tracks and counters; CPU lanes last),
+ * a track's place in it, and the first row shown. */
+struct timeline_pane {
+	uint32_t *order;	/* ntracks */
+	uint32_t *pos;		/* ntracks: index of a track in order */
+	int top;
+};
+
+/* Lane order: by process, in the order processes first
+ * appear among the tracks; within one, threads before async tracks and
+ * counters, the process's main thread (tid = pid) first, then by the time
+ * of each lane's first event, then as the reader made them. */
+static int
+kind_rank(enum track_kind k)
+{
+	switch (k) {
+	case TRACK_THREAD: return 0;
+	case TRACK_ASYNC: return 1;
+	case TRACK_COUNTER: return 2;
+	default: return 3;
+	}
+}
+
+struct lane_key {
+	uint64_t group;		/* CPU lane, process rank, kind, main thread */
+	ttv_ns first;
+	uint32_t index;
+};
+
+static int
+cmp_lane_key(const void *a, const void *b)
+{
+	const struct lane_key *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void
+timeline_pane_init(struct view *v)
+{
+	const struct trace *t = v->trace;
+	uint32_t n = t->ntracks;
+	struct timeline_pane *tp = xcalloc(1, sizeof *tp);
+	uint32_t *first = xcalloc((size_t)t->nprocesses + 1, sizeof *first);
+	struct lane_key *key = xcalloc(n ? n : 1, sizeof *key);
+
+	tp->order = xcalloc(n ? n : 1, sizeof *tp->order);
+	tp->pos = xcalloc(n ? n : 1, sizeof *tp->pos);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct track *tr = &t->tracks[i];
+		uint32_t p = tr->process < t->nprocesses ? tr->process :
+		    t->nprocesses;
+		bool cpu = tr->kind == TRACK_CPU;
+		bool main_thread = tr->kind == TRACK_THREAD &&
+		    p < t->nprocesses && t->processes[p].pid == tr->tid;
+		if (first[p] == 0)
+			first[p] = i + 1;
+		key[i].group = (uint64_t)cpu << 63 |
+		    (uint64_t)(cpu ? 0 : first[p]) << 3 |
+		    (uint64_t)kind_rank(tr->kind) << 1 | !main_thread;
+		/* CPU lanes stay in the reader's (CPU number) order. */
+		key[i].first = cpu ? 0 : tr->first;
+		key[i].index = i;
+	}
+	xqsort(key, n, sizeof *key, cmp_lane_key);
+	for (uint32_t i = 0; i < n; i++) {
+		tp->order[i] = key[i].index;
+		tp->pos[key[i].index] = i;
+	}
+	free(key);
+	free(first);
+	v->timeline = tp;
+}
+
+void
+timeline_pane_free(struct view *v)
+{
+	if (v->timeline == NULL)
+		return;
+	free(v->timeline->order);
+	free(v->timeline->pos);
+	free(v->timeline);
+	v->timeline = NULL;
+}
+
+void
+timeline_pane_rewind(struct view *v)
+{
+	if (v->timeline != NULL)
+		v->timeline->top = 0;
+}
+
 size_t
 timeline_rows(const struct view *v, struct lane_row **rows)
 {
@@ -34,7 +131,7 @@ timeline_rows(const struct view *v, struct lane_row **rows)
 	struct lane_row *r = NULL;
 
 	for (uint32_t k = 0; k < t->ntracks; k++) {
-		uint32_t i = v->lane_order[k];
+		uint32_t i = v->timeline->order[k];
 		const struct track *tr = &t->tracks[i];
 		uint32_t nd = tr->kind == TRACK_COUNTER ? 1 : tr->ndepth;
 
@@ -553,19 +650,19 @@ timeline_draw(struct view *v, struct grid *g, struct rect r)
 				break;
 		}
 	}
-	if (v->lane_top > (int)n - 1)
-		v->lane_top = (int)n - 1;
-	if (v->lane_top < 0)
-		v->lane_top = 0;
+	if (v->timeline->top > (int)n - 1)
+		v->timeline->top = (int)n - 1;
+	if (v->timeline->top < 0)
+		v->timeline->top = 0;
 	if (cur != SIZE_MAX) {
-		if ((int)cur < v->lane_top)
-			v->lane_top = (int)cur;
-		if ((int)cur >= v->lane_top + body)
-			v->lane_top = (int)cur - body + 1;
+		if ((int)cur < v->timeline->top)
+			v->timeline->top = (int)cur;
+		if ((int)cur >= v->timeline->top + body)
+			v->timeline->top = (int)cur - body + 1;
 	}
-	for (int row = 0; row < body && (size_t)(v->lane_top + row) < n;
+	for (int row = 0; row < body && (size_t)(v->timeline->top + row) < n;
 	    row++) {
-		const struct lane_row *lr = &rows[v->lane_top + row];
+		const struct lane_row *lr = &rows[v->timeline->top + row];
 		int y = r.y + 2 + row;
 		if (lr->depth < 0)
 			draw_lane_header(v, g, r.x, y, r.w, lr->track);
@@ -604,11 +701,11 @@ lane_step(struct view *v, int dir)
 	const struct trace *t = v->trace;
 	/* In the order the lanes are shown. */
 	int64_t k = v->cursor_track >= t->ntracks ? -1 :
-	    (int64_t)v->lane_pos[v->cursor_track];
+	    (int64_t)v->timeline->pos[v->cursor_track];
 	ttv_ns when = view_cursor_time(v);
 
 	for (k += dir; k >= 0 && k < (int64_t)t->ntracks; k += dir) {
-		int64_t i = v->lane_order[k];
+		int64_t i = v->timeline->order[k];
 		if (!view_track_shown(v, (uint32_t)i) ||
 		    t->tracks[i].ndepth == 0)
 			continue;
@@ -729,7 +826,7 @@ timeline_mouse(struct view *v, struct rect r, int x, int y,
 	if (y < r.y + 2)
 		return PANE_HANDLED;
 	n = timeline_rows(v, &rows);
-	row = (size_t)v->lane_top + (size_t)(y - r.y - 2);
+	row = (size_t)v->timeline->top + (size_t)(y - r.y - 2);
 	if (row < n) {
 		const struct lane_row *lr = &rows[row];
 		const struct track *tr = &v->trace->tracks[lr->track];

@@ -25,73 +25,6 @@ trace_last(const struct trace *t)
 	    t->first + TMAP_MIN_SPAN;
 }
 
-/* Lane order (see view.h): by process, in the order processes first
- * appear among the tracks; within one, threads before async tracks and
- * counters, the process's main thread (tid = pid) first, then by the time
- * of each lane's first event, then as the reader made them. */
-static int
-kind_rank(enum track_kind k)
-{
-	switch (k) {
-	case TRACK_THREAD: return 0;
-	case TRACK_ASYNC: return 1;
-	case TRACK_COUNTER: return 2;
-	default: return 3;
-	}
-}
-
-struct lane_key {
-	uint64_t group;		/* CPU lane, process rank, kind, main thread */
-	ttv_ns first;
-	uint32_t index;
-};
-
-static int
-cmp_lane_key(const void *a, const void *b)
-{
-	const struct lane_key *x = a, *y = b;
-
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	if (x->first != y->first)
-		return x->first < y->first ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static void
-lane_order_init(struct view *v, const struct trace *t)
-{
-	uint32_t n = t->ntracks;
-	uint32_t *first = xcalloc((size_t)t->nprocesses + 1, sizeof *first);
-	struct lane_key *key = xcalloc(n ? n : 1, sizeof *key);
-
-	v->lane_order = xcalloc(n ? n : 1, sizeof *v->lane_order);
-	v->lane_pos = xcalloc(n ? n : 1, sizeof *v->lane_pos);
-	for (uint32_t i = 0; i < n; i++) {
-		const struct track *tr = &t->tracks[i];
-		uint32_t p = tr->process < t->nprocesses ? tr->process :
-		    t->nprocesses;
-		bool cpu = tr->kind == TRACK_CPU;
-		bool main_thread = tr->kind == TRACK_THREAD &&
-		    p < t->nprocesses && t->processes[p].pid == tr->tid;
-		if (first[p] == 0)
-			first[p] = i + 1;
-		key[i].group = (uint64_t)cpu << 63 |
-		    (uint64_t)(cpu ? 0 : first[p]) << 3 |
-		    (uint64_t)kind_rank(tr->kind) << 1 | !main_thread;
-		/* CPU lanes stay in the reader's (CPU number) order. */
-		key[i].first = cpu ? 0 : tr->first;
-		key[i].index = i;
-	}
-	xqsort(key, n, sizeof *key, cmp_lane_key);
-	for (uint32_t i = 0; i < n; i++) {
-		v->lane_order[i] = key[i].index;
-		v->lane_pos[key[i].index] = i;
-	}
-	free(key);
-	free(first);
-}
-
 const struct flow_key *
 view_flows_at(const struct view *v, bool out, struct slice_ref r, size_t *n)
 {
@@ -108,7 +41,7 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	v->t1 = trace_last(t);
 	v->folded = xcalloc(t->ntracks ? t->ntracks : 1, 1);
 	v->thread_pick = xcalloc(t->ntracks ? t->ntracks : 1, 1);
-	lane_order_init(v, t);
+	timeline_pane_init(v);
 	flow_index_build(t, &v->flows);
 	filter_init(&v->filter);
 	v->details = true;
@@ -138,8 +71,7 @@ view_free(struct view *v)
 {
 	free(v->folded);
 	free(v->thread_pick);
-	free(v->lane_order);
-	free(v->lane_pos);
+	timeline_pane_free(v);
 	flow_index_free(&v->flows);
 	filter_clear(&v->filter);
 	free(v->func_pattern);
@@ -538,7 +470,7 @@ view_apply_threads(struct view *v)
 		v->thread_active = true;
 	}
 	free(tids);
-	v->lane_top = 0;
+	timeline_pane_rewind(v);
 	if (v->has_cursor && !view_track_shown(v, v->cursor.track)) {
 		v->cursor_track = UINT32_MAX;
 		view_cursor_at_time(v, view_cursor_time(v));

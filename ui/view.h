@@ -72,13 +72,9 @@ struct view {
 	 * middle, so zooming keeps that instant in view. */
 	bool cursor_pinned;
 
-	/* Timeline lanes. */
+	/* Lanes folded in the timeline (any pane unfolds the one it goes
+	 * to). */
 	uint8_t *folded;	/* ntracks */
-	/* Tracks in the order the timeline shows them: each process's
-	 * threads, then its async tracks and counters; CPU lanes last. */
-	uint32_t *lane_order;	/* ntracks */
-	uint32_t *lane_pos;	/* ntracks: index of a track in lane_order */
-	int lane_top;		/* first row shown */
 
 	/* Filters, applied by every pane. */
 	struct filter filter;
@@ -132,6 +128,7 @@ struct view {
 
 	/* The panes' own state, each owned by its pane's file (created on
 	 * first use, freed by view_free through the pane). */
+	struct timeline_pane *timeline;		/* ui/timeline.c */
 	struct functions_pane *functions;	/* ui/functions.c */
 	struct flame_pane *flame;		/* ui/flame.c */
 	struct markers_pane *markers;		/* ui/markers.c */
