@@ -179,7 +179,66 @@ put_slice(struct out *o, const struct trace *t, struct slice_ref r)
 	putc('}', o->fp);
 }
 
-/* Pre-order walk of one track's slices. */
+/* Whether slice (d, k) lies in the open slice of depth d - 1 that ends at
+ * `end` and starts at `start`: it starts inside it, or, for a parent of no
+ * length, at the same instant (a zero-length call holding another). */
+static bool
+child_of(const struct track *tr, uint32_t d, size_t k, ttv_ns start,
+    ttv_ns end)
+{
+	ttv_ns s = tr->depth[d].slices[k].start;
+
+	return s < end || (s == start && start == end);
+}
+
+/*
+ * Pre-order walk of the slices below and including (d0, k0) on track ti:
+ * a parent before its children, siblings by time. seen marks what was
+ * written, so that the slices no walk from depth 0 reaches (a call whose
+ * caller was lost in a damaged trace) are written by a walk of their own.
+ */
+static void
+walk_from(struct out *o, const struct trace *t, const struct filter *f,
+    uint32_t ti, uint32_t d0, size_t k0, uint64_t **seen, size_t *cur,
+    ttv_ns *start, ttv_ns *end)
+{
+	const struct track *tr = &t->tracks[ti];
+	struct slice_ref r = { ti, d0, (uint32_t)k0 };
+
+	for (;;) {
+		const struct slice *s = trace_slice(t, r);
+		seen[r.depth][r.index >> 6] |= (uint64_t)1 << (r.index & 63);
+		if (filter_func(f, s->func) && slice_in(o, t, r))
+			put_slice(o, t, r);
+		start[r.depth] = s->start;
+		end[r.depth] = trace_slice_end(t, r);
+		if (r.depth + 1 < tr->ndepth)
+			cur[r.depth + 1] = level_first_start(
+			    &tr->depth[r.depth + 1], s->start);
+		/* the next child of the deepest open call, closing those
+		 * that have none left; done when (d0, k0) closes */
+		uint32_t top = r.depth + 1;	/* depths below top are open */
+		for (;;) {
+			if (top == d0)
+				return;
+			uint32_t d = top;
+			/* a call already written (one of zero-length calls at
+			 * one instant is claimed by each of them) is not again */
+			while (d < tr->ndepth && cur[d] < tr->depth[d].len &&
+			    (seen[d][cur[d] >> 6] >> (cur[d] & 63) & 1))
+				cur[d]++;
+			if (d < tr->ndepth && cur[d] < tr->depth[d].len &&
+			    child_of(tr, d, cur[d], start[d - 1], end[d - 1])) {
+				r = (struct slice_ref){ ti, d,
+				    (uint32_t)cur[d]++ };
+				break;
+			}
+			top--;
+		}
+	}
+}
+
+/* Every slice of one track in the window, in pre-order per call stack. */
 static void
 put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
     uint32_t ti)
@@ -188,41 +247,28 @@ put_track_slices(struct out *o, const struct trace *t, const struct filter *f,
 	if (tr->ndepth == 0)
 		return;
 	size_t *cur = xcalloc(tr->ndepth, sizeof *cur);
+	ttv_ns *start = xcalloc(tr->ndepth, sizeof *start);
 	ttv_ns *end = xcalloc(tr->ndepth, sizeof *end);
-	/* Iterative DFS: stack[d] is the open slice at depth d. */
-	uint32_t top = 0;	/* number of open levels */
+	uint64_t **seen = xcalloc(tr->ndepth, sizeof *seen);
+	for (uint32_t d = 0; d < tr->ndepth; d++)
+		seen[d] = xcalloc(tr->depth[d].len / 64 + 1, sizeof **seen);
 	size_t i0, i1;
 	query_window(tr, 0, o->t0, o->t1, &i0, &i1);
-	while (i0 < i1 || top > 0) {
-		if (top == 0) {
-			struct slice_ref r = { ti, 0, (uint32_t)i0++ };
-			const struct slice *s = trace_slice(t, r);
-			if (filter_func(f, s->func))
-				put_slice(o, t, r);
-			end[0] = trace_slice_end(t, r);
-			if (tr->ndepth > 1)
-				cur[1] = level_first_start(&tr->depth[1],
-				    s->start);
-			top = 1;
-			continue;
-		}
-		uint32_t d = top;	/* child depth */
-		if (d < tr->ndepth && cur[d] < tr->depth[d].len &&
-		    tr->depth[d].slices[cur[d]].start < end[d - 1]) {
-			struct slice_ref r = { ti, d, (uint32_t)cur[d]++ };
-			const struct slice *s = trace_slice(t, r);
-			if (filter_func(f, s->func) && slice_in(o, t, r))
-				put_slice(o, t, r);
-			end[d] = trace_slice_end(t, r);
-			if (d + 1 < tr->ndepth)
-				cur[d + 1] = level_first_start(&tr->depth[d + 1],
-				    s->start);
-			top = d + 1;
-			continue;
-		}
-		top--;
+	for (size_t k = i0; k < i1; k++)
+		walk_from(o, t, f, ti, 0, k, seen, cur, start, end);
+	/* what no call at depth 0 holds, from the shallowest down */
+	for (uint32_t d = 1; d < tr->ndepth; d++) {
+		query_window(tr, d, o->t0, o->t1, &i0, &i1);
+		for (size_t k = i0; k < i1; k++)
+			if (!(seen[d][k >> 6] >> (k & 63) & 1))
+				walk_from(o, t, f, ti, d, k, seen, cur, start,
+				    end);
 	}
+	for (uint32_t d = 0; d < tr->ndepth; d++)
+		free(seen[d]);
+	free(seen);
 	free(cur);
+	free(start);
 	free(end);
 }
 
