@@ -7,43 +7,9 @@
 # Under AddressSanitizer the RSS part is reported, not enforced (its
 # shadow memory is not ttv's).
 set -u
-: "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
-[ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time"; exit 77; }
+. "$TTV_SRCDIR/tests/lib/budget.sh"
 hostile="python3 $TTV_SRCDIR/tests/gen/hostile.py"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-hostile.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
-asan=false
-case "${ASAN_OPTIONS:-}" in *?*) asan=true ;; esac
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# budget NAME FILE WANT_RC MESSAGE_RE ARGS...: runs ttv ARGS FILE.
-budget() {
-	name=$1 file=$2 want=$3 re=$4
-	shift 4
-	if [ -d "$file" ]; then
-		size=$(cat "$file"/* | wc -c)
-	else
-		size=$(stat -c %s "$file")
-	fi
-	limit_kb=$((65536 + 16 * size / 1024))
-	/usr/bin/time -f '%M %e' -o "$tmp/usage" timeout 30 "$TTV" "$@" \
-	    "$file" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	set -- $(tail -n 1 "$tmp/usage")
-	kb=${1:-0} secs=${2:-99}
-	echo "$name: $size bytes, exit $rc, peak RSS $kb KB (budget" \
-	    "$limit_kb KB), $secs s"
-	[ "$rc" -eq "$want" ] || fail "$name: exit $rc, want $want"
-	[ -z "$re" ] || grep -Eq "$re" "$tmp/err" ||
-	    fail "$name: no message matching '$re': $(head -3 "$tmp/err")"
-	if ! $asan && [ "$kb" -gt "$limit_kb" ]; then
-		fail "$name: peak RSS $kb KB over the budget of $limit_kb KB"
-	fi
-	awk -v s="$secs" 'BEGIN { exit !(s <= 10) }' ||
-	    fail "$name: $secs s, over 10 s"
-}
 
 # 1. FXT: 10,000 bare provider records (80 KB) took 3.7 GiB and 10 s.
 $hostile fxt-providers "$tmp/providers.fxt" 10000
@@ -134,5 +100,4 @@ if mkfifo "$tmp/fifo" 2>/dev/null; then
 	budget "fifo" "$tmp/fifo" 1 "not a regular file \(a FIFO\)" --info
 fi
 
-[ $fails -eq 0 ] || exit 1
-echo "PASS: hostile inputs within the budget"
+finish "hostile inputs within the budget"
