@@ -17,21 +17,9 @@ trace_is_sampled(const struct trace *t)
 	return false;
 }
 
-/* A frame's name: escaped as everywhere, and ';' (the frame separator of
- * the format) written as ':', so that one frame stays one frame. */
-static void
-put_name(const char *name, FILE *fp)
-{
-	if (strchr(name, ';') == NULL) {
-		escape_fputs(name, fp);
-		return;
-	}
-	char *copy = xstrdup(name);
-	for (char *p = copy; (p = strchr(p, ';')) != NULL; p++)
-		*p = ':';
-	escape_fputs(copy, fp);
-	free(copy);
-}
+/* A frame's name: in the text form, ';' (the frame separator of the
+ * format) written as \x3b, so that one frame stays one (escape.h). */
+#define put_name escape_frame
 
 static void
 put_path(const struct trace *t, const struct call_tree *ct, uint32_t n,

@@ -1428,24 +1428,101 @@ test_threads(void **state)
 	(void)state;
 }
 
-/* Names keep what they are in exports: a NUL is the text \x00 (never a
- * cut), invalid UTF-8 bytes the text \xNN, C1 controls \u00NN. */
+/* What escape_json writes for s. */
+static char *
+json_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	escape_json(s, fp);
+	fclose(fp);
+	return buf;
+}
+
+static char *
+text_of(const char *s, size_t len)
+{
+	char *out = malloc(4 * len + 1);
+	escape_text(s, len, out, 4 * len + 1);
+	return out;
+}
+
+/* Names keep what they are, and distinct names stay distinct in every
+ * output (escape.h): a NUL is held as C0 80 and written \x00, a byte C0
+ * held as C0 C0, a backslash written \\, so that the text \x00 or \xff in
+ * a name never meets the byte it spells. */
 static void
 test_faithful_names(void **state)
 {
 	struct builder *b = builder_new("t");
-	str_id a = builder_intern(b, "ab\0cd", 5);
-	str_id c = builder_intern(b, "ab", 2);
+	str_id nul = builder_intern(b, "ab\0cd", 5);
+	str_id lit = builder_intern(b, "ab\\x00cd", 8);
+	str_id c0 = builder_intern(b, "ab\xc0\x80" "cd", 6);
+	str_id c = builder_intern(b, "ab\0\0", 4);
 	struct trace *t = builder_finish(b);
-	assert_string_equal(trace_str(t, a), "ab\\x00cd");
+	assert_int_not_equal(nul, lit);
+	assert_int_not_equal(nul, c0);
+	assert_string_equal(trace_str(t, nul), "ab\xc0\x80" "cd");
+	assert_string_equal(trace_str(t, c0), "ab\xc0\xc0\x80" "cd");
 	assert_string_equal(trace_str(t, c), "ab");
+	const char *names[] = { trace_str(t, nul), trace_str(t, lit),
+	    trace_str(t, c0), "ab\xff", "ab\\xff", "ab\\\\xff", "ab\\" };
+	const char *want_text[] = { "ab\\x00cd", "ab\\\\x00cd",
+	    "ab\\xc0\\x80cd", "ab\\xff", "ab\\\\xff", "ab\\\\\\\\xff",
+	    "ab\\\\" };
+	const char *want_json[] = { "ab\\\\x00cd", "ab\\\\\\\\x00cd",
+	    "ab\\\\xc0\\\\x80cd", "ab\\\\xff", "ab\\\\\\\\xff",
+	    "ab\\\\\\\\\\\\\\\\xff", "ab\\\\\\\\" };
+	size_t n = sizeof names / sizeof *names;
+	char *text[7], *json[7];
+	for (size_t i = 0; i < n; i++) {
+		text[i] = text_of(names[i], strlen(names[i]));
+		json[i] = json_of(names[i]);
+		assert_string_equal(text[i], want_text[i]);
+		assert_string_equal(json[i], want_json[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1; k < n; k++) {
+			assert_string_not_equal(text[i], text[k]);
+			assert_string_not_equal(json[i], json[k]);
+		}
+	for (size_t i = 0; i < n; i++) {
+		free(text[i]);
+		free(json[i]);
+	}
 	trace_free(t);
+	/* Controls and C1 in JSON: the text form, quoted. */
+	char *j = json_of("x\xe9y\xc2\x85z\x01\"\t");
+	assert_string_equal(j, "x\\\\xe9y\\\\xc2\\\\x85z\\\\x01\\\"\\\\t");
+	free(j);
+	(void)state;
+}
+
+/* Frames of folded stacks and call paths keep ';' from splitting them;
+ * the spreadsheet guard marks only what a spreadsheet would evaluate. */
+static void
+test_escape_frames_and_cells(void **state)
+{
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	escape_json("x\xe9y\xc2\x85z\x01\"", fp);
+	escape_frame("a;b\\x3b\n", fp);
+	fputc('|', fp);
+	escape_cell("=1+2", true, fp);
+	fputc('|', fp);
+	escape_cell("-x", true, fp);
+	fputc('|', fp);
+	escape_cell("@SUM", true, fp);
+	fputc('|', fp);
+	escape_cell("+x", false, fp);
+	fputc('|', fp);
+	escape_cell("a=b", true, fp);
+	fputc('|', fp);
+	escape_cell("\t=x", true, fp);
 	fclose(fp);
-	assert_string_equal(buf, "x\\\\xe9y\\u0085z\\u0001\\\"");
+	assert_string_equal(buf, "a\\x3bb\\\\x3b\\n|'=1+2|'-x|'@SUM|+x|a=b|"
+	    "\\t=x");
 	free(buf);
 	(void)state;
 }
@@ -1547,7 +1624,7 @@ test_collapsed_export(void **state)
 	export_collapsed(t, NULL, false, 2, fp, &folded);
 	fclose(fp);
 	assert_int_equal(folded, 1);
-	assert_string_equal(buf, "ns:f 20\nns:f;[4 frames] 80\n");
+	assert_string_equal(buf, "ns\\x3bf 20\nns\\x3bf;[4 frames] 80\n");
 	free(buf);
 	trace_free(t);
 }
@@ -1582,6 +1659,7 @@ main(void)
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_faithful_names),
 		cmocka_unit_test(test_escape_and_time),
+		cmocka_unit_test(test_escape_frames_and_cells),
 		cmocka_unit_test(test_collapsed_export),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
