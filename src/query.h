@@ -132,10 +132,15 @@ void stats_free(struct stats_table *st);
 /* ------------------------------------------------------------ call tree */
 
 #define CALL_NONE UINT32_MAX
+/* The func of a node that stands for every call below a depth limit. */
+#define CALL_FOLDED (UINT32_MAX - 1)
 
 struct call_node {
-	func_id func;		/* CALL_NONE for the root and thread nodes */
-	uint32_t track;		/* thread nodes (per-thread trees), else CALL_NONE */
+	func_id func;		/* CALL_NONE for the root and thread nodes,
+				 * CALL_FOLDED for folded calls */
+	uint32_t track;		/* thread nodes (per-thread trees): the track;
+				 * folded nodes: the depth of the deepest
+				 * call folded; else CALL_NONE */
 	uint32_t parent, first_child, next_sibling;	/* CALL_NONE if none */
 	uint32_t depth;
 	uint64_t count;
@@ -158,6 +163,16 @@ struct call_tree {
  * numbered in that depth-first order, whatever the threads did. */
 void query_call_tree(const struct trace *t, const struct filter *f,
     ttv_ns t0, ttv_ns t1, bool per_thread, struct call_tree *out);
+/* The same with nodes down to depth max_depth - 1 (at least 1): below a
+ * node of that depth, every call is one node, CALL_FOLDED, with the count
+ * of all those calls, and the total, self time and weight of the
+ * outermost ones (what they take of their caller's); its track is the
+ * depth of the deepest. The tree then has at most max_depth levels, and
+ * its memory keeps in proportion to the trace's however deep the stacks
+ * (batch outputs; the whole tree is query_call_tree's). */
+void query_call_tree_folded(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, bool per_thread, uint32_t max_depth,
+    struct call_tree *out);
 void call_tree_free(struct call_tree *ct);
 
 /* -------------------------------------------------------------- markers */
