@@ -23,6 +23,10 @@ struct calls_options {
 	bool tsv;
 	bool ascending;		/* --calls: fastest first */
 	bool per_thread;	/* --tree: one root per thread */
+	uint32_t max_depth;	/* --tree: frames a path shows whole (0:
+				 * EXPORT_MAX_DEPTH) */
+	bool guard;		/* TSV: ' before a name that starts like a
+				 * spreadsheet formula */
 	const char *range;	/* --range text, or NULL */
 	struct range_spec spec;	/* parsed by cli_range_check */
 	ttv_ns t0, t1;		/* resolved by cli_range_resolve */

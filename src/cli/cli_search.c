@@ -20,7 +20,7 @@ extra_bytes(const char *s)
 }
 
 static void
-row(const struct trace *t, bool tsv, ttv_ns when, ttv_ns dur, uint32_t track,
+row(const struct trace *t, bool tsv, bool guard, ttv_ns when, ttv_ns dur, uint32_t track,
     const char *where, const char *name, FILE *out)
 {
 	char tid[32], tb[64], db[64];
@@ -33,9 +33,9 @@ row(const struct trace *t, bool tsv, ttv_ns when, ttv_ns dur, uint32_t track,
 	if (tsv) {
 		fprintf(out, "%lld\t%lld\t%s\t", (long long)(when - t->first),
 		    (long long)dur, tid);
-		escape_tsv(where, out);
+		escape_cell(where, guard, out);
 		putc('\t', out);
-		escape_tsv(name, out);
+		escape_cell(name, guard, out);
 	} else {
 		timefmt_time_exact(when, t->first, tb, sizeof tb);
 		timefmt_duration_exact(dur, db, sizeof db);
@@ -48,8 +48,8 @@ row(const struct trace *t, bool tsv, ttv_ns when, ttv_ns dur, uint32_t track,
 
 int
 cli_search(const struct trace *t, const struct filter *f,
-    const char *pattern, ttv_ns t0, ttv_ns t1, bool tsv, FILE *out,
-    char **err)
+    const char *pattern, ttv_ns t0, ttv_ns t1, bool tsv, bool guard,
+    FILE *out, char **err)
 {
 	struct regex *re = regex_compile_search(pattern, err);
 	struct search_result res;
@@ -76,7 +76,7 @@ cli_search(const struct trace *t, const struct filter *f,
 			const struct log_entry *e = &t->logs[l++];
 			if (e->t < t0 || e->t >= t1)
 				continue;
-			row(t, tsv, e->t, 0, e->track, "log",
+			row(t, tsv, guard, e->t, 0, e->track, "log",
 			    trace_str(t, e->text), out);
 			continue;
 		}
@@ -88,11 +88,11 @@ cli_search(const struct trace *t, const struct filter *f,
 		if (hit->ref.depth == SEARCH_INSTANT) {
 			const struct instant *in = &t->tracks[hit->ref.track]
 			    .instants[hit->ref.index];
-			row(t, tsv, in->t, 0, hit->ref.track, where,
+			row(t, tsv, guard, in->t, 0, hit->ref.track, where,
 			    trace_func_name(t, in->func), out);
 		} else {
 			const struct slice *s = trace_slice(t, hit->ref);
-			row(t, tsv, s->start, trace_slice_dur(t, hit->ref),
+			row(t, tsv, guard, s->start, trace_slice_dur(t, hit->ref),
 			    hit->ref.track, where, trace_func_name(t, s->func),
 			    out);
 		}
