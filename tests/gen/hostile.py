@@ -21,6 +21,20 @@ KIND:
                  is past it even from the clock's origin
   cp-deep        a CoreProfiler TraceLog whose one `sam str` line holds
                  a stack of N (default 1000000) frames, 4 bytes each
+  fxt-funcs      an FXT trace of N (default 80000) calls, one after the
+                 other, each of a function of its own (f0, f1, ...)
+  fxt-names      an FXT trace of one call of each name of NAMES below, in
+                 that order, a microsecond apart
+  cp-names       the same in a CoreProfiler TraceLog (sampling)
+  fxt-formulas   an FXT trace of the names of NAMES a spreadsheet would
+                 take for formulas, each calling the next, twice
+  ctf-names      a CTF trace directory OUT with an event class of each
+                 name of NAMES (as TSDL octal escapes) and one event of
+                 each, in that order
+
+NAMES: pairs that a careless escaping merges (a byte and the text that
+spells it: 0xFF and \\xff, NUL and \\x00, C0 80 and NUL; ';' and ':'),
+a backslash, and names a spreadsheet would take for formulas.
 """
 import os
 import struct
@@ -64,6 +78,85 @@ def fxt_slow(out, n):
             # duration begin (2) or end (3) on thread 1, name 1
             h = 4 | (2 << 4) | (et << 16) | (1 << 24) | (1 << 32) | (1 << 48)
             out.write(struct.pack('<QQ', h, t))
+
+
+NAMES = [b'a\xffb', b'a\\xffb', b'n\x00b', b'n\\x00b', b'c\xc0\x80d',
+         b's;t', b's:t', b'back\\slash', b'=1+2', b'@SUM(A1)', b'+x',
+         b'-x', b'plain']
+
+
+def fxt_calls(out, names):
+    """One thread (pid 1, tid 2), a call of each name, inline strings."""
+    out.write(struct.pack('<Q', 0x0016547846040010))
+    out.write(struct.pack('<Q', (1 << 4) | (1 << 16) | (1 << 20)))
+    out.write(struct.pack('<QQQ', 3 | (3 << 4) | (1 << 16), 1, 2))
+    out.write(struct.pack('<QQ', 2 | (2 << 4) | (1 << 16) | (1 << 32),
+                          ord('c')))
+    for i, name in enumerate(names):
+        padded = name + b'\0' * (-len(name) % 8)
+        words = 3 + len(padded) // 8
+        # event record (4), duration complete (4), thread ref 1,
+        # category ref 1, the name inline (0x8000 | length)
+        h = (4 | (words << 4) | (4 << 16) | (1 << 24) | (1 << 32) |
+             ((0x8000 | len(name)) << 48))
+        out.write(struct.pack('<QQ', h, 1000 * (i + 1)))
+        out.write(padded)
+        out.write(struct.pack('<Q', 1000 * (i + 1) + 500))
+
+
+def fxt_nested(out, names):
+    """One thread: a call of names[0] holding one of names[1] and so
+    on, then a second, shorter one of each."""
+    out.write(struct.pack('<Q', 0x0016547846040010))
+    out.write(struct.pack('<Q', (1 << 4) | (1 << 16) | (1 << 20)))
+    out.write(struct.pack('<QQQ', 3 | (3 << 4) | (1 << 16), 1, 2))
+    out.write(struct.pack('<QQ', 2 | (2 << 4) | (1 << 16) | (1 << 32),
+                          ord('c')))
+    for t0, t1 in ((1000, 2000), (3000, 3500)):
+        for i, name in enumerate(names):
+            padded = name + b'\0' * (-len(name) % 8)
+            words = 3 + len(padded) // 8
+            h = (4 | (words << 4) | (4 << 16) | (1 << 24) | (1 << 32) |
+                 ((0x8000 | len(name)) << 48))
+            out.write(struct.pack('<QQ', h, t0 + 10 * i))
+            out.write(padded)
+            out.write(struct.pack('<Q', t1 - 10 * i))
+
+
+def cp_names(out, names):
+    out.write(b'prf stm 2024-02-29 23:59:58.250 +00:00\n'
+              b'prf cfg CollectionMethod Sampling\n'
+              b'thr crt 0xA3F00000 0x00000001\n'
+              b'thr aos 0x00000001 3007\n')
+    for i, name in enumerate(names):
+        out.write(b'fun inf 0x%08x 0x%08x 0x0 0x0 0x0 0x%08x:0x10\n' %
+                  (i + 1, 0xA4000000 + 0x100 * i, 0xA5000000 + 0x100 * i))
+        out.write(b'fun nam 0x%08x "' % (i + 1) + name +
+                  b'" "void" "()"\n')
+    # MPS:STACKSIZE, the size at the previous record: each sample
+    # replaces the one frame by the next function
+    for i in range(len(names)):
+        out.write(b'sam str 0x00000001 %d 1 0:%d 0x%x\n' %
+                  (20 + 4 * i, 1 if i else 0, i + 1))
+    out.write(b'sam str 0x00000001 %d 1 0:1\n' % (20 + 4 * len(names)))
+
+
+def ctf_names(d, names):
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, 'metadata'), 'w') as f:
+        f.write(CTF_HEAD + CTF_TRACE)
+        for i, name in enumerate(names):
+            lit = ''.join(chr(c) if 0x20 <= c < 0x7f and c not in b'"\\'
+                          else '\\%03o' % c for c in name)
+            f.write('event { name = "%s"; id = %d; stream_id = 0; '
+                    'fields := struct { uint32_t v; }; };\n' % (lit, i))
+    body = b''
+    for i in range(len(names)):
+        body += struct.pack('<IQ', i, 1000 * (i + 1)) + struct.pack('<I', 7)
+    hdr = struct.pack('<II', 0xC1FC1FC1, 0)
+    size = len(hdr) + 16 + len(body)
+    with open(os.path.join(d, 'stream_0'), 'wb') as f:
+        f.write(hdr + struct.pack('<QQ', size * 8, size * 8) + body)
 
 
 def cp_deep(out, n):
@@ -152,6 +245,8 @@ def main():
         return ctf_aliases(path, n or 20000)
     if kind == 'ctf-far-clock':
         return ctf_far_clock(path, n or 3)
+    if kind == 'ctf-names':
+        return ctf_names(path, NAMES)
     with open(path, 'wb') as out:
         if kind == 'fxt-providers':
             fxt_providers(out, n or 10000)
@@ -161,6 +256,14 @@ def main():
             fxt_slow(out, n or 7)
         elif kind == 'cp-deep':
             cp_deep(out, n or 1000000)
+        elif kind == 'fxt-funcs':
+            fxt_calls(out, [b'f%d' % i for i in range(n or 80000)])
+        elif kind == 'fxt-names':
+            fxt_calls(out, NAMES)
+        elif kind == 'fxt-formulas':
+            fxt_nested(out, [n for n in NAMES if n[:1] in b'=@+-'])
+        elif kind == 'cp-names':
+            cp_names(out, NAMES)
         else:
             sys.exit('hostile.py: unknown kind ' + kind)
 

@@ -5,8 +5,9 @@
 #   TTV=build/ttv sh tests/tools/outputs.sh OUTDIR
 #   diff -r OUTDIR-before OUTDIR-after
 # For each trace of $TTV_SHARED/traces (files, and CTF trace directories)
-# and of tests/data: --info, --stats --tsv, --export chrome-json and
-# --export collapsed, each with its exit status and stderr.
+# and of tests/data: --info, --stats --tsv, --export chrome-json,
+# --export collapsed and --tree --tsv, each with its exit status and
+# stderr.
 set -u
 : "${TTV:?}"
 out=${1:?usage: outputs.sh OUTDIR}
@@ -35,12 +36,13 @@ list() {
 n=0
 list | while read -r t; do
 	name=$(echo "$t" | sed "s|^$shared/||; s|^$src/||; s|/|__|g")
-	for mode in info stats chrome collapsed; do
+	for mode in info stats chrome collapsed tree; do
 		case $mode in
 		info) set -- --info ;;
 		stats) set -- --stats --tsv ;;
 		chrome) set -- --export chrome-json ;;
 		collapsed) set -- --export collapsed ;;
+		tree) set -- --tree --tsv ;;
 		esac
 		"$TTV" "$@" "$t" >"$out/$name.$mode" 2>"$out/$name.$mode.err"
 		echo "exit $?" >>"$out/$name.$mode.err"
@@ -48,4 +50,4 @@ list | while read -r t; do
 	n=$((n + 1))
 	echo "$n" >"$out/.count"
 done
-echo "$(cat "$out/.count" 2>/dev/null || echo 0) traces, 4 outputs each, in $out"
+echo "$(cat "$out/.count" 2>/dev/null || echo 0) traces, 5 outputs each, in $out"
