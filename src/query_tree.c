@@ -66,16 +66,17 @@ clip(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
 
 struct frame {
 	uint32_t depth;
-	size_t index;
 	uint32_t node;
+	size_t index;
 	size_t child;		/* next child index at depth + 1 */
-	bool in_focus;
-	uint8_t fold;		/* FOLD_TOP, FOLD_INSIDE, or 0 */
 	ttv_ns clipped;
 	ttv_ns focus_below;	/* focused time reported by children */
 	ttv_ns child_clipped;	/* clipped time of visited children */
 	uint64_t child_weight;
+	/* last, packed: a frame a level, and stacks go 10^6 deep */
+	bool in_focus;
 	bool has_focus_below;
+	uint8_t fold;		/* FOLD_TOP, FOLD_INSIDE, or 0 */
 };
 
 enum { FOLD_TOP = 1, FOLD_INSIDE = 2 };

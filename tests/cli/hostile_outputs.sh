@@ -28,7 +28,8 @@ out_max=$((16 * 8100000))
 for mode in "--tree" "--tree --tsv" "--tree --per-thread --tsv" \
     "--calls . --tsv" "--calls #1" "--callers #1" "--callees #1 --tsv" \
     "--stats" "--markers --tsv" "--search # --tsv" \
-    "--export collapsed" "--export chrome-json"; do
+    "--export collapsed" "--export chrome-json" "--tree -f #3 --tsv" \
+    "--export collapsed -f #3"; do
 	# shellcheck disable=SC2086
 	budget "10^6 deep, $mode" "$tmp/deep.xray" 1 "truncated log" $mode
 	n=$(wc -c <"$tmp/out")
@@ -53,6 +54,13 @@ gen xraygen -s 65536 -N 5000 deep "$tmp/d5k.xray"
 sums() { awk -F'\t' 'NR > 1 { c += $2; s += $4 } END { print c, s }' "$1"; }
 [ "$(sums "$tmp/whole")" = "$(sums "$tmp/folded")" ] ||
     fail "--max-depth 10: calls and self $(sums "$tmp/folded"), whole tree $(sums "$tmp/whole")"
+# The same through a function filter (the stacks walked frame by frame).
+"$TTV" --tree --tsv -f '#3' --max-depth 1000000 "$tmp/d5k.xray" \
+    >"$tmp/whole_f" 2>/dev/null
+"$TTV" --tree --tsv -f '#3' --max-depth 10 "$tmp/d5k.xray" >"$tmp/folded_f" \
+    2>/dev/null
+[ "$(sums "$tmp/whole_f")" = "$(sums "$tmp/folded_f")" ] ||
+    fail "-f, --max-depth 10: calls and self $(sums "$tmp/folded_f"), whole tree $(sums "$tmp/whole_f")"
 [ "$(wc -l <"$tmp/folded")" -eq 11 ] ||
     fail "--max-depth 10: $(wc -l <"$tmp/folded") lines, want 11"
 tail -1 "$tmp/folded" | grep -q '^#1;#2;#3;#4;#5;#6;#7;#1;#2;\[4991 frames\]	4991	' ||
