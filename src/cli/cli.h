@@ -33,7 +33,8 @@ void cli_markers(const struct trace *t, const struct filter *f, ttv_ns t0,
 
 /* --search REGEX: every match in time order (ts_ns from the trace start,
  * dur_ns, tid, where it matched, name), as the viewer's / finds them
- * (smart-case). Returns -1 with *err for a bad pattern. */
+ * (smart-case). Returns -1 with *err, having written nothing, for a bad
+ * pattern or one the regex budget could not decide on every string. */
 int cli_search(const struct trace *t, const struct filter *f,
     const char *pattern, ttv_ns t0, ttv_ns t1, bool tsv, bool guard,
     FILE *out, char **err);

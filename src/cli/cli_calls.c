@@ -130,15 +130,21 @@ free_names(const struct trace *t, char **names)
 
 static int
 list_calls(const struct trace *t, const struct filter *f,
-    const struct calls_options *o, FILE *out)
+    const struct calls_options *o, FILE *out, char **err)
 {
-	char *err = NULL;
-	struct regex *re = regex_compile(o->arg, &err);
+	struct regex *re = regex_compile(o->arg, err);
 	if (re == NULL) {
-		free(err);	/* checked before the load */
+		free(*err);	/* checked before the load */
+		*err = NULL;
 		return 0;
 	}
 	uint8_t *match = regex_match_funcs(t, re);
+	if (match == NULL) {
+		/* the regex budget ran out: no list rather than a short one */
+		*err = xstrdup(regex_error(re));
+		regex_free(re);
+		return 2;
+	}
 	regex_free(re);
 	struct instance_list l;
 	query_instances(t, f, match, o->t0, o->t1, &l);
@@ -385,7 +391,7 @@ cli_calls(const struct trace *t, const struct filter *f,
 	char *err = NULL;
 	int rc = 0;
 	switch (o->mode) {
-	case CALLS_LIST: rc = list_calls(t, f, o, out); break;
+	case CALLS_LIST: rc = list_calls(t, f, o, out, &err); break;
 	case CALLS_CALLERS:
 	case CALLS_CALLEES: rc = edges(t, f, o, out, &err); break;
 	case CALLS_TREE: {

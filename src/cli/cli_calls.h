@@ -42,8 +42,9 @@ int cli_range_resolve(const struct trace *t, struct calls_options *o,
 /* --info --range: the range resolved, its length and what is in it. */
 void cli_range_info(const struct trace *t, const struct filter *f,
     const struct calls_options *o, FILE *out);
-/* Runs o->mode: 0, or 1 after "ttv: PATH: no function named ..." on
- * stderr. */
+/* Runs o->mode: 0, or the exit status after "ttv: PATH: ..." on stderr:
+ * 1 for no function named so, 2 for a --calls pattern the regex budget
+ * could not decide. */
 int cli_calls(const struct trace *t, const struct filter *f,
     const struct calls_options *o, const char *path, FILE *out);
 

@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "query_calls.h"
 #include "timefmt.h"
+#include "xalloc.h"
 
 /* Bytes beyond one per column, for printf widths ("µ" is two bytes). */
 static int
@@ -52,13 +53,21 @@ cli_search(const struct trace *t, const struct filter *f,
     FILE *out, char **err)
 {
 	struct regex *re = regex_compile_search(pattern, err);
+	struct search_match m;
 	struct search_result res;
 	char wb[256];
 
 	if (re == NULL)
 		return -1;
-	uint8_t *match = query_search_funcs(t, re);
-	query_search_all(t, f, match, re, &res);
+	/* No answer rather than a wrong one: a string the budget could not
+	 * decide is an error, before anything is written. */
+	if (query_search_match(t, re, &m) != 0) {
+		*err = xstrdup(regex_error(re));
+		regex_free(re);
+		return -1;
+	}
+	regex_free(re);
+	query_search_all(t, f, &m, &res);
 	res.nhits = search_in_range(t, res.hits, res.nhits, t0, t1);
 	if (tsv)
 		fputs("ts_ns\tdur_ns\ttid\tmatch\tname\n", out);
@@ -83,7 +92,7 @@ cli_search(const struct trace *t, const struct filter *f,
 		if (h >= res.nhits)
 			break;
 		const struct search_hit *hit = &res.hits[h++];
-		const char *where = query_search_where(t, re, hit, wb,
+		const char *where = query_search_where(t, &m, hit, wb,
 		    sizeof wb);
 		if (hit->ref.depth == SEARCH_INSTANT) {
 			const struct instant *in = &t->tracks[hit->ref.track]
@@ -98,7 +107,6 @@ cli_search(const struct trace *t, const struct filter *f,
 		}
 	}
 	search_result_free(&res);
-	free(match);
-	regex_free(re);
+	search_match_free(&m);
 	return 0;
 }

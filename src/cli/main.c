@@ -607,10 +607,11 @@ main(int argc, char **argv)
 	case MODE_MARKERS:
 		cli_markers(t, &f, co.t0, co.t1, tsv, safe, out);
 		break;
-	case MODE_CALLS:
-		if (cli_calls(t, &f, &co, path, out) != 0)
-			rc = EXIT_BAD_INPUT;
+	case MODE_CALLS: {
+		int calls_rc = cli_calls(t, &f, &co, path, out);
+		rc = calls_rc != 0 ? calls_rc : rc;
 		break;
+	}
 	case MODE_QUERY: {
 		int q = cli_query(t, &f, &qo, out);
 		rc = q != 0 ? q : rc;
@@ -619,6 +620,11 @@ main(int argc, char **argv)
 	case MODE_SEARCH:
 		if (cli_search(t, &f, search, co.t0, co.t1, tsv, safe, out,
 		    &err) != 0) {
+			fputs("ttv: ", stderr);
+			escape_fputs(path, stderr);
+			fputs(": ", stderr);
+			escape_fputs(err, stderr);
+			putc('\n', stderr);
 			free(err);
 			rc = EXIT_USAGE;
 		}

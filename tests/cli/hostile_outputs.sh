@@ -154,9 +154,9 @@ json_names() {
 	grep -v '"ph":"M"\|"cat":"ttv.marker"' "$tmp/out" |
 	    grep -o '"name":"\([^"\\]\|\\.\)*"' >"$tmp/names"
 }
-$hostile fxt-names "$tmp/names.fxt"
-$hostile cp-names "$tmp/names.tracelog"
-$hostile ctf-names "$tmp/names.ctf"
+$hostile fxt-faithful "$tmp/names.fxt"
+$hostile cp-faithful "$tmp/names.tracelog"
+$hostile ctf-faithful "$tmp/names.ctf"
 for f in names.fxt names.tracelog; do
 	t="$tmp/$f"
 	"$TTV" --stats --tsv "$t" 2>/dev/null | tail -n +2 | cut -f1 >"$tmp/names"
