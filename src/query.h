@@ -83,6 +83,14 @@ regex_ask(const struct trace *t, uint8_t *v, str_id s)
 }
 int regex_match_strings(struct regex *re, const struct trace *t,
     uint8_t *v);
+/* The same, each string asked with every match cut out: cut (t->nstrings
+ * pointers, NULL at first) gets at cut[s] the string without its matches
+ * (caller frees), and stays NULL where nothing matched. A search per
+ * character at most (an empty match steps over one character), each
+ * within the string's share of the steps, and the CPU time looked at
+ * between them. Returns 0, or -1 (regex_error) with every cut[s] NULL. */
+int regex_cut_strings(struct regex *re, const struct trace *t, uint8_t *v,
+    char **cut);
 /* Asks every function's name (and non-empty category). */
 void regex_ask_funcs(const struct trace *t, uint8_t *v, bool categories);
 /* One byte per function from the verdicts: 1 where its name (or, with

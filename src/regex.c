@@ -257,8 +257,88 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int
-regex_match_strings(struct regex *re, const struct trace *t, uint8_t *v)
+/* Appends s[0..n) to the growing buffer *buf (*len used, *cap held). */
+static void
+append(char **buf, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		*cap = (*len + n + 1) * 2;
+		*buf = xrealloc(*buf, *cap);
+	}
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
+/* cut_string's "out of CPU time", apart from PCRE2's codes (all > -100). */
+#define CUT_OUT_OF_TIME (-100000)
+
+/* The length of the character at s[at] (UTF-8; a stray byte is one). */
+static size_t
+char_len(const char *s, size_t len, size_t at)
+{
+	size_t k = at + 1;
+	while (k < len && ((unsigned char)s[k] & 0xc0) == 0x80 && k - at < 4)
+		k++;
+	return k - at;
+}
+
+/* str with every match of re cut out, into *cut (NULL when nothing
+ * matched). Each search is one pcre2_match under the string's limit; a
+ * string has at most one search per character (an empty match steps over
+ * one), and the CPU time is looked at between them. Returns 1 (a match),
+ * PCRE2_ERROR_NOMATCH, a PCRE2 error code or CUT_OUT_OF_TIME, after which
+ * *cut is NULL. */
+static int
+cut_string(struct regex *re, const char *str, size_t len, double start,
+    char **cut)
+{
+	const struct regex_budget *b = &re->budget;
+	size_t at = 0, from = 0, n = 0, cap = 0;
+	char *buf = NULL;
+	int rc;
+
+	*cut = NULL;
+	while ((rc = pcre2_match(re->code, (PCRE2_SPTR)str, len, from, 0,
+	    re->match, re->ctx)) >= 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(re->match);
+		/* \K in a lookahead can put a match's start after its end,
+		 * or before where the last one ended: kept within bounds */
+		size_t ms = ov[0] < at ? at : ov[0] > len ? len : ov[0];
+		size_t me = ov[1] < ms ? ms : ov[1] > len ? len : ov[1];
+		append(&buf, &n, &cap, str + at, ms - at);
+		at = me;
+		if (me == ms) {
+			/* an empty match: the next search starts a character
+			 * further, the character kept */
+			if (me >= len)
+				break;
+			size_t k = char_len(str, len, me);
+			append(&buf, &n, &cap, str + me, k);
+			at = me + k;
+		}
+		from = at;
+		if (b->seconds > 0 && now() - start > b->seconds) {
+			free(buf);
+			return CUT_OUT_OF_TIME;
+		}
+	}
+	if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) {
+		free(buf);
+		return rc;
+	}
+	if (buf == NULL)
+		return PCRE2_ERROR_NOMATCH;
+	append(&buf, &n, &cap, str + at, len - at);
+	*cut = buf;
+	return 1;
+}
+
+/* The walk of regex_match_strings and regex_cut_strings: with cut NULL,
+ * one match a string; else every match cut out. */
+static int
+match_strings(struct regex *re, const struct trace *t, uint8_t *v,
+    char **cut)
 {
 	const struct regex_budget *b = &re->budget;
 	size_t n = 0, bytes = 0, done = 0;
@@ -286,14 +366,20 @@ regex_match_strings(struct regex *re, const struct trace *t, uint8_t *v)
 		if (v[s] != REGEX_ASK)
 			continue;
 		const char *str = trace_str(t, s);
-		int rc = pcre2_match(re->code, (PCRE2_SPTR)str, strlen(str), 0,
-		    0, re->match, re->ctx);
+		int rc = cut != NULL ? cut_string(re, str, strlen(str), start,
+		    &cut[s]) : pcre2_match(re->code, (PCRE2_SPTR)str,
+		    strlen(str), 0, 0, re->match, re->ctx);
 		done++;
 		if (rc >= 0)
 			v[s] = REGEX_YES;
 		else if (rc == PCRE2_ERROR_NOMATCH)
 			v[s] = REGEX_NO;
-		else {
+		else if (rc == CUT_OUT_OF_TIME) {
+			fail(re, xasprintf("regex '%s' too costly: stopped "
+			    "after %g s of work, at string %zu of %zu",
+			    re->pattern, b->seconds, done, n));
+			return -1;
+		} else {
 			fail(re, why(re, rc, done, n));
 			return -1;
 		}
@@ -310,6 +396,25 @@ regex_match_strings(struct regex *re, const struct trace *t, uint8_t *v)
 		}
 	}
 	return 0;
+}
+
+int
+regex_match_strings(struct regex *re, const struct trace *t, uint8_t *v)
+{
+	return match_strings(re, t, v, NULL);
+}
+
+int
+regex_cut_strings(struct regex *re, const struct trace *t, uint8_t *v,
+    char **cut)
+{
+	int rc = match_strings(re, t, v, cut);
+	if (rc != 0)
+		for (uint32_t s = 0; s < t->nstrings; s++) {
+			free(cut[s]);
+			cut[s] = NULL;
+		}
+	return rc;
 }
 
 uint8_t *
