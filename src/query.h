@@ -205,6 +205,15 @@ enum stats_key {
  * value at index floor(q * n) of the sorted list. */
 void query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, struct stats_table *out);
+/* The same with one row per group of functions: group[func] (nfuncs
+ * entries) is the row of a function, below ngroups (ngroups or more: the
+ * function is left out). A row's func is its group; the percentiles are
+ * those of all the group's calls. Functions that share a name, or names
+ * that pair once numbers are cut out of them (query_diff.h), are one row
+ * so. */
+void query_stats_grouped(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, const uint32_t *group, uint32_t ngroups,
+    struct stats_table *out);
 void stats_sort(const struct trace *t, struct stats_table *st,
     enum stats_key key, bool descending);
 const char *stats_key_name(enum stats_key k);
