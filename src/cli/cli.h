@@ -11,6 +11,19 @@
 #include "model.h"
 #include "query.h"
 
+/* Diagnostics of a load shown on stderr; the rest go to --info only. */
+#define CLI_DIAGS_ON_STDERR 20
+
+/* Opens FILE for a batch mode's answer, never over a file one of the n
+ * traces was read from (ts[i], opened from paths[i]) nor the query file,
+ * nor into a trace directory read: checked before FILE is opened, and
+ * again by device and inode once it is open, before anything in it is
+ * cut. NULL after a message on stderr. */
+FILE *cli_open_output(const char *file, size_t n, const char *const paths[],
+    const struct trace *const ts[], const char *query_file);
+/* s right-aligned in width columns (a UTF-8 character is one column). */
+void cli_put_right(FILE *out, const char *s, int width);
+
 /* --info: what the file is and what is in it. */
 void cli_info(const struct trace *t, const struct filter *f, FILE *out);
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_calls.h"
 #include "escape.h"
 #include "export.h"
@@ -91,8 +92,8 @@ put_i64(char *p, int64_t v)
 }
 
 /* s right-aligned in width columns: "µs" takes two bytes, one column. */
-static void
-put_right(FILE *out, const char *s, int width)
+void
+cli_put_right(FILE *out, const char *s, int width)
 {
 	int cols = 0;
 	for (const char *p = s; *p; p++)
@@ -195,13 +196,15 @@ list_calls(const struct trace *t, const struct filter *f,
 			used = (size_t)(p - buf);
 		} else {
 			char b[32];
-			put_right(out, timefmt_time(s->start, t->first, b,
+			cli_put_right(out, timefmt_time(s->start, t->first, b,
 			    sizeof b), 14);
 			putc(' ', out);
-			put_right(out, timefmt_duration(c->dur, b, sizeof b), 10);
+			cli_put_right(out, timefmt_duration(c->dur, b,
+			    sizeof b), 10);
 			putc(' ', out);
-			put_right(out, timefmt_duration(call_instance_self(t, c,
-			    l.t0, l.t1), b, sizeof b), 10);
+			cli_put_right(out, timefmt_duration(
+			    call_instance_self(t, c, l.t0, l.t1), b, sizeof b),
+			    10);
 			fprintf(out, " %8lld %5u  %s\n", (long long)tr->tid,
 			    c->ref.depth, name);
 		}
@@ -275,8 +278,8 @@ edges(const struct trace *t, const struct filter *f,
 		} else {
 			char b[32];
 			fprintf(out, "%10llu ", (unsigned long long)e[i].count);
-			put_right(out, timefmt_duration(e[i].total, b, sizeof b),
-			    10);
+			cli_put_right(out, timefmt_duration(e[i].total, b,
+			    sizeof b), 10);
 			fputs("  ", out);
 			escape_fputs(name, out);
 			putc('\n', out);
@@ -329,9 +332,9 @@ tree_row_put(const struct trace *t, const struct call_tree *ct,
 	}
 	char b[32];
 	fprintf(out, "%10llu ", (unsigned long long)c->count);
-	put_right(out, timefmt_duration(c->total, b, sizeof b), 10);
+	cli_put_right(out, timefmt_duration(c->total, b, sizeof b), 10);
 	putc(' ', out);
-	put_right(out, timefmt_duration(c->self, b, sizeof b), 10);
+	cli_put_right(out, timefmt_duration(c->self, b, sizeof b), 10);
 	fprintf(out, "  %*s", (int)(2 * (c->depth - 1)), "");
 	if (c->func == CALL_FOLDED)
 		fprintf(out, "[%u frames]", c->track - c->depth + 1);

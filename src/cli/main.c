@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "cli_calls.h"
+#include "cli_diff.h"
 #include "escape.h"
 #include "export.h"
 #include "open_trace.h"
@@ -30,16 +31,14 @@
 enum { EXIT_OK = TTV_EXIT_OK, EXIT_BAD_INPUT = TTV_EXIT_BAD_INPUT,
 	EXIT_USAGE = TTV_EXIT_USAGE };
 
-/* Diagnostics shown on stderr before the rest go to --info only. */
-#define DIAGS_ON_STDERR 20
-
 enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_MARKERS,
-	MODE_SEARCH, MODE_QUERY, MODE_CALLS };
+	MODE_SEARCH, MODE_QUERY, MODE_CALLS, MODE_DIFF };
 static const char *const mode_option[] = {
 	[MODE_VIEW] = "", [MODE_INFO] = "--info", [MODE_STATS] = "--stats",
 	[MODE_EXPORT] = "--export", [MODE_MARKERS] = "--markers",
 	[MODE_SEARCH] = "--search", [MODE_QUERY] = "--query",
 	[MODE_CALLS] = "--calls, --callers, --callees or --tree",
+	[MODE_DIFF] = "--diff",
 };
 
 enum {
@@ -47,7 +46,7 @@ enum {
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
 	OPT_SEARCH, OPT_MAX_DEPTH, OPT_QUERY, OPT_QUERY_FILE, OPT_CSV, OPT_JSON,
 	OPT_CALLS, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_RANGE, OPT_NO_STATE,
-	OPT_SPREADSHEET_SAFE,
+	OPT_SPREADSHEET_SAFE, OPT_DIFF, OPT_DIFF_OPTION,
 };
 
 static const struct option long_options[] = {
@@ -68,6 +67,15 @@ static const struct option long_options[] = {
 	{ "callees", required_argument, NULL, OPT_CALLEES },
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "range", required_argument, NULL, OPT_RANGE },
+	{ "diff", required_argument, NULL, OPT_DIFF },
+	/* --diff's own, taken by cli_diff_option() by name */
+	{ "by", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "normalize", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "match-strip", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "range-base", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "min-change", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "fail-above", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "fail-on-new", no_argument, NULL, OPT_DIFF_OPTION },
 	{ "export", required_argument, NULL, 'e' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
@@ -116,17 +124,22 @@ usage(FILE *fp)
 "      --callees FUNC      the functions FUNC calls directly: calls and time\n"
 "      --tree              the call tree: each call path with its calls,\n"
 "                          total and self time (--per-thread: by thread)\n"
+"      --diff BASE         compare TRACE with BASE (any formats): per\n"
+"                          function calls, total, self, p50, p99 in each,\n"
+"                          the change and grew/shrank/same/only-base/\n"
+"                          only-new, largest change of total first\n"
 "      --tsv               with --stats, --markers, --search, --query,\n"
-"                          --calls, --callers, --callees or --tree:\n"
-"                          tab-separated with a header line\n"
+"                          --calls, --callers, --callees, --tree or\n"
+"                          --diff: tab-separated with a header line\n"
 "      --csv, --json       with --query: CSV, or a JSON array of objects\n"
 "      --spreadsheet-safe  with --tsv or --csv: a ' before each name or\n"
 "                          text that starts with =, +, - or @, which a\n"
 "                          spreadsheet would run as a formula\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
-"                          min, median, p90, p99, max or samples\n"
-"      --ascending         with --stats: smallest first; with --calls:\n"
-"                          fastest first\n"
+"                          min, median, p90, p99, max or samples; with\n"
+"                          --diff: by the change of that key\n"
+"      --ascending         with --stats or --diff: smallest first; with\n"
+"                          --calls: fastest first\n"
 "      --range START..END  only [START, END) of the trace, in every batch\n"
 "                          mode: calls overlapping it, their times clipped\n"
 "                          to it; times as the viewer's g takes them,\n"
@@ -141,6 +154,20 @@ usage(FILE *fp)
 "      --max-depth N       with --export collapsed or --tree: at most N\n"
 "                          frames a path, deeper ones folded into one\n"
 "                          \"[K frames]\" (default 1024)\n"
+"\n"
+"Diff (with --diff BASE):\n"
+"      --by function|path  one row per function (default) or call path\n"
+"      --normalize calls|total  compare per call, or as if both traces\n"
+"                          took the same time\n"
+"      --match-strip REGEX  cut what matches out of names before pairing\n"
+"                          them (template arguments, JIT addresses)\n"
+"      --range-base START..END  BASE's range (--range: both, else TRACE's)\n"
+"      --min-change T[,P%] a change within T or P% of BASE's total is\n"
+"                          \"same\" (default 10us,1%)\n"
+"      --fail-above PCT    exit 3 when a function in both grew its total\n"
+"                          by more than PCT% and --min-change\n"
+"      --fail-on-new       with --fail-above: a function only in TRACE\n"
+"                          fails too\n"
 "\n"
 "Filters (every mode):\n"
 "  -t, --thread TID[,TID...]  only these threads\n"
@@ -162,7 +189,7 @@ usage(FILE *fp)
 "  -V, --version           show the version\n"
 "\n"
 "Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error or bad\n"
-"query, 130 query interrupted.\n"
+"query, 3 --fail-above failed, 130 query interrupted.\n"
 "In the viewer, press ? for the keys; see ttv(1).\n", fp);
 }
 
@@ -269,12 +296,15 @@ same_file(const struct stat *a, uint64_t dev, uint64_t ino)
 /* The input file FILE would overwrite (by device and inode: a link or
  * another name of it is the same file), or NULL. */
 static const char *
-input_at(const struct stat *st, const struct trace *t, const char *query_file)
+input_at(const struct stat *st, size_t n, const struct trace *const ts[],
+    const char *query_file)
 {
 	struct stat q;
-	for (size_t i = 0; i < t->nfiles; i++)
-		if (same_file(st, t->files[i].dev, t->files[i].ino))
-			return t->files[i].path;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < ts[k]->nfiles; i++)
+			if (same_file(st, ts[k]->files[i].dev,
+			    ts[k]->files[i].ino))
+				return ts[k]->files[i].path;
 	if (query_file != NULL && stat(query_file, &q) == 0 &&
 	    same_file(st, (uint64_t)q.st_dev, (uint64_t)q.st_ino))
 		return query_file;
@@ -327,27 +357,25 @@ output_refused(const char *file, const char *why, const char *input, int fd)
 	return NULL;
 }
 
-/* Opens FILE for the answer, never over a file the trace was read from
- * nor the query file, nor into a trace directory read: checked before
- * FILE is opened, and again by device and inode once it is open, before
- * anything in it is cut. NULL after a message on stderr. */
-static FILE *
-open_output(const char *file, const char *path, const struct trace *t,
-    const char *query_file)
+FILE *
+cli_open_output(const char *file, size_t n, const char *const paths[],
+    const struct trace *const ts[], const char *query_file)
 {
 	struct stat st;
 	const char *input;
 	if (stat(file, &st) == 0 &&
-	    (input = input_at(&st, t, query_file)) != NULL)
+	    (input = input_at(&st, n, ts, query_file)) != NULL)
 		return output_refused(file, "output would overwrite the input",
 		    input, -1);
-	if ((input = trace_dir_at(file, path, t)) != NULL)
-		return output_refused(file, "output would go into the trace's "
-		    "directory, to be read as part of the trace", input, -1);
+	for (size_t k = 0; k < n; k++)
+		if ((input = trace_dir_at(file, paths[k], ts[k])) != NULL)
+			return output_refused(file, "output would go into the "
+			    "trace's directory, to be read as part of the "
+			    "trace", input, -1);
 	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
 	if (fd < 0 || fstat(fd, &st) != 0)
 		return output_refused(file, strerror(errno), NULL, fd);
-	if ((input = input_at(&st, t, query_file)) != NULL)
+	if ((input = input_at(&st, n, ts, query_file)) != NULL)
 		return output_refused(file, "output would overwrite the input",
 		    input, fd);
 	FILE *fp = NULL;
@@ -382,15 +410,18 @@ main(int argc, char **argv)
 	bool per_thread = false, tsv = false, sort = false, depth_set = false;
 	bool csv_json = false, ascending = false, no_state = false;
 	bool safe = false;
+	struct diff_cli dc;
+	int longindex = 0;
 	uint32_t max_depth = EXPORT_MAX_DEPTH;
 	struct open_options oo = { 0 };
 	int c, rc;
 
 	setlocale(LC_ALL, "");
+	cli_diff_init(&dc);
 	/* getopt's own messages then start with "ttv:", as ours do. */
 	argv[0] = (char *)"ttv";
 	while ((c = getopt_long(argc, argv, "ise:o:t:f:hV", long_options,
-	    NULL)) != -1) {
+	    &longindex)) != -1) {
 		rc = EXIT_OK;
 		switch (c) {
 		case 'i': rc = set_mode(&mode, MODE_INFO); break;
@@ -417,6 +448,18 @@ main(int argc, char **argv)
 			co.arg = optarg;
 			break;
 		case OPT_RANGE: co.range = optarg; break;
+		case OPT_DIFF:
+		case OPT_DIFF_OPTION: {
+			char *e = NULL;
+			if (c == OPT_DIFF)
+				rc = set_mode(&mode, MODE_DIFF);
+			if (rc == EXIT_OK && cli_diff_option(&dc,
+			    long_options[longindex].name, optarg, &e) != 0) {
+				rc = usage_error("%s", e);
+				free(e);
+			}
+			break;
+		}
 		case OPT_TSV:
 			tsv = so.tsv = co.tsv = true;
 			qo.format = QUERY_TSV;
@@ -487,17 +530,19 @@ main(int argc, char **argv)
 
 	/* Options that only mean something with a mode. */
 	if (tsv && mode != MODE_STATS && mode != MODE_MARKERS &&
-	    mode != MODE_SEARCH && mode != MODE_QUERY && mode != MODE_CALLS)
+	    mode != MODE_SEARCH && mode != MODE_QUERY && mode != MODE_CALLS &&
+	    mode != MODE_DIFF)
 		return usage_error("%s", "--tsv goes with --stats, --markers, "
-		    "--search, --query, --calls, --callers, --callees or --tree");
+		    "--search, --query, --calls, --callers, --callees, --tree "
+		    "or --diff");
 	if (csv_json && mode != MODE_QUERY)
 		return usage_error("%s", "--csv and --json go with --query");
-	if (sort && mode != MODE_STATS)
-		return usage_error("%s", "--sort goes with --stats");
-	if (ascending && mode != MODE_STATS && !(mode == MODE_CALLS &&
-	    co.mode == CALLS_LIST))
-		return usage_error("%s", "--ascending goes with --stats or "
-		    "--calls");
+	if (sort && mode != MODE_STATS && mode != MODE_DIFF)
+		return usage_error("%s", "--sort goes with --stats or --diff");
+	if (ascending && mode != MODE_STATS && mode != MODE_DIFF &&
+	    !(mode == MODE_CALLS && co.mode == CALLS_LIST))
+		return usage_error("%s", "--ascending goes with --stats, --diff "
+		    "or --calls");
 	if (no_state && mode != MODE_VIEW)
 		return usage_error("%s", "--no-state goes with the viewer");
 	if (co.range != NULL && mode == MODE_VIEW)
@@ -538,6 +583,11 @@ main(int argc, char **argv)
 		free(err);
 		return rc;
 	}
+	if (cli_diff_check(&dc, sort, so.sort, &err) != 0) {
+		rc = usage_error("%s", err);
+		free(err);
+		return rc;
+	}
 	if ((rc = open_trace_check(&oo, &err)) != EXIT_OK) {
 		rc = usage_error("%s", err);
 		free(err);
@@ -552,6 +602,8 @@ main(int argc, char **argv)
 
 	if (mode == MODE_VIEW)
 		return viewer_main(path, &oo, !no_state);
+	if (mode == MODE_DIFF)
+		return cli_diff(&dc, path, &oo, &co, &so, output);
 
 	struct progress prog = { .path = path };
 	if (isatty(STDERR_FILENO)) {
@@ -564,7 +616,7 @@ main(int argc, char **argv)
 	rc = open_trace(path, &oo, &t, &f, &err);
 	progress_end(&prog);
 	if (t != NULL)
-		open_trace_report(t, path, DIAGS_ON_STDERR, stderr);
+		open_trace_report(t, path, CLI_DIAGS_ON_STDERR, stderr);
 	if (rc != EXIT_OK) {
 		fputs("ttv: ", stderr);
 		escape_fputs(path, stderr);
@@ -592,7 +644,8 @@ main(int argc, char **argv)
 	qo.t1 = co.t1;
 
 	FILE *out = stdout;
-	if (output != NULL && (out = open_output(output, path, t, qo.file)) == NULL) {
+	if (output != NULL && (out = cli_open_output(output, 1, &path,
+	    (const struct trace *const *)&t, qo.file)) == NULL) {
 		filter_clear(&f);
 		trace_free(t);
 		return EXIT_BAD_INPUT;
