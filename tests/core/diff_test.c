@@ -465,7 +465,7 @@ test_stats_grouped(void **state)
 	(void)state;
 	enum { NCALLS = 3000, NF = 12, NG = 4 };
 	struct call *calls = xcalloc(NCALLS + 1, sizeof *calls);
-	char names[NF][8];
+	char names[NF][16];
 	for (int i = 0; i < NF; i++)
 		snprintf(names[i], sizeof names[i], "f%d", i);
 	ttv_ns now = 0;
