@@ -133,6 +133,14 @@ strtab_intern(struct strtab *st, const char *s, size_t len)
 	return id;
 }
 
+uint32_t
+strtab_intern_held(struct strtab *st, const char *s, size_t len)
+{
+	if (len > UINT32_MAX - 1)
+		len = UINT32_MAX - 1;
+	return intern(st, s, len);
+}
+
 const char *
 strtab_get(const struct strtab *st, uint32_t id)
 {

@@ -437,6 +437,47 @@ test_ranges(void **state)
 	trace_free(n);
 }
 
+/* Names the model holds escaped (a NUL, a byte C0: escape.h) are keys as
+ * they are: a row's name is the function's, byte for byte, and pairs with
+ * the same name in the other trace. */
+static void
+test_held_names(void **state)
+{
+	(void)state;
+	static const char *const raw[] = { "n\0ul", "a\xc0z", "plain" };
+	static const size_t len[] = { 4, 3, 5 };
+	struct trace *t[2];
+	for (int s = 0; s < 2; s++) {
+		struct builder *b = builder_new("held");
+		uint32_t tr = builder_track(b, TRACK_THREAD,
+		    builder_process(b, 1), 1);
+		for (int i = 0; i < 3; i++) {
+			func_id f = builder_func(b, builder_intern(b, raw[i],
+			    len[i]), 0, -1);
+			builder_push(b, tr, 100 * i, f);
+			assert_true(builder_pop(b, tr, 100 * i + 10 + s, 0));
+		}
+		t[s] = builder_finish(b);
+	}
+	struct diff_options o = { .by = DIFF_BY_FUNCTION };
+	for (int by = 0; by < 2; by++) {
+		struct diff d;
+		o.by = by ? DIFF_BY_PATH : DIFF_BY_FUNCTION;
+		diff_of(t[0], t[1], &o, &d);
+		assert_int_equal(d.n, 3);
+		for (uint32_t f = 0; f < 3; f++) {
+			const struct diff_row *r = row_named(&d,
+			    trace_func_name(t[0], f));
+			assert_non_null(r);
+			assert_int_equal(r->s[DIFF_BASE].count, 1);
+			assert_int_equal(r->s[DIFF_NEW].count, 1);
+		}
+		diff_free(&d);
+	}
+	trace_free(t[0]);
+	trace_free(t[1]);
+}
+
 /* ------------------------------------------------- grouped statistics */
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
@@ -618,6 +659,7 @@ main(void)
 		cmocka_unit_test(test_by_path),
 		cmocka_unit_test(test_strip_and_groups),
 		cmocka_unit_test(test_ranges),
+		cmocka_unit_test(test_held_names),
 		cmocka_unit_test(test_stats_grouped),
 		cmocka_unit_test(test_cut),
 		cmocka_unit_test(test_min_change),
