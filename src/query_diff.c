@@ -18,16 +18,17 @@
 #include "xalloc.h"
 
 /* The key of the "[deeper frames]" node: a held name never has C0 01 in
- * it (escape.h), so no function can take it. */
+ * it (escape.h), so no function can take it. Keys are held names, interned
+ * as they are (strtab_intern_held). */
 static const char folded_key[] = "\xc0\x01";
 
 /* ----------------------------------------------------------------- keys */
 
-/* The key of each function of t (nfuncs entries, caller frees), or NULL
- * with *err when the strip pattern ran out of budget. *shared: two
- * functions of t have one key. */
+/* The key of each function of t in names (nfuncs entries, caller
+ * frees), or NULL with *err when the strip pattern ran out of budget.
+ * *shared: two functions of t have one key. */
 static uint32_t *
-side_keys(struct diff *d, const struct trace *t, struct regex *strip,
+side_keys(struct strtab *names, const struct trace *t, struct regex *strip,
     bool *shared, char **err)
 {
 	char **cut = NULL;
@@ -46,26 +47,17 @@ side_keys(struct diff *d, const struct trace *t, struct regex *strip,
 		}
 	}
 	uint32_t *key = xmalloc((t->nfuncs ? t->nfuncs : 1) * sizeof *key);
-	uint8_t *seen = NULL;
-	size_t nseen = 0;
 	for (uint32_t f = 0; f < t->nfuncs; f++) {
 		str_id s = t->funcs[f].name;
 		const char *name = cut != NULL && s < t->nstrings &&
 		    cut[s] != NULL ? cut[s] : trace_func_name(t, f);
-		key[f] = strtab_intern(d->names, name, strlen(name));
-		/* a key met twice in this trace */
-		if (key[f] >= nseen) {
-			size_t n = (size_t)key[f] + 1 > 2 * nseen ?
-			    (size_t)key[f] + 1 : 2 * nseen;
-			seen = xrealloc(seen, n);
-			memset(seen + nseen, 0, n - nseen);
-			nseen = n;
-		}
-		if (seen[key[f]])
+		uint32_t before = strtab_count(names);
+		key[f] = strtab_intern_held(names, name, strlen(name));
+		/* the table holds this side's keys alone: a key met before
+		 * is one of an earlier function */
+		if (key[f] < before)
 			*shared = true;
-		seen[key[f]] = 1;
 	}
-	free(seen);
 	if (cut != NULL) {
 		for (uint32_t s = 0; s < t->nstrings; s++)
 			free(cut[s]);
@@ -74,39 +66,176 @@ side_keys(struct diff *d, const struct trace *t, struct regex *strip,
 	return key;
 }
 
-/* ------------------------------------------------------------ functions */
+/* ---------------------------------------------------------------- parts */
 
-/* Each side's statistics by key, into by[side][key] (count 0: absent). */
+/* Each side's statistics by key (count 0: no call). */
 static void
-side_stats(const struct diff_side *side, const uint32_t *key, bool shared,
-    uint32_t nkeys, struct func_stats *by)
+part_functions(struct diff_part *p, const struct diff_side *side,
+    const uint32_t *key, bool shared)
 {
 	struct stats_table st;
 	const struct trace *t = side->t;
+	p->n = strtab_count(p->names);
+	p->stats = xcalloc(p->n ? p->n : 1, sizeof *p->stats);
 	/* Keys of their own: the plain statistics, whose rows are mapped
 	 * to keys after; shared ones: one row per key. */
 	if (shared)
-		query_stats_grouped(t, side->f, side->t0, side->t1, key, nkeys,
-		    &st);
+		query_stats_grouped(t, side->f, side->t0, side->t1, key,
+		    (uint32_t)p->n, &st);
 	else
 		query_stats(t, side->f, side->t0, side->t1, &st);
 	for (size_t i = 0; i < st.n; i++) {
 		uint32_t k = shared ? st.rows[i].func : key[st.rows[i].func];
-		by[k] = st.rows[i];
+		p->stats[k] = st.rows[i];
 	}
 	stats_free(&st);
 }
 
+/* A tree of keys: nodes with their numbers, children found by (parent,
+ * name). */
+struct key_tree {
+	VEC(struct diff_node) nodes;
+	VEC(struct func_stats) acc[2];
+	int nacc;
+	struct hashmap children;	/* (parent, name) -> node */
+};
+
+static void
+key_tree_init(struct key_tree *kt, int nacc)
+{
+	memset(kt, 0, sizeof *kt);
+	kt->nacc = nacc;
+	struct diff_node root = { UINT32_MAX, UINT32_MAX };
+	struct func_stats zero = { 0 };
+	VEC_PUSH(&kt->nodes, root);
+	for (int s = 0; s < nacc; s++)
+		VEC_PUSH(&kt->acc[s], zero);
+}
+
+static uint32_t
+key_child(struct key_tree *kt, uint32_t parent, uint32_t name)
+{
+	uint32_t n;
+	if (hashmap_get(&kt->children, parent, name, &n))
+		return n;
+	n = (uint32_t)kt->nodes.len;
+	struct diff_node node = { parent, name };
+	struct func_stats zero = { 0 };
+	VEC_PUSH(&kt->nodes, node);
+	for (int s = 0; s < kt->nacc; s++)
+		VEC_PUSH(&kt->acc[s], zero);
+	hashmap_put(&kt->children, parent, name, n);
+	return n;
+}
+
+static void
+add_stats(struct func_stats *a, const struct func_stats *b)
+{
+	a->count += b->count;
+	a->weight += b->weight;
+	a->total += b->total;
+	a->self += b->self;
+}
+
+/* The side's call tree laid onto a tree of its keys. */
+static void
+part_paths(struct diff_part *p, const struct diff_side *side,
+    const uint32_t *key, uint32_t max_depth)
+{
+	struct call_tree ct;
+	struct key_tree kt;
+	uint32_t folded = UINT32_MAX;
+	query_call_tree_folded(side->t, side->f, side->t0, side->t1, false,
+	    max_depth, &ct);
+	key_tree_init(&kt, 1);
+	uint32_t *map = xmalloc((ct.n ? ct.n : 1) * sizeof *map);
+	map[0] = 0;
+	/* parents come before their children in the tree's order */
+	for (size_t i = 1; i < ct.n; i++) {
+		const struct call_node *c = &ct.nodes[i];
+		uint32_t name;
+		if (c->func == CALL_FOLDED) {
+			if (folded == UINT32_MAX)
+				folded = strtab_intern_held(p->names, folded_key,
+				    strlen(folded_key));
+			name = folded;
+		} else if (c->func < side->t->nfuncs) {
+			name = key[c->func];
+		} else {
+			map[i] = map[c->parent];	/* no function: none */
+			continue;
+		}
+		map[i] = key_child(&kt, map[c->parent], name);
+		struct func_stats one = { .count = c->count,
+		    .weight = c->weight, .total = c->total, .self = c->self };
+		add_stats(&kt.acc[0].items[map[i]], &one);
+	}
+	free(map);
+	call_tree_free(&ct);
+	p->nodes = kt.nodes.items;
+	p->stats = kt.acc[0].items;
+	p->n = kt.nodes.len;
+	hashmap_free(&kt.children);
+}
+
+int
+diff_part_compute(const struct diff_side *side, const struct diff_options *o,
+    struct diff_part *out, char **err)
+{
+	bool shared;
+	memset(out, 0, sizeof *out);
+	out->by = o->by;
+	out->names = strtab_new();
+	uint32_t *key = side_keys(out->names, side->t, o->strip, &shared, err);
+	if (key == NULL) {
+		diff_part_free(out);
+		return -1;
+	}
+	if (o->by == DIFF_BY_PATH)
+		part_paths(out, side, key, o->max_depth >= 2 ? o->max_depth :
+		    EXPORT_MAX_DEPTH);
+	else
+		part_functions(out, side, key, shared);
+	free(key);
+	return 0;
+}
+
+void
+diff_part_free(struct diff_part *p)
+{
+	free(p->stats);
+	free(p->nodes);
+	if (p->names != NULL)
+		strtab_free(p->names);
+	memset(p, 0, sizeof *p);
+}
+
+/* ----------------------------------------------------------------- join */
+
+/* Each of a part's names in the diff's table. */
+static uint32_t *
+join_names(struct diff *d, const struct diff_part *p)
+{
+	uint32_t n = strtab_count(p->names);
+	uint32_t *to = xmalloc((n ? n : 1) * sizeof *to);
+	for (uint32_t k = 0; k < n; k++) {
+		const char *s = strtab_get(p->names, k);
+		to[k] = strtab_intern_held(d->names, s, strlen(s));
+	}
+	return to;
+}
+
 /* The rows of the functions: one per key with calls on either side. */
 static void
-join_functions(struct diff *d, const struct diff_side side[2],
-    uint32_t *const key[2], const bool shared[2])
+join_functions(struct diff *d, const struct diff_part p[2])
 {
+	uint32_t *to[2] = { join_names(d, &p[0]), join_names(d, &p[1]) };
 	uint32_t nkeys = strtab_count(d->names);
 	struct func_stats *by[2];
 	for (int s = 0; s < 2; s++) {
 		by[s] = xcalloc(nkeys ? nkeys : 1, sizeof *by[s]);
-		side_stats(&side[s], key[s], shared[s], nkeys, by[s]);
+		for (size_t k = 0; k < p[s].n; k++)
+			by[s][to[s][k]] = p[s].stats[k];
 	}
 	d->rows = xcalloc(nkeys ? nkeys : 1, sizeof *d->rows);
 	for (uint32_t k = 0; k < nkeys; k++) {
@@ -117,99 +246,46 @@ join_functions(struct diff *d, const struct diff_side side[2],
 		r->s[0] = by[0][k];
 		r->s[1] = by[1][k];
 	}
-	free(by[0]);
-	free(by[1]);
-}
-
-/* ---------------------------------------------------------------- paths */
-
-struct path_tree {
-	VEC(struct diff_node) nodes;
-	VEC(struct func_stats) acc[2];	/* per node */
-	struct hashmap children;	/* (parent, name) -> node */
-};
-
-static uint32_t
-path_child(struct path_tree *pt, uint32_t parent, uint32_t name)
-{
-	uint32_t n;
-	if (hashmap_get(&pt->children, parent, name, &n))
-		return n;
-	n = (uint32_t)pt->nodes.len;
-	struct diff_node node = { parent, name };
-	struct func_stats zero = { 0 };
-	VEC_PUSH(&pt->nodes, node);
-	VEC_PUSH(&pt->acc[0], zero);
-	VEC_PUSH(&pt->acc[1], zero);
-	hashmap_put(&pt->children, parent, name, n);
-	return n;
-}
-
-/* Lays one side's call tree onto the tree of keys. */
-static void
-side_tree(struct diff *d, struct path_tree *pt, int s,
-    const struct diff_side *side, const uint32_t *key, uint32_t max_depth)
-{
-	struct call_tree ct;
-	query_call_tree_folded(side->t, side->f, side->t0, side->t1, false,
-	    max_depth, &ct);
-	uint32_t *map = xmalloc((ct.n ? ct.n : 1) * sizeof *map);
-	map[0] = 0;
-	/* parents come before their children in the tree's order */
-	for (size_t i = 1; i < ct.n; i++) {
-		const struct call_node *c = &ct.nodes[i];
-		uint32_t name;
-		if (c->func == CALL_FOLDED) {
-			if (d->folded == UINT32_MAX)
-				d->folded = strtab_intern(d->names, folded_key,
-				    strlen(folded_key));
-			name = d->folded;
-		} else if (c->func < side->t->nfuncs) {
-			name = key[c->func];
-		} else {
-			map[i] = map[c->parent];	/* no function: none */
-			continue;
-		}
-		uint32_t n = path_child(pt, map[c->parent], name);
-		map[i] = n;
-		struct func_stats *a = &pt->acc[s].items[n];
-		a->count += c->count;
-		a->weight += c->weight;
-		a->total += c->total;
-		a->self += c->self;
+	for (int s = 0; s < 2; s++) {
+		free(by[s]);
+		free(to[s]);
 	}
-	free(map);
-	call_tree_free(&ct);
 }
 
+/* The rows of the paths: both sides' trees of keys laid onto one. */
 static void
-join_paths(struct diff *d, const struct diff_side side[2],
-    uint32_t *const key[2], uint32_t max_depth)
+join_paths(struct diff *d, const struct diff_part p[2])
 {
-	struct path_tree pt = { 0 };
-	struct diff_node root = { UINT32_MAX, UINT32_MAX };
-	struct func_stats zero = { 0 };
-	VEC_PUSH(&pt.nodes, root);
-	VEC_PUSH(&pt.acc[0], zero);
-	VEC_PUSH(&pt.acc[1], zero);
-	for (int s = 0; s < 2; s++)
-		side_tree(d, &pt, s, &side[s], key[s], max_depth);
-	size_t n = pt.nodes.len;
+	struct key_tree kt;
+	key_tree_init(&kt, 2);
+	for (int s = 0; s < 2; s++) {
+		uint32_t *to = join_names(d, &p[s]);
+		uint32_t *map = xmalloc((p[s].n ? p[s].n : 1) * sizeof *map);
+		map[0] = 0;
+		for (size_t i = 1; i < p[s].n; i++) {
+			const struct diff_node *c = &p[s].nodes[i];
+			map[i] = key_child(&kt, map[c->parent], to[c->name]);
+			add_stats(&kt.acc[s].items[map[i]], &p[s].stats[i]);
+		}
+		free(map);
+		free(to);
+	}
+	size_t n = kt.nodes.len;
 	d->rows = xcalloc(n, sizeof *d->rows);
 	for (size_t k = 1; k < n; k++) {
-		if (pt.acc[0].items[k].count == 0 &&
-		    pt.acc[1].items[k].count == 0)
+		if (kt.acc[0].items[k].count == 0 &&
+		    kt.acc[1].items[k].count == 0)
 			continue;
 		struct diff_row *r = &d->rows[d->n++];
 		r->key = (uint32_t)k;
-		r->s[0] = pt.acc[0].items[k];
-		r->s[1] = pt.acc[1].items[k];
+		r->s[0] = kt.acc[0].items[k];
+		r->s[1] = kt.acc[1].items[k];
 	}
-	d->nodes = pt.nodes.items;
+	d->nodes = kt.nodes.items;
 	d->nnodes = n;
-	VEC_FREE(&pt.acc[0]);
-	VEC_FREE(&pt.acc[1]);
-	hashmap_free(&pt.children);
+	VEC_FREE(&kt.acc[0]);
+	VEC_FREE(&kt.acc[1]);
+	hashmap_free(&kt.children);
 }
 
 /* ---------------------------------------------------------------- order */
@@ -337,35 +413,44 @@ compare(struct diff *d, const struct diff_options *o)
 	}
 }
 
-int
-query_diff(const struct diff_side side[2], const struct diff_options *o,
-    struct diff *out, char **err)
+void
+diff_join(struct diff_part p[2], const struct diff_options *o,
+    struct diff *out)
 {
 	memset(out, 0, sizeof *out);
 	out->by = o->by;
 	out->names = strtab_new();
-	out->folded = UINT32_MAX;
 	out->min_abs = o->min_abs;
 	out->min_rel = o->min_rel;
-	uint32_t *key[2] = { NULL, NULL };
-	bool shared[2];
-	for (int s = 0; s < 2; s++)
-		if ((key[s] = side_keys(out, side[s].t, o->strip, &shared[s],
-		    err)) == NULL) {
-			free(key[0]);
-			diff_free(out);
-			return -1;
-		}
 	if (o->by == DIFF_BY_PATH)
-		join_paths(out, side, key, o->max_depth >= 2 ? o->max_depth :
-		    EXPORT_MAX_DEPTH);
+		join_paths(out, p);
 	else
-		join_functions(out, side, key, shared);
-	free(key[0]);
-	free(key[1]);
+		join_functions(out, p);
+	/* the folded frames' name, if a path was folded */
+	uint32_t before = strtab_count(out->names);
+	uint32_t f = strtab_intern_held(out->names, folded_key,
+	    strlen(folded_key));
+	out->folded = f < before ? f : UINT32_MAX;
+	diff_part_free(&p[0]);
+	diff_part_free(&p[1]);
 	rank_rows(out);
 	compare(out, o);
 	diff_sort(out, STATS_TOTAL, true);
+}
+
+int
+query_diff(const struct diff_side side[2], const struct diff_options *o,
+    struct diff *out, char **err)
+{
+	struct diff_part p[2];
+	memset(out, 0, sizeof *out);
+	if (diff_part_compute(&side[0], o, &p[0], err) != 0)
+		return -1;
+	if (diff_part_compute(&side[1], o, &p[1], err) != 0) {
+		diff_part_free(&p[0]);
+		return -1;
+	}
+	diff_join(p, o, out);
 	return 0;
 }
 

@@ -110,6 +110,25 @@ struct diff {
  * the regex budget. */
 int query_diff(const struct diff_side side[2], const struct diff_options *o,
     struct diff *out, char **err);
+
+/* The same in two steps: each side's part alone (its keys, statistics or
+ * tree of keys), then the join. A part needs its trace only, so the base's
+ * can be worked out while the new trace loads; a regex (o->strip) is used
+ * by one part at a time. */
+struct diff_part {
+	enum diff_by by;
+	struct strtab *names;		/* the side's keys */
+	struct func_stats *stats;	/* per key (by path: per node) */
+	struct diff_node *nodes;	/* by path: the tree of keys */
+	size_t n;
+};
+/* Returns 0, or -1 with *err as query_diff. */
+int diff_part_compute(const struct diff_side *side,
+    const struct diff_options *o, struct diff_part *out, char **err);
+/* Joins p[DIFF_BASE] and p[DIFF_NEW] (which it frees) into *out. */
+void diff_join(struct diff_part p[2], const struct diff_options *o,
+    struct diff *out);
+void diff_part_free(struct diff_part *p);
 /* Sorts the rows by the absolute change of a --stats key (by path: name,
  * count, total or self), largest first; STATS_NAME by name or path, A
  * first. descending false turns it around. Ties by name. */

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,19 +170,20 @@ has_thread(const struct trace *t, int64_t tid)
 	return false;
 }
 
-/* --thread over two traces: each keeps the listed threads it has. */
+/* --thread over two traces: side i keeps the listed threads it has, and
+ * must have one; once both are loaded (last), each tid must be in one. */
 static int
-set_threads(struct side s[2], const char *list)
+set_threads(struct side s[2], int i, const char *list, bool last)
 {
 	int64_t *tids, *mine;
-	size_t n;
+	size_t n, k = 0;
 	char *err = NULL;
 	if (filter_parse_tids(list, &tids, &n, &err) != 0) {
 		say(NULL, err);	/* checked before the load */
 		free(err);
 		return TTV_EXIT_USAGE;
 	}
-	for (size_t j = 0; j < n; j++)
+	for (size_t j = 0; last && j < n; j++)
 		if (!has_thread(s[0].t, tids[j]) && !has_thread(s[1].t,
 		    tids[j])) {
 			char *m = xasprintf("no thread with tid %lld in either "
@@ -192,24 +194,100 @@ set_threads(struct side s[2], const char *list)
 			return TTV_EXIT_BAD_INPUT;
 		}
 	mine = xmalloc(n * sizeof *mine);
+	for (size_t j = 0; j < n; j++)
+		if (has_thread(s[i].t, tids[j]))
+			mine[k++] = tids[j];
 	int rc = TTV_EXIT_OK;
-	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++) {
-		size_t k = 0;
-		for (size_t j = 0; j < n; j++)
-			if (has_thread(s[i].t, tids[j]))
-				mine[k++] = tids[j];
-		if (k == 0) {
-			char *m = xasprintf("none of the threads %s in this "
-			    "trace (--info lists them)", list);
-			say(s[i].path, m);
-			free(m);
-			rc = TTV_EXIT_BAD_INPUT;
-		} else
-			filter_set_threads(&s[i].f, s[i].t, mine, k, false);
-	}
+	if (k == 0) {
+		char *m = xasprintf("none of the threads %s in this trace "
+		    "(--info lists them)", list);
+		say(s[i].path, m);
+		free(m);
+		rc = TTV_EXIT_BAD_INPUT;
+	} else
+		filter_set_threads(&s[i].f, s[i].t, mine, k, false);
 	free(mine);
 	free(tids);
 	return rc;
+}
+
+/* ---------------------------------------------------------------- sides */
+
+/* A side's part worked out on a thread of its own. */
+struct part_job {
+	struct diff_side side;
+	struct diff_options o;
+	struct diff_part part;
+	char *err;
+	int rc;
+	pthread_t thread;
+	bool started;
+};
+
+static void *
+part_run(void *arg)
+{
+	struct part_job *j = arg;
+	j->rc = diff_part_compute(&j->side, &j->o, &j->part, &j->err);
+	return NULL;
+}
+
+/* Waits for the job (or runs it here, when no thread could start). */
+static void
+part_wait(struct part_job *j)
+{
+	if (j->started)
+		pthread_join(j->thread, NULL);
+	else
+		part_run(j);
+	j->started = false;
+}
+
+/* Loads side i and readies its part: its threads, its range (--range
+ * for both, unless the base has --range-base) and its own copy of the
+ * pattern (a regex is used on one thread at a time). */
+static int
+side_open(struct side s[2], int i, const struct diff_cli *o,
+    const struct open_options *oo, const struct calls_options *co,
+    struct part_job *j)
+{
+	struct open_options each = *oo;
+	char *err = NULL;
+	/* threads are chosen here, by the rule of the two traces */
+	each.threads = NULL;
+	int rc = open_trace(s[i].path, &each, &s[i].t, &s[i].f, &err);
+	if (s[i].t != NULL)
+		open_trace_report(s[i].t, s[i].path, CLI_DIAGS_ON_STDERR,
+		    stderr);
+	if (rc != TTV_EXIT_OK) {
+		say(s[i].path, err ? err : "unreadable");
+		free(err);
+		return rc;
+	}
+	if (oo->threads != NULL && (rc = set_threads(s, i, oo->threads,
+	    i == 1)) != TTV_EXIT_OK)
+		return rc;
+	const struct range_spec *spec = i == 0 && o->range_base != NULL ?
+	    &o->spec_base : co->range != NULL ? &co->spec : NULL;
+	j->side = (struct diff_side){ s[i].t, &s[i].f, TTV_NS_MIN,
+	    TTV_NS_MAX };
+	if (spec != NULL && range_resolve(s[i].t, spec, &j->side.t0,
+	    &j->side.t1, &err) != 0) {
+		char *m = xasprintf("%s: %s", i == 0 && o->range_base != NULL ?
+		    "--range-base" : "--range", err);
+		free(err);
+		rc = usage_said(m);
+		free(m);
+		return rc;
+	}
+	j->o = (struct diff_options){ .by = o->by, .norm = o->norm,
+	    .min_abs = o->min_abs, .min_rel = o->min_rel };
+	if (o->strip != NULL && (j->o.strip = regex_compile(o->strip,
+	    &err)) == NULL) {
+		free(err);	/* checked before the load */
+		return TTV_EXIT_USAGE;
+	}
+	return TTV_EXIT_OK;
 }
 
 /* ------------------------------------------------------------- printing */
@@ -411,72 +489,43 @@ cli_diff(const struct diff_cli *o, const char *path,
     const struct stats_options *so, const char *output)
 {
 	struct side s[2] = { { .path = o->base }, { .path = path } };
-	struct open_options each = *oo;
-	char *err = NULL;
-	int rc = TTV_EXIT_OK;
+	struct part_job job[2];
+	int rc;
 
-	/* threads are chosen below, once both traces are known */
-	each.threads = NULL;
-	for (int i = 0; i < 2; i++) {
-		rc = open_trace(s[i].path, &each, &s[i].t, &s[i].f, &err);
-		if (s[i].t != NULL)
-			open_trace_report(s[i].t, s[i].path,
-			    CLI_DIAGS_ON_STDERR, stderr);
-		if (rc != TTV_EXIT_OK) {
-			say(s[i].path, err ? err : "unreadable");
-			free(err);
-			sides_free(s);
-			return rc;
+	/* The base's part is worked out while the new trace loads: a load
+	 * leaves cores idle in its phases on one thread. */
+	memset(job, 0, sizeof job);
+	rc = side_open(s, 0, o, oo, co, &job[0]);
+	if (rc == TTV_EXIT_OK)
+		job[0].started = pthread_create(&job[0].thread, NULL,
+		    part_run, &job[0]) == 0;
+	if (rc == TTV_EXIT_OK)
+		rc = side_open(s, 1, o, oo, co, &job[1]);
+	if (job[0].started || rc == TTV_EXIT_OK)
+		part_wait(&job[0]);
+	if (rc == TTV_EXIT_OK)
+		part_run(&job[1]);
+	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++)
+		if (job[i].rc != 0) {
+			char *m = xasprintf("--match-strip %s", job[i].err);
+			say(NULL, m);
+			free(m);
+			rc = TTV_EXIT_USAGE;
 		}
+	for (int i = 0; i < 2; i++) {
+		regex_free(job[i].o.strip);
+		job[i].o.strip = NULL;
+		free(job[i].err);
 	}
-	if (oo->threads != NULL && (rc = set_threads(s, oo->threads)) !=
-	    TTV_EXIT_OK) {
+	if (rc != TTV_EXIT_OK) {
+		diff_part_free(&job[0].part);
+		diff_part_free(&job[1].part);
 		sides_free(s);
 		return rc;
 	}
-
-	/* --range for both, unless the base has --range-base */
-	struct diff_side ds[2];
-	const struct range_spec *spec[2] = {
-		o->range_base != NULL ? &o->spec_base : co->range != NULL ?
-		    &co->spec : NULL,
-		co->range != NULL ? &co->spec : NULL,
-	};
-	for (int i = 0; i < 2; i++) {
-		ds[i] = (struct diff_side){ s[i].t, &s[i].f, TTV_NS_MIN,
-		    TTV_NS_MAX };
-		if (spec[i] != NULL && range_resolve(s[i].t, spec[i],
-		    &ds[i].t0, &ds[i].t1, &err) != 0) {
-			char *m = xasprintf("%s: %s", i == 0 &&
-			    o->range_base != NULL ? "--range-base" : "--range",
-			    err);
-			free(err);
-			rc = usage_said(m);
-			free(m);
-			sides_free(s);
-			return rc;
-		}
-	}
-
-	struct diff_options dopt = { .by = o->by, .norm = o->norm,
-	    .min_abs = o->min_abs, .min_rel = o->min_rel };
-	if (o->strip != NULL && (dopt.strip = regex_compile(o->strip,
-	    &err)) == NULL) {
-		free(err);	/* checked before the load */
-		sides_free(s);
-		return TTV_EXIT_USAGE;
-	}
 	struct diff d;
-	int q = query_diff(ds, &dopt, &d, &err);
-	regex_free(dopt.strip);
-	if (q != 0) {
-		char *m = xasprintf("--match-strip %s", err);
-		say(NULL, m);
-		free(m);
-		free(err);
-		sides_free(s);
-		return TTV_EXIT_USAGE;
-	}
+	struct diff_part parts[2] = { job[0].part, job[1].part };
+	diff_join(parts, &job[0].o, &d);
 	bool desc = so->sort == STATS_NAME ? so->ascending : !so->ascending;
 	diff_sort(&d, so->sort, desc);
 
