@@ -6,7 +6,9 @@
  * the instants of every track; `sched` holds the CPU lanes' slices (what
  * ran on a CPU).
  *
- * A scan is planned from what the model can answer without a full pass:
+ * The columns, and which of them a plan takes, come from the tables'
+ * description (sql_schema.def). A scan is planned from what the model can
+ * answer without a full pass:
  *  - id = X: one row, found by binary search over the id bases;
  *  - parent_id = X: the level below X's, inside X's time span;
  *  - track_id = X, depth = X, ts bounds: the index ranges of each depth
@@ -31,20 +33,10 @@
 #include <string.h>
 
 #include "sql_int.h"
+#include "sql_schema.h"
 #include "xalloc.h"
 
 enum table_kind { T_SLICE, T_SCHED };
-
-enum slice_col {
-	S_ID, S_TS, S_DUR, S_TRACK_ID, S_CATEGORY, S_NAME, S_DEPTH,
-	S_PARENT_ID, S_ARG_SET_ID, S_THREAD_TS, S_THREAD_DUR, S_FLAGS,
-	S_INCOMPLETE, S_NCOLS
-};
-
-enum sched_col {
-	C_ID, C_TS, C_DUR, C_TS_END, C_CPU, C_UTID, C_END_STATE, C_PRIORITY,
-	C_NAME, C_ARG_SET_ID, C_NCOLS
-};
 
 /* What xBestIndex chose: bits of idxNum; the values come in argv in the
  * order of the bits. */
@@ -61,6 +53,7 @@ struct table {
 	sqlite3_vtab base;
 	struct sql *s;
 	enum table_kind kind;
+	const struct sql_table_desc *desc;
 };
 
 /* A run of rows: index range [lo, hi) of one depth of one track, or of
@@ -770,21 +763,14 @@ plan_by_name(struct cursor *c)
 
 /* ------------------------------------------------------------- vtab api */
 
-static const char slice_schema[] =
-    "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER,"
-    " category TEXT, name TEXT, depth INTEGER, parent_id INTEGER,"
-    " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER,"
-    " flags INTEGER, incomplete INTEGER)";
-static const char sched_schema[] =
-    "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, ts_end INTEGER,"
-    " cpu INTEGER, utid INTEGER, end_state TEXT, priority INTEGER,"
-    " name TEXT, arg_set_id INTEGER)";
-
 static int
 connect(sqlite3 *db, void *aux, enum table_kind kind, sqlite3_vtab **out)
 {
-	int rc = sqlite3_declare_vtab(db, kind == T_SLICE ? slice_schema :
-	    sched_schema);
+	const struct sql_table_desc *d = sql_schema_table(kind == T_SLICE ?
+	    "slice" : "sched");
+	char *schema = sql_schema_create(d);
+	int rc = sqlite3_declare_vtab(db, schema);
+	free(schema);
 	if (rc != SQLITE_OK)
 		return rc;
 	struct table *tb = sqlite3_malloc(sizeof *tb);
@@ -793,6 +779,7 @@ connect(sqlite3 *db, void *aux, enum table_kind kind, sqlite3_vtab **out)
 	memset(tb, 0, sizeof *tb);
 	tb->s = aux;
 	tb->kind = kind;
+	tb->desc = d;
 	*out = &tb->base;
 	return SQLITE_OK;
 }
@@ -823,44 +810,45 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	const struct table *tb = (const struct table *)vt;
 	const struct sql *s = tb->s;
-	bool slice = tb->kind == T_SLICE;
-	int col_id = slice ? S_ID : C_ID, col_ts = slice ? S_TS : C_TS;
 	int which[P_NARGS];
 	for (int k = 0; k < P_NARGS; k++)
 		which[k] = -1;
+	/* which constraints a plan takes comes from the columns' lookups
+	 * (sql_schema.def) */
 	for (int i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *ct = &info->aConstraint[i];
 		if (!ct->usable)
 			continue;
+		enum sql_lookup l = sql_schema_lookup(tb->desc, ct->iColumn);
 		int bit = -1;
 		switch (ct->op) {
 		case SQLITE_INDEX_CONSTRAINT_EQ:
-			if (ct->iColumn == col_id)
+			if (l == SQL_LOOKUP_ID)
 				bit = 0;
-			else if (slice && ct->iColumn == S_PARENT_ID)
+			else if (l == SQL_LOOKUP_PARENT)
 				bit = 1;
-			else if (slice && ct->iColumn == S_TRACK_ID)
+			else if (l == SQL_LOOKUP_TRACK)
 				bit = 2;
-			else if (slice && ct->iColumn == S_DEPTH)
+			else if (l == SQL_LOOKUP_DEPTH)
 				bit = 3;
-			else if (slice && ct->iColumn == S_NAME &&
+			else if (l == SQL_LOOKUP_NAME &&
 			    sqlite3_stricmp(sqlite3_vtab_collation(info, i),
 			    "BINARY") == 0)
 				bit = 4;
-			else if (ct->iColumn == col_ts)
+			else if (l == SQL_LOOKUP_TIME)
 				bit = 5;
 			break;
 		case SQLITE_INDEX_CONSTRAINT_GT:
-			bit = ct->iColumn == col_ts ? 6 : -1;
+			bit = l == SQL_LOOKUP_TIME ? 6 : -1;
 			break;
 		case SQLITE_INDEX_CONSTRAINT_GE:
-			bit = ct->iColumn == col_ts ? 7 : -1;
+			bit = l == SQL_LOOKUP_TIME ? 7 : -1;
 			break;
 		case SQLITE_INDEX_CONSTRAINT_LT:
-			bit = ct->iColumn == col_ts ? 8 : -1;
+			bit = l == SQL_LOOKUP_TIME ? 8 : -1;
 			break;
 		case SQLITE_INDEX_CONSTRAINT_LE:
-			bit = ct->iColumn == col_ts ? 9 : -1;
+			bit = l == SQL_LOOKUP_TIME ? 9 : -1;
 			break;
 		default:
 			break;
@@ -915,14 +903,15 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 	 * in id order), name (by-name, or one name). */
 	if (info->nOrderBy == 1) {
 		const struct sqlite3_index_orderby *ob = &info->aOrderBy[0];
-		if (ob->iColumn == col_id && !ob->desc) {
+		enum sql_lookup l = sql_schema_lookup(tb->desc, ob->iColumn);
+		if (l == SQL_LOOKUP_ID && !ob->desc) {
 			info->orderByConsumed = 1;
-		} else if (slice && ob->iColumn == S_NAME &&
+		} else if (l == SQL_LOOKUP_NAME &&
 		    !(plan & (P_ID | P_PARENT))) {
 			if (!(plan & P_NAME))
 				plan |= P_BY_NAME | (ob->desc ? P_DESC : 0);
 			info->orderByConsumed = 1;
-		} else if (ob->iColumn == col_id && (plan & P_ID)) {
+		} else if (l == SQL_LOOKUP_ID && (plan & P_ID)) {
 			info->orderByConsumed = 1;
 		}
 	}
