@@ -12,8 +12,11 @@
  *    DETACH, pragmas that set something, load_extension() and creating
  *    virtual tables;
  *  - SQLITE_DBCONFIG_DEFENSIVE, and the schema is not trusted.
- * Creating temporary tables and views, and writing to them, is allowed:
- * all of it lives in memory and goes away with the connection.
+ * Creating tables, views and indexes, temporary or not, and writing to
+ * them, is allowed: all of it lives in memory (temp_store is MEMORY and
+ * cannot be set) and goes away with the connection. The virtual tables
+ * are innocuous (no side effect), so views may read them although the
+ * schema is not trusted.
  */
 #include "config.h"
 

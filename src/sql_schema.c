@@ -135,3 +135,26 @@ sql_lookup_ops(enum sql_lookup l)
 		return NULL;
 	}
 }
+
+bool
+sql_value_integer(sqlite3_value *v, int64_t *out)
+{
+	switch (sqlite3_value_numeric_type(v)) {
+	case SQLITE_INTEGER:
+		*out = sqlite3_value_int64(v);
+		return true;
+	case SQLITE_FLOAT: {
+		/* exactly an integer of int64's range: -2^63 <= d < 2^63 */
+		double d = sqlite3_value_double(v);
+		if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0))
+			return false;
+		int64_t x = (int64_t)d;
+		if ((double)x != d)
+			return false;
+		*out = x;
+		return true;
+	}
+	default:
+		return false;
+	}
+}

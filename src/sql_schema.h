@@ -86,4 +86,11 @@ char *sql_schema_create(const struct sql_table_desc *d);
  * none). */
 const char *sql_lookup_ops(enum sql_lookup l);
 
+/* A constraint's value on an INTEGER column, as the column's affinity
+ * makes it before SQLite compares: text that reads as a number becomes
+ * that number ('0' finds what 0 finds), a real without a fraction an
+ * integer. False when no integer can equal it (NULL, other text, a blob,
+ * a fraction). */
+bool sql_value_integer(sqlite3_value *v, int64_t *out);
+
 #endif

@@ -773,6 +773,10 @@ connect(sqlite3 *db, void *aux, enum table_kind kind, sqlite3_vtab **out)
 	free(schema);
 	if (rc != SQLITE_OK)
 		return rc;
+	/* Reading the trace has no side effect: views and triggers may use
+	 * the table even though the schema is not trusted (CREATE VIEW,
+	 * the slices view). */
+	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
 	struct table *tb = sqlite3_malloc(sizeof *tb);
 	if (tb == NULL)
 		return SQLITE_NOMEM;
@@ -1000,8 +1004,7 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	if (plan & P_ID) {
 		int64_t id;
 		struct slice_ref r;
-		if (sqlite3_value_type(arg[0]) == SQLITE_INTEGER &&
-		    (id = sqlite3_value_int64(arg[0]), sql_id_ref(s, id, &r)) &&
+		if (sql_value_integer(arg[0], &id) && sql_id_ref(s, id, &r) &&
 		    ref_visible(c, r)) {
 			set_row(c, r.track, r.depth, r.index);
 			s->stats.slice_rows_visited++;
@@ -1015,8 +1018,7 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	if (plan & P_PARENT) {
 		int64_t id;
 		struct slice_ref p;
-		if (sqlite3_value_type(arg[1]) != SQLITE_INTEGER ||
-		    (id = sqlite3_value_int64(arg[1]), !sql_id_ref(s, id, &p)) ||
+		if (!sql_value_integer(arg[1], &id) || !sql_id_ref(s, id, &p) ||
 		    p.depth == SEARCH_INSTANT || !ref_visible(c, p))
 			return SQLITE_OK;
 		/* its children: one depth below (any depth below when the
@@ -1031,8 +1033,7 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	}
 	int64_t v;
 	if (plan & P_TRACK) {
-		if (sqlite3_value_type(arg[2]) != SQLITE_INTEGER ||
-		    (v = sqlite3_value_int64(arg[2])) < 0 ||
+		if (!sql_value_integer(arg[2], &v) || v < 0 ||
 		    v >= (int64_t)t->ntracks)
 			return SQLITE_OK;
 		b.one_track = true;
@@ -1041,8 +1042,7 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	if (plan & P_DEPTH) {
 		/* instants' depths are computed: they stay in, SQLite tests
 		 * them */
-		if (sqlite3_value_type(arg[3]) != SQLITE_INTEGER ||
-		    (v = sqlite3_value_int64(arg[3])) < 0 || v >= UINT32_MAX)
+		if (!sql_value_integer(arg[3], &v) || v < 0 || v >= UINT32_MAX)
 			return SQLITE_OK;
 		b.d0 = (uint32_t)v;
 		b.d1 = (uint32_t)v + 1;
