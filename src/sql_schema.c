@@ -69,11 +69,24 @@ base_of(const struct sql_table_desc *d)
 	return d->columns_of != NULL ? sql_schema_table(d->columns_of) : NULL;
 }
 
+/* The columns a table function takes from its base: those SELECT *
+ * shows, which come before the hidden ones (the hidden columns would
+ * take the function's arguments: SQLite gives them to the hidden columns
+ * in order). */
+static size_t
+shown_cols(const struct sql_table_desc *b)
+{
+	size_t n = 0;
+	while (n < b->ncols && b->cols[n].kind == SQL_COLUMN)
+		n++;
+	return n;
+}
+
 size_t
 sql_schema_ncols(const struct sql_table_desc *d)
 {
 	const struct sql_table_desc *b = base_of(d);
-	return (b != NULL ? b->ncols : 0) + d->ncols;
+	return (b != NULL ? shown_cols(b) : 0) + d->ncols;
 }
 
 const struct sql_column_desc *
@@ -81,9 +94,9 @@ sql_schema_column(const struct sql_table_desc *d, size_t i)
 {
 	const struct sql_table_desc *b = base_of(d);
 	if (b != NULL) {
-		if (i < b->ncols)
+		if (i < shown_cols(b))
 			return &b->cols[i];
-		i -= b->ncols;
+		i -= shown_cols(b);
 	}
 	return i < d->ncols ? &d->cols[i] : NULL;
 }
@@ -93,7 +106,9 @@ sql_schema_lookup(const struct sql_table_desc *d, int i)
 {
 	const struct sql_column_desc *c = i >= 0 ?
 	    sql_schema_column(d, (size_t)i) : NULL;
-	return c != NULL ? c->lookup : SQL_LOOKUP_NONE;
+	if (c == NULL || (d->columns_of != NULL && c->kind != SQL_COLUMN_ARG))
+		return SQL_LOOKUP_NONE;	/* a function's rows are its own */
+	return c->lookup;
 }
 
 char *
@@ -125,7 +140,6 @@ sql_lookup_ops(enum sql_lookup l)
 	case SQL_LOOKUP_PARENT:
 	case SQL_LOOKUP_TRACK:
 	case SQL_LOOKUP_DEPTH:
-	case SQL_LOOKUP_ARG:
 		return "=";
 	case SQL_LOOKUP_NAME:
 		return "=, ORDER BY";

@@ -43,8 +43,8 @@ struct sql_column_desc {
 struct sql_table_desc {
 	const char *name;
 	const char *doc;
-	/* A table function: the table whose columns come first (NULL: a
-	 * table). */
+	/* A table function: the table whose columns (those SELECT * shows)
+	 * come first (NULL: a table). */
 	const char *columns_of;
 	/* Its own columns (a table function's: its arguments). */
 	const struct sql_column_desc *cols;
@@ -74,7 +74,7 @@ extern const size_t sql_schema_len;
 
 /* A table by name, or NULL. */
 const struct sql_table_desc *sql_schema_table(const char *name);
-/* Columns of a table, those of its columns_of first. */
+/* Columns of a table, the shown ones of its columns_of first. */
 size_t sql_schema_ncols(const struct sql_table_desc *d);
 const struct sql_column_desc *sql_schema_column(
     const struct sql_table_desc *d, size_t i);

@@ -73,12 +73,7 @@ struct cursor {
 	enum table_kind kind;
 	enum mode mode;
 
-	/* The current row. */
-	uint32_t track, depth;
-	size_t index;
-	const struct depth_level *level;	/* NULL for an instant */
-	uint32_t inst_depth;	/* an instant's depth, computed on demand */
-	bool have_inst_depth;
+	struct sql_row r;	/* the current row */
 
 	/* Spans (M_SPANS, M_BY_NAME). */
 	struct span *spans;
@@ -138,27 +133,27 @@ instants_in_table(enum table_kind kind)
 	return kind == T_SLICE;
 }
 
-/* The function of the current row. */
+/* The function of a row. */
 static func_id
-row_func(const struct cursor *c)
+row_func(const struct sql *s, const struct sql_row *r)
 {
-	const struct track *tr = &c->s->t->tracks[c->track];
-	return c->level ? c->level->slices[c->index].func :
-	    tr->instants[c->index].func;
+	const struct track *tr = &s->t->tracks[r->track];
+	return r->level ? r->level->slices[r->index].func :
+	    tr->instants[r->index].func;
 }
 
 static ttv_ns
-row_ts(const struct cursor *c)
+row_ts(const struct sql *s, const struct sql_row *r)
 {
-	const struct track *tr = &c->s->t->tracks[c->track];
-	return c->level ? c->level->slices[c->index].start :
-	    tr->instants[c->index].t;
+	const struct track *tr = &s->t->tracks[r->track];
+	return r->level ? r->level->slices[r->index].start :
+	    tr->instants[r->index].t;
 }
 
 static ttv_ns
-row_dur(const struct cursor *c)
+row_dur(const struct sql_row *r)
 {
-	return c->level ? level_dur(c->level, c->index) : 0;
+	return r->level ? level_dur(r->level, r->index) : 0;
 }
 
 /* True when a slice or an instant is in the view's window. */
@@ -172,53 +167,71 @@ in_window(const struct sql *s, ttv_ns start, ttv_ns dur)
 	return start + dur > s->t0 || (dur == 0 && start >= s->t0);
 }
 
+void
+sql_row_at(const struct sql *s, struct slice_ref ref, struct sql_row *out)
+{
+	out->track = ref.track;
+	out->depth = ref.depth;
+	out->index = ref.index;
+	out->level = ref.depth == SEARCH_INSTANT ? NULL :
+	    &s->t->tracks[ref.track].depth[ref.depth];
+}
+
 static void
 set_row(struct cursor *c, uint32_t track, uint32_t depth, size_t index)
 {
-	c->track = track;
-	c->depth = depth;
-	c->index = index;
-	c->level = depth == SEARCH_INSTANT ? NULL :
-	    &c->s->t->tracks[track].depth[depth];
-	c->have_inst_depth = false;
+	sql_row_at(c->s, (struct slice_ref){ track, depth, (uint32_t)index },
+	    &c->r);
 }
 
-/* Whether the row at a ref is one this table shows under the view. */
+/* Whether the row at a ref is one a table shows under the view. */
 static bool
-ref_visible(const struct cursor *c, struct slice_ref r)
+kind_visible(const struct sql *s, enum table_kind kind, struct slice_ref r)
 {
-	const struct sql *s = c->s;
 	const struct trace *t = s->t;
 	if (!sql_track_on(s, r.track))
 		return false;
 	const struct track *tr = &t->tracks[r.track];
 	if (r.depth == SEARCH_INSTANT) {
-		if (!instants_in_table(c->kind))
+		if (!instants_in_table(kind))
 			return false;
 		const struct instant *in = &tr->instants[r.index];
 		return sql_func_on(s, in->func) && in_window(s, in->t, 0);
 	}
-	if (!track_in_table(t, c->kind, r.track))
+	if (!track_in_table(t, kind, r.track))
 		return false;
 	const struct depth_level *l = &tr->depth[r.depth];
 	return sql_func_on(s, l->slices[r.index].func) &&
 	    in_window(s, l->slices[r.index].start, level_dur(l, r.index));
 }
 
-/* The depth of the current instant: one below the deepest slice of its
- * track that contains it. */
-static uint32_t
-instant_depth(struct cursor *c, struct slice_ref *parent, bool *has_parent)
+static bool
+ref_visible(const struct cursor *c, struct slice_ref r)
 {
-	const struct trace *t = c->s->t;
-	const struct track *tr = &t->tracks[c->track];
-	ttv_ns when = tr->instants[c->index].t;
+	return kind_visible(c->s, c->kind, r);
+}
+
+bool
+sql_slice_shown(const struct sql *s, struct slice_ref r)
+{
+	return kind_visible(s, T_SLICE, r);
+}
+
+/* The depth of an instant: one below the deepest slice of its track
+ * that contains it. */
+static uint32_t
+instant_depth(const struct sql *s, const struct sql_row *r,
+    struct slice_ref *parent, bool *has_parent)
+{
+	const struct trace *t = s->t;
+	const struct track *tr = &t->tracks[r->track];
+	ttv_ns when = tr->instants[r->index].t;
 	*has_parent = false;
 	/* a CPU lane's slices are in sched, not slice */
 	if (tr->kind == TRACK_CPU)
 		return 0;
 	for (uint32_t d = tr->ndepth; d-- > 0;)
-		if (query_slice_at(t, c->track, d, when, parent)) {
+		if (query_slice_at(t, r->track, d, when, parent)) {
 			*has_parent = true;
 			return d + 1;
 		}
@@ -1109,26 +1122,41 @@ eof(sqlite3_vtab_cursor *cur)
 }
 
 static int64_t
-row_id(const struct cursor *c)
+row_id(const struct sql *s, const struct sql_row *r)
 {
-	if (c->level == NULL)
-		return (int64_t)sql_instant_id(c->s, c->track, c->index);
-	return (int64_t)sql_slice_id(c->s, c->track, c->depth, c->index);
+	if (r->level == NULL)
+		return (int64_t)sql_instant_id(s, r->track, r->index);
+	return (int64_t)sql_slice_id(s, r->track, r->depth, r->index);
 }
 
-/* The args run of the current row, 0 if none. */
+/* The args run of a row, 0 if none. */
 static args_id
-row_args(const struct cursor *c)
+row_args(const struct sql *s, const struct sql_row *r)
 {
-	const struct trace *t = c->s->t;
-	if (c->level == NULL)
-		return t->tracks[c->track].instants[c->index].args;
-	if (!(c->level->slices[c->index].flags & SLICE_HAS_ARGS))
+	const struct trace *t = s->t;
+	if (r->level == NULL)
+		return t->tracks[r->track].instants[r->index].args;
+	if (!(r->level->slices[r->index].flags & SLICE_HAS_ARGS))
 		return 0;
 	size_t n;
 	const struct arg *a = trace_slice_args(t, (struct slice_ref){
-	    c->track, c->depth, (uint32_t)c->index }, &n);
+	    r->track, r->depth, (uint32_t)r->index }, &n);
 	return a != NULL ? (args_id)(a - t->args - 1) : 0;
+}
+
+bool
+sql_slice_parent(const struct sql *s, struct slice_ref ref,
+    struct slice_ref *out)
+{
+	struct sql_row r;
+	bool has;
+	sql_row_at(s, ref, &r);
+	if (r.level != NULL)
+		return visible_parent(s, ref, out);
+	instant_depth(s, &r, out, &has);
+	if (has && !sql_func_on(s, trace_slice(s->t, *out)->func))
+		has = visible_parent(s, *out, out);
+	return has;
 }
 
 static void
@@ -1140,38 +1168,40 @@ result_str(sqlite3_context *ctx, const struct trace *t, str_id s, bool null0)
 		sqlite3_result_text(ctx, trace_str(t, s), -1, SQLITE_STATIC);
 }
 
-static void
-slice_column(struct cursor *c, sqlite3_context *ctx, int col)
+void
+sql_slice_result(const struct sql *s, const struct sql_row *r, int col,
+    sqlite3_context *ctx)
 {
-	const struct sql *s = c->s;
 	const struct trace *t = s->t;
 	const struct track *tr;
 	func_id f;
 	/* the hot columns first, before anything else is looked up */
 	if (col == S_DUR) {
-		sqlite3_result_int64(ctx, row_dur(c));
+		sqlite3_result_int64(ctx, row_dur(r));
 		return;
 	}
 	if (col == S_TS) {
-		sqlite3_result_int64(ctx, row_ts(c));
+		sqlite3_result_int64(ctx, row_ts(s, r));
 		return;
 	}
-	tr = &t->tracks[c->track];
-	f = row_func(c);
+	tr = &t->tracks[r->track];
+	f = row_func(s, r);
 	switch (col) {
 	case S_ID:
-		sqlite3_result_int64(ctx, row_id(c));
+	case S_SLICE_ID:
+		sqlite3_result_int64(ctx, row_id(s, r));
 		break;
 	case S_TS:
-		sqlite3_result_int64(ctx, row_ts(c));
+		sqlite3_result_int64(ctx, row_ts(s, r));
 		break;
 	case S_DUR:
-		sqlite3_result_int64(ctx, row_dur(c));
+		sqlite3_result_int64(ctx, row_dur(r));
 		break;
 	case S_TRACK_ID:
-		sqlite3_result_int64(ctx, c->track);
+		sqlite3_result_int64(ctx, r->track);
 		break;
 	case S_CATEGORY:
+	case S_CAT:
 		result_str(ctx, t, f < t->nfuncs ? t->funcs[f].category : 0,
 		    true);
 		break;
@@ -1184,14 +1214,14 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 		struct slice_ref p;
 		bool has;
 		uint32_t depth;
-		if (c->level == NULL) {
-			depth = instant_depth(c, &p, &has);
+		if (r->level == NULL) {
+			depth = instant_depth(s, r, &p, &has);
 			if (has && !sql_func_on(s, trace_slice(t, p)->func))
 				has = visible_parent(s, p, &p);
 		} else {
-			depth = c->depth;
-			has = visible_parent(s, (struct slice_ref){ c->track,
-			    c->depth, (uint32_t)c->index }, &p);
+			depth = r->depth;
+			has = visible_parent(s, (struct slice_ref){ r->track,
+			    r->depth, (uint32_t)r->index }, &p);
 		}
 		if (col == S_DEPTH)
 			sqlite3_result_int64(ctx, depth);
@@ -1202,7 +1232,7 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 		break;
 	}
 	case S_ARG_SET_ID: {
-		args_id a = row_args(c);
+		args_id a = row_args(s, r);
 		if (a != 0)
 			sqlite3_result_int64(ctx, a);
 		else
@@ -1211,13 +1241,13 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 	}
 	case S_FLAGS: {
 		uint32_t fl;
-		if (c->level != NULL) {
-			fl = c->level->slices[c->index].flags;
-			if (c->level->weights != NULL)
+		if (r->level != NULL) {
+			fl = r->level->slices[r->index].flags;
+			if (r->level->weights != NULL)
 				fl |= SLICE_SAMPLED;
 		} else {
 			fl = SLICE_INSTANT | SQL_FLAG_TRACK_INSTANT;
-			if (tr->instants[c->index].args != 0)
+			if (tr->instants[r->index].args != 0)
 				fl |= SLICE_HAS_ARGS;
 		}
 		if (tr->kind == TRACK_ASYNC)
@@ -1226,8 +1256,8 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 		break;
 	}
 	case S_INCOMPLETE:
-		sqlite3_result_int(ctx, c->level != NULL &&
-		    (c->level->slices[c->index].flags & SLICE_INEXACT) != 0);
+		sqlite3_result_int(ctx, r->level != NULL &&
+		    (r->level->slices[r->index].flags & SLICE_INEXACT) != 0);
 		break;
 	default:
 		sqlite3_result_null(ctx);
@@ -1235,13 +1265,13 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 	}
 }
 
-/* An integer or string arg of the current row, by name. */
+/* An integer or string arg of a row, by name. */
 static const struct arg *
-row_arg(const struct cursor *c, const char *name)
+row_arg(const struct sql *s, const struct sql_row *r, const char *name)
 {
-	const struct trace *t = c->s->t;
+	const struct trace *t = s->t;
 	size_t n;
-	const struct arg *a = trace_args(t, row_args(c), &n);
+	const struct arg *a = trace_args(t, row_args(s, r), &n);
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(trace_str(t, a[i].name), name) == 0)
 			return &a[i];
@@ -1249,24 +1279,24 @@ row_arg(const struct cursor *c, const char *name)
 }
 
 static void
-sched_column(struct cursor *c, sqlite3_context *ctx, int col)
+sched_column(struct sql *s, const struct sql_row *r, int col,
+    sqlite3_context *ctx)
 {
-	const struct sql *s = c->s;
 	const struct trace *t = s->t;
-	const struct track *tr = &t->tracks[c->track];
-	func_id f = row_func(c);
+	const struct track *tr = &t->tracks[r->track];
+	func_id f = row_func(s, r);
 	switch (col) {
 	case C_ID:
-		sqlite3_result_int64(ctx, row_id(c));
+		sqlite3_result_int64(ctx, row_id(s, r));
 		break;
 	case C_TS:
-		sqlite3_result_int64(ctx, row_ts(c));
+		sqlite3_result_int64(ctx, row_ts(s, r));
 		break;
 	case C_DUR:
-		sqlite3_result_int64(ctx, row_dur(c));
+		sqlite3_result_int64(ctx, row_dur(r));
 		break;
 	case C_TS_END:
-		sqlite3_result_int64(ctx, row_ts(c) + row_dur(c));
+		sqlite3_result_int64(ctx, row_ts(s, r) + row_dur(r));
 		break;
 	case C_CPU:
 		sqlite3_result_int64(ctx, tr->tid);
@@ -1276,11 +1306,11 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		 * slice's tid argument (FXT) */
 		int64_t tid = f < t->nfuncs ? t->funcs[f].source_id : -1;
 		const struct arg *a;
-		if (tid < 0 && (a = row_arg(c, "tid")) != NULL &&
+		if (tid < 0 && (a = row_arg(s, r, "tid")) != NULL &&
 		    (a->type == ARG_I64 || a->type == ARG_U64 ||
 		    a->type == ARG_KOID))
 			tid = a->v.i;
-		int64_t u = tid >= 0 ? sql_tid_utid(c->s, tid) : -1;
+		int64_t u = tid >= 0 ? sql_tid_utid(s, tid) : -1;
 		if (u >= 0)
 			sqlite3_result_int64(ctx, u);
 		else
@@ -1288,7 +1318,7 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		break;
 	}
 	case C_END_STATE: {
-		const struct arg *a = row_arg(c, "end_state");
+		const struct arg *a = row_arg(s, r, "end_state");
 		if (a != NULL && a->type == ARG_STR)
 			result_str(ctx, t, a->v.s, false);
 		else
@@ -1296,7 +1326,7 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		break;
 	}
 	case C_PRIORITY: {
-		const struct arg *a = row_arg(c, "priority");
+		const struct arg *a = row_arg(s, r, "priority");
 		if (a != NULL && (a->type == ARG_I64 || a->type == ARG_U64))
 			sqlite3_result_int64(ctx, a->v.i);
 		else
@@ -1308,7 +1338,7 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		    SQLITE_STATIC);
 		break;
 	case C_ARG_SET_ID: {
-		args_id a = row_args(c);
+		args_id a = row_args(s, r);
 		if (a != 0)
 			sqlite3_result_int64(ctx, a);
 		else
@@ -1326,16 +1356,17 @@ column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct cursor *c = (struct cursor *)cur;
 	if (c->kind == T_SLICE)
-		slice_column(c, ctx, col);
+		sql_slice_result(c->s, &c->r, col, ctx);
 	else
-		sched_column(c, ctx, col);
+		sched_column(c->s, &c->r, col, ctx);
 	return SQLITE_OK;
 }
 
 static int
 rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
 {
-	*out = row_id((struct cursor *)cur);
+	const struct cursor *c = (const struct cursor *)cur;
+	*out = row_id(c->s, &c->r);
 	return SQLITE_OK;
 }
 

@@ -973,7 +973,8 @@ columns_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 	case TC_TYPE: result_text(ctx, c->type); break;
 	case TC_KIND: result_text(ctx, kinds[c->kind]); break;
 	case TC_LOOKUP:
-		if ((ops = sql_lookup_ops(c->lookup)) != NULL)
+		if ((ops = sql_lookup_ops(sql_schema_lookup(d, (int)row))) !=
+		    NULL)
 			result_text(ctx, ops);
 		else
 			sqlite3_result_null(ctx);

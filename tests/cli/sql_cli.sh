@@ -2,7 +2,8 @@
 # --query on the command line: containment (ATTACH, VACUUM INTO,
 # load_extension, pragmas that set something and virtual tables are
 # refused, and no file appears, temporary tables included), views over the
-# tables, constraints by SQLite's type rules, errors with their place
+# tables, constraints by SQLite's type rules, INCLUDE PERFETTO MODULE,
+# errors with their place
 # (exit 2), the output formats, escaping of control characters, Ctrl-C
 # (exit 130).
 : "${TTV:?}" "${TTV_SRCDIR:?}"
@@ -94,6 +95,20 @@ for q in "thread WHERE utid = %s" "process WHERE upid = %s" \
 		    fail "$(printf "$q" "$v"): $got rows, $want with 0"
 	done
 done
+
+# INCLUDE PERFETTO MODULE: a module ttv has gives its views; another is
+# an error naming those ttv has, at the module's name
+out=$("$TTV" --tsv --query "include perfetto module slices.with_context;
+    SELECT COUNT(*) FROM thread_slice" "$T" 2>&1 | tail -1)
+[ "$out" -gt 0 ] 2>/dev/null || fail "INCLUDE slices.with_context: $out"
+"$TTV" --query "SELECT 1;
+  INCLUDE PERFETTO MODULE android.startup.startups;" "$T" >/dev/null \
+    2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || fail "INCLUDE of an unknown module: exit $rc"
+grep -q "android.startup.startups: ttv has no such module; it has slices.with_context" \
+    "$tmp/err" && grep -q "(line 2, column 27)" "$tmp/err" ||
+    fail "INCLUDE of an unknown module: $(cat "$tmp/err")"
 
 # a bad query: SQLite's message, its place, the line with a caret; exit 2
 "$TTV" --query "SELECT 1;

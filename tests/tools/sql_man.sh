@@ -77,7 +77,8 @@ section() {
 		if (pending) {
 			print ".SS " table "(\\fI" $6 "\\fR)"
 			print roff(tdoc)
-			print "Its columns are those of \\fB" like "\\fR; the argument:"
+			print "Its columns are those of \\fB" like "\\fR that \\fBSELECT *\\fR"
+			print "shows; its argument:"
 			pending = 0
 		}
 		print ".TP"
