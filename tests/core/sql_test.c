@@ -510,6 +510,12 @@ test_ancestor_slice(void **state)
 	    "ancestor_slice: no row with id 999");
 	assert_string_equal(error_of(s, "SELECT * FROM ancestor_slice('x')"),
 	    "ancestor_slice: start id should be an integer");
+	assert_string_equal(error_of(s, "SELECT * FROM descendant_slice"),
+	    "descendant_slice() needs a slice id");
+	/* the argument may come from a table scanned first, whatever the
+	 * order the query names them in */
+	assert_string_equal(rows(s, "SELECT COUNT(*) FROM ancestor_slice(s.id)"
+	    " a, slice s"), "9");
 }
 
 /* descendant_slice: the rows whose parent_id chain reaches the slice, in
