@@ -21,6 +21,9 @@
  *                          (tests compare with the reader-kept ones)
  *   TTV_TEST_SHRINK        a mapped trace is cut to half its size right
  *                          after mapping (tests of a file that shrinks)
+ *   TTV_REGEX_SECONDS      CPU seconds one pattern may work over a trace's
+ *                          strings (default 3; tests: less, to reach the
+ *                          limit quickly on a busy machine)
  */
 #ifndef TTV_ENV_H
 #define TTV_ENV_H
@@ -36,6 +39,7 @@ enum ttv_env {
 	TTV_ENV_FXT_READER_SHARE,
 	TTV_ENV_FXT_BUILDER_STACKS,
 	TTV_ENV_TEST_SHRINK,
+	TTV_ENV_REGEX_SECONDS,
 	TTV_ENV_COUNT
 };
 

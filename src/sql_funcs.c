@@ -7,8 +7,10 @@
  *  - `X REGEXP P` is regexp(P, X): 1 when the PCRE2 pattern P matches
  *    somewhere in X (as --search matches, without its smart case: case
  *    counts, `(?i)` or regexp(P, X, 'i') ignores it), 0 when not, NULL when
- *    either is NULL. A bad pattern is an error. The pattern is compiled
- *    once per statement, through regex.c as every pattern of ttv is.
+ *    either is NULL. A bad pattern is an error, and so is a match PCRE2
+ *    gives up on (regex.c's limits: never a "no"). The pattern is
+ *    compiled once per statement, through regex.c as every pattern of
+ *    ttv is.
  *  - percentile(Y, P), median(Y): the rules of SQLite's percentile
  *    extension, which Perfetto builds in: P from 0 to 100, the same for
  *    every row; NULL Ys are skipped and other non-numbers are an error;
@@ -61,8 +63,10 @@ regexp_compile(const char *pattern, bool caseless, char **err)
 	return c;
 }
 
-static bool
-regexp_match(const struct compiled *c, const char *s, size_t len)
+/* 1 match, 0 no match, -1 when the match could not be decided within
+ * regex.c's limits (regex_error says why). */
+static int
+regexp_match(struct compiled *c, const char *s, size_t len)
 {
 	return regex_match(c->re, s, len);
 }
@@ -79,7 +83,7 @@ regexp_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 			return;
 		for (const char *f = flags; *f != '\0'; f++) {
 			if (*f != 'i' && *f != 'c') {
-				sqlite3_result_error(ctx, "regexp: unknown flag "
+				sqlite3_result_error(ctx, "REGEXP: unknown flag "
 				    "(the flags are i and c)", -1);
 				return;
 			}
@@ -95,15 +99,22 @@ regexp_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
 	if (fresh) {
 		char *err = NULL;
 		if ((c = regexp_compile(pattern, caseless, &err)) == NULL) {
-			char *msg = xasprintf("regexp: %s", err);
+			char *msg = xasprintf("REGEXP: %s", err);
 			sqlite3_result_error(ctx, msg, -1);
 			free(msg);
 			free(err);
 			return;
 		}
 	}
-	sqlite3_result_int(ctx, regexp_match(c, input,
-	    (size_t)sqlite3_value_bytes(argv[1])));
+	int m = regexp_match(c, input, (size_t)sqlite3_value_bytes(argv[1]));
+	if (m < 0) {
+		/* a limit hit is no answer, never a "no" */
+		char *msg = xasprintf("REGEXP: %s", regex_error(c->re));
+		sqlite3_result_error(ctx, msg, -1);
+		free(msg);
+	} else {
+		sqlite3_result_int(ctx, m);
+	}
 	/* kept for the next rows while the pattern stays the same; SQLite
 	 * may free it at once, so it is not used after this */
 	if (fresh)

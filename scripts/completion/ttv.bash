@@ -29,7 +29,8 @@ _ttv()
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '--info --stats --markers --search
 		    --query --query-file --calls --callers --callees --tree
-		    --range --tsv --csv --json --sort --ascending --export
+		    --range --tsv --csv --json --spreadsheet-safe --sort
+		    --ascending --export
 		    --output --per-thread --max-depth --thread --function
 		    --hide --instr-map --sysroot --format --strict --no-state --help
 		    --version' -- "$cur"))

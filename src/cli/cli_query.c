@@ -217,7 +217,8 @@ put_json_value(sqlite3_stmt *st, int c, FILE *out)
 
 /* Prints the rows of one statement; returns its step result. */
 static int
-print_rows(sqlite3_stmt *st, enum query_format fmt, bool first, FILE *out)
+print_rows(sqlite3_stmt *st, enum query_format fmt, bool guard, bool first,
+    FILE *out)
 {
 	int ncols = sqlite3_column_count(st);
 	struct table tb = { .ncols = ncols };
@@ -286,7 +287,14 @@ print_rows(sqlite3_stmt *st, enum query_format fmt, bool first, FILE *out)
 		case QUERY_TSV:
 		case QUERY_CSV:
 			for (int c = 0; c < ncols; c++) {
+				bool text = sqlite3_column_type(st, c) ==
+				    SQLITE_TEXT;
 				char *v = cell_text(st, c);
+				if (guard && text && escape_is_formula(v)) {
+					char *g = xasprintf("'%s", v);
+					free(v);
+					v = g;
+				}
 				if (c > 0)
 					putc(fmt == QUERY_TSV ? '\t' : ',',
 					    out);
@@ -401,7 +409,7 @@ read_query_file(const char *path, char **err)
 
 int
 cli_query_run(struct sql *s, const char *text, enum query_format fmt,
-    FILE *out)
+    bool guard, FILE *out)
 {
 	const char *rest = text;
 	bool first = true;
@@ -421,7 +429,7 @@ cli_query_run(struct sql *s, const char *text, enum query_format fmt,
 		}
 		int rc;
 		if (sqlite3_column_count(st) > 0) {
-			rc = print_rows(st, fmt, first, out);
+			rc = print_rows(st, fmt, guard, first, out);
 			first = false;
 		} else {
 			while ((rc = sqlite3_step(st)) == SQLITE_ROW)
@@ -480,7 +488,7 @@ cli_query(const struct trace *t, const struct filter *f,
 	sigemptyset(&sa.sa_mask);
 	cancel_flag = sql_cancel_flag(s);
 	sigaction(SIGINT, &sa, &old);
-	int status = cli_query_run(s, text, o->format, out);
+	int status = cli_query_run(s, text, o->format, o->guard, out);
 	sigaction(SIGINT, &old, NULL);
 	cancel_flag = NULL;
 	sql_close(s);

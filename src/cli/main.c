@@ -8,11 +8,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,6 +47,7 @@ enum {
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
 	OPT_SEARCH, OPT_MAX_DEPTH, OPT_QUERY, OPT_QUERY_FILE, OPT_CSV, OPT_JSON,
 	OPT_CALLS, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_RANGE, OPT_NO_STATE,
+	OPT_SPREADSHEET_SAFE,
 };
 
 static const struct option long_options[] = {
@@ -57,6 +60,7 @@ static const struct option long_options[] = {
 	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "spreadsheet-safe", no_argument, NULL, OPT_SPREADSHEET_SAFE },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "ascending", no_argument, NULL, OPT_ASCENDING },
 	{ "calls", required_argument, NULL, OPT_CALLS },
@@ -116,6 +120,9 @@ usage(FILE *fp)
 "                          --calls, --callers, --callees or --tree:\n"
 "                          tab-separated with a header line\n"
 "      --csv, --json       with --query: CSV, or a JSON array of objects\n"
+"      --spreadsheet-safe  with --tsv or --csv: a ' before each name or\n"
+"                          text that starts with =, +, - or @, which a\n"
+"                          spreadsheet would run as a formula\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
 "                          min, median, p90, p99, max or samples\n"
 "      --ascending         with --stats: smallest first; with --calls:\n"
@@ -131,9 +138,9 @@ usage(FILE *fp)
 "  -o, --output FILE       write the answer to FILE instead of stdout\n"
 "      --per-thread        with --export collapsed or --tree: thread as\n"
 "                          root frame\n"
-"      --max-depth N       with --export collapsed: at most N frames a line,\n"
-"                          deeper ones folded into one \"[K frames]\"\n"
-"                          (default 1024)\n"
+"      --max-depth N       with --export collapsed or --tree: at most N\n"
+"                          frames a path, deeper ones folded into one\n"
+"                          \"[K frames]\" (default 1024)\n"
 "\n"
 "Filters (every mode):\n"
 "  -t, --thread TID[,TID...]  only these threads\n"
@@ -236,6 +243,120 @@ output_dir_ok(const char *file)
 	return ok;
 }
 
+/* The directory part of path ("." for none). Caller frees. */
+static char *
+dir_of(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash == NULL) {
+		free(dir);
+		return xstrdup(".");
+	}
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return dir;
+}
+
+static bool
+same_file(const struct stat *a, uint64_t dev, uint64_t ino)
+{
+	return (uint64_t)a->st_dev == dev && (uint64_t)a->st_ino == ino;
+}
+
+/* The input file FILE would overwrite (by device and inode: a link or
+ * another name of it is the same file), or NULL. */
+static const char *
+input_at(const struct stat *st, const struct trace *t, const char *query_file)
+{
+	struct stat q;
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (same_file(st, t->files[i].dev, t->files[i].ino))
+			return t->files[i].path;
+	if (query_file != NULL && stat(query_file, &q) == 0 &&
+	    same_file(st, (uint64_t)q.st_dev, (uint64_t)q.st_ino))
+		return query_file;
+	return NULL;
+}
+
+/* For a trace directory: the file of the trace read in the directory
+ * that would hold FILE (FILE would be read as part of that trace next
+ * time), or NULL. */
+static const char *
+trace_dir_at(const char *file, const char *path, const struct trace *t)
+{
+	struct stat st, ds;
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	char *dir = dir_of(file);
+	bool ok = stat(dir, &st) == 0;
+	free(dir);
+	size_t plen = strlen(path);
+	for (size_t i = 0; ok && i < t->nfiles; i++) {
+		/* the files under the trace's directory, not the binaries
+		 * found elsewhere */
+		const char *f = t->files[i].path;
+		if (strncmp(f, path, plen) != 0 || f[plen] != '/')
+			continue;
+		char *d = dir_of(f);
+		bool same = stat(d, &ds) == 0 && same_file(&st,
+		    (uint64_t)ds.st_dev, (uint64_t)ds.st_ino);
+		free(d);
+		if (same)
+			return f;
+	}
+	return NULL;
+}
+
+static FILE *
+output_refused(const char *file, const char *why, const char *input, int fd)
+{
+	fputs("ttv: ", stderr);
+	escape_fputs(file, stderr);
+	fprintf(stderr, ": %s", why);
+	if (input != NULL) {
+		fputs(" (", stderr);
+		escape_fputs(input, stderr);
+		fputs(")", stderr);
+	}
+	putc('\n', stderr);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Opens FILE for the answer, never over a file the trace was read from
+ * nor the query file, nor into a trace directory read: checked before
+ * FILE is opened, and again by device and inode once it is open, before
+ * anything in it is cut. NULL after a message on stderr. */
+static FILE *
+open_output(const char *file, const char *path, const struct trace *t,
+    const char *query_file)
+{
+	struct stat st;
+	const char *input;
+	if (stat(file, &st) == 0 &&
+	    (input = input_at(&st, t, query_file)) != NULL)
+		return output_refused(file, "output would overwrite the input",
+		    input, -1);
+	if ((input = trace_dir_at(file, path, t)) != NULL)
+		return output_refused(file, "output would go into the trace's "
+		    "directory, to be read as part of the trace", input, -1);
+	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return output_refused(file, strerror(errno), NULL, fd);
+	if ((input = input_at(&st, t, query_file)) != NULL)
+		return output_refused(file, "output would overwrite the input",
+		    input, fd);
+	FILE *fp = NULL;
+	if ((S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) ||
+	    (fp = fdopen(fd, "w")) == NULL)
+		return output_refused(file, strerror(errno), NULL, fd);
+	return fp;
+}
+
 /* Sets the mode once: two modes at a time is a usage error. */
 static int
 set_mode(enum mode *mode, enum mode m)
@@ -260,6 +381,7 @@ main(int argc, char **argv)
 	const char *export_format = NULL, *output = NULL, *search = NULL;
 	bool per_thread = false, tsv = false, sort = false, depth_set = false;
 	bool csv_json = false, ascending = false, no_state = false;
+	bool safe = false;
 	uint32_t max_depth = EXPORT_MAX_DEPTH;
 	struct open_options oo = { 0 };
 	int c, rc;
@@ -301,6 +423,9 @@ main(int argc, char **argv)
 			break;
 		case OPT_CSV: csv_json = true; qo.format = QUERY_CSV; break;
 		case OPT_JSON: csv_json = true; qo.format = QUERY_JSON; break;
+		case OPT_SPREADSHEET_SAFE:
+			safe = so.guard = co.guard = qo.guard = true;
+			break;
 		case OPT_SORT: {
 			int k = stats_key_parse(optarg);
 			if (k < 0)
@@ -331,7 +456,7 @@ main(int argc, char **argv)
 			    n > 1000000)
 				return usage_error("--max-depth takes a number "
 				    "from 2 to 1000000, not '%s'", optarg);
-			max_depth = (uint32_t)n;
+			max_depth = co.max_depth = (uint32_t)n;
 			depth_set = true;
 			break;
 		}
@@ -377,10 +502,14 @@ main(int argc, char **argv)
 		return usage_error("%s", "--no-state goes with the viewer");
 	if (co.range != NULL && mode == MODE_VIEW)
 		return usage_error("%s", "--range goes with a batch mode");
-	if (depth_set && (mode != MODE_EXPORT ||
-	    strcmp(export_format, "collapsed") != 0))
+	if (depth_set && !(mode == MODE_EXPORT && strcmp(export_format,
+	    "collapsed") == 0) && !(mode == MODE_CALLS &&
+	    co.mode == CALLS_TREE))
 		return usage_error("%s", "--max-depth goes with --export "
-		    "collapsed");
+		    "collapsed or --tree");
+	if (safe && !tsv && !(mode == MODE_QUERY && qo.format == QUERY_CSV))
+		return usage_error("%s", "--spreadsheet-safe goes with --tsv "
+		    "or --csv");
 	if (per_thread && !(mode == MODE_EXPORT && strcmp(export_format,
 	    "collapsed") == 0) && !(mode == MODE_CALLS &&
 	    co.mode == CALLS_TREE))
@@ -463,10 +592,7 @@ main(int argc, char **argv)
 	qo.t1 = co.t1;
 
 	FILE *out = stdout;
-	if (output != NULL && (out = fopen(output, "w")) == NULL) {
-		fputs("ttv: ", stderr);
-		escape_fputs(output, stderr);
-		fprintf(stderr, ": %s\n", strerror(errno));
+	if (output != NULL && (out = open_output(output, path, t, qo.file)) == NULL) {
 		filter_clear(&f);
 		trace_free(t);
 		return EXIT_BAD_INPUT;
@@ -478,19 +604,27 @@ main(int argc, char **argv)
 		cli_range_info(t, &f, &co, out);
 		break;
 	case MODE_STATS: cli_stats(t, &f, &so, out); break;
-	case MODE_MARKERS: cli_markers(t, &f, co.t0, co.t1, tsv, out); break;
-	case MODE_CALLS:
-		if (cli_calls(t, &f, &co, path, out) != 0)
-			rc = EXIT_BAD_INPUT;
+	case MODE_MARKERS:
+		cli_markers(t, &f, co.t0, co.t1, tsv, safe, out);
 		break;
+	case MODE_CALLS: {
+		int calls_rc = cli_calls(t, &f, &co, path, out);
+		rc = calls_rc != 0 ? calls_rc : rc;
+		break;
+	}
 	case MODE_QUERY: {
 		int q = cli_query(t, &f, &qo, out);
 		rc = q != 0 ? q : rc;
 		break;
 	}
 	case MODE_SEARCH:
-		if (cli_search(t, &f, search, co.t0, co.t1, tsv, out,
+		if (cli_search(t, &f, search, co.t0, co.t1, tsv, safe, out,
 		    &err) != 0) {
+			fputs("ttv: ", stderr);
+			escape_fputs(path, stderr);
+			fputs(": ", stderr);
+			escape_fputs(err, stderr);
+			putc('\n', stderr);
 			free(err);
 			rc = EXIT_USAGE;
 		}

@@ -629,14 +629,12 @@ static void
 payload_text(char *dst, const char *p, size_t n)
 {
 	/* The model drops the NULs that end a payload and keeps one inside
-	 * as the text \x00 (whose backslash the dump writes as \x5c). */
+	 * (the dump writes it \x00). */
 	while (n > 0 && p[n - 1] == 0)
 		n--;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
-		if (c == 0)
-			dst += sprintf(dst, "\\x5cx00");
-		else if (c >= 0x21 && c < 0x7f && c != '\\')
+		if (c >= 0x21 && c < 0x7f && c != '\\')
 			*dst++ = (char)c;
 		else
 			dst += sprintf(dst, "\\x%02x", c);

@@ -6,8 +6,8 @@
 #   diff -r OUTDIR-before OUTDIR-after
 # For each trace of $TTV_SHARED/traces (files, and CTF trace directories)
 # and of tests/data: --info, --stats --tsv, --export chrome-json,
-# --export collapsed and --query (every SQL table, whole and through its
-# planned lookups), each with its exit status and stderr.
+# --export collapsed, --tree --tsv and --query (every SQL table, whole
+# and through its planned lookups), each with its exit status and stderr.
 set -u
 : "${TTV:?}"
 out=${1:?usage: outputs.sh OUTDIR}
@@ -58,12 +58,13 @@ SELECT * FROM log WHERE ts < (SELECT end_ts FROM trace_bounds);"
 n=0
 list | while read -r t; do
 	name=$(echo "$t" | sed "s|^$shared/||; s|^$src/||; s|/|__|g")
-	for mode in info stats chrome collapsed sql; do
+	for mode in info stats chrome collapsed tree sql; do
 		case $mode in
 		info) set -- --info ;;
 		stats) set -- --stats --tsv ;;
 		chrome) set -- --export chrome-json ;;
 		collapsed) set -- --export collapsed ;;
+		tree) set -- --tree --tsv ;;
 		sql) set -- --tsv --query "$sql" ;;
 		esac
 		"$TTV" "$@" "$t" >"$out/$name.$mode" 2>"$out/$name.$mode.err"
@@ -72,4 +73,4 @@ list | while read -r t; do
 	n=$((n + 1))
 	echo "$n" >"$out/.count"
 done
-echo "$(cat "$out/.count" 2>/dev/null || echo 0) traces, 5 outputs each, in $out"
+echo "$(cat "$out/.count" 2>/dev/null || echo 0) traces, 6 outputs each, in $out"

@@ -1019,6 +1019,14 @@ run_line(char *line)
 		do_resize(c, r);
 	} else if (strcmp(cmd, "bench") == 0) {
 		bench(arg);
+	} else if (strcmp(cmd, "shell") == 0) {
+		/* "shell CMD": a command beside the running ttv, whose pid
+		 * it finds in TTV_PID (a test puts something in its way). */
+		char pid[32];
+		snprintf(pid, sizeof pid, "%ld", (long)child);
+		setenv("TTV_PID", pid, 1);
+		if (system(arg) != 0)
+			fail("shell: '%s' failed", arg);
 	} else if (strcmp(cmd, "quit") == 0) {
 		do_quit(*arg ? atoi(arg) : 0);
 	} else if (strcmp(cmd, "exited") == 0) {
