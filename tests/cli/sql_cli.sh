@@ -110,6 +110,17 @@ grep -q "android.startup.startups: ttv has no such module; it has slices.with_co
     "$tmp/err" && grep -q "(line 2, column 27)" "$tmp/err" ||
     fail "INCLUDE of an unknown module: $(cat "$tmp/err")"
 
+# REGEXP: PCRE2, case counting; a match PCRE2 gives up on is an error,
+# never a "no"
+out=$("$TTV" --tsv --query "SELECT 'Abc' REGEXP 'b', 'Abc' REGEXP 'a',
+    regexp('a', 'Abc', 'i'), NULL REGEXP 'a'" "$T" 2>&1 | tail -1)
+[ "$out" = "$(printf '1\t0\t1\t')" ] || fail "REGEXP: '$out'"
+"$TTV" --query "SELECT printf('%.60c', 'a') || 'b' REGEXP '(a+)+\$'" \
+    "$T" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "too costly" "$tmp/err" ||
+    fail "REGEXP past PCRE2's limits: exit $rc, $(cat "$tmp/err")"
+
 # a bad query: SQLite's message, its place, the line with a caret; exit 2
 "$TTV" --query "SELECT 1;
 SELECT name FROMM slice" "$T" >"$tmp/out" 2>"$tmp/err"
