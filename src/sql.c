@@ -12,8 +12,11 @@
  *    DETACH, pragmas that set something, load_extension() and creating
  *    virtual tables;
  *  - SQLITE_DBCONFIG_DEFENSIVE, and the schema is not trusted.
- * Creating temporary tables and views, and writing to them, is allowed:
- * all of it lives in memory and goes away with the connection.
+ * Creating tables, views and indexes, temporary or not, and writing to
+ * them, is allowed: all of it lives in memory (temp_store is MEMORY and
+ * cannot be set) and goes away with the connection. The virtual tables
+ * are innocuous (no side effect), so views may read them although the
+ * schema is not trusted.
  */
 #include "config.h"
 
@@ -539,6 +542,8 @@ sql_open(const struct trace *t, const struct sql_view *v, char **err)
 	if (sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL,
 	    &msg) != SQLITE_OK || sql_slice_register(s) != SQLITE_OK ||
 	    sql_tables_register(s) != SQLITE_OK ||
+	    sql_ancestry_register(s) != SQLITE_OK ||
+	    sql_funcs_register(s) != SQLITE_OK ||
 	    sqlite3_exec(db, "CREATE VIEW slices AS SELECT * FROM slice",
 	    NULL, NULL, &msg) != SQLITE_OK) {
 		*err = msg ? xasprintf("cannot set up SQLite: %s", msg) :
@@ -575,6 +580,7 @@ sql_close(struct sql *s)
 	free(s->block_start);
 	free(s->blocks);
 	free(s->arg_head);
+	free(s->prepare_err);
 	free(s);
 }
 
@@ -599,7 +605,8 @@ sql_scan_stats(struct sql *s)
 long
 sql_error_offset(struct sql *s, const char *text, const char *stmt)
 {
-	int off = sqlite3_error_offset(s->db);
+	int off = s->prepare_err != NULL ? (int)s->prepare_err_off :
+	    sqlite3_error_offset(s->db);
 	if (off < 0 || text == NULL || stmt == NULL || stmt < text ||
 	    (size_t)off > strlen(stmt))
 		return -1;
@@ -609,8 +616,10 @@ sql_error_offset(struct sql *s, const char *text, const char *stmt)
 char *
 sql_errmsg(struct sql *s, const char *text, const char *stmt)
 {
-	const char *m = sqlite3_errmsg(s->db);
-	const char *hint = (sqlite3_errcode(s->db) & 0xff) == SQLITE_AUTH ?
+	const char *m = s->prepare_err != NULL ? s->prepare_err :
+	    sqlite3_errmsg(s->db);
+	const char *hint = s->prepare_err == NULL &&
+	    (sqlite3_errcode(s->db) & 0xff) == SQLITE_AUTH ?
 	    " (queries may not attach files, load extensions, change "
 	    "settings or create virtual tables)" : "";
 	long off = sql_error_offset(s, text, stmt);

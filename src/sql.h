@@ -3,7 +3,9 @@
  * reading the immutable model in place, under Perfetto trace processor's
  * table names (slice, thread, process, thread_track, track, counter_track,
  * counter, flow, args, sched, trace_bounds) and ttv's own (marker, log,
- * metadata). No row is copied into SQLite.
+ * metadata; sql_schema.def describes them all), with the functions of
+ * Perfetto's that ttv has (sql_funcs.c, sql_ancestry.c, sql_include.c).
+ * No row is copied into SQLite.
  *
  * The connection is contained: it has no file of its own, cannot attach
  * one, load an extension or run a statement that writes outside memory
@@ -49,6 +51,13 @@ void sql_set_view(struct sql *s, const struct sql_view *v);
  * SQLITE_INTERRUPT. Safe to set from a signal handler or another thread;
  * the owner clears it before the next statement. */
 volatile sig_atomic_t *sql_cancel_flag(struct sql *s);
+
+/* sqlite3_prepare_v2 on the connection, which also runs Perfetto's
+ * `INCLUDE PERFETTO MODULE name;` (then *st is NULL and *tail after it,
+ * as for a blank statement). On failure its message and place are
+ * sql_errmsg's. */
+int sql_prepare(struct sql *s, const char *text, sqlite3_stmt **st,
+    const char **tail);
 
 /* SQLite's message for the last error of the connection, with its place
  * when SQLite knows it: "MESSAGE at offset N (line L, column C)". `text`

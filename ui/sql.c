@@ -130,7 +130,6 @@ run_query(struct job *j)
 	struct sql_result *r = j->arg;
 	struct sql_view view = { .filter = &j->filter, .t0 = j->t0,
 	    .t1 = j->t1 };
-	sqlite3 *db = sql_db(r->conn);
 	double t0 = now_ms();
 	sql_set_view(r->conn, &view);
 	const char *rest = r->query;
@@ -139,7 +138,7 @@ run_query(struct job *j)
 	while (*rest != '\0' && r->error == NULL) {
 		sqlite3_stmt *st = NULL;
 		const char *tail = NULL;
-		if (sqlite3_prepare_v2(db, rest, -1, &st, &tail) != SQLITE_OK) {
+		if (sql_prepare(r->conn, rest, &st, &tail) != SQLITE_OK) {
 			r->error = sql_errmsg(r->conn, r->query, rest);
 			break;
 		}

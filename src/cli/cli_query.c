@@ -411,14 +411,13 @@ int
 cli_query_run(struct sql *s, const char *text, enum query_format fmt,
     bool guard, FILE *out)
 {
-	sqlite3 *db = sql_db(s);
 	const char *rest = text;
 	bool first = true;
 	int status = 0;
 	while (*rest != '\0') {
 		sqlite3_stmt *st = NULL;
 		const char *tail = NULL;
-		if (sqlite3_prepare_v2(db, rest, -1, &st, &tail) !=
+		if (sql_prepare(s, rest, &st, &tail) !=
 		    SQLITE_OK) {
 			report(s, text, rest);
 			status = EXIT_BAD_QUERY;
