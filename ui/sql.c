@@ -223,7 +223,7 @@ submit(struct view *v)
 		free(err);
 		return;
 	}
-	*sql_cancel_flag(p->conn) = 0;
+	sql_cancel_clear(p->conn);
 	struct sql_result *r = xcalloc(1, sizeof *r);
 	r->conn = p->conn;
 	r->query = xstrdup(p->query);
@@ -315,7 +315,7 @@ sql_pane_run(struct view *v, const char *query)
 	if (p->running) {
 		/* the connection is busy: stop that query, run this one
 		 * when it has stopped */
-		*sql_cancel_flag(p->conn) = 1;
+		sql_cancel(p->conn);
 		p->rerun = true;
 		return PANE_REDRAW;
 	}
@@ -490,7 +490,7 @@ sql_command(struct view *v, enum cmd c)
 	size_t n = res != NULL ? res->nrows : 0;
 	if (c == CMD_CLOSE) {
 		if (p->running) {
-			*sql_cancel_flag(p->conn) = 1;
+			sql_cancel(p->conn);
 			view_message(v, false, "sql: stopping the query");
 			return PANE_REDRAW;
 		}
