@@ -227,7 +227,8 @@ run_query(struct job *j)
 					break;
 				}
 				char *cell = keep_cell(s, n);
-				kept += cell != NULL ? strlen(cell) + 1 : 0;
+				kept += sizeof cell + (cell != NULL ?
+				    strlen(cell) + 1 : 0);
 				VEC_PUSH(&cells, cell);
 				unsigned what = jump_column(r->names[c]);
 				if (what == 0 || sqlite3_column_type(st, c) !=

@@ -42,7 +42,9 @@ enum { EXIT_BAD_QUERY = 2, EXIT_INTERRUPTED = 130 };
 /* The aligned table measures this many rows for its column widths; later
  * rows are printed as they come, wider cells pushing their line out. */
 #define TABLE_MEASURE_ROWS 1000
-/* ... or fewer, once their cells hold this many bytes. */
+/* ... or fewer: as many as TABLE_HOLD_CELLS cells (a result may have
+ * 2000 columns), and once their cells hold TABLE_HOLD_MAX bytes. */
+#define TABLE_HOLD_CELLS ((size_t)1 << 18)
 #define TABLE_HOLD_MAX ((size_t)8 << 20)
 /* Bytes of a value an aligned table's cell shows (a blob: half as many,
  * in hex). */
@@ -83,6 +85,13 @@ text_width(const char *s)
 	mbstate_t st;
 	memset(&st, 0, sizeof st);
 	for (size_t len = strlen(s); len > 0;) {
+		if ((unsigned char)*s < 0x80) {
+			/* escaped: printable ASCII, one column */
+			w++;
+			s++;
+			len--;
+			continue;
+		}
 		wchar_t wc;
 		size_t n = mbrtowc(&wc, s, len, &st);
 		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
@@ -366,7 +375,7 @@ struct table {
 	bool *right;		/* numbers are right-aligned */
 	bool *typed;		/* a value other than NULL was seen */
 	char **rows;		/* held rows: ncols cells each */
-	size_t nrows;
+	size_t nrows, maxrows;
 	size_t held;		/* bytes of the held cells */
 	bool printed_head;
 };
@@ -449,7 +458,7 @@ table_row(struct table *tb, sqlite3_stmt *st, FILE *out)
 		tb->held += v ? strlen(v) : 0;
 		row[c] = v;
 	}
-	if (++tb->nrows == TABLE_MEASURE_ROWS || tb->held >= TABLE_HOLD_MAX)
+	if (++tb->nrows == tb->maxrows || tb->held >= TABLE_HOLD_MAX)
 		table_flush(tb, out);
 	return SQLITE_OK;
 }
@@ -522,8 +531,12 @@ print_rows(struct printer *pr, sqlite3_stmt *st, bool first)
 		tb.width = xcalloc((size_t)ncols, sizeof *tb.width);
 		tb.right = xcalloc((size_t)ncols, sizeof *tb.right);
 		tb.typed = xcalloc((size_t)ncols, sizeof *tb.typed);
-		tb.rows = xcalloc((size_t)ncols * TABLE_MEASURE_ROWS,
-		    sizeof *tb.rows);
+		tb.maxrows = TABLE_HOLD_CELLS / (size_t)(ncols ? ncols : 1);
+		if (tb.maxrows > TABLE_MEASURE_ROWS)
+			tb.maxrows = TABLE_MEASURE_ROWS;
+		if (tb.maxrows == 0)
+			tb.maxrows = 1;
+		tb.rows = xcalloc((size_t)ncols * tb.maxrows, sizeof *tb.rows);
 		for (int c = 0; c < ncols; c++) {
 			tb.names[c] = table_name(st, c);
 			tb.width[c] = text_width(tb.names[c]);
