@@ -669,6 +669,20 @@ read_query_file(const char *path, char **err)
 
 /* ---------------------------------------------------------------- entry */
 
+/* Says that Ctrl-C stopped the query. What the output still holds is
+ * dropped: it may never be read (a stalled pipe), and the rest went to
+ * /dev/null. */
+static int
+interrupted(FILE *out)
+{
+#ifdef HAVE___FPURGE
+	__fpurge(out);
+#endif
+	clearerr(out);
+	fputs("ttv: query interrupted\n", stderr);
+	return EXIT_INTERRUPTED;
+}
+
 int
 cli_query_run(struct sql *s, const char *text, enum query_format fmt,
     FILE *out)
@@ -705,14 +719,7 @@ cli_query_run(struct sql *s, const char *text, enum query_format fmt,
 			continue;
 		}
 		if ((rc & 0xff) == SQLITE_INTERRUPT) {
-			/* what the output still holds is dropped: it may
-			 * never be read (a stalled pipe) */
-#ifdef HAVE___FPURGE
-			__fpurge(out);
-#endif
-			clearerr(out);
-			fputs("ttv: query interrupted\n", stderr);
-			status = EXIT_INTERRUPTED;
+			status = interrupted(out);
 		} else {
 			/* a run-time error has no place in the text: say
 			 * which statement; out of memory says its limit */
@@ -766,6 +773,10 @@ cli_query(const struct trace *t, const struct filter *f,
 	sigaction(SIGINT, &sa, &old);
 	int status = cli_query_run(s, text, o->format, out);
 	sigaction(SIGINT, &old, NULL);
+	/* Ctrl-C after the last row: the output went to /dev/null from then
+	 * on, so it is not whole */
+	if (status == 0 && sql_cancel_requested(s))
+		status = interrupted(out);
 	interrupt_conn = NULL;
 	interrupt_out = -1;
 	if (interrupt_null >= 0)
