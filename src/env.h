@@ -24,9 +24,13 @@
  *   TTV_REGEX_SECONDS      CPU seconds one pattern may work over a trace's
  *                          strings (default 3; tests: less, to reach the
  *                          limit quickly on a busy machine)
+ *   TTV_SQL_MEMORY         MiB SQLite may take (0: no limit; default: what
+ *                          the memory budget leaves, see sql.h)
  */
 #ifndef TTV_ENV_H
 #define TTV_ENV_H
+
+#include <stdint.h>
 
 enum ttv_env {
 	TTV_ENV_THREADS,
@@ -40,6 +44,7 @@ enum ttv_env {
 	TTV_ENV_FXT_BUILDER_STACKS,
 	TTV_ENV_TEST_SHRINK,
 	TTV_ENV_REGEX_SECONDS,
+	TTV_ENV_SQL_MEMORY,
 	TTV_ENV_COUNT
 };
 
@@ -50,5 +55,9 @@ const char *ttv_env_name(enum ttv_env e);
 /* The cores work may be spread over: TTV_THREADS when set to a number of
  * at least 1, else the processors online (at least 1). */
 int ttv_cpus(void);
+/* A count of MiB in the variable: 1 with *mib set when it is a whole
+ * number (at most 2^40), 0 when it is unset or empty, -1 when it holds
+ * anything else. */
+int ttv_env_mib(enum ttv_env e, uint64_t *mib);
 
 #endif

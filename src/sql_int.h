@@ -12,6 +12,7 @@
 #ifndef TTV_SQL_INT_H
 #define TTV_SQL_INT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "sql.h"
@@ -34,7 +35,7 @@ struct sql {
 	uint8_t *track_on, *func_on;	/* NULL: all */
 	ttv_ns t0, t1;
 
-	volatile sig_atomic_t cancel;
+	atomic_int cancel;	/* sql_cancel(): set from any thread */
 	struct sql_scan_stats stats;
 
 	/* Slice ids: level L (the depths of all tracks end to end, track by
@@ -126,7 +127,7 @@ bool sql_name_index(struct sql *s);
 static inline bool
 sql_cancelled(const struct sql *s)
 {
-	return s->cancel != 0;
+	return atomic_load_explicit(&s->cancel, memory_order_relaxed) != 0;
 }
 
 /* A row of the slice or sched table: a slice (level: its depth's array)

@@ -3,6 +3,7 @@
  * enough: the queries are each single-threaded, and the machine is shared.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,8 +204,20 @@ jobs_submit(struct job *j)
 {
 	pthread_mutex_lock(&lock);
 	if (!started) {
+		/* The terminal's signals (Ctrl-C, resize, Ctrl-Z...) go to
+		 * the drawing thread, whose wait for a key they cut short:
+		 * the worker is started with them blocked. */
+		sigset_t async, old;
+		sigemptyset(&async);
+		int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH,
+			SIGTSTP, SIGCONT };
+		for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+			sigaddset(&async, sigs[i]);
+		pthread_sigmask(SIG_BLOCK, &async, &old);
 		stopping = false;
-		if (pthread_create(&worker, NULL, work, NULL) != 0) {
+		int rc = pthread_create(&worker, NULL, work, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (rc != 0) {
 			/* No thread: do it here, late but correct. */
 			pthread_mutex_unlock(&lock);
 			job_run(j);

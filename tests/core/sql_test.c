@@ -12,6 +12,7 @@
  * grandchild of 10 ns (depth 2); functions "top", "a", "b", "leaf" and a
  * rare "rare" (every 1000th top-level call is "rare").
  */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -375,13 +377,52 @@ test_refused(void **state)
 		assert_true(rc != SQLITE_OK && rc != SQLITE_DONE);
 	}
 	/* a cancelled query stops */
-	*sql_cancel_flag(fx->s) = 1;
+	sql_cancel(fx->s);
 	sqlite3_stmt *st;
 	assert_int_equal(sqlite3_prepare_v2(sql_db(fx->s), "SELECT COUNT(*) "
 	    "FROM slice a, slice b", -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st) & 0xff, SQLITE_INTERRUPT);
 	sqlite3_finalize(st);
-	*sql_cancel_flag(fx->s) = 0;
+	sql_cancel_clear(fx->s);
+}
+
+static void *
+cancel_soon(void *arg)
+{
+	struct timespec ts = { 0, 200 * 1000 * 1000 };
+	nanosleep(&ts, NULL);
+	sql_cancel(arg);
+	return NULL;
+}
+
+/* sql_cancel() from another thread stops a statement being prepared: one
+ * of 100,000 common table expressions takes SQLite a minute to parse (it
+ * checks each name against all before it), and the progress handler is
+ * not called while it does. */
+static void
+test_cancel_prepare(void **state)
+{
+	struct fixture *fx = *state;
+	size_t n = 100000, len = 0, cap = n * 32;
+	char *q = malloc(cap);
+	assert_non_null(q);
+	len += (size_t)snprintf(q, cap, "WITH c0(x) AS (SELECT 1)");
+	for (size_t i = 1; i < n; i++)
+		len += (size_t)snprintf(q + len, cap - len,
+		    ", c%zu(x) AS (SELECT 1)", i);
+	snprintf(q + len, cap - len, " SELECT 1");
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, cancel_soon, fx->s), 0);
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(sql_db(fx->s), q, -1, &st, NULL);
+	pthread_join(th, NULL);
+	sqlite3_finalize(st);
+	free(q);
+	assert_int_equal(rc & 0xff, SQLITE_INTERRUPT);
+	assert_true(sql_cancel_requested(fx->s));
+	/* cleared, the connection answers again */
+	sql_cancel_clear(fx->s);
+	assert_int_equal(run(fx->s, "SELECT 42", NULL), 42);
 }
 
 /* ---------------------------------------------- Perfetto's SQL, in ttv */
@@ -689,6 +730,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_cancel_prepare, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ts_window, setup,
 		    teardown),
