@@ -219,7 +219,7 @@ run_query(struct job *j)
 				    sqlite3_column_text(st, c);
 				size_t n = (size_t)sqlite3_column_bytes(st, c);
 				if (s == NULL && type != SQLITE_NULL &&
-				    (sqlite3_errcode(db) & 0xff) ==
+				    (sqlite3_errcode(sql_db(r->conn)) & 0xff) ==
 				    SQLITE_NOMEM) {
 					/* at SQLite's memory limit */
 					rc = SQLITE_NOMEM;

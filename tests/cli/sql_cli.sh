@@ -56,7 +56,8 @@ want=$(printf 'COUNT(*)\n%s\n\nCOUNT(*)\n%s' "$n" "$n")
 
 # temporary tables, views, sorts and indexes stay in memory: nothing
 # appears in the temporary directories, and (where strace runs) SQLite
-# opens no temporary file ("etilqs_...") at all
+# opens no temporary file ("etilqs_...") at all; the tables are bigger
+# than the budget of a small trace gives SQLite, so it is raised
 big="CREATE TEMP TABLE big AS SELECT a.*, printf('%.200c', 'x') AS pad
     FROM slice a, slice b, slice c LIMIT 200000;
     CREATE INDEX temp.i ON big(pad, name, id);
@@ -65,14 +66,15 @@ big="CREATE TEMP TABLE big AS SELECT a.*, printf('%.200c', 'x') AS pad
     SELECT COUNT(DISTINCT pad || id) FROM copy"
 mkdir "$tmp/tmpdir"
 out=$(cd "$tmp/box" && TMPDIR=$tmp/tmpdir SQLITE_TMPDIR=$tmp/tmpdir \
-    "$TTV" --tsv --query "$big" "$T" 2>&1)
+    TTV_SQL_MEMORY=512 "$TTV" --tsv --query "$big" "$T" 2>&1)
 [ "$(echo "$out" | tail -1)" -gt 0 ] 2>/dev/null ||
     fail "temp tables: $(echo "$out" | head -3)"
 [ -z "$(find "$tmp/box" "$tmp/tmpdir" -mindepth 1)" ] ||
     fail "files appeared: $(find "$tmp/box" "$tmp/tmpdir" -mindepth 1)"
 if command -v strace >/dev/null 2>&1 &&
     strace -f -o /dev/null true 2>/dev/null; then
-	strace -f -e trace=open,openat,creat -o "$tmp/strace" \
+	TTV_SQL_MEMORY=512 strace -f -e trace=open,openat,creat \
+	    -o "$tmp/strace" \
 	    "$TTV" --tsv --query "$big" "$T" >/dev/null 2>&1
 	! grep -q etilqs "$tmp/strace" ||
 	    fail "a temporary file was opened: $(grep etilqs "$tmp/strace" |
