@@ -23,8 +23,6 @@ int calls_pane_open(struct view *v, enum pane_id pane, func_id f);
  * call of the same function in the span; when the calls of that function
  * are still being found, the step is taken when they come. */
 int calls_pane_step(struct view *v, bool slower);
-/* Takes a finished JOB_CALLERS or JOB_INSTANCES (view.c's install). */
-void calls_pane_install(struct view *v, struct job *j);
 void calls_pane_free(struct view *v);
 /* The function of the callers/callees or calls pane, or CALL_NONE. */
 func_id calls_pane_func(const struct view *v, enum pane_id pane);

@@ -111,31 +111,80 @@ run_instances(struct job *j)
 	free(m);
 }
 
+static int do_step(struct view *v, bool slower, struct slice_ref from);
+
 static void
-submit(struct view *v, enum job_kind kind, func_id f)
+callers_install(struct job *j, struct view *v)
 {
 	struct calls_pane *p = state(v);
-	struct job *j = job_new(kind, v->trace, &v->filter, v->data_gen);
+	struct calls_job *a = j->arg;
+
+	if (j->gen != v->data_gen) {
+		p->bf_asked = false;	/* stale: the next draw asks again */
+		return;
+	}
+	if (a->func != p->bf_func)
+		return;
+	butterfly_free(&p->bf);
+	p->bf = a->bf;
+	memset(&a->bf, 0, sizeof a->bf);
+	p->bf_valid = true;
+	p->bf_asked = false;
+	p->bf_gen = j->gen;
+}
+
+static void
+instances_install(struct job *j, struct view *v)
+{
+	struct calls_pane *p = state(v);
+	struct calls_job *a = j->arg;
+
+	if (j->gen != v->data_gen) {
+		p->il_asked = false;	/* stale: the next draw asks again */
+		return;
+	}
+	if (a->func != p->il_func)
+		return;
+	instances_free(&p->il);
+	instance_histogram_free(&p->hist);
+	p->il = a->il;
+	memset(&a->il, 0, sizeof a->il);
+	if (p->key != INSTANCES_BY_DURATION || p->reverse)
+		instances_sort(v->trace, &p->il, p->key, p->reverse);
+	p->il_valid = true;
+	p->il_asked = false;
+	p->il_gen = j->gen;
+	if (p->pending_step != 0) {
+		int s = p->pending_step;
+		p->pending_step = 0;
+		do_step(v, s > 0, p->step_from);
+	}
+}
+
+/* Asks for the callers and callees (or the calls) of f over the view's
+ * span and filters. */
+static void
+submit(struct view *v, bool callers, func_id f)
+{
+	struct calls_pane *p = state(v);
+	struct job *j = job_new(callers ? (void *)&p->bf : (void *)&p->il,
+	    v->trace, &v->filter, v->data_gen);
 	struct calls_job *a = xcalloc(1, sizeof *a);
 
 	a->func = f;
 	view_span(v, &j->t0, &j->t1);
-	j->run = kind == JOB_CALLERS ? run_callers : run_instances;
+	j->run = callers ? run_callers : run_instances;
+	j->install = callers ? callers_install : instances_install;
 	j->arg = a;
 	j->arg_free = job_arg_free;
-	if (kind == JOB_CALLERS) {
+	if (callers) {
 		p->bf_asked = true;
 		p->bf_asked_gen = v->data_gen;
 	} else {
 		p->il_asked = true;
 		p->il_asked_gen = v->data_gen;
 	}
-	if (!v->async) {
-		job_run(j);
-		calls_pane_install(v, j);
-		return;
-	}
-	jobs_submit(j);
+	view_submit(v, j);
 }
 
 /* Asks again for what is stale: the span or the filters changed. */
@@ -147,54 +196,11 @@ refresh(struct view *v, enum pane_id pane)
 	if (pane == PANE_CALLERS && p->bf_func != CALL_NONE &&
 	    (!p->bf_valid || p->bf_gen != v->data_gen) && !(p->bf_asked &&
 	    p->bf_asked_gen == v->data_gen))
-		submit(v, JOB_CALLERS, p->bf_func);
+		submit(v, true, p->bf_func);
 	if (pane == PANE_INSTANCES && p->il_func != CALL_NONE &&
 	    (!p->il_valid || p->il_gen != v->data_gen) && !(p->il_asked &&
 	    p->il_asked_gen == v->data_gen))
-		submit(v, JOB_INSTANCES, p->il_func);
-}
-
-static int do_step(struct view *v, bool slower, struct slice_ref from);
-
-void
-calls_pane_install(struct view *v, struct job *j)
-{
-	struct calls_pane *p = state(v);
-	struct calls_job *a = j->arg;
-
-	if (j->gen != v->data_gen) {
-		/* Stale: the next draw asks again. */
-		if (j->kind == JOB_CALLERS)
-			p->bf_asked = false;
-		else
-			p->il_asked = false;
-		job_free(j);
-		return;
-	}
-	if (j->kind == JOB_CALLERS && a->func == p->bf_func) {
-		butterfly_free(&p->bf);
-		p->bf = a->bf;
-		memset(&a->bf, 0, sizeof a->bf);
-		p->bf_valid = true;
-		p->bf_asked = false;
-		p->bf_gen = j->gen;
-	} else if (j->kind == JOB_INSTANCES && a->func == p->il_func) {
-		instances_free(&p->il);
-		instance_histogram_free(&p->hist);
-		p->il = a->il;
-		memset(&a->il, 0, sizeof a->il);
-		if (p->key != INSTANCES_BY_DURATION || p->reverse)
-			instances_sort(v->trace, &p->il, p->key, p->reverse);
-		p->il_valid = true;
-		p->il_asked = false;
-		p->il_gen = j->gen;
-		if (p->pending_step != 0) {
-			int s = p->pending_step;
-			p->pending_step = 0;
-			do_step(v, s > 0, p->step_from);
-		}
-	}
-	job_free(j);
+		submit(v, false, p->il_func);
 }
 
 void
@@ -295,7 +301,7 @@ calls_pane_step(struct view *v, bool slower)
 	view_message(v, false, "finding the calls of %s...",
 	    trace_func_name(v->trace, f));
 	if (!(p->il_asked && p->il_asked_gen == v->data_gen))
-		submit(v, JOB_INSTANCES, f);
+		submit(v, false, f);
 	return PANE_REDRAW;
 }
 

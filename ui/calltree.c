@@ -102,7 +102,7 @@ sync_tree(struct view *v)
 	const struct call_tree *ct = &v->tree;
 
 	if (!v->tree_valid) {
-		view_request(v, JOB_TREE);
+		view_tree_request(v);
 		if (!v->tree_valid)
 			return false;
 	}

@@ -66,7 +66,7 @@ static void
 refresh(struct view *v)
 {
 	if (!v->tree_valid)
-		view_request(v, JOB_TREE);
+		view_tree_request(v);
 }
 
 static ttv_ns

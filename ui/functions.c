@@ -21,6 +21,7 @@
 struct functions_pane {
 	struct stats_table stats;
 	bool valid;
+	uint64_t asked;		/* the data_gen of the table on its way */
 	enum stats_key sort_key;
 	bool sort_desc;
 };
@@ -32,21 +33,9 @@ fstate(struct view *v)
 		v->functions = xcalloc(1, sizeof *v->functions);
 		v->functions->sort_key = STATS_TOTAL;
 		v->functions->sort_desc = true;
+		v->functions->asked = UINT64_MAX;
 	}
 	return v->functions;
-}
-
-void
-functions_pane_install(struct view *v, struct stats_table *st)
-{
-	struct functions_pane *fp = fstate(v);
-
-	stats_free(&fp->stats);
-	fp->stats = *st;
-	memset(st, 0, sizeof *st);
-	/* Sorting stays on this thread: the order is the pane's. */
-	stats_sort(v->trace, &fp->stats, fp->sort_key, fp->sort_desc);
-	fp->valid = true;
 }
 
 void
@@ -86,11 +75,57 @@ static const enum stats_key column_order[] = {
 #define NAME_MIN 20
 
 static void
+stats_job_free(void *arg)
+{
+	struct stats_table *st = arg;
+
+	stats_free(st);
+	free(st);
+}
+
+static void
+stats_run(struct job *j)
+{
+	query_stats(j->t, &j->filter, j->t0, j->t1, j->arg);
+}
+
+static void
+stats_install(struct job *j, struct view *v)
+{
+	struct functions_pane *fp = fstate(v);
+	struct stats_table *st = j->arg;
+
+	if (j->gen != v->data_gen)
+		return;
+	stats_free(&fp->stats);
+	fp->stats = *st;
+	memset(st, 0, sizeof *st);
+	/* Sorting stays on this thread: the order is the pane's. */
+	stats_sort(v->trace, &fp->stats, fp->sort_key, fp->sort_desc);
+	fp->valid = true;
+}
+
+/* The statistics of the span and filters, when stale. */
+static void
 refresh(struct view *v)
 {
 	struct functions_pane *fp = fstate(v);
-	if (!fp->valid)
-		view_request(v, JOB_STATS);
+	struct job *j;
+
+	if (fp->valid)
+		return;
+	if (v->async) {
+		if (fp->asked == v->data_gen)
+			return;		/* already on its way */
+		fp->asked = v->data_gen;
+	}
+	j = job_new(fp, v->trace, &v->filter, v->data_gen);
+	view_span(v, &j->t0, &j->t1);
+	j->run = stats_run;
+	j->install = stats_install;
+	j->arg = xcalloc(1, sizeof(struct stats_table));
+	j->arg_free = stats_job_free;
+	view_submit(v, j);
 }
 
 /* Which numeric columns fit beside a name column of at least NAME_MIN. */

@@ -48,7 +48,6 @@ const struct pane_class *pane_get(enum pane_id id);
 void timeline_pane_init(struct view *v);
 void timeline_pane_rewind(struct view *v);
 void timeline_pane_free(struct view *v);
-void functions_pane_install(struct view *v, struct stats_table *st);
 void functions_pane_stale(struct view *v);
 void functions_pane_free(struct view *v);
 void flame_pane_free(struct view *v);

@@ -269,6 +269,8 @@ run_query(struct job *j)
 	r->ms = now_ms() - t0;
 }
 
+static void install(struct job *j, struct view *v);
+
 /* Starts the query for the view's current window and filters. */
 static void
 submit(struct view *v)
@@ -285,7 +287,7 @@ submit(struct view *v)
 	struct sql_result *r = xcalloc(1, sizeof *r);
 	r->conn = p->conn;
 	r->query = xstrdup(p->query);
-	struct job *j = job_new(JOB_SQL, v->trace, &v->filter, v->data_gen);
+	struct job *j = job_new(p, v->trace, &v->filter, v->data_gen);
 	/* the span (the range, or the window): the whole trace when all of
 	 * it is in, so that nothing at its very end is cut */
 	ttv_ns s0, s1;
@@ -293,6 +295,7 @@ submit(struct view *v)
 	j->t0 = s0 <= v->trace->first ? TTV_NS_MIN : s0;
 	j->t1 = s1 > v->trace->last ? TTV_NS_MAX : s1;
 	j->run = run_query;
+	j->install = install;
 	j->arg = r;
 	j->arg_free = result_free;
 	p->running = true;
@@ -303,20 +306,18 @@ submit(struct view *v)
 	jobs_submit(j);
 }
 
-void
-sql_pane_install(struct view *v, struct job *j)
+static void
+install(struct job *j, struct view *v)
 {
-	struct sql_pane *p = pane(v);
+	struct sql_pane *p = j->key;
 	struct sql_result *r = j->arg;
 	p->running = false;
 	if (p->rerun) {
 		/* out of date before it ended: run it again */
-		job_free(j);
 		submit(v);
 		return;
 	}
 	j->arg = NULL;
-	job_free(j);
 	p->failed = r->error != NULL || r->cancelled;
 	if (p->failed) {
 		/* the rows shown would be another query's */

@@ -14,8 +14,6 @@
 int sql_pane_run(struct view *v, const char *query);
 /* The query last run, or NULL: the `:sql` prompt starts from it. */
 const char *sql_pane_query(const struct view *v);
-/* Takes a finished JOB_SQL's results (view.c's install). */
-void sql_pane_install(struct view *v, struct job *j);
 void sql_pane_free(struct view *v);
 
 #endif

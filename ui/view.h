@@ -125,7 +125,6 @@ struct view {
 	 * changes; a result is used only if asked for the current one. */
 	bool async;
 	uint64_t data_gen, filter_gen;
-	uint64_t requested[JOB_KINDS];
 
 	/* Panes. */
 	enum pane_id pane;
@@ -148,6 +147,7 @@ struct view {
 	bool tree_valid;
 	bool flame_per_thread;
 	uint64_t tree_gen;	/* call trees installed so far */
+	uint64_t tree_asked;	/* the data_gen of the tree on its way */
 
 	/* Call tree pane (ui/calltree.c) and the panes about one function,
 	 * its callers/callees and its calls (ui/calls.c): their own state. */
@@ -182,11 +182,13 @@ void view_range_clear(struct view *v);
 void view_data_changed(struct view *v);
 /* The same after a filter change; also redoes a search. */
 void view_filter_changed(struct view *v);
-/* Asks for stats or the call tree of the current window and filters:
- * computed now for small traces, else on the worker. */
-void view_request(struct view *v, enum job_kind k);
-/* Installs finished background results; true if any changed the view. */
+/* Runs job j (jobs.h): now for small traces, so that screens do not
+ * depend on timing, else on the worker. */
+void view_submit(struct view *v, struct job *j);
+/* Installs the finished jobs; true if there were any. */
 bool view_collect(struct view *v);
+/* Asks for the call tree (v->tree) of the span and filters. */
+void view_tree_request(struct view *v);
 void view_message(struct view *v, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -229,9 +231,11 @@ void view_clear_filters(struct view *v);
 /* "threads: 2 of 5  functions: only /re/" for the header line. */
 void view_filter_text(const struct view *v, char *buf, size_t size);
 
-/* Search. */
+/* Search (ui/view_regex.c). */
 int view_search(struct view *v, const char *pattern);
 void view_search_clear(struct view *v);
+/* Finds the search's hits again (the filters or the range changed). */
+void view_search_refresh(struct view *v);
 void view_search_jump(struct view *v, bool forward);
 static inline bool
 view_func_matches(const struct view *v, func_id f)

@@ -1022,7 +1022,7 @@ viewer_main(const char *path, const struct open_options *opts,
 		term_sentinel(w.events);
 		/* While the worker runs, look for its results every 50 ms;
 		 * otherwise sleep until a key comes. */
-		key = term_getkey(&w.ti, jobs_busy(JOB_KINDS) ? 50 : -1);
+		key = term_getkey(&w.ti, jobs_busy(NULL) ? 50 : -1);
 		if (term_quit_requested())
 			break;
 		if (key == TK_NONE)

@@ -451,7 +451,7 @@ test_background_jobs(void **state)
 	/* The same trace, queries on the worker thread. */
 	v->async = true;
 	query_stats(f->t, &v->filter, v->t0, v->t1, &sync);
-	view_request(v, JOB_STATS);
+	pane_functions.draw(v, f->g, (struct rect){ 0, 0, 100, 30 });
 	enum stats_key key;
 	bool desc;
 	const struct stats_table *st = NULL;
@@ -465,14 +465,14 @@ test_background_jobs(void **state)
 	stats_free(&sync);
 
 	/* A result asked for an older window is dropped, not shown. */
-	view_request(v, JOB_TREE);
+	view_tree_request(v);
 	view_zoom(v, 0.5);
-	while (jobs_busy(JOB_TREE)) {
+	while (jobs_busy(&v->tree)) {
 		view_collect(v);
 		nanosleep(&ts, NULL);
 	}
 	assert_false(v->tree_valid);
-	view_request(v, JOB_TREE);
+	view_tree_request(v);
 	while (!v->tree_valid) {
 		view_collect(v);
 		nanosleep(&ts, NULL);
