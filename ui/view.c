@@ -1,6 +1,8 @@
 /*
  * The viewer state and the operations every pane shares: cursor, window,
- * filters, search, markers, bookmarks (see view.h).
+ * flows, markers, bookmarks, the call tree of the span and the background
+ * jobs' collector (see view.h); the range, the filters and the search are
+ * in view_filter.c. The panes are reached through their class only.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,9 +14,6 @@
 #include "timefmt.h"
 #include "timeparse.h"
 #include "tmap.h"
-#include "sqlpane.h"
-#include "callpanes.h"
-#include "panes.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -41,7 +40,6 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	v->t1 = trace_last(t);
 	v->folded = xcalloc(t->ntracks ? t->ntracks : 1, 1);
 	v->thread_pick = xcalloc(t->ntracks ? t->ntracks : 1, 1);
-	timeline_pane_init(v);
 	flow_index_build(t, &v->flows);
 	filter_init(&v->filter);
 	v->details = true;
@@ -70,21 +68,66 @@ view_free(struct view *v)
 {
 	free(v->folded);
 	free(v->thread_pick);
-	timeline_pane_free(v);
 	flow_index_free(&v->flows);
 	filter_clear(&v->filter);
 	free(v->func_pattern);
 	free(v->func_pending);
-	view_search_clear(v);
-	functions_pane_free(v);
-	flame_pane_free(v);
+	free(v->search_pattern);
+	free(v->match);
+	free(v->str_match);
+	free(v->hits);
+	free(v->results);
+	free(v->log_match);
 	call_tree_free(&v->tree);
-	markers_pane_free(v);
-	logs_pane_free(v);
-	sql_pane_free(v);
-	calltree_pane_free(v);
-	calls_pane_free(v);
+	/* Each pane frees itself, as its class knows how. */
+	for (int i = 0; i < PANE_COUNT; i++)
+		if (v->panes[i] != NULL)
+			v->panes[i]->cls->free(v->panes[i]);
 	memset(v, 0, sizeof *v);
+}
+
+void
+view_show_pane(struct view *v, enum pane_id id)
+{
+	v->pane = id;
+}
+
+/* ------------------------------------------------------------- panes */
+
+void
+pane_draw(struct view *v, enum pane_id id, struct grid *g, struct rect r)
+{
+	struct pane *p = v->panes[id];
+
+	p->cls->draw(p, v, g, r);
+}
+
+int
+pane_command(struct view *v, enum pane_id id, enum cmd c)
+{
+	struct pane *p = v->panes[id];
+
+	return p->cls->command(p, v, c);
+}
+
+int
+pane_mouse(struct view *v, enum pane_id id, struct rect r, int x, int y,
+    enum mouse_button b)
+{
+	struct pane *p = v->panes[id];
+
+	return p->cls->mouse(p, v, r, x, y, b);
+}
+
+func_id
+pane_selected_func(struct view *v, enum pane_id id)
+{
+	struct pane *p = v->panes[id];
+
+	if (p->cls->selected_func != NULL)
+		return p->cls->selected_func(p, v);
+	return v->has_cursor ? trace_slice(v->trace, v->cursor)->func :
+	    CALL_NONE;
 }
 
 void
@@ -95,43 +138,21 @@ view_span(const struct view *v, ttv_ns *t0, ttv_ns *t1)
 }
 
 void
-view_range_set(struct view *v, ttv_ns t0, ttv_ns t1)
+view_changed(struct view *v, unsigned changed)
 {
-	if (t1 <= t0)
-		return;
-	v->range_on = true;
-	v->range_t0 = t0;
-	v->range_t1 = t1;
-	/* The search results follow the range too. */
-	view_filter_changed(v);
-}
-
-void
-view_range_clear(struct view *v)
-{
-	if (!v->range_on)
-		return;
-	v->range_on = false;
-	view_filter_changed(v);
+	for (int i = 0; i < PANE_COUNT; i++) {
+		struct pane *p = v->panes[i];
+		if (p != NULL && p->cls->stale != NULL)
+			p->cls->stale(p, v, changed);
+	}
 }
 
 void
 view_data_changed(struct view *v)
 {
-	functions_pane_stale(v);
 	v->tree_valid = false;
-	markers_pane_stale(v);
-	logs_pane_stale(v);
+	view_changed(v, VIEW_CHANGED_DATA);
 	v->data_gen++;
-}
-
-void
-view_filter_changed(struct view *v)
-{
-	view_data_changed(v);
-	v->filter_gen++;
-	if (v->match != NULL)
-		view_search_refresh(v);
 }
 
 void
@@ -410,69 +431,6 @@ view_goto_time(struct view *v, ttv_ns t)
 	view_data_changed(v);
 }
 
-/* ------------------------------------------------------------ filters */
-
-void
-view_apply_threads(struct view *v)
-{
-	const struct trace *t = v->trace;
-	int64_t *tids = xcalloc(t->ntracks ? t->ntracks : 1, sizeof *tids);
-	size_t n = 0;
-
-	for (uint32_t i = 0; i < t->ntracks; i++)
-		if (v->thread_pick[i] && t->tracks[i].kind == TRACK_THREAD)
-			tids[n++] = t->tracks[i].tid;
-	if (n == 0 && !v->thread_invert) {
-		filter_set_threads(&v->filter, t, NULL, 0, false);
-		v->thread_active = false;
-	} else {
-		filter_set_threads(&v->filter, t, tids, n, v->thread_invert);
-		v->thread_active = true;
-	}
-	free(tids);
-	timeline_pane_rewind(v);
-	if (v->has_cursor && !view_track_shown(v, v->cursor.track)) {
-		v->cursor_track = UINT32_MAX;
-		view_cursor_at_time(v, view_cursor_time(v));
-	}
-	view_filter_changed(v);
-}
-
-void
-view_clear_filters(struct view *v)
-{
-	memset(v->thread_pick, 0, v->trace->ntracks ? v->trace->ntracks : 1);
-	v->thread_invert = false;
-	view_apply_threads(v);
-	view_filter_functions(v, NULL, false);
-}
-
-void
-view_filter_text(const struct view *v, char *buf, size_t size)
-{
-	const struct trace *t = v->trace;
-	size_t shown = 0, all = 0, n;
-
-	for (uint32_t i = 0; i < t->ntracks; i++)
-		if (t->tracks[i].kind == TRACK_THREAD) {
-			all++;
-			shown += view_track_shown(v, i);
-		}
-	if (v->thread_active)
-		n = (size_t)snprintf(buf, size, "threads %zu/%zu%s", shown,
-		    all, v->thread_invert ? " (inverted)" : "");
-	else
-		n = (size_t)snprintf(buf, size, "threads all %zu", all);
-	if (n >= size)
-		return;
-	if (v->func_pending != NULL)
-		snprintf(buf + n, size - n, "  fn %s/%s/ (filtering...)",
-		    v->func_pending_hide ? "hide" : "only", v->func_pending);
-	else if (v->func_pattern != NULL)
-		snprintf(buf + n, size - n, "  fn %s/%s/",
-		    v->func_hide ? "hide" : "only", v->func_pattern);
-}
-
 /* -------------------------------------------------------------- flows */
 
 bool
@@ -516,8 +474,6 @@ view_flow_jump(struct view *v, bool forward)
 	    trace_slice(t, to)->func), n > 1 ? " (one of several)" : "");
 	return true;
 }
-
-/* --------------------------------------------------------------- logs */
 
 /* ---------------------------------------------------------- wall clock */
 

@@ -1,10 +1,11 @@
 /*
  * The viewer: opens the terminal, loads the trace with a progress line,
- * then runs the loop — draw every pane into the grid, copy the grid to the
+ * then runs the loop — draw the header, the pane in front (or the key
+ * list over it) and the status line into the grid, copy the grid to the
  * terminal (only what changed), read a key, look it up in the key table,
  * run the command. Global commands are handled here; pane commands by the
- * pane classes (panes.h). Prompts (/ f F g :) edit a line on the status
- * row.
+ * pane in front, through its class (pane.h). Prompts (/ f F g :) edit a
+ * line on the status row.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -58,6 +59,12 @@ struct viewer {
 	struct term_info ti;
 	struct grid *grid;
 	struct view view;
+	/* The key list shown over the pane in front, and where it is
+	 * scrolled. */
+	bool help;
+	struct list_pos help_pos;
+	/* The pane's rectangle at the last draw, for the mouse. */
+	struct rect main_rect;
 	struct prompt prompt;
 	enum cmd pending;	/* waiting for a bookmark letter */
 	const char *path;
@@ -137,6 +144,13 @@ range_message(struct view *v)
 	    range_text(v, buf, sizeof buf));
 }
 
+/* The class of the pane in front. */
+static const struct pane_class *
+shown(const struct view *v)
+{
+	return v->panes[v->pane]->cls;
+}
+
 static void
 draw_header(struct viewer *w, struct rect r)
 {
@@ -150,7 +164,7 @@ draw_header(struct viewer *w, struct rect r)
 	if (v->range_on) {
 		/* the range whole, beside the pane's name, before the path */
 		range_text(v, rb, sizeof rb);
-		int need = 4 + 6 + (int)strlen(pane_get(v->pane)->title) +
+		int need = 4 + 6 + (int)strlen(shown(v)->title) +
 		    text_width(w->grid, rb, strlen(rb), 1000);
 		if (r.w - need < path_w)
 			path_w = r.w - need > 8 ? r.w - need : 8;
@@ -160,7 +174,7 @@ draw_header(struct viewer *w, struct rect r)
 	c += text_puts(w->grid, r.x + c, r.y, path_w, t->path ? t->path :
 	    w->path, STYLE_HEADER, 0);
 	snprintf(buf, sizeof buf, "  [%s] %s .. %s (%s)  ",
-	    pane_get(v->pane)->title,
+	    shown(v)->title,
 	    view_time_res(v, v->t0, v->t1 - v->t0, b2, sizeof b2),
 	    view_time_res(v, v->t1, v->t1 - v->t0, b3, sizeof b3),
 	    timefmt_duration(v->t1 - v->t0, b4, sizeof b4));
@@ -169,7 +183,7 @@ draw_header(struct viewer *w, struct rect r)
 	if (v->range_on && c + text_width(w->grid, buf, strlen(buf), 1000) +
 	    text_width(w->grid, rb, strlen(rb), 1000) > r.w)
 		snprintf(buf, sizeof buf, "  [%s]  ",
-		    pane_get(v->pane)->title);
+		    shown(v)->title);
 	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
 	if (v->range_on) {
 		snprintf(buf, sizeof buf, "%s", rb);
@@ -203,32 +217,9 @@ prompt_label(enum prompt_kind k)
 
 /* What the keys of the pane in front do, when nothing else is said. */
 static const char *
-status_hint(const struct view *v)
+status_hint(const struct viewer *w)
 {
-	if (v->help)
-		return "j/k scroll  q close";
-	switch (v->pane) {
-	case PANE_FLAME:
-		return "? keys  h/j/k/l move  Enter zoom  u back  p per thread";
-	case PANE_FUNCTIONS:
-		return "? keys  Enter longest call  s/S sort  r reverse";
-	case PANE_SEARCH:
-	case PANE_MARKERS:
-	case PANE_LOGS:
-		return "? keys  j/k move  Enter go there  1 timeline";
-	case PANE_SQL:
-		return "? keys  s new query  Esc stop  1 timeline";
-	case PANE_CALLTREE:
-		return "? keys  Space fold  * hottest  v callers  # calls";
-	case PANE_CALLERS:
-		return "? keys  Enter that function  # calls  1 timeline";
-	case PANE_INSTANCES:
-		return "? keys  Enter go there  s sort  r reverse  v callers";
-	case PANE_THREADS:
-		return "? keys  Space pick  I invert  a all  Enter apply";
-	default:
-		return "? keys  / search  g go to  ] marker  : command  q quit";
-	}
+	return w->help ? "j/k scroll  q close" : shown(&w->view)->hint;
 }
 
 /* The status line: a prompt being typed (cursor returned), or the last
@@ -266,7 +257,7 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 		c = text_puts(g, r.x, r.y, r.w, v->msg, v->msg_error ?
 		    STYLE_ERROR : STYLE_STATUS, 0);
 	else
-		c = grid_puts(g, r.x, r.y, r.w, status_hint(v), STYLE_STATUS,
+		c = grid_puts(g, r.x, r.y, r.w, status_hint(w), STYLE_STATUS,
 		    0);
 	snprintf(buf, sizeof buf, "  cursor %s",
 	    view_time_exact(v, view_cursor_time(v), b2, sizeof b2));
@@ -282,7 +273,7 @@ render(struct viewer *w, int *cx, int *cy)
 	struct view *v = &w->view;
 	struct grid *g = w->grid;
 	struct layout lay;
-	bool details = v->details && v->pane == PANE_TIMELINE && !v->help;
+	bool details = v->details && v->pane == PANE_TIMELINE && !w->help;
 
 	grid_clear(g);
 	layout_compute(g->w, g->h, details, &lay);
@@ -292,11 +283,11 @@ render(struct viewer *w, int *cx, int *cy)
 		return;
 	}
 	draw_header(w, lay.header);
-	v->main_rect = lay.main;
-	if (v->help)
-		help_draw(v, g, lay.main);
+	w->main_rect = lay.main;
+	if (w->help)
+		help_draw(&w->help_pos, g, lay.main);
 	else
-		pane_get(v->pane)->draw(v, g, lay.main);
+		pane_draw(v, v->pane, g, lay.main);
 	if (lay.details_shown)
 		details_draw(v, g, lay.details);
 	*cy = draw_status(w, lay.status, cx);
@@ -486,8 +477,11 @@ prompt_submit(struct viewer *w)
 		}
 		if (strncmp(p->buf, "sql ", 4) == 0) {
 			/* the one command with an argument */
+			const char *q = p->buf + 4 + strspn(p->buf + 4, " ");
 			p->kind = PROMPT_NONE;
-			return sql_pane_run(v, p->buf + 4);
+			if (*q != '\0')
+				w->help = false;	/* the SQL pane shows */
+			return sql_pane_run(v, q);
 		}
 		enum cmd c = command_by_name(p->buf);
 		if (c == CMD_NONE) {
@@ -567,17 +561,17 @@ prompt_key(struct viewer *w, int key)
 
 /* ------------------------------------------------------------- commands */
 
-/* run_command maps these ranges by arithmetic. */
-_Static_assert(CMD_PANE_INSTANCES - CMD_PANE_TIMELINE ==
-    PANE_INSTANCES - PANE_TIMELINE, "pane commands follow pane order");
+/* cmd_marker maps this range by arithmetic (cmd_pane the pane commands:
+ * ui/panes.c). */
 _Static_assert(CMD_EVENT_PREV - CMD_MARKER_NEXT == 9,
     "marker commands come in next/previous pairs");
 
+/* Another pane in front, the key list closed. */
 static void
-set_pane(struct view *v, enum pane_id p)
+set_pane(struct viewer *w, enum pane_id p)
 {
-	v->pane = p;
-	v->help = false;
+	view_show_pane(&w->view, p);
+	w->help = false;
 }
 
 /* The viewer's own commands: each is named by its row in the command
@@ -595,7 +589,7 @@ int
 cmd_help(struct viewer *w, enum cmd c)
 {
 	(void)c;
-	w->view.help = !w->view.help;
+	w->help = !w->help;
 	return PANE_REDRAW;
 }
 
@@ -629,12 +623,12 @@ cmd_pane(struct viewer *w, enum cmd c)
 	struct view *v = &w->view;
 
 	if (c == CMD_NEXT_PANE)
-		set_pane(v, (enum pane_id)((v->pane + 1) % PANE_COUNT));
+		set_pane(w, (enum pane_id)((v->pane + 1) % PANE_COUNT));
 	else if (c == CMD_PREV_PANE)
-		set_pane(v, (enum pane_id)((v->pane + PANE_COUNT - 1) %
+		set_pane(w, (enum pane_id)((v->pane + PANE_COUNT - 1) %
 		    PANE_COUNT));
 	else	/* the pane commands are in pane order */
-		set_pane(v, (enum pane_id)(PANE_TIMELINE +
+		set_pane(w, (enum pane_id)(PANE_TIMELINE +
 		    (c - CMD_PANE_TIMELINE)));
 	return PANE_REDRAW;
 }
@@ -731,13 +725,8 @@ int
 cmd_calls(struct viewer *w, enum cmd c)
 {
 	struct view *v = &w->view;
-	const struct pane_class *pc = pane_get(v->pane);
-	func_id f = CALL_NONE;
+	func_id f = pane_selected_func(v, v->pane);
 
-	if (pc->selected_func != NULL)
-		f = pc->selected_func(v);
-	else if (v->has_cursor)
-		f = trace_slice(v->trace, v->cursor)->func;
 	return calls_pane_open(v, c == CMD_PANE_CALLERS ? PANE_CALLERS :
 	    PANE_INSTANCES, f);
 }
@@ -807,7 +796,7 @@ static int
 handle_mouse(struct viewer *w)
 {
 	struct view *v = &w->view;
-	struct rect r = v->main_rect;
+	struct rect r = w->main_rect;
 	int x = w->ti.mouse_x, y = w->ti.mouse_y;
 	enum mouse_button b = w->ti.mouse_button == TERM_CLICK ? MOUSE_CLICK :
 	    w->ti.mouse_button == TERM_WHEEL_UP ? MOUSE_WHEEL_UP :
@@ -818,14 +807,14 @@ handle_mouse(struct viewer *w)
 	if (x < r.x || x >= r.x + r.w || y < r.y || y >= r.y + r.h)
 		return PANE_HANDLED;
 	v->msg[0] = '\0';
-	if (v->help) {
+	if (w->help) {
 		if (b != MOUSE_CLICK)
 			for (int i = 0; i < 3; i++)
-				help_command(v, b == MOUSE_WHEEL_UP ?
+				help_command(&w->help_pos, b == MOUSE_WHEEL_UP ?
 				    CMD_LIST_UP : CMD_LIST_DOWN);
 		return PANE_REDRAW;
 	}
-	return pane_get(v->pane)->mouse(v, r, x, y, b);
+	return pane_mouse(v, v->pane, r, x, y, b);
 }
 
 static int
@@ -866,21 +855,25 @@ handle_key(struct viewer *w, int key)
 		return PANE_REDRAW | PANE_DATA;
 	/* A new key replaces the last message. */
 	v->msg[0] = '\0';
-	ctx = v->help ? CTX_HELP : pane_get(v->pane)->ctx;
+	ctx = w->help ? CTX_HELP : shown(v)->ctx;
 	c = keys_lookup(ctx, key);
 	if (c == CMD_NONE) {
 		if (key == TK_ESC && v->pane != PANE_TIMELINE) {
-			set_pane(v, PANE_TIMELINE);
+			set_pane(w, PANE_TIMELINE);
 			return PANE_REDRAW;
 		}
 		return PANE_HANDLED;
 	}
-	if (v->help) {
-		flags = help_command(v, c);
+	if (w->help) {
+		if (c == CMD_CLOSE || c == CMD_HELP) {
+			w->help = false;
+			return PANE_REDRAW;
+		}
+		flags = help_command(&w->help_pos, c);
 		if (flags != PANE_UNHANDLED)
 			return flags;
 	} else {
-		flags = pane_get(v->pane)->command(v, c);
+		flags = pane_command(v, v->pane, c);
 		if (flags != PANE_UNHANDLED)
 			return flags;
 	}
@@ -991,6 +984,7 @@ viewer_main(const char *path, const struct open_options *opts,
 		return rc;
 	}
 	view_init(&w.view, t, w.ti.utf8);
+	panes_create(&w.view);
 	apply_options(&w, &o, &f);
 	filter_clear(&f);
 	merged_message(&w.view);

@@ -1,19 +1,119 @@
 /*
- * The view's two regexes: the function filter (f and F, --function,
- * --hide) and the search (/). Both are matched on the viewer's thread
- * when that takes a frame's work at most, else on the worker (jobs.h)
- * within the whole regex budget, where Esc stops them; the search's hits
- * are found on the worker for big traces. See view.h.
+ * What the panes follow and what they highlight: the range, the thread
+ * and function filters, and the search (see view.h). A change to any of
+ * them makes what was computed of the span stale and finds the search's
+ * hits again.
+ *
+ * The function filter (f and F, --function, --hide) and the search (/)
+ * are regexes, matched on the viewer's thread when that takes a frame's
+ * work at most, else on the worker (jobs.h) within the whole regex
+ * budget, where Esc stops them; the search's hits are found on the worker
+ * for big traces.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "panes.h"
 #include "query_calls.h"
 #include "view.h"
 #include "xalloc.h"
 
-/* ------------------------------------------------------------ filter */
+/* ------------------------------------------------------------- range */
+
+void
+view_range_set(struct view *v, ttv_ns t0, ttv_ns t1)
+{
+	if (t1 <= t0)
+		return;
+	v->range_on = true;
+	v->range_t0 = t0;
+	v->range_t1 = t1;
+	/* The search results follow the range too. */
+	view_filter_changed(v);
+}
+
+void
+view_range_clear(struct view *v)
+{
+	if (!v->range_on)
+		return;
+	v->range_on = false;
+	view_filter_changed(v);
+}
+
+void
+view_filter_changed(struct view *v)
+{
+	view_data_changed(v);
+	v->filter_gen++;
+	if (v->match != NULL)
+		view_search_refresh(v);
+}
+
+/* ----------------------------------------------------------- threads */
+
+void
+view_apply_threads(struct view *v)
+{
+	const struct trace *t = v->trace;
+	int64_t *tids = xcalloc(t->ntracks ? t->ntracks : 1, sizeof *tids);
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		if (v->thread_pick[i] && t->tracks[i].kind == TRACK_THREAD)
+			tids[n++] = t->tracks[i].tid;
+	if (n == 0 && !v->thread_invert) {
+		filter_set_threads(&v->filter, t, NULL, 0, false);
+		v->thread_active = false;
+	} else {
+		filter_set_threads(&v->filter, t, tids, n, v->thread_invert);
+		v->thread_active = true;
+	}
+	free(tids);
+	view_changed(v, VIEW_CHANGED_THREADS);
+	if (v->has_cursor && !view_track_shown(v, v->cursor.track)) {
+		v->cursor_track = UINT32_MAX;
+		view_cursor_at_time(v, view_cursor_time(v));
+	}
+	view_filter_changed(v);
+}
+
+void
+view_clear_filters(struct view *v)
+{
+	memset(v->thread_pick, 0, v->trace->ntracks ? v->trace->ntracks : 1);
+	v->thread_invert = false;
+	view_apply_threads(v);
+	view_filter_functions(v, NULL, false);
+}
+
+void
+view_filter_text(const struct view *v, char *buf, size_t size)
+{
+	const struct trace *t = v->trace;
+	size_t shown = 0, all = 0, n;
+
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		if (t->tracks[i].kind == TRACK_THREAD) {
+			all++;
+			shown += view_track_shown(v, i);
+		}
+	if (v->thread_active)
+		n = (size_t)snprintf(buf, size, "threads %zu/%zu%s", shown,
+		    all, v->thread_invert ? " (inverted)" : "");
+	else
+		n = (size_t)snprintf(buf, size, "threads all %zu", all);
+	if (n >= size)
+		return;
+	if (v->func_pending != NULL)
+		snprintf(buf + n, size - n, "  fn %s/%s/ (filtering...)",
+		    v->func_pending_hide ? "hide" : "only", v->func_pending);
+	else if (v->func_pattern != NULL)
+		snprintf(buf + n, size - n, "  fn %s/%s/",
+		    v->func_hide ? "hide" : "only", v->func_pattern);
+}
+
+/* ---------------------------------------------------------- functions */
 /* What the viewer's own thread may spend on a pattern: a frame's work
  * (a few ms), counted so that whether it decides does not depend on the
  * machine; beyond it the worker takes the whole budget. */
@@ -223,7 +323,7 @@ view_search_clear(struct view *v)
 	free(v->log_match);
 	v->log_match = NULL;
 	v->nlog_matches = 0;
-	logs_pane_stale(v);
+	view_changed(v, VIEW_CHANGED_SEARCH);
 	v->search_pattern = NULL;
 	v->match = NULL;
 	v->hits = NULL;
@@ -336,13 +436,12 @@ search_install(struct job *j, struct view *v)
 	a->hits = NULL;
 	a->results = NULL;
 	v->search_pending = false;
-	v->list[PANE_SEARCH].sel = v->list[PANE_SEARCH].top = 0;
 	/* Log text matches too, for the log pane. */
 	free(v->log_match);
 	v->log_match = a->log_match;
 	v->nlog_matches = a->nlog_matches;
 	a->log_match = NULL;
-	logs_pane_stale(v);
+	view_changed(v, VIEW_CHANGED_SEARCH);
 	v->arg_hits = false;
 	for (size_t i = 0; i < v->nhits && !v->arg_hits; i++)
 		if (v->hits[i].ref.depth != SEARCH_INSTANT &&
