@@ -205,8 +205,8 @@ instances_install(struct job *j, struct view *v)
 	}
 }
 
-/* Asks for the callers and callees (pane is the callers pane, install
- * callers_install) or the calls of f over the view's span and filters. */
+/* Asks for a query of pane's about function f (run on the worker or at
+ * once, then install) over the view's span and filters. */
 static void
 submit(struct view *v, struct pane *pane, func_id f,
     void (*run)(struct job *), void (*install)(struct job *, struct view *))

@@ -66,6 +66,11 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 void
 view_free(struct view *v)
 {
+	/* A pattern still being matched is of no use now. */
+	if (v->search_pending)
+		jobs_cancel(&v->search_req);
+	if (v->func_pending != NULL)
+		jobs_cancel(&v->func_pending);
 	free(v->folded);
 	free(v->thread_pick);
 	flow_index_free(&v->flows);
