@@ -17,20 +17,18 @@ main(int argc, char **argv)
 {
 	struct open_options o = { 0 };
 	struct trace *t = NULL;
-	struct filter f;
 	char *err = NULL;
 
 	if (argc < 2) {
 		puts("PASS: the readers and the core link without the viewer");
 		return 0;
 	}
-	int rc = open_trace(argv[1], &o, &t, &f, &err);
+	int rc = open_trace(argv[1], &o, &t, &err);
 	if (rc == 0)
 		printf("%s: %zu slices\n", t->format, trace_nslices(t));
 	else
 		fprintf(stderr, "%s\n", err ? err : "?");
 	free(err);
-	filter_clear(&f);
 	if (t != NULL)
 		trace_free(t);
 	return rc;
