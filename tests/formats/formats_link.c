@@ -2,8 +2,9 @@
  * A wall between layers, checked by the linker: this program links the
  * readers and the core alone (libttvformats.a, libttvcore.a), with no
  * ncurses and no viewer. A reader that called into ui/ would not link,
- * and `make check` would fail here. Run, it opens the trace given (or
- * none) through the same road as the command line.
+ * and `make check` would fail here (tests/layers.sh checks every layer
+ * so). Run, it loads the trace given (or none) through open_trace(), as
+ * the command line does.
  */
 #include "config.h"
 
