@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include "cli_options.h"
-#include "escape.h"
 #include "export.h"
 #include "xalloc.h"
 
@@ -453,7 +452,7 @@ cli_check(struct cli_args *c)
 		return TTV_EXIT_USAGE;
 	}
 	if (cli_calls_check(&c->calls, &err) != 0 ||
-	    cli_diff_check(&c->diff, c->given & O(OPT_SORT), c->stats.sort,
+	    cli_diff_check(&c->diff, cli_given(c, OPT_SORT), c->stats.sort,
 	    &err) != 0 || scope_check(&c->scope, &err) != 0) {
 		rc = cli_usage_error(err);
 		free(err);

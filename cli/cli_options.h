@@ -60,6 +60,12 @@ struct cli_args {
 	struct diff_cli diff;
 };
 
+static inline bool
+cli_given(const struct cli_args *c, enum cli_opt o)
+{
+	return (c->given >> o) & 1;
+}
+
 /* cli_parse and cli_check: go on (else the exit status). */
 #define CLI_RUN (-1)
 

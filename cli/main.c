@@ -48,8 +48,7 @@ view(struct cli_args *c)
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
-	rc = viewer_run(w, t, &sel, &c->scope,
-	    !(c->given & ((uint64_t)1 << OPT_NO_STATE)));
+	rc = viewer_run(w, t, &sel, &c->scope, !cli_given(c, OPT_NO_STATE));
 	selection_clear(&sel);
 	return rc;
 }
