@@ -1,5 +1,5 @@
 /*
- * The viewer: opens the terminal, loads the trace with a progress line,
+ * The viewer: opens the terminal, shows a load's progress on its last row,
  * then runs the loop — draw the header, the pane in front (or the key
  * list over it) and the status line into the grid, copy the grid to the
  * terminal (only what changed), read a key, look it up in the key table,
@@ -11,19 +11,15 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "escape.h"
 #include "jobs.h"
 #include "layout.h"
 #include "mapfile.h"
-#include "load.h"
 #include "panes.h"
 #include "term.h"
 #include "text.h"
@@ -90,8 +86,8 @@ draw_status_text(struct viewer *w, const char *s, int style)
 	text_puts(g, 0, g->h - 1, g->w, s, style, 0);
 }
 
-static void
-load_progress_cb(void *arg, uint64_t done, uint64_t total)
+void
+viewer_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct viewer *w = arg;
 	struct timespec now;
@@ -880,26 +876,26 @@ handle_key(struct viewer *w, int key)
 	return run_command(w, c);
 }
 
-/* The filter open_trace() built, as the view's own state (thread picks,
- * function pattern), so the thread pane and x see and clear it. */
+/* The filter the program made from the scope, as the view's own state
+ * (thread picks, function pattern), so the thread pane and x see and
+ * clear it. */
 static void
-apply_options(struct viewer *w, const struct open_options *o,
-    struct filter *f)
+apply_scope(struct viewer *w, const struct scope *sc, struct filter *f)
 {
 	struct view *v = &w->view;
 	const struct trace *t = v->trace;
 
-	if (o->threads != NULL && f->track_on != NULL) {
+	if (sc->threads != NULL && f->track_on != NULL) {
 		for (uint32_t i = 0; i < t->ntracks; i++)
 			if (t->tracks[i].kind == TRACK_THREAD &&
 			    f->track_on[i])
 				v->thread_pick[i] = 1;
 		view_apply_threads(v);
 	}
-	/* open_trace matched the pattern already, within the budget. */
-	if (o->function != NULL || o->hide != NULL) {
-		view_filter_take(v, o->function ? o->function : o->hide,
-		    o->hide != NULL, f->func_on);
+	/* The pattern was matched already, within the budget. */
+	if (sc->function != NULL || sc->hide != NULL) {
+		view_filter_take(v, sc->function ? sc->function : sc->hide,
+		    sc->hide != NULL, f->func_on);
 		f->func_on = NULL;
 	}
 }
@@ -928,68 +924,55 @@ merged_message(struct view *v)
 		view_message(v, false, "%zu traces merged: %s", n, buf);
 }
 
-int
-viewer_main(const char *path, const struct open_options *opts,
-    bool keep_state)
+struct viewer *
+viewer_open(const char *path)
 {
-	struct viewer w;
-	struct open_options o = *opts;
-	struct trace *t;
-	struct filter f;
+	struct viewer *w = xcalloc(1, sizeof *w);
 	char *err = NULL;
-	int cx, cy, flags, rc;
 
-	memset(&w, 0, sizeof w);
-	w.path = path;
-	/* An unreadable path is said plainly, before the screen flashes. */
-	if (access(path, R_OK) != 0) {
-		fprintf(stderr, "ttv: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	setlocale(LC_ALL, "");
-	if (term_open(&w.ti, &err) != 0) {
+	w->path = path;
+	if (term_open(&w->ti, &err) != 0) {
 		fprintf(stderr, "ttv: %s (use --info, --stats or --export "
 		    "without a terminal)\n", err);
 		free(err);
-		return 2;
+		free(w);
+		return NULL;
 	}
-	timefmt_set_ascii(!w.ti.utf8);
-	w.grid = grid_new(w.ti.w, w.ti.h, w.ti.utf8);
+	timefmt_set_ascii(!w->ti.utf8);
+	w->grid = grid_new(w->ti.w, w->ti.h, w->ti.utf8);
 	/* A trace that shrinks under us ends ttv: with a sane terminal. */
 	mapfile_on_bus(term_emergency_restore);
+	clock_gettime(CLOCK_MONOTONIC, &w->load_start);
+	w->load_last = w->load_start;
+	grid_clear(w->grid);
+	viewer_progress(w, 0, 0);
+	return w;
+}
 
-	/* Load with progress on the status line. */
-	o.load.progress = load_progress_cb;
-	o.load.progress_arg = &w;
-	clock_gettime(CLOCK_MONOTONIC, &w.load_start);
-	w.load_last = w.load_start;
-	grid_clear(w.grid);
-	load_progress_cb(&w, 0, 0);
-	rc = open_trace(path, &o, &t, &f, &err);
-	if (rc != TTV_EXIT_OK) {
-		/* The terminal first, so the messages stay on screen. */
-		term_close();
-		grid_free(w.grid);
-		if (t != NULL)
-			open_trace_report(t, path, 20, stderr);
-		fputs("ttv: ", stderr);
-		escape_fputs(path, stderr);
-		fputs(": ", stderr);
-		escape_fputs(err ? err : "unreadable", stderr);
-		putc('\n', stderr);
-		free(err);
-		filter_clear(&f);
-		if (t != NULL)
-			trace_free(t);
-		return rc;
-	}
+void
+viewer_close(struct viewer *w)
+{
+	term_close();
+	grid_free(w->grid);
+	free(w);
+}
+
+int
+viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
+    const struct scope *sc, bool keep_state)
+{
+	/* From here on the viewer is this function's: the terminal and
+	 * the grid viewer_open made are moved into it. */
+	struct viewer w = *wp;
+	int cx, cy, flags, rc;
+
+	free(wp);
 	view_init(&w.view, t, w.ti.utf8);
 	panes_create(&w.view);
-	apply_options(&w, &o, &f);
-	filter_clear(&f);
+	apply_scope(&w, sc, &sel->f);
 	merged_message(&w.view);
-	if (keep_state && state_load(&w.view, path, o.threads != NULL ||
-	    o.function != NULL || o.hide != NULL) && w.view.msg[0] == '\0')
+	if (keep_state && state_load(&w.view, w.path, scope_filters(sc)) &&
+	    w.view.msg[0] == '\0')
 		view_message(&w.view, false, "state of the last session "
 		    "restored (--no-state starts afresh)");
 	if (t->ndiags > 0) {
@@ -1028,7 +1011,7 @@ viewer_main(const char *path, const struct open_options *opts,
 	}
 	term_close();
 	char *state_err = NULL;
-	if (keep_state && state_save(&w.view, path, &state_err) != 0) {
+	if (keep_state && state_save(&w.view, w.path, &state_err) != 0) {
 		fputs("ttv: warning: state not saved: ", stderr);
 		escape_fputs(state_err, stderr);
 		putc('\n', stderr);

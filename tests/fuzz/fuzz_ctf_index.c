@@ -6,7 +6,7 @@
  * file, then the stream file. The index is parsed against the stream's
  * size; when it is usable, the stream is walked with it, so that damaged
  * packets send the walk to the entries it lists.
- *   make fuzz-ctf-index && tests/fuzz/fuzz_ctf_index -max_total_time=60 SEEDS
+ *   make fuzz && tests/fuzz/fuzz_ctf_index -max_total_time=60 SEEDS
  * Seeds: from ctfgen -i, e.g. with T a trace it wrote (index of 448 bytes):
  *   { printf '\000\300\001'; cat T/index/chan_0.idx T/chan_0; } > s1
  */

@@ -8,7 +8,7 @@
  *      event_size (3) headers, sequences, enums and GNU C bitfields (the
  *      layout of ctfgen -R, so its streams are good seeds), walked packet
  *      by packet and event by event as the reader does.
- *   make fuzz-ctf-rfc2010 && tests/fuzz/fuzz_ctf_rfc2010 -max_total_time=60 SEEDS
+ *   make fuzz && tests/fuzz/fuzz_ctf_rfc2010 -max_total_time=60 SEEDS
  * Seeds: e.g. { printf '\000'; cat tests/data/ctf/rfc2010/le-type2/metadata; }
  * and { printf '\003'; cat tests/data/ctf/rfc2010/le-type2/app_0; }.
  */

@@ -1,5 +1,5 @@
 /*
- * Unit tests of formats/ctf_calls.c: calls kept per stream and thread and
+ * Unit tests of the CTF reader's ctf_calls.c: calls kept per stream and thread and
  * built after the walk. Each test adds calls as the decoding threads
  * would, builds them, and compares the model's slices with what the
  * calls say: steps from nanoseconds to past 32 bits (short and long

@@ -738,7 +738,7 @@ cli_query_run(struct sql *s, const char *text, enum query_format fmt,
 }
 
 int
-cli_query(const struct trace *t, const struct filter *f,
+cli_query(const struct trace *t, const struct selection *sel,
     const struct query_options *o, FILE *out)
 {
 	char *err = NULL, *owned = NULL;
@@ -753,11 +753,9 @@ cli_query(const struct trace *t, const struct filter *f,
 		}
 		text = owned;
 	}
-	struct sql_view v = { .filter = f, .t0 = TTV_NS_MIN, .t1 = TTV_NS_MAX };
-	if (o->has_range) {
-		v.t0 = o->t0;
-		v.t1 = o->t1;
-	}
+	/* without a range: TTV_NS_MIN .. TTV_NS_MAX, every slice and event */
+	struct sql_view v = { .filter = &sel->f, .t0 = sel->t0,
+	    .t1 = sel->t1 };
 	struct sql *s = sql_open(t, &v, &err);
 	if (s == NULL) {
 		fputs("ttv: ", stderr);

@@ -5,11 +5,11 @@
 #include "timefmt.h"
 
 void
-cli_stats(const struct trace *t, const struct filter *f,
+cli_stats(const struct trace *t, const struct selection *sel,
     const struct stats_options *o, FILE *out)
 {
 	struct stats_table st;
-	query_stats(t, f, o->t0, o->t1, &st);
+	query_stats(t, &sel->f, sel->t0, sel->t1, &st);
 	bool desc = o->sort == STATS_NAME ? o->ascending : !o->ascending;
 	stats_sort(t, &st, o->sort, desc);
 	if (o->tsv) {

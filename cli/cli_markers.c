@@ -18,10 +18,10 @@ utf8_extra(const char *s)
 }
 
 void
-cli_markers(const struct trace *t, const struct filter *f, ttv_ns t0,
-    ttv_ns t1, bool tsv, bool guard, FILE *out)
+cli_markers(const struct trace *t, const struct selection *sel, bool tsv,
+    bool guard, FILE *out)
 {
-	size_t *rows, n = query_markers(t, f, &rows);
+	size_t *rows, n = query_markers(t, &sel->f, &rows);
 	char lb[64], tb[64];
 
 	if (tsv)
@@ -31,7 +31,7 @@ cli_markers(const struct trace *t, const struct filter *f, ttv_ns t0,
 		    "tid", "value", "text");
 	for (size_t i = 0; i < n; i++) {
 		const struct marker *m = &t->markers[rows[i]];
-		if (m->t < t0 || m->t >= t1)
+		if (m->t < sel->t0 || m->t >= sel->t1)
 			continue;
 		const char *text = m->text != 0 ? trace_str(t, m->text) : "";
 		/* ns from the trace start: the viewer's "+" time. */

@@ -1,5 +1,5 @@
 /*
- * --calls, --callers, --callees, --tree and --range: the queries of
+ * --calls, --callers, --callees and --tree: the queries of
  * query_calls.h and the call tree, as aligned tables or TSV. Times in TSV
  * are whole ns; ts_ns counts from the trace's start, as the viewer's +
  * times do. Long listings are written with a hand-made number formatter:
@@ -21,54 +21,23 @@
 int
 cli_calls_check(struct calls_options *o, char **err)
 {
-	if (o->mode == CALLS_LIST) {
-		struct regex *re = regex_compile(o->arg, err);
-		if (re == NULL) {
-			char *e = xasprintf("bad regex '%s': %s", o->arg, *err);
-			free(*err);
-			*err = e;
-			return -1;
-		}
-		regex_free(re);
-	}
-	if (o->range != NULL && range_parse(o->range, &o->spec, err) != 0)
+	if (o->mode != CALLS_LIST)
+		return 0;
+	o->re = regex_compile(o->arg, err);
+	if (o->re == NULL) {
+		char *e = xasprintf("bad regex '%s': %s", o->arg, *err);
+		free(*err);
+		*err = e;
 		return -1;
+	}
 	return 0;
 }
 
-int
-cli_range_resolve(const struct trace *t, struct calls_options *o, char **err)
-{
-	o->t0 = TTV_NS_MIN;
-	o->t1 = TTV_NS_MAX;
-	if (o->range == NULL)
-		return 0;
-	return range_resolve(t, &o->spec, &o->t0, &o->t1, err);
-}
-
 void
-cli_range_info(const struct trace *t, const struct filter *f,
-    const struct calls_options *o, FILE *out)
+cli_calls_free(struct calls_options *o)
 {
-	if (o->range == NULL)
-		return;
-	char d[64];
-	fprintf(out, "range: %lld .. %lld ns (%s), from the start: +%lld .. "
-	    "+%lld ns\n", (long long)o->t0, (long long)o->t1,
-	    timefmt_duration(o->t1 - o->t0, d, sizeof d),
-	    (long long)(o->t0 - t->first), (long long)(o->t1 - t->first));
-	size_t n = 0;
-	for (uint32_t i = 0; i < t->ntracks; i++) {
-		if (!filter_track(f, i))
-			continue;
-		const struct track *tr = &t->tracks[i];
-		for (uint32_t dd = 0; dd < tr->ndepth; dd++) {
-			size_t lo, hi;
-			query_window(tr, dd, o->t0, o->t1, &lo, &hi);
-			n += hi - lo;
-		}
-	}
-	fprintf(out, "slices in range: %zu\n", n);
+	regex_free(o->re);
+	o->re = NULL;
 }
 
 /* ------------------------------------------------------------- numbers */
@@ -130,25 +99,17 @@ free_names(const struct trace *t, char **names)
 /* --------------------------------------------------------------- calls */
 
 static int
-list_calls(const struct trace *t, const struct filter *f,
+list_calls(const struct trace *t, const struct selection *sel,
     const struct calls_options *o, FILE *out, char **err)
 {
-	struct regex *re = regex_compile(o->arg, err);
-	if (re == NULL) {
-		free(*err);	/* checked before the load */
-		*err = NULL;
-		return 0;
-	}
-	uint8_t *match = regex_match_funcs(t, re);
+	uint8_t *match = regex_match_funcs(t, o->re);
 	if (match == NULL) {
 		/* the regex budget ran out: no list rather than a short one */
-		*err = xstrdup(regex_error(re));
-		regex_free(re);
+		*err = xstrdup(regex_error(o->re));
 		return 2;
 	}
-	regex_free(re);
 	struct instance_list l;
-	query_instances(t, f, match, o->t0, o->t1, &l);
+	query_instances(t, &sel->f, match, sel->t0, sel->t1, &l);
 	if (o->ascending)
 		instances_sort(t, &l, INSTANCES_BY_DURATION, true);
 	char **names = escaped_names(t, match);
@@ -225,7 +186,7 @@ list_calls(const struct trace *t, const struct filter *f,
 /* ----------------------------------------------------------- butterfly */
 
 static int
-edges(const struct trace *t, const struct filter *f,
+edges(const struct trace *t, const struct selection *sel,
     const struct calls_options *o, FILE *out, char **err)
 {
 	uint8_t *match = xcalloc(t->nfuncs ? t->nfuncs : 1, 1);
@@ -250,7 +211,7 @@ edges(const struct trace *t, const struct filter *f,
 		return 1;
 	}
 	struct butterfly bf;
-	query_butterfly(t, f, match, o->t0, o->t1, &bf);
+	query_butterfly(t, &sel->f, match, sel->t0, sel->t1, &bf);
 	bool callers = o->mode == CALLS_CALLERS;
 	const struct call_edge *e = callers ? bf.callers : bf.callees;
 	size_t n = callers ? bf.ncallers : bf.ncallees;
@@ -348,15 +309,15 @@ tree_row_put(const struct trace *t, const struct call_tree *ct,
  * folds it), so that the output grows with the trace, not with the square
  * of its depth. Returns the number of rows folded so. */
 static uint64_t
-tree(const struct trace *t, const struct filter *f,
+tree(const struct trace *t, const struct selection *sel,
     const struct calls_options *o, FILE *out)
 {
 	struct call_tree ct;
 	uint32_t max_depth = o->max_depth >= 2 ? o->max_depth :
 	    EXPORT_MAX_DEPTH;
 	uint64_t folded = 0;
-	query_call_tree_folded(t, f, o->t0, o->t1, o->per_thread, max_depth,
-	    &ct);
+	query_call_tree_folded(t, &sel->f, sel->t0, sel->t1, o->per_thread,
+	    max_depth, &ct);
 	if (o->tsv)
 		fputs("path\tcount\ttotal_ns\tself_ns\n", out);
 	else
@@ -388,17 +349,17 @@ tree(const struct trace *t, const struct filter *f,
 }
 
 int
-cli_calls(const struct trace *t, const struct filter *f,
+cli_calls(const struct trace *t, const struct selection *sel,
     const struct calls_options *o, const char *path, FILE *out)
 {
 	char *err = NULL;
 	int rc = 0;
 	switch (o->mode) {
-	case CALLS_LIST: rc = list_calls(t, f, o, out, &err); break;
+	case CALLS_LIST: rc = list_calls(t, sel, o, out, &err); break;
 	case CALLS_CALLERS:
-	case CALLS_CALLEES: rc = edges(t, f, o, out, &err); break;
+	case CALLS_CALLEES: rc = edges(t, sel, o, out, &err); break;
 	case CALLS_TREE: {
-		uint64_t folded = tree(t, f, o, out);
+		uint64_t folded = tree(t, sel, o, out);
 		if (folded > 0)
 			fprintf(stderr, "ttv: warning: %llu call paths deeper "
 			    "than %u frames folded into one \"[N frames]\" "
@@ -410,11 +371,7 @@ cli_calls(const struct trace *t, const struct filter *f,
 	default: break;
 	}
 	if (err != NULL) {
-		fputs("ttv: ", stderr);
-		escape_fputs(path, stderr);
-		fputs(": ", stderr);
-		escape_fputs(err, stderr);
-		putc('\n', stderr);
+		cli_say(path, err);
 		free(err);
 	}
 	return rc;

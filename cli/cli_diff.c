@@ -1,7 +1,8 @@
 /*
- * --diff BASE TRACE: both traces through open_trace(), each with its
- * range, compared by query_diff(), printed as an aligned table or TSV;
- * --fail-above makes it a CI gate (exit 3, the offenders on stderr).
+ * --diff BASE TRACE: both traces opened as every mode opens one
+ * (cli_open), each with its range, compared by query_diff(), printed as an
+ * aligned table or TSV; --fail-above makes it a CI gate (exit 3, the
+ * offenders on stderr).
  */
 #include "config.h"
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "cli_diff.h"
+#include "cli_open.h"
 #include "escape.h"
 #include "timefmt.h"
 #include "xalloc.h"
@@ -34,8 +36,6 @@ cli_diff_option(struct diff_cli *o, const char *name, const char *arg,
 		o->base = arg;
 		return 0;
 	}
-	if (o->given == NULL)
-		o->given = name;
 	if (strcmp(name, "by") == 0) {
 		int v = diff_by_parse(arg);
 		if (v < 0) {
@@ -54,8 +54,6 @@ cli_diff_option(struct diff_cli *o, const char *name, const char *arg,
 		o->norm = v;
 	} else if (strcmp(name, "match-strip") == 0) {
 		o->strip = arg;
-	} else if (strcmp(name, "range-base") == 0) {
-		o->range_base = arg;
 	} else if (strcmp(name, "min-change") == 0) {
 		if (diff_min_change_parse(arg, &o->min_abs, &o->min_rel,
 		    err) != 0)
@@ -88,36 +86,30 @@ int
 cli_diff_check(struct diff_cli *o, bool sort_set, enum stats_key sort,
     char **err)
 {
-	if (o->base == NULL) {
-		if (o->given != NULL) {
-			*err = xasprintf("--%s goes with --diff", o->given);
-			return -1;
-		}
+	if (o->base == NULL)
 		return 0;
-	}
-	if (o->fail_on_new && !o->fail) {
-		*err = xstrdup("--fail-on-new goes with --fail-above");
-		return -1;
-	}
 	if (sort_set && o->by == DIFF_BY_PATH && !diff_key_by_path(sort)) {
 		*err = xasprintf("--sort %s does not go with --by path (name, "
 		    "count, total or self)", stats_key_name(sort));
 		return -1;
 	}
-	if (o->range_base != NULL && range_parse(o->range_base, &o->spec_base,
-	    err) != 0)
-		return -1;
 	if (o->strip != NULL) {
 		char *why = NULL;
-		struct regex *re = regex_compile(o->strip, &why);
-		if (re == NULL) {
+		o->strip_re = regex_compile(o->strip, &why);
+		if (o->strip_re == NULL) {
 			*err = xasprintf("bad regex '%s': %s", o->strip, why);
 			free(why);
 			return -1;
 		}
-		regex_free(re);
 	}
 	return 0;
+}
+
+void
+cli_diff_free(struct diff_cli *o)
+{
+	regex_free(o->strip_re);
+	o->strip_re = NULL;
 }
 
 /* ------------------------------------------------------------- loading */
@@ -125,38 +117,18 @@ cli_diff_check(struct diff_cli *o, bool sort_set, enum stats_key sort,
 struct side {
 	const char *path;
 	struct trace *t;
-	struct filter f;
+	struct selection sel;
 };
 
 static void
 sides_free(struct side s[2])
 {
 	for (int i = 0; i < 2; i++) {
-		filter_clear(&s[i].f);
+		selection_clear(&s[i].sel);
 		if (s[i].t != NULL)
 			trace_free(s[i].t);
 		s[i].t = NULL;
 	}
-}
-
-static void
-say(const char *path, const char *what)
-{
-	fputs("ttv: ", stderr);
-	if (path != NULL) {
-		escape_fputs(path, stderr);
-		fputs(": ", stderr);
-	}
-	escape_fputs(what, stderr);
-	putc('\n', stderr);
-}
-
-static int
-usage_said(const char *what)
-{
-	say(NULL, what);
-	fputs("Try 'ttv --help' for more information.\n", stderr);
-	return TTV_EXIT_USAGE;
 }
 
 /* Whether t has a thread of that tid. */
@@ -173,24 +145,18 @@ has_thread(const struct trace *t, int64_t tid)
 /* --thread over two traces: side i keeps the listed threads it has, and
  * must have one; once both are loaded (last), each tid must be in one. */
 static int
-set_threads(struct side s[2], int i, const char *list, bool last)
+set_threads(struct side s[2], int i, const struct scope *sc, bool last)
 {
-	int64_t *tids, *mine;
-	size_t n, k = 0;
-	char *err = NULL;
-	if (filter_parse_tids(list, &tids, &n, &err) != 0) {
-		say(NULL, err);	/* checked before the load */
-		free(err);
-		return TTV_EXIT_USAGE;
-	}
+	const int64_t *tids = sc->tids;
+	int64_t *mine;
+	size_t n = sc->ntids, k = 0;
 	for (size_t j = 0; last && j < n; j++)
 		if (!has_thread(s[0].t, tids[j]) && !has_thread(s[1].t,
 		    tids[j])) {
 			char *m = xasprintf("no thread with tid %lld in either "
 			    "trace (--info lists them)", (long long)tids[j]);
-			say(NULL, m);
+			cli_say(NULL, m);
 			free(m);
-			free(tids);
 			return TTV_EXIT_BAD_INPUT;
 		}
 	mine = xmalloc(n * sizeof *mine);
@@ -200,14 +166,13 @@ set_threads(struct side s[2], int i, const char *list, bool last)
 	int rc = TTV_EXIT_OK;
 	if (k == 0) {
 		char *m = xasprintf("none of the threads %s in this trace "
-		    "(--info lists them)", list);
-		say(s[i].path, m);
+		    "(--info lists them)", sc->threads);
+		cli_say(s[i].path, m);
 		free(m);
 		rc = TTV_EXIT_BAD_INPUT;
 	} else
-		filter_set_threads(&s[i].f, s[i].t, mine, k, false);
+		filter_set_threads(&s[i].sel.f, s[i].t, mine, k, false);
 	free(mine);
-	free(tids);
 	return rc;
 }
 
@@ -244,49 +209,35 @@ part_wait(struct part_job *j)
 }
 
 /* Loads side i and readies its part: its threads, its range (--range
- * for both, unless the base has --range-base) and its own copy of the
- * pattern (a regex is used on one thread at a time). */
+ * for both, unless the base has --range-base) and the pattern (used by one
+ * side's part at a time: the base's is done before the new one's starts). */
 static int
 side_open(struct side s[2], int i, const struct diff_cli *o,
-    const struct open_options *oo, const struct calls_options *co,
+    const struct open_options *oo, const struct scope *sc,
     struct part_job *j)
 {
-	struct open_options each = *oo;
 	char *err = NULL;
 	/* threads are chosen here, by the rule of the two traces */
-	each.threads = NULL;
-	int rc = open_trace(s[i].path, &each, &s[i].t, &s[i].f, &err);
-	if (s[i].t != NULL)
-		open_trace_report(s[i].t, s[i].path, CLI_DIAGS_ON_STDERR,
-		    stderr);
-	if (rc != TTV_EXIT_OK) {
-		say(s[i].path, err ? err : "unreadable");
-		free(err);
+	int rc = cli_open(s[i].path, oo, sc, false, NULL, &s[i].t, &s[i].sel);
+	if (rc != TTV_EXIT_OK)
 		return rc;
-	}
-	if (oo->threads != NULL && (rc = set_threads(s, i, oo->threads,
-	    i == 1)) != TTV_EXIT_OK)
+	if (sc->threads != NULL && (rc = set_threads(s, i, sc, i == 1)) !=
+	    TTV_EXIT_OK)
 		return rc;
-	const struct range_spec *spec = i == 0 && o->range_base != NULL ?
-	    &o->spec_base : co->range != NULL ? &co->spec : NULL;
-	j->side = (struct diff_side){ s[i].t, &s[i].f, TTV_NS_MIN,
-	    TTV_NS_MAX };
-	if (spec != NULL && range_resolve(s[i].t, spec, &j->side.t0,
-	    &j->side.t1, &err) != 0) {
-		char *m = xasprintf("%s: %s", i == 0 && o->range_base != NULL ?
+	bool base = i == 0;
+	if (scope_range(sc, s[i].t, base, &s[i].sel, &err) != 0) {
+		char *m = xasprintf("%s: %s", base && sc->range_base != NULL ?
 		    "--range-base" : "--range", err);
 		free(err);
-		rc = usage_said(m);
+		rc = cli_usage_error(m);
 		free(m);
 		return rc;
 	}
+	j->side = (struct diff_side){ s[i].t, &s[i].sel.f, s[i].sel.t0,
+	    s[i].sel.t1 };
 	j->o = (struct diff_options){ .by = o->by, .norm = o->norm,
-	    .min_abs = o->min_abs, .min_rel = o->min_rel };
-	if (o->strip != NULL && (j->o.strip = regex_compile(o->strip,
-	    &err)) == NULL) {
-		free(err);	/* checked before the load */
-		return TTV_EXIT_USAGE;
-	}
+	    .min_abs = o->min_abs, .min_rel = o->min_rel,
+	    .strip = o->strip_re };
 	return TTV_EXIT_OK;
 }
 
@@ -485,7 +436,7 @@ gate(const struct diff *d, const struct diff_cli *o)
 
 int
 cli_diff(const struct diff_cli *o, const char *path,
-    const struct open_options *oo, const struct calls_options *co,
+    const struct open_options *oo, const struct scope *sc,
     const struct stats_options *so, const char *output)
 {
 	struct side s[2] = { { .path = o->base }, { .path = path } };
@@ -495,12 +446,14 @@ cli_diff(const struct diff_cli *o, const char *path,
 	/* The base's part is worked out while the new trace loads: a load
 	 * leaves cores idle in its phases on one thread. */
 	memset(job, 0, sizeof job);
-	rc = side_open(s, 0, o, oo, co, &job[0]);
+	selection_init(&s[0].sel);
+	selection_init(&s[1].sel);
+	rc = side_open(s, 0, o, oo, sc, &job[0]);
 	if (rc == TTV_EXIT_OK)
 		job[0].started = pthread_create(&job[0].thread, NULL,
 		    part_run, &job[0]) == 0;
 	if (rc == TTV_EXIT_OK)
-		rc = side_open(s, 1, o, oo, co, &job[1]);
+		rc = side_open(s, 1, o, oo, sc, &job[1]);
 	if (job[0].started || rc == TTV_EXIT_OK)
 		part_wait(&job[0]);
 	if (rc == TTV_EXIT_OK)
@@ -508,15 +461,12 @@ cli_diff(const struct diff_cli *o, const char *path,
 	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++)
 		if (job[i].rc != 0) {
 			char *m = xasprintf("--match-strip %s", job[i].err);
-			say(NULL, m);
+			cli_say(NULL, m);
 			free(m);
 			rc = TTV_EXIT_USAGE;
 		}
-	for (int i = 0; i < 2; i++) {
-		regex_free(job[i].o.strip);
-		job[i].o.strip = NULL;
+	for (int i = 0; i < 2; i++)
 		free(job[i].err);
-	}
 	if (rc != TTV_EXIT_OK) {
 		diff_part_free(&job[0].part);
 		diff_part_free(&job[1].part);
@@ -542,13 +492,7 @@ cli_diff(const struct diff_cli *o, const char *path,
 		print_tsv(&d, so->guard, out);
 	else
 		print_text(&d, out);
-	bool failed = false;
-	if (fflush(out) != 0 || ferror(out)) {
-		say(output ? output : "stdout", strerror(errno));
-		failed = true;
-	}
-	if (out != stdout)
-		fclose(out);
+	bool failed = cli_close_output(out, output) != 0;
 	size_t bad = o->fail ? gate(&d, o) : 0;
 	rc = bad > 0 ? CLI_EXIT_GATE : failed || s[0].t->has_errors ||
 	    s[1].t->has_errors ? TTV_EXIT_BAD_INPUT : TTV_EXIT_OK;

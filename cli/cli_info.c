@@ -1,6 +1,7 @@
 /* --info: the file's format, time base and contents, record and marker
- * counts, and the diagnostics. Lines are "key: value" so scripts can grep
- * them; the thread list is indented under "threads:". */
+ * counts, the diagnostics, and with --range the range and what is in it.
+ * Lines are "key: value" so scripts can grep them; the thread list is
+ * indented under "threads:". */
 #include <string.h>
 
 #include "cli.h"
@@ -16,14 +17,40 @@ print_time_range(const struct trace *t, FILE *out)
 	    sizeof d));
 }
 
+/* --range: the range resolved, its length and how many slices of the
+ * tracks shown overlap it. */
+static void
+print_range(const struct trace *t, const struct selection *sel, FILE *out)
+{
+	char d[64];
+	fprintf(out, "range: %lld .. %lld ns (%s), from the start: +%lld .. "
+	    "+%lld ns\n", (long long)sel->t0, (long long)sel->t1,
+	    timefmt_duration(sel->t1 - sel->t0, d, sizeof d),
+	    (long long)(sel->t0 - t->first), (long long)(sel->t1 - t->first));
+	size_t n = 0;
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		if (!filter_track(&sel->f, i))
+			continue;
+		const struct track *tr = &t->tracks[i];
+		for (uint32_t dd = 0; dd < tr->ndepth; dd++) {
+			size_t lo, hi;
+			query_window(tr, dd, sel->t0, sel->t1, &lo, &hi);
+			n += hi - lo;
+		}
+	}
+	fprintf(out, "slices in range: %zu\n", n);
+}
+
 static const char *const kind_names[] = {
 	[TRACK_THREAD] = "thread", [TRACK_ASYNC] = "async",
 	[TRACK_CPU] = "cpu", [TRACK_COUNTER] = "counter",
 };
 
 void
-cli_info(const struct trace *t, const struct filter *f, FILE *out)
+cli_info(const struct trace *t, const struct selection *sel, FILE *out)
 {
+	const struct filter *f = &sel->f;
+
 	fputs("file: ", out);
 	escape_fputs(t->path, out);
 	fprintf(out, "\nformat: %s\n", t->format);
@@ -144,4 +171,6 @@ cli_info(const struct trace *t, const struct filter *f, FILE *out)
 	if (t->ndiags_dropped)
 		fprintf(out, "  (%llu more not shown)\n",
 		    (unsigned long long)t->ndiags_dropped);
+	if (sel->ranged)
+		print_range(t, sel, out);
 }

@@ -48,26 +48,21 @@ row(const struct trace *t, bool tsv, bool guard, ttv_ns when, ttv_ns dur, uint32
 }
 
 int
-cli_search(const struct trace *t, const struct filter *f,
-    const char *pattern, ttv_ns t0, ttv_ns t1, bool tsv, bool guard,
-    FILE *out, char **err)
+cli_search(const struct trace *t, const struct selection *sel,
+    struct regex *re, bool tsv, bool guard, FILE *out, char **err)
 {
-	struct regex *re = regex_compile_search(pattern, err);
 	struct search_match m;
 	struct search_result res;
 	char wb[256];
+	ttv_ns t0 = sel->t0, t1 = sel->t1;
 
-	if (re == NULL)
-		return -1;
 	/* No answer rather than a wrong one: a string the budget could not
 	 * decide is an error, before anything is written. */
 	if (query_search_match(t, re, &m) != 0) {
 		*err = xstrdup(regex_error(re));
-		regex_free(re);
 		return -1;
 	}
-	regex_free(re);
-	query_search_all(t, f, &m, &res);
+	query_search_all(t, &sel->f, &m, &res);
 	res.nhits = search_in_range(t, res.hits, res.nhits, t0, t1);
 	if (tsv)
 		fputs("ts_ns\tdur_ns\ttid\tmatch\tname\n", out);
