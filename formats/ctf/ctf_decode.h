@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "xalloc.h"
+#include "ctf_ids.h"
 #include "ctf_meta.h"
 
 /* One decoded value. A tree in pre-order: a compound value is followed by
@@ -34,11 +35,28 @@ struct ctf_val {
 
 typedef VEC(struct ctf_val) ctf_vals;
 
+/* Lengths and tags (ctf_dec.slots) of the streams one thread decodes in
+ * turn: the thread's array of slots, lent to a stream for a batch of its
+ * events. A slot is the stream's when its mark is the batch's (gen to
+ * read, gen + 1 written), else its value is in the stream's own map (or
+ * 0: never written); what is written is listed, for the stream to keep
+ * when the batch is done (ctf_slots_return). A stream then holds the
+ * slots it wrote, however many its metadata has. */
+struct ctf_slot_share {
+	uint64_t *v;		/* by slot */
+	uint32_t *mark;		/* by slot */
+	uint32_t gen;		/* even, from 2 */
+	size_t nslots;
+	VEC(uint32_t) written;
+	struct ctf_ids *own;	/* the stream's */
+};
+
 struct ctf_dec {
 	const uint8_t *buf;	/* packet start: alignment is relative to it */
 	uint64_t pos, end;	/* bits */
 	uint64_t base_off;	/* file offset of buf, for messages */
-	uint64_t *slots;	/* lengths and tags */
+	uint64_t *slots;	/* lengths and tags, when share is NULL */
+	struct ctf_slot_share *share;	/* else there */
 	ctf_vals *out;		/* NULL: decode without keeping values */
 	const struct ctf_meta *m;
 	uint64_t clock;		/* the stream clock, in cycles */
@@ -51,6 +69,44 @@ struct ctf_dec {
 	const char *err;
 	uint64_t err_pos;	/* bits from buf */
 };
+
+/* A slot's value from the stream's own map (ctf_decode.c). */
+uint64_t ctf_slot_miss(struct ctf_slot_share *sh, int slot);
+
+static inline uint64_t
+ctf_slot_get(const struct ctf_dec *d, int slot)
+{
+	struct ctf_slot_share *sh = d->share;
+	if (sh == NULL)
+		return d->slots[slot];
+	if (sh->mark[slot] - sh->gen < 2)
+		return sh->v[slot];
+	return ctf_slot_miss(sh, slot);
+}
+
+static inline void
+ctf_slot_set(struct ctf_dec *d, int slot, uint64_t v)
+{
+	struct ctf_slot_share *sh = d->share;
+	if (sh == NULL) {
+		d->slots[slot] = v;
+		return;
+	}
+	sh->v[slot] = v;
+	if (sh->mark[slot] != sh->gen + 1) {
+		sh->mark[slot] = sh->gen + 1;
+		VEC_PUSH(&sh->written, (uint32_t)slot);
+	}
+}
+
+/* A thread's slots for traces of at most nslots each. */
+void ctf_slots_init(struct ctf_slot_share *sh, size_t nslots);
+void ctf_slots_free(struct ctf_slot_share *sh);
+/* Lends the slots to the stream whose own map is own, for decoder d. */
+void ctf_slots_lend(struct ctf_slot_share *sh, struct ctf_dec *d,
+    struct ctf_ids *own);
+/* Takes them back: the stream keeps what it wrote in its own map. */
+void ctf_slots_return(struct ctf_slot_share *sh, struct ctf_dec *d);
 
 /* Applies the clock-update rule (CTF 1.8 section 8): an N-bit value
  * replaces the low N bits of the clock and counts one wrap if it went
