@@ -43,10 +43,15 @@ struct ctf_calls;
 #define CTF_KEY_SHIFT 20
 #define CTF_KEY_LONG 1023u	/* in the short word's 10 key bits */
 #define CTF_STEP_MASK (((uint32_t)1 << CTF_KEY_SHIFT) - 1)
-#define CTF_CHUNK_FIRST 128	/* words; chunks double up to the max */
-/* 2 MiB with xbig_realloc's header: the largest chunks (12 on) are one
- * of its steps each, which slices reuse once the chunk is built */
+/* Words in a run's first chunk; chunks double up to the max. Small: a
+ * stream may carry one call of each of many threads. */
+#define CTF_CHUNK_FIRST_BITS 4
+#define CTF_CHUNK_FIRST ((uint32_t)1 << CTF_CHUNK_FIRST_BITS)
+/* 2 MiB with xbig_realloc's header: the largest chunks (from chunk
+ * CTF_CHUNK_STEPS on) are one of its steps each, which slices reuse once
+ * the chunk is built */
 #define CTF_CHUNK_MAX (((uint32_t)1 << 19) - 8)
+#define CTF_CHUNK_STEPS (19 - CTF_CHUNK_FIRST_BITS)
 
 /* One thread's calls in one stream, in chunks of growing size; on cache
  * lines of its own, as other streams' runs are written at once on other
