@@ -135,9 +135,11 @@ struct loader {
 	pthread_mutex_t taken_lock;
 	VEC(uint64_t *) taken_rows;
 	/* per stream, its decoding thread's: the function keys and the
-	 * event classes it has carried */
+	 * event classes it has carried, and the classes met last (+ 1):
+	 * entries and exits take turns */
 	struct fseen {
 		struct ctf_ids funcs, classes;
+		uint32_t recent[2];
 	} *fseen;
 	uint64_t nitems;	/* items the walk handed out */
 	ttv_ns origin;
@@ -697,11 +699,14 @@ struct run_slot {
 enum { MARK_CLASS = 1, MARK_THREAD = 2, MARK_FUNC = 4 };
 
 /* A decoding thread's caches in front of the loader's key tables, its
- * streams' threads met last (by stream and thread), and its row of
- * counts of events taken (by class; NULL until its first). */
+ * streams' threads met last (by stream and thread), the (stream,
+ * function key) pairs it knows a stream has carried (+ 1), and its row
+ * of counts of events taken (by class; NULL until its first). */
+#define FSEEN_CACHE_BITS 10
 struct raw_scratch {
 	struct ctf_key_cache threads, funcs;
 	struct run_slot runs[RUN_CACHE];
+	uint64_t fseen[1u << FSEEN_CACHE_BITS];
 	uint64_t *taken;
 };
 
@@ -765,9 +770,13 @@ raw_event(const struct raw_ctx *c, struct ctf_item *it)
 	}
 	c->taken[in->index]++;
 	it->mark = 0;
-	if (!ctf_ids_has(&c->fs->classes, (uint32_t)in->index)) {
-		ctf_ids_add(&c->fs->classes, (uint32_t)in->index);
-		it->mark = MARK_CLASS;
+	uint32_t ci = (uint32_t)in->index + 1;
+	struct fseen *fs = c->fs;
+	if (fs->recent[0] != ci && fs->recent[1] != ci) {
+		if (ctf_ids_add(&fs->classes, ci - 1))
+			it->mark = MARK_CLASS;
+		fs->recent[1] = fs->recent[0];
+		fs->recent[0] = ci;
 	}
 	struct run_slot *rc = &rs->runs[(vtid ^ (vtid >> 6) ^ vpid ^
 	    c->si * 7) & (RUN_CACHE - 1)];
@@ -786,9 +795,15 @@ raw_event(const struct raw_ctx *c, struct ctf_item *it)
 	}
 	it->u.picked[0] = rc->tkey;
 	ctf_run_add(rc->run, it->ns, p->call, fkey);
-	if (p->has_addr && !ctf_ids_has(&c->fs->funcs, fkey)) {
-		ctf_ids_add(&c->fs->funcs, fkey);
-		it->mark |= MARK_FUNC;
+	if (p->has_addr) {
+		uint64_t k = ((uint64_t)c->si << 32 | fkey) + 1;
+		uint64_t *seen = &rs->fseen[((fkey ^ (uint32_t)c->si * 7) *
+		    0x9E3779B1u) >> (32 - FSEEN_CACHE_BITS)];
+		if (*seen != k) {
+			if (ctf_ids_add(&fs->funcs, fkey))
+				it->mark |= MARK_FUNC;
+			*seen = k;
+		}
 	}
 	/* a thread's, function's or class's first call in a stream still
 	 * goes through the walk, to make its track or function where a walk
