@@ -1193,7 +1193,6 @@ static int
 ctf_load(struct load_ctx *ctx)
 {
 	struct loader L = { .ctx = ctx, .b = ctx->b };
-	atomic_store(&ctf_clock_clamps, 0);
 	L.r = ctf_reader_open(ctx->path, on_diag, &L,
 	    ctx->opts != NULL ? ctx->opts->progress : NULL,
 	    ctx->opts != NULL ? ctx->opts->progress_arg : NULL);
@@ -1278,7 +1277,9 @@ ctf_load(struct load_ctx *ctx)
 		builder_count(L.b, "lost packets", L.nlost);
 	if (L.nskipped)
 		builder_count(L.b, "damaged bytes skipped", L.nskipped);
-	uint64_t clamps = atomic_load(&ctf_clock_clamps);
+	uint64_t clamps = 0;
+	for (size_t ti = 0; ti < ctf_reader_ntraces(L.r); ti++)
+		clamps += atomic_load(&ctf_reader_trace(L.r, ti)->m->clock_clamps);
 	if (clamps > 0)
 		builder_note(L.b, DIAG_WARNING, "%llu timestamps out of the "
 		    "64-bit ns range (before 1678 or after 2262) were clamped "

@@ -195,9 +195,12 @@ struct ctf_clock {
 	int64_t offset;		/* cycles */
 	const char *description;
 	const char *uuid;
-	/* resolved: ns of cycle 0, and whether cycles are already ns */
+	/* resolved: ns of cycle 0, whether cycles are already ns, and
+	 * where the times clamped to the 64-bit ns range are counted (the
+	 * trace's ctf_meta.clock_clamps; NULL: nowhere) */
 	int64_t base_ns;
 	bool ns_cycles;
+	_Atomic uint64_t *clamps;
 };
 
 /* An integer the reader wants of every event of a raw class, at a fixed
@@ -330,6 +333,9 @@ struct ctf_meta {
 	/* the streams sorted by id, for ctf_stream_by_id (resolved) */
 	struct ctf_stream_class **streams_by_id;
 	int nslots;
+	/* times of its clocks out of the 64-bit ns range, clamped to it
+	 * (counted by the threads that decode; the loader says how many) */
+	_Atomic uint64_t clock_clamps;
 	/* warnings about the metadata ("line L, column C: ..."), kept going */
 	const char **warns;
 	size_t nwarns, capwarns;
@@ -421,12 +427,9 @@ const char *ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index);
  * (t->enum_index), once per maps array however many types share it. */
 void ctf_enum_prepare(struct ctf_meta *m, struct ctf_type *t);
 #define CTF_ENUM_INDEXED 16
-/* Nanoseconds from the Unix epoch (or the clock's origin) of a value. */
+/* Nanoseconds from the Unix epoch (or the clock's origin) of a value;
+ * out of int64's range, clamped to it and counted in *c->clamps. */
 int64_t ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles);
-/* ns out of int64's range clamped to it, and counted in ctf_clock_clamps
- * (the loader says how many). */
-int64_t ctf_clock_clamp(__int128 ns);
-extern _Atomic uint64_t ctf_clock_clamps;
 
 /* Parses TSDL text into m. Returns 0, or -1 with "line L, column C: what"
  * in err. */

@@ -309,14 +309,13 @@ ctf_event_by_id(const struct ctf_stream_class *s, uint64_t id)
 	return NULL;
 }
 
-_Atomic uint64_t ctf_clock_clamps;
-
-int64_t
-ctf_clock_clamp(__int128 ns)
+static int64_t
+clock_clamp(const struct ctf_clock *c, __int128 ns)
 {
 	if (ns > INT64_MAX || ns < INT64_MIN) {
-		atomic_fetch_add_explicit(&ctf_clock_clamps, 1,
-		    memory_order_relaxed);
+		if (c->clamps != NULL)
+			atomic_fetch_add_explicit(c->clamps, 1,
+			    memory_order_relaxed);
 		return ns > 0 ? INT64_MAX : INT64_MIN;
 	}
 	return (int64_t)ns;
@@ -329,7 +328,7 @@ ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
 	 * does not start near 1970) is clamped and counted, never wrapped
 	 * in silence */
 	if (c->ns_cycles)
-		return ctf_clock_clamp((__int128)c->base_ns + cycles);
+		return clock_clamp(c, (__int128)c->base_ns + cycles);
 	/* as babeltrace2 does: offset normalised to whole seconds plus
 	 * cycles below one second, each part converted on its own */
 	uint64_t f = c->freq ? c->freq : 1000000000;
@@ -345,7 +344,7 @@ ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
 	    (__int128)((unsigned __int128)off_c * 1000000000u / f);
 	__int128 v = (__int128)(cycles / f) * 1000000000 +
 	    (__int128)((unsigned __int128)(cycles % f) * 1000000000u / f);
-	return ctf_clock_clamp(base + v);
+	return clock_clamp(c, base + v);
 }
 
 /* --- resolution --- */
@@ -1222,6 +1221,7 @@ resolve_meta(struct rctx *c)
 			ck->offset_s = 0;
 			ck->offset = 0;
 		}
+		ck->clamps = &m->clock_clamps;
 		ck->base_ns = ctf_clock_ns(ck, 0);
 		ck->ns_cycles = ck->freq == 1000000000;
 	}
