@@ -115,15 +115,6 @@ ctf_run_grow(struct ctf_run *r)
 	r->wend = r->wp + nc;
 }
 
-bool
-ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey, int64_t ns,
-    enum ctf_call_kind kind, uint32_t fkey)
-{
-	bool first;
-	ctf_run_add(ctf_calls_run(c, si, tkey, &first), ns, kind, fkey);
-	return first;
-}
-
 void
 ctf_calls_resync(struct ctf_calls *c, size_t si, int64_t ns)
 {

@@ -69,11 +69,6 @@ struct ctf_run {
 struct ctf_calls *ctf_calls_new(size_t nstreams);
 void ctf_calls_free(struct ctf_calls *c);
 
-/* On the thread decoding stream si: a call of thread key tkey at ns
- * (function key fkey, unused for CALL_EXIT_ANY). True if it is the
- * thread's first in the stream. */
-bool ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey,
-    int64_t ns, enum ctf_call_kind kind, uint32_t fkey);
 /* On the thread decoding stream si: the run of thread key tkey, made if
  * new (*first is set then). */
 struct ctf_run *ctf_calls_run(struct ctf_calls *c, size_t si, uint32_t tkey,
@@ -98,8 +93,8 @@ ctf_run_put(struct ctf_run *r, uint32_t w)
 	r->n++;
 }
 
-/* A call on a run, as ctf_calls_add; inline, as it is made once an
- * event. */
+/* A call of a run's thread at ns (function key fkey, unused for
+ * CALL_EXIT_ANY); inline, as it is made once an event. */
 static inline void
 ctf_run_add(struct ctf_run *r, int64_t ns, enum ctf_call_kind kind,
     uint32_t fkey)

@@ -327,16 +327,7 @@ void ctf_event_prepare(const struct ctf_stream_class *sc,
  * event id (raw_adv, has_raw): after the reader has marked its raw
  * classes, before decoding starts. */
 void ctf_stream_prepare(struct ctf_meta *m, struct ctf_stream_class *sc);
-/* The events from here on, up to max, while they are of raw classes with
- * a constant layout after an LTTng compact header: decoded into out as
- * ctf_event_next would (items of packet pkt, picked read), the stream
- * left as after the last. 0 (nothing changed) if the next is any other
- * event, or at the packet's end: then ctf_event_next is the one to call
- * (ctf_fast.h has the loop, for readers with a step of their own). */
-struct ctf_item;
-struct ctf_packet_info;
-size_t ctf_event_run_raw(struct ctf_stream *s,
-    const struct ctf_packet_info *pkt, struct ctf_item *out, size_t max);
+/* Runs of raw events, decoded in one loop: ctf_fast.h. */
 /* Decodes the next event of the packet. 1: an event, 0: end of the
  * packet, -1: error. */
 int ctf_event_next(struct ctf_stream *s, char *err, size_t errsize,

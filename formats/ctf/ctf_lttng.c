@@ -426,9 +426,3 @@ ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 	}
 	return named;
 }
-
-size_t
-ctf_lttng_nfuncs(const struct ctf_lttng *l)
-{
-	return l->nmap;
-}

@@ -19,7 +19,8 @@
 #include <string.h>
 
 #include "ctf/ctf_decode.h"
-#include "ctf/ctf_text.h"
+#include "../tools/ctf_runs.h"
+#include "../tools/ctf_text.h"
 
 #define COMMON \
 "/* CTF 1.8 */\n" \

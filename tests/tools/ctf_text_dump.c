@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "ctf/ctf_decode.h"
-#include "ctf/ctf_text.h"
+#include "ctf_text.h"
 
 static int errors;
 

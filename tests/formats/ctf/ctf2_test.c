@@ -17,7 +17,7 @@
 
 #include "xalloc.h"
 #include "ctf/ctf_decode.h"
-#include "ctf/ctf_text.h"
+#include "../../tools/ctf_text.h"
 
 static int failures;
 

@@ -47,6 +47,16 @@ setup(struct fixture *f, size_t nstreams)
 	f->c = ctf_calls_new(nstreams);
 }
 
+/* A call on stream si's run of thread key tkey, as the reader's decoding
+ * threads make them. */
+static void
+ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey, int64_t ns,
+    enum ctf_call_kind kind, uint32_t fkey)
+{
+	bool first;
+	ctf_run_add(ctf_calls_run(c, si, tkey, &first), ns, kind, fkey);
+}
+
 static struct trace *
 build(struct fixture *f, int64_t origin)
 {
