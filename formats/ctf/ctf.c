@@ -23,12 +23,12 @@
 #include "xalloc.h"
 #include "env.h"
 #include "reader.h"
-#include "ctf/ctf_decode.h"
 #include "ctf/ctf_fast.h"
+#include "ctf/ctf_merge.h"
+#include "ctf/ctf_metadata.h"
 #include "ctf_calls.h"
 #include "ctf/ctf_keys.h"
 #include "ctf/ctf_lttng.h"
-#include "ctf/ctf_rfc2010.h"
 
 static int
 ctf_probe(const char *path, const unsigned char *head, size_t len,
@@ -39,8 +39,7 @@ ctf_probe(const char *path, const unsigned char *head, size_t len,
 		return ctf_dir_has_trace(path) ? 90 : 0;
 	if (head == NULL)
 		return 0;
-	return ctf_metadata_probe(head, len) || ctf_rfc_probe(head, len) ?
-	    90 : 0;
+	return ctf_metadata_probe(head, len) ? 90 : 0;
 }
 
 /* What a stream class's events mean to the model, found once per class. */

@@ -36,6 +36,7 @@
 
 #include "xalloc.h"
 #include "ctf_meta.h"
+#include "ctf2_json.h"
 
 #define RS 0x1e
 #define MAX_DEPTH 64

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf_decode.h"
+#include "ctf_packets.h"
 
 #define CTF_INDEX_MAGIC 0xC1F1DCC1u
 #define CTF_INDEX_HEADER 16	/* magic, major, minor, entry size */

@@ -32,10 +32,10 @@
 
 #include "mapfile.h"
 #include "env.h"
-#include "ctf_decode.h"
 #include "ctf_dir.h"
 #include "ctf_index.h"
-#include "ctf_rfc2010.h"
+#include "ctf_merge.h"
+#include "ctf_metadata.h"
 #include "xalloc.h"
 
 /* Batches per stream: one being read, the others ready or being filled. */
@@ -352,63 +352,28 @@ push_trace(struct ctf_reader *r, struct ctf_trace *t)
 	r->traces[r->ntraces++] = t;
 }
 
-/* A trace laid out as the 2010 RFC says: its metadata section, then one
- * data file per section (and processor), the section found by the
- * file's name. */
+/* A data file of trace t: in the 2010 RFC's layout, of the section its
+ * name says (the metadata's class_of_file), else what its packets say. */
 static void
-add_rfc_trace(struct ctf_reader *r, const char *rel, char *mpath,
-    struct mapped_file *mf)
+add_stream_of(struct ctf_reader *r, struct ctf_trace *t, const char *srel,
+    const char *name)
 {
-	char msg[512];
-	int64_t off;
-	struct ctf_meta *m = ctf_rfc_metadata(mf->data, mf->size, msg,
-	    sizeof msg, &off);
-	mapfile_close(mf);
-	if (m == NULL) {
-		diag(r, true, mpath, off, "%s", msg);
-		free(mpath);
+	if (t->m->class_of_file == NULL) {
+		add_stream(r, t, srel);
 		return;
 	}
-	for (size_t i = 0; i < m->nwarns; i++)
-		diag(r, false, mpath, -1, "%s", m->warns[i]);
-	struct ctf_trace *t = xcalloc(1, sizeof *t);
-	t->dir = xstrdup(rel);
-	t->metadata_path = mpath;
-	t->m = m;
-	t->index = (int)r->ntraces;
-	push_trace(r, t);
-	char *dfull = join(r->root, rel);
-	size_t n;
-	char **names = ctf_dir_list(dfull, &n);
-	for (size_t i = 0; names != NULL && i < n; i++) {
-		const char *why;
-		char *srel = join(rel, names[i]);
-		enum ctf_dir_file kind = strcmp(names[i], "metadata") == 0 ?
-		    CTF_FILE_SUBDIR : ctf_dir_classify(r->root, rel, names[i],
-		    &why);
-		if (kind == CTF_FILE_SKIP)
-			diag(r, false, srel, -1, "not a stream: %s, skipped",
-			    why);
-		else if (kind == CTF_FILE_STREAM) {
-			struct ctf_stream_class *sc = ctf_rfc_section_of(m,
-			    names[i]);
-			if (sc == NULL)
-				diag(r, false, srel, -1, "not read: its name is "
-				    "none of the metadata's sections");
-			else {
-				size_t k = r->nstreams;
-				add_stream(r, t, srel);
-				if (r->nstreams > k) {
-					r->streams[k]->s.sc = sc;
-					r->streams[k]->s.sc_fixed = true;
-				}
-			}
-		}
-		free(srel);
-		free(names[i]);
+	struct ctf_stream_class *sc = t->m->class_of_file(t->m, name);
+	if (sc == NULL) {
+		diag(r, false, srel, -1, "not read: its name is none of the "
+		    "metadata's sections");
+		return;
 	}
-	free(names);
-	free(dfull);
+	size_t k = r->nstreams;
+	add_stream(r, t, srel);
+	if (r->nstreams > k) {
+		r->streams[k]->s.sc = sc;
+		r->streams[k]->s.sc_fixed = true;
+	}
 }
 
 static void
@@ -416,87 +381,12 @@ add_trace(struct ctf_reader *r, const char *rel)
 {
 	char *mpath = join(rel, "metadata");
 	char *full = join(r->root, mpath);
-	struct mapped_file mf;
-	char *err = NULL;
-	if (mapfile_open(full, &mf, &err) < 0) {
-		diag(r, true, mpath, -1, "%s", err ? err : "cannot open");
-		free(err);
-		free(full);
-		free(mpath);
-		return;
-	}
+	struct ctf_meta *m = ctf_metadata_load(full, mpath, r->diag, r->arg);
 	free(full);
-	if (ctf_rfc_probe(mf.data, mf.size)) {
-		add_rfc_trace(r, rel, mpath, &mf);
-		return;
-	}
-	char *text;
-	size_t len;
-	uint8_t uuid[16];
-	bool packetized;
-	char msg[512];
-	uint64_t off;
-	if (ctf_metadata_text(mf.data, mf.size, &text, &len, uuid, &packetized,
-	    msg, sizeof msg, &off) < 0) {
-		diag(r, true, mpath, (int64_t)off, "%s", msg);
-		mapfile_close(&mf);
+	if (m == NULL) {
 		free(mpath);
 		return;
 	}
-	bool meta_be = packetized && ctf_metadata_be(mf.data, mf.size);
-	mapfile_close(&mf);
-	bool ctf2 = ctf2_is_json(text, len);
-	if (!packetized && !ctf2) {
-		if (len < 10 || memcmp(text, "/* CTF 1.8", 10) != 0) {
-			if (len >= 6 && memcmp(text, "/* CTF", 6) == 0) {
-				diag(r, true, mpath, 0, "unsupported metadata "
-				    "version signature (expecting \"/* CTF 1.8\")");
-				free(text);
-				free(mpath);
-				return;
-			}
-			diag(r, false, mpath, 0, "metadata without the "
-			    "\"/* CTF 1.8\" signature");
-		}
-	}
-	struct ctf_meta *m = ctf_meta_new();
-	uint64_t moff = 0;
-	if (ctf2 && ctf2_parse(m, text, len, msg, sizeof msg, &moff) < 0) {
-		/* an offset in the file, or in the text of its packets */
-		if (packetized)
-			diag(r, true, mpath, -1, "offset %llu of the metadata "
-			    "text: %s", (unsigned long long)moff, msg);
-		else
-			diag(r, true, mpath, (int64_t)moff, "%s", msg);
-		ctf_meta_free(m);
-		free(text);
-		free(mpath);
-		return;
-	}
-	int prc = ctf2 ? 0 : tsdl_parse(m, text, len, msg, sizeof msg);
-	/* the packets' byte order is the trace's, said twice */
-	if (!ctf2 && prc == 0 && packetized && m->bo_line > 0 &&
-	    (m->byte_order == CTF_BO_BE) != meta_be) {
-		snprintf(msg, sizeof msg, "line %d, column %d: the trace's byte "
-		    "order is %s, its metadata packets are %s", m->bo_line,
-		    m->bo_col, meta_be ? "little-endian" : "big-endian",
-		    meta_be ? "big-endian" : "little-endian");
-		prc = -1;
-	} else if (!ctf2 && prc == 0 && packetized && m->bo_line == 0)
-		m->byte_order = meta_be ? CTF_BO_BE : CTF_BO_LE;
-	if (prc < 0 || ctf_meta_resolve(m, msg, sizeof msg) < 0) {
-		diag(r, true, mpath, -1, "%s", msg);
-		ctf_meta_free(m);
-		free(text);
-		free(mpath);
-		return;
-	}
-	free(text);
-	for (size_t i = 0; i < m->nwarns; i++)
-		diag(r, false, mpath, -1, "%s", m->warns[i]);
-	if (packetized && m->has_uuid && memcmp(uuid, m->uuid, 16) != 0)
-		diag(r, false, mpath, 0, "metadata packets' uuid differs from "
-		    "the trace's");
 	struct ctf_trace *t = xcalloc(1, sizeof *t);
 	t->dir = xstrdup(rel);
 	t->metadata_path = mpath;
@@ -514,7 +404,7 @@ add_trace(struct ctf_reader *r, const char *rel)
 		if (strcmp(names[i], "metadata") != 0) {
 			switch (ctf_dir_classify(r->root, rel, names[i], &why)) {
 			case CTF_FILE_STREAM:
-				add_stream(r, t, srel);
+				add_stream_of(r, t, srel, names[i]);
 				break;
 			case CTF_FILE_SKIP:
 				/* Said, never read: a FIFO would block, a

@@ -341,13 +341,17 @@ struct ctf_meta {
 	size_t nwarns, capwarns;
 
 	/* the 2010 RFC layout (ctf_rfc2010.h): its own description, NULL
-	 * for CTF; its packets' sizes are in bytes, not bits; and what its
+	 * for CTF; its packets' sizes are in bytes, not bits; what its
 	 * packet headers must say more, checked as each packet opens (0,
-	 * or -1 with why in err) */
+	 * or -1 with why in err); and the stream class of a data file, by
+	 * the file's name (NULL: not one of the trace's), where CTF's
+	 * packets say it */
 	const struct ctf_rfc *rfc;
 	bool sizes_in_bytes;
 	int (*packet_check)(const struct ctf_stream *s, char *err,
 	    size_t errsize);
+	struct ctf_stream_class *(*class_of_file)(const struct ctf_meta *m,
+	    const char *file);
 
 	/* every type, so resolution can walk them all */
 	struct ctf_type **types;
@@ -430,19 +434,5 @@ void ctf_enum_prepare(struct ctf_meta *m, struct ctf_type *t);
 /* Nanoseconds from the Unix epoch (or the clock's origin) of a value;
  * out of int64's range, clamped to it and counted in *c->clamps. */
 int64_t ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles);
-
-/* Parses TSDL text into m. Returns 0, or -1 with "line L, column C: what"
- * in err. */
-int tsdl_parse(struct ctf_meta *m, const char *text, size_t len,
-    char *err, size_t errsize);
-
-/* Is this metadata text CTF 2 (a JSON text sequence: its first byte
- * past white space is the record separator 0x1E)? */
-bool ctf2_is_json(const char *text, size_t len);
-/* Parses CTF 2 metadata (CTF2-SPEC-2.0) into m (major 2, minor 0, roles
- * declared by the field classes). Returns 0, or -1 with what is wrong in
- * err and its byte offset in the text in *erroff. */
-int ctf2_parse(struct ctf_meta *m, const char *text, size_t len,
-    char *err, size_t errsize, uint64_t *erroff);
 
 #endif

@@ -20,6 +20,7 @@
 #include "xalloc.h"
 #include "ctf_meta.h"
 #include "tsdl_lex.h"
+#include "tsdl_parse.h"
 
 struct alias {
 	const char *name;

@@ -18,7 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/ctf_decode.h"
+#include "ctf/ctf_packets.h"
+#include "ctf/tsdl_parse.h"
 #include "../tools/ctf_runs.h"
 #include "../tools/ctf_text.h"
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "ctf/ctf_meta.h"
+#include "ctf/tsdl_parse.h"
 #include "ctf/ctf_names.h"
 #include "ctf/ctf_rfc2010.h"
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ctf/ctf_meta.h"
+#include "ctf/tsdl_parse.h"
 #include "ctf/ctf_decode.h"
 #include "ctf/ctf_fast.h"
 
