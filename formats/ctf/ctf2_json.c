@@ -37,6 +37,7 @@
 #include "xalloc.h"
 #include "ctf_meta.h"
 #include "ctf2_json.h"
+#include "ctf_names.h"
 
 #define RS 0x1e
 #define MAX_DEPTH 64

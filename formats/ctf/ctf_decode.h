@@ -71,6 +71,12 @@ struct ctf_dec {
 	uint64_t err_pos;	/* bits from buf */
 };
 
+/* A message about a file: an error (damage) or a warning, at a file
+ * offset (-1: none); what the walks of packets, the index and the merge
+ * have to say goes through one of these. */
+typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
+    int64_t offset, const char *msg);
+
 /* A slot's value from the stream's own map (ctf_decode.c). */
 uint64_t ctf_slot_miss(struct ctf_slot_share *sh, int slot);
 

@@ -295,7 +295,8 @@ stream_release(struct ctf_stream_slot *ss)
 	free(ss->copy);
 	ss->copy = NULL;
 	ss->s.data = NULL;
-	ctf_stream_index_free(&ss->s);
+	ctf_index_free(ss->s.idx);
+	ss->s.idx = NULL;
 	ctf_ids_free(&ss->own_slots);
 	free(ss->pctx);
 	ss->pctx = NULL;
@@ -323,7 +324,8 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	ss->s.index = (int)r->nstreams;
 	ss->qlevel = -1;
 	ss->order = (uint64_t)t->index << 32 | r->nstreams;
-	ctf_stream_index_load(&ss->s, r->root, r->diag, r->arg);
+	ss->s.idx = ctf_index_load(ss->s.path, ss->s.size, r->root, r->diag,
+	    r->arg);
 	/* from here on, what the index has to say comes up while filling
 	 * batches, maybe on a worker: it travels in the batch */
 	if (ss->s.idx != NULL) {

@@ -22,7 +22,6 @@
 #include <stdint.h>
 
 #include "hashmap.h"
-#include "ctf_names.h"
 
 enum ctf_kind {
 	CTF_INT, CTF_FLOAT, CTF_ENUM, CTF_STRING, CTF_STRUCT, CTF_VARIANT,
@@ -42,6 +41,7 @@ enum ctf_role {
 
 struct ctf_type;
 struct ctf_flat_op;
+struct ctf_names;
 
 /* A CTF 2 field location: where a dynamic length or a selector is, as
  * member names from a root scope, or from the struct holding the field

@@ -15,11 +15,6 @@
 
 #include "ctf_decode.h"
 
-/* A message about a file: an error (damage) or a warning, at a file
- * offset (-1: none). */
-typedef void (*ctf_diag_fn)(void *arg, bool error, const char *file,
-    int64_t offset, const char *msg);
-
 struct ctf_trace;
 
 /* One data stream file and the state of its walk. */

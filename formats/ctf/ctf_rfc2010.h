@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "ctf_meta.h"
+#include "ctf_names.h"
 
 #define RFC_MAGIC 0xC1FC1FC1u
 #define RFC_HEADER 48		/* bytes of every packet header */
