@@ -2,12 +2,15 @@
  * The CTF reader (1.8 and 2): LTTng (user space and kernel) and barectf
  * traces, from a directory holding one or many traces, or a metadata file.
  *
- * formats/ctf/ does the format (TSDL, layouts, decoding, packets, merging);
- * this file turns the merged events into the model:
+ * The rest of formats/ctf/ does the format (ctf.am lists its parts: the
+ * front ends of the metadata, its resolved types, the decoding of
+ * streams, the merged walk, LTTng's function traces); this file turns
+ * the merged events into the model:
  * - lttng_ust_cyg_profile(_fast) func_entry/func_exit become slices on the
- *   thread (vtid) track, named from the traced binary (ctf_lttng.c); when
- *   all of them are read raw, the decoding threads keep them apart per
- *   stream and thread and they are built after the walk (ctf_calls.h);
+ *   thread (vtid) track, named from the traced binary (lttng/ctf_lttng.c);
+ *   when all of them are read raw, the decoding threads keep them apart
+ *   per stream and thread and they are built after the walk
+ *   (lttng/ctf_calls.h);
  * - sched_switch becomes slices on CPU tracks, named after the thread;
  * - every other event is an instant on its thread (vtid), else its CPU
  *   (packet context cpu_id), else its stream, with all its fields as args
@@ -23,12 +26,12 @@
 #include "xalloc.h"
 #include "env.h"
 #include "reader.h"
-#include "ctf/ctf_fast.h"
-#include "ctf/ctf_merge.h"
-#include "ctf/ctf_metadata.h"
-#include "ctf_calls.h"
-#include "ctf/ctf_keys.h"
-#include "ctf/ctf_lttng.h"
+#include "stream/ctf_fast.h"
+#include "ctf_merge.h"
+#include "ctf_metadata.h"
+#include "lttng/ctf_calls.h"
+#include "lttng/ctf_keys.h"
+#include "lttng/ctf_lttng.h"
 
 static int
 ctf_probe(const char *path, const unsigned char *head, size_t len,

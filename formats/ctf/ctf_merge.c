@@ -2,8 +2,9 @@
  * Every CTF trace below a directory, merged into one time-ordered walk.
  *
  * LTTng writes one trace per user and bitness, or per process, and one
- * per rotation chunk: any directory holding a `metadata` file is a trace,
- * and its other regular files are its data streams.
+ * per rotation chunk: any directory holding a `metadata` file is a trace
+ * (found by ctf_dir.c, its metadata read by ctf_metadata.c), and its
+ * other regular files are its data streams (stream/).
  *
  * Streams are decoded in batches of items (packet starts and events, each
  * complete in itself: values copied, raw events with the integers their
@@ -33,7 +34,7 @@
 #include "mapfile.h"
 #include "env.h"
 #include "ctf_dir.h"
-#include "ctf_index.h"
+#include "stream/ctf_index.h"
 #include "ctf_merge.h"
 #include "ctf_metadata.h"
 #include "xalloc.h"

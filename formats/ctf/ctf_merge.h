@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf_packets.h"
+#include "stream/ctf_packets.h"
 
 struct ctf_reader;
 

@@ -16,9 +16,9 @@
 #include "mapfile.h"
 #include "xalloc.h"
 #include "ctf_metadata.h"
-#include "ctf2_json.h"
-#include "ctf_rfc2010.h"
-#include "tsdl_parse.h"
+#include "ctf2/ctf2_json.h"
+#include "rfc2010/ctf_rfc2010.h"
+#include "tsdl/tsdl_parse.h"
 
 #define TSDL_MAGIC 0x75D11D57u
 #define META_HEADER 37

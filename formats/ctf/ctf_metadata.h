@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf_packets.h"
+#include "stream/ctf_packets.h"
 
 /* Gets the TSDL text of a metadata file, plain or packetized (*text is
  * malloc'd). Returns 0, or -1 with a message and *erroff = the offset. */

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "ctf/ctf_fast.h"
+#include "ctf/stream/ctf_fast.h"
 #include "ctf_runs.h"
 
 static bool

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "ctf/ctf_packets.h"
+#include "ctf/stream/ctf_packets.h"
 
 /* The events from here on, up to max, while they are of raw classes with
  * a constant layout after an LTTng compact header: decoded into out as

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "ctf/ctf_decode.h"
+#include "ctf/stream/ctf_decode.h"
 #include "ctf_text.h"
 
 static void

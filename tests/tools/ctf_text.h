@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "ctf/ctf_packets.h"
+#include "ctf/stream/ctf_packets.h"
 
 struct ctf_text_state {
 	int64_t prev_ns;

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "xalloc.h"
-#include "ctf/ctf2_json.h"
+#include "ctf/ctf2/ctf2_json.h"
 #include "ctf/ctf_merge.h"
 #include "../../tools/ctf_text.h"
 

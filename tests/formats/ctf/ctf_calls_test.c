@@ -1,6 +1,6 @@
 /*
- * Unit tests of formats/ctf_calls.c: calls kept per stream and thread and
- * built after the walk. Each test adds calls as the decoding threads
+ * Unit tests of formats/ctf/lttng/ctf_calls.c: calls kept per stream and
+ * thread and built after the walk. Each test adds calls as the decoding threads
  * would, builds them, and compares the model's slices with what the
  * calls say: steps from nanoseconds to past 32 bits (short and long
  * records) and a clock going back, function keys past 10 and 16 bits, a thread's
@@ -19,7 +19,7 @@
 
 #include "builder.h"
 #include "model.h"
-#include "ctf_calls.h"
+#include "ctf/lttng/ctf_calls.h"
 
 #define NFUNCS 70000		/* keys past 16 bits */
 

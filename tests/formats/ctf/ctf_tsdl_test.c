@@ -12,10 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ctf/ctf_meta.h"
-#include "ctf/tsdl_parse.h"
-#include "ctf/ctf_decode.h"
-#include "ctf/ctf_fast.h"
+#include "ctf/types/ctf_meta.h"
+#include "ctf/tsdl/tsdl_parse.h"
+#include "ctf/stream/ctf_decode.h"
+#include "ctf/stream/ctf_fast.h"
 
 #define HEAD "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = le; };\n"
 

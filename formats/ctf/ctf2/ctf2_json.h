@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf_meta.h"
+#include "types/ctf_meta.h"
 
 /* Is this metadata text CTF 2 (a JSON text sequence: its first byte
  * past white space is the record separator 0x1E)? */

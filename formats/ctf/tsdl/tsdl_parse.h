@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "ctf_meta.h"
+#include "types/ctf_meta.h"
 
 /* Parses TSDL text into m. Returns 0, or -1 with "line L, column C: what"
  * in err. */

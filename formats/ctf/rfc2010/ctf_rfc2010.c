@@ -26,8 +26,8 @@
 
 #include "xalloc.h"
 #include "ctf_rfc2010.h"
-#include "ctf_packets.h"
-#include "tsdl_lex.h"
+#include "stream/ctf_packets.h"
+#include "tsdl/tsdl_lex.h"
 
 static uint32_t
 rd32(const unsigned char *p, bool be)

@@ -3,7 +3,9 @@
  * order, floats, enums, strings, structs, variants, arrays and sequences,
  * driven only by a resolved layout (ctf_meta.h). Alignment is relative to
  * the packet start (d->buf). Values go into a flat pre-order tree
- * (struct ctf_val) that the model builder and the text printer both walk.
+ * (struct ctf_val) that the model builder walks; lengths and tags into
+ * slots, which a decoding thread lends to the stream it decodes
+ * (ctf_slots_lend).
  *
  * Byte-aligned 8/16/32/64-bit integers take a fast path; everything else
  * goes through a 128-bit accumulator of at most 9 bytes.

@@ -4,14 +4,16 @@
  * sequence lengths and variant tags resolved to value slots.
  *
  * This is the layer between metadata front ends and the decoder: the TSDL
- * parser (tsdl_parse.c) builds it from CTF 1.8 text, the CTF 2 front end
- * (ctf2_json.c) from JSON fragments, and ctf_decode.c only ever reads it.
+ * parser (tsdl/) builds it from CTF 1.8 text, the CTF 2 front end (ctf2/)
+ * from JSON fragments, the 2010 RFC's (rfc2010/) from its description
+ * strings; the resolution (ctf_types.c) completes it, and the decoder
+ * (stream/) only ever reads it.
  *
- * Everything in a ctf_meta is allocated in its arena and freed at once by
- * ctf_meta_free(). Metadata may describe tens of thousands of classes,
- * members, labels or types: nothing here is grown by a copy per item or
- * looked up by walking them all, and what the types expand to is held to
- * a budget (ctf_meta_limit).
+ * Everything in a ctf_meta is allocated in its arena (ctf_arena.c) and
+ * freed at once by ctf_meta_free(). Metadata may describe tens of
+ * thousands of classes, members, labels or types: nothing here is grown
+ * by a copy per item or looked up by walking them all, and what the types
+ * expand to is held to a budget (ctf_meta_limit).
  */
 #ifndef TTV_CTF_META_H
 #define TTV_CTF_META_H

@@ -1,6 +1,7 @@
 /*
  * Function calls kept per stream and thread, built after the walk (see
- * ctf_calls.h).
+ * ctf_calls.h): a stream's runs found by thread key in a hash, a thread's
+ * runs from many streams merged through a heap.
  */
 #include "config.h"
 
@@ -14,7 +15,7 @@
 #endif
 
 #include "ctf_calls.h"
-#include "ctf_ids.h"
+#include "stream/ctf_ids.h"
 #include "env.h"
 #include "order.h"
 #include "threads.h"

@@ -14,7 +14,7 @@
 
 #include "xalloc.h"
 #include "ctf_ids.h"
-#include "ctf_meta.h"
+#include "types/ctf_meta.h"
 
 /* One decoded value. A tree in pre-order: a compound value is followed by
  * its children, up to index `end`. Strings and text arrays point into the
