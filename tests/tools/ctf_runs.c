@@ -1,10 +1,11 @@
 /*
- * Raw runs for a reader without a step of its own: every event kept
- * (ctf_fast.h).
+ * Raw runs that keep every event (ctf_runs.h), for the tests: the fast
+ * loop of formats/ctf/ctf_fast.h with a step that takes nothing.
  */
 #include "config.h"
 
-#include "ctf_fast.h"
+#include "ctf/stream/ctf_fast.h"
+#include "ctf_runs.h"
 
 static bool
 keep_all(void *arg, struct ctf_item *it)

@@ -35,7 +35,9 @@
 #include <string.h>
 
 #include "xalloc.h"
-#include "ctf_meta.h"
+#include "types/ctf_meta.h"
+#include "ctf2_json.h"
+#include "types/ctf_names.h"
 
 #define RS 0x1e
 #define MAX_DEPTH 64

@@ -46,12 +46,12 @@ int ctf_index_parse(const uint8_t *data, size_t size, uint64_t stream_size,
 /* The first entry whose offset is above off (ix->n if none). */
 size_t ctf_index_after(const struct ctf_index *ix, uint64_t off);
 
-/* The reader's hook: loads the index of stream s (s->path relative to
- * root, "" for the current directory) if there is one, into s->idx.
- * A missing index is no news; a bad one is reported through diag as a
- * warning and left out. Call after s->path, data and size are set. */
-void ctf_stream_index_load(struct ctf_stream *s, const char *root,
-    ctf_diag_fn diag, void *arg);
-void ctf_stream_index_free(struct ctf_stream *s);
+/* The index of the stream file `stream` (of stream_size bytes; its path
+ * relative to root, "" for the current directory), if there is one, for
+ * its ctf_stream.idx. A missing index is no news (NULL); a bad one is
+ * reported through diag as a warning and left out (NULL). */
+struct ctf_index *ctf_index_load(const char *stream, uint64_t stream_size,
+    const char *root, ctf_diag_fn diag, void *arg);
+void ctf_index_free(struct ctf_index *ix);
 
 #endif

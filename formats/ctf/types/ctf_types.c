@@ -1,11 +1,12 @@
 /*
- * Resolved field layouts: the arena that owns a trace description, and
- * the pass that turns what a metadata front end declared into what the
- * decoder needs -- native byte orders made explicit, clocks bound, every
- * root scope deep-copied and its sequence lengths and variant tags
- * resolved to value slots, the fields the reader cares about (packet
- * sizes, timestamps, event ids...) given their roles, event classes
- * indexed by id.
+ * Resolved field layouts: the types, fields and look-ups the front ends
+ * build a trace description with (out of its arena, ctf_arena.c), the
+ * clocks' conversion to ns, and the pass that turns what a front end
+ * declared into what the decoder needs -- native byte orders made
+ * explicit, clocks bound, every root scope deep-copied and its sequence
+ * lengths and variant tags resolved to value slots, the fields the reader
+ * cares about (packet sizes, timestamps, event ids...) given their roles,
+ * event classes indexed by id.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,112 +16,6 @@
 #include "xalloc.h"
 #include "ctf_meta.h"
 #include "ctf_names.h"
-
-struct ctf_meta *
-ctf_meta_new(void)
-{
-	struct ctf_meta *m = xcalloc(1, sizeof *m);
-	m->byte_order = CTF_BO_NATIVE;
-	return m;
-}
-
-void
-ctf_meta_free(struct ctf_meta *m)
-{
-	if (m == NULL)
-		return;
-	for (size_t i = 0; i < m->nallocs; i++)
-		free(m->allocs[i]);
-	free(m->allocs);
-	free(m->types);
-	free(m->warns);
-	hashmap_free(&m->enum_maps);
-	free(m);
-}
-
-void
-ctf_meta_limit(struct ctf_meta *m, size_t len)
-{
-	m->arena_limit = CTF_META_ARENA_BASE +
-	    (uint64_t)len * CTF_META_ARENA_PER_BYTE;
-}
-
-bool
-ctf_meta_over(const struct ctf_meta *m)
-{
-	return m->arena_limit != 0 && m->arena_bytes > m->arena_limit;
-}
-
-const char *
-ctf_meta_over_msg(const struct ctf_meta *m, char *buf, size_t size)
-{
-	snprintf(buf, size, "its types expand to more than %llu MiB (%llu "
-	    "MiB and %d bytes for each byte of metadata): too many copies of "
-	    "shared types", (unsigned long long)(m->arena_limit >> 20),
-	    (unsigned long long)(CTF_META_ARENA_BASE >> 20),
-	    CTF_META_ARENA_PER_BYTE);
-	return buf;
-}
-
-/* The arena hands out small pieces of zeroed chunks (most of what
- * metadata makes is small: a malloc each would cost its header and a
- * pointer more); larger ones are blocks of their own. Under
- * AddressSanitizer every piece is a block, so that it still sees a piece
- * overrun. What is counted against the limit is the pieces either way. */
-#define ARENA_CHUNK ((size_t)64 << 10)
-#define ARENA_BIG ((size_t)4 << 10)
-#define ARENA_ALIGN ((size_t)16)
-#if defined(__SANITIZE_ADDRESS__)
-#define ARENA_PIECES 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ARENA_PIECES 0
-#endif
-#endif
-#ifndef ARENA_PIECES
-#define ARENA_PIECES 1
-#endif
-
-static void *
-arena_block(struct ctf_meta *m, size_t size)
-{
-	void *p = xcalloc(1, size);
-	if (m->nallocs == m->capallocs) {
-		m->capallocs = m->capallocs ? m->capallocs * 2 : 64;
-		m->allocs = xreallocarray(m->allocs, m->capallocs,
-		    sizeof *m->allocs);
-	}
-	m->allocs[m->nallocs++] = p;
-	return p;
-}
-
-void *
-ctf_alloc(struct ctf_meta *m, size_t size)
-{
-	size = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
-	if (size == 0)
-		size = ARENA_ALIGN;
-	m->arena_bytes += size;
-	if (size > ARENA_BIG || !ARENA_PIECES)
-		return arena_block(m, size);
-	if (size > m->chunk_left) {
-		m->chunk = arena_block(m, ARENA_CHUNK);
-		m->chunk_left = ARENA_CHUNK;
-	}
-	void *p = m->chunk;
-	m->chunk += size;
-	m->chunk_left -= size;
-	return p;
-}
-
-char *
-ctf_strdup(struct ctf_meta *m, const char *s, size_t len)
-{
-	char *d = ctf_alloc(m, len + 1);
-	memcpy(d, s, len);
-	d[len] = '\0';
-	return d;
-}
 
 static void
 track_type(struct ctf_meta *m, struct ctf_type *t)
@@ -154,21 +49,6 @@ ctf_type_copy(struct ctf_meta *m, const struct ctf_type *t)
 	c->origin = t->origin != NULL ? t->origin : t;
 	track_type(m, c);
 	return c;
-}
-
-void *
-ctf_grow(struct ctf_meta *m, void *items, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return items;
-	/* the arena gives nothing back: a copy per item would cost the
-	 * square of the count, doubling twice the last size */
-	size_t nc = *cap ? *cap * 2 : 8;
-	void *a = ctf_alloc(m, nc * size);
-	if (n > 0)
-		memcpy(a, items, n * size);
-	*cap = nc;
-	return a;
 }
 
 struct ctf_field *
@@ -236,21 +116,6 @@ ctf_field_find_loose(const struct ctf_type *st, size_t upto, const char *s,
 	return r;
 }
 
-void
-ctf_meta_warn(struct ctf_meta *m, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	if (m->nwarns == m->capwarns) {
-		m->capwarns = m->capwarns ? m->capwarns * 2 : 8;
-		m->warns = xreallocarray(m->warns, m->capwarns, sizeof *m->warns);
-	}
-	m->warns[m->nwarns++] = ctf_strdup(m, buf, strlen(buf));
-}
-
 const char *
 ctf_env_str(const struct ctf_meta *m, const char *key)
 {
@@ -309,14 +174,13 @@ ctf_event_by_id(const struct ctf_stream_class *s, uint64_t id)
 	return NULL;
 }
 
-_Atomic uint64_t ctf_clock_clamps;
-
-int64_t
-ctf_clock_clamp(__int128 ns)
+static int64_t
+clock_clamp(const struct ctf_clock *c, __int128 ns)
 {
 	if (ns > INT64_MAX || ns < INT64_MIN) {
-		atomic_fetch_add_explicit(&ctf_clock_clamps, 1,
-		    memory_order_relaxed);
+		if (c->clamps != NULL)
+			atomic_fetch_add_explicit(c->clamps, 1,
+			    memory_order_relaxed);
 		return ns > 0 ? INT64_MAX : INT64_MIN;
 	}
 	return (int64_t)ns;
@@ -329,7 +193,7 @@ ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
 	 * does not start near 1970) is clamped and counted, never wrapped
 	 * in silence */
 	if (c->ns_cycles)
-		return ctf_clock_clamp((__int128)c->base_ns + cycles);
+		return clock_clamp(c, (__int128)c->base_ns + cycles);
 	/* as babeltrace2 does: offset normalised to whole seconds plus
 	 * cycles below one second, each part converted on its own */
 	uint64_t f = c->freq ? c->freq : 1000000000;
@@ -345,7 +209,7 @@ ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
 	    (__int128)((unsigned __int128)off_c * 1000000000u / f);
 	__int128 v = (__int128)(cycles / f) * 1000000000 +
 	    (__int128)((unsigned __int128)(cycles % f) * 1000000000u / f);
-	return ctf_clock_clamp(base + v);
+	return clock_clamp(c, base + v);
 }
 
 /* --- resolution --- */
@@ -1222,6 +1086,7 @@ resolve_meta(struct rctx *c)
 			ck->offset_s = 0;
 			ck->offset = 0;
 		}
+		ck->clamps = &m->clock_clamps;
 		ck->base_ns = ctf_clock_ns(ck, 0);
 		ck->ns_cycles = ck->freq == 1000000000;
 	}

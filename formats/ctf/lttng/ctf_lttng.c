@@ -7,7 +7,11 @@
  * events (and lttng_ust_dl / lttng_ust_lib load events) say where each
  * binary was loaded in each process, as babeltrace2's debug-info filter
  * uses them. The binary is looked for under --sysroot first, then at its
- * recorded path; symbols come from .symtab (or .dynsym) through libelf.
+ * recorded path; symbols come from .symtab (or .dynsym) through libelf,
+ * once per file however many processes loaded it. A binary is found by
+ * (process, load address) in a hash and an address's binary in disjoint
+ * pieces (ctf_spans.h): a statedump of many processes and binaries costs
+ * in proportion to its events.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,23 +23,32 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hashmap.h"
 #include "mapfile.h"
 #include "xalloc.h"
 #include "ctf_lttng.h"
+#include "ctf_spans.h"
 
-struct bin {
-	int64_t vpid;
-	uint64_t baddr, memsz;
+/* A binary file, read once however many processes loaded it. */
+struct image {
 	char *path;
-	bool is_pic;
-	/* loaded lazily */
-	bool loaded, ok;
-	bool used;		/* an address of the trace fell in it */
+	uint32_t next;		/* the next image of the same hash + 1 */
+	bool loaded, ok;	/* read lazily */
+	bool reported;		/* said to be unreadable */
 	char *why;		/* why it could not be read, or NULL */
 	uint64_t min_vaddr;
 	struct sym *syms;
 	size_t nsyms;
 	char *strs;		/* names, one block */
+};
+
+/* A binary loaded in a process. */
+struct bin {
+	int64_t vpid;
+	uint64_t baddr, memsz;
+	uint32_t image;
+	bool is_pic;
+	bool used;		/* an address of the trace fell in it */
 };
 
 struct sym {
@@ -53,6 +66,13 @@ struct addr_func {
 struct ctf_lttng {
 	char *sysroot;
 	VEC(struct bin) bins;
+	struct hashmap bin_of;	/* (vpid, baddr) -> bin: the first kept */
+	/* which bin each address of a process falls in: the first loaded
+	 * over it */
+	struct ctf_spans spans;
+	VEC(struct image) images;
+	uint32_t *image_of;	/* path hash -> image + 1, chained */
+	size_t nimage_of;	/* 0 or a power of two */
 	/* (vpid, addr) -> func: open addressing */
 	struct addr_func *map;
 	size_t nmap, capmap;
@@ -64,6 +84,7 @@ ctf_lttng_new(const char *sysroot)
 	struct ctf_lttng *l = xcalloc(1, sizeof *l);
 	if (sysroot != NULL)
 		l->sysroot = xstrdup(sysroot);
+	ctf_spans_init(&l->spans);
 	return l;
 }
 
@@ -72,30 +93,74 @@ ctf_lttng_free(struct ctf_lttng *l)
 {
 	if (l == NULL)
 		return;
-	for (size_t i = 0; i < l->bins.len; i++) {
-		free(l->bins.items[i].path);
-		free(l->bins.items[i].why);
-		free(l->bins.items[i].syms);
-		free(l->bins.items[i].strs);
+	for (size_t i = 0; i < l->images.len; i++) {
+		free(l->images.items[i].path);
+		free(l->images.items[i].why);
+		free(l->images.items[i].syms);
+		free(l->images.items[i].strs);
 	}
+	VEC_FREE(&l->images);
+	free(l->image_of);
 	VEC_FREE(&l->bins);
+	hashmap_free(&l->bin_of);
+	ctf_spans_free(&l->spans);
 	free(l->map);
 	free(l->sysroot);
 	free(l);
+}
+
+static uint64_t
+hash_path(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325u;	/* FNV-1a */
+	for (; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3u;
+	return h;
+}
+
+/* The image of a path, made if new. */
+static uint32_t
+image_of(struct ctf_lttng *l, const char *path, size_t pathlen)
+{
+	char *p = xstrndup(path, pathlen);
+	if ((l->images.len + 1) * 2 > l->nimage_of) {
+		/* rehash into twice the heads */
+		free(l->image_of);
+		l->nimage_of = l->nimage_of ? l->nimage_of * 2 : 64;
+		l->image_of = xcalloc(l->nimage_of, sizeof *l->image_of);
+		for (size_t i = 0; i < l->images.len; i++) {
+			struct image *im = &l->images.items[i];
+			size_t h = hash_path(im->path) & (l->nimage_of - 1);
+			im->next = l->image_of[h];
+			l->image_of[h] = (uint32_t)i + 1;
+		}
+	}
+	size_t h = hash_path(p) & (l->nimage_of - 1);
+	for (uint32_t i = l->image_of[h]; i != 0;
+	    i = l->images.items[i - 1].next)
+		if (strcmp(l->images.items[i - 1].path, p) == 0) {
+			free(p);
+			return i - 1;
+		}
+	struct image im = { .path = p, .next = l->image_of[h] };
+	VEC_PUSH(&l->images, im);
+	l->image_of[h] = (uint32_t)l->images.len;
+	return (uint32_t)l->images.len - 1;
 }
 
 void
 ctf_lttng_bin(struct ctf_lttng *l, int64_t vpid, uint64_t baddr,
     uint64_t memsz, const char *path, size_t pathlen, bool is_pic)
 {
-	for (size_t i = 0; i < l->bins.len; i++) {
-		struct bin *b = &l->bins.items[i];
-		if (b->vpid == vpid && b->baddr == baddr)
-			return;
-	}
+	uint32_t known;
+	if (hashmap_get(&l->bin_of, (uint64_t)vpid, baddr, &known))
+		return;
 	struct bin nb = { .vpid = vpid, .baddr = baddr, .memsz = memsz,
-	    .path = xstrndup(path, pathlen), .is_pic = is_pic };
+	    .image = image_of(l, path, pathlen), .is_pic = is_pic };
+	uint32_t i = (uint32_t)l->bins.len;
 	VEC_PUSH(&l->bins, nb);
+	hashmap_put(&l->bin_of, (uint64_t)vpid, baddr, i);
+	ctf_spans_add(&l->spans, vpid, baddr, memsz, i);
 }
 
 static uint64_t
@@ -193,46 +258,46 @@ open_binary(const char *path, char **why)
 }
 
 static void
-load_bin(struct ctf_lttng *l, struct bin *bn)
+load_image(struct ctf_lttng *l, struct image *im)
 {
-	bn->loaded = true;
+	im->loaded = true;
 	int fd = -1;
 	if (l->sysroot != NULL) {
-		char *p = xasprintf("%s/%s", l->sysroot, bn->path);
-		fd = open_binary(p, &bn->why);
+		char *p = xasprintf("%s/%s", l->sysroot, im->path);
+		fd = open_binary(p, &im->why);
 		free(p);
 	}
 	if (fd < 0) {
-		free(bn->why);
-		bn->why = NULL;
-		fd = open_binary(bn->path, &bn->why);
+		free(im->why);
+		im->why = NULL;
+		fd = open_binary(im->path, &im->why);
 	}
 	if (fd < 0)
 		return;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		bn->why = xstrdup("libelf is out of date");
+		im->why = xstrdup("libelf is out of date");
 		close(fd);
 		return;
 	}
 	Elf *e = elf_begin(fd, ELF_C_READ, NULL);
 	if (e == NULL || elf_kind(e) != ELF_K_ELF) {
-		bn->why = xstrdup("not an ELF file");
+		im->why = xstrdup("not an ELF file");
 		if (e != NULL)
 			elf_end(e);
 		close(fd);
 		return;
 	}
 	size_t nph;
-	bn->min_vaddr = UINT64_MAX;
+	im->min_vaddr = UINT64_MAX;
 	if (elf_getphdrnum(e, &nph) == 0)
 		for (size_t i = 0; i < nph; i++) {
 			GElf_Phdr ph;
 			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD &&
-			    ph.p_vaddr < bn->min_vaddr)
-				bn->min_vaddr = ph.p_vaddr & ~(uint64_t)0xfff;
+			    ph.p_vaddr < im->min_vaddr)
+				im->min_vaddr = ph.p_vaddr & ~(uint64_t)0xfff;
 		}
-	if (bn->min_vaddr == UINT64_MAX)
-		bn->min_vaddr = 0;
+	if (im->min_vaddr == UINT64_MAX)
+		im->min_vaddr = 0;
 	VEC(struct sym) syms = { 0 };
 	VEC(char) strs = { 0 };
 	for (int pass = 0; pass < 2 && syms.len == 0; pass++) {
@@ -272,10 +337,10 @@ load_bin(struct ctf_lttng *l, struct bin *bn)
 	close(fd);
 	if (syms.len)
 		xqsort(syms.items, syms.len, sizeof *syms.items, cmp_sym);
-	bn->syms = syms.items;
-	bn->nsyms = syms.len;
-	bn->strs = strs.items;
-	bn->ok = true;
+	im->syms = syms.items;
+	im->nsyms = syms.len;
+	im->strs = strs.items;
+	im->ok = true;
 }
 
 static const char *
@@ -290,47 +355,41 @@ static bool
 symbolize(struct ctf_lttng *l, int64_t vpid, uint64_t addr, char *buf,
     size_t size, const char **binpath)
 {
-	struct bin *bn = NULL;
-	for (size_t i = 0; i < l->bins.len; i++) {
-		struct bin *c = &l->bins.items[i];
-		if (c->vpid == vpid && addr >= c->baddr &&
-		    addr - c->baddr < c->memsz) {
-			bn = c;
-			break;
-		}
-	}
-	if (bn == NULL)
+	uint32_t bi;
+	if (!ctf_spans_find(&l->spans, vpid, addr, &bi))
 		return false;
-	if (!bn->loaded)
-		load_bin(l, bn);
-	bn->used = true;
-	*binpath = bn->path;
-	uint64_t off = bn->is_pic ? addr - bn->baddr + bn->min_vaddr : addr;
-	if (bn->ok && bn->nsyms > 0) {
-		size_t lo = 0, hi = bn->nsyms;
+	struct bin *b = &l->bins.items[bi];
+	struct image *im = &l->images.items[b->image];
+	if (!im->loaded)
+		load_image(l, im);
+	b->used = true;
+	*binpath = im->path;
+	uint64_t off = b->is_pic ? addr - b->baddr + im->min_vaddr : addr;
+	if (im->ok && im->nsyms > 0) {
+		size_t lo = 0, hi = im->nsyms;
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
-			if (bn->syms[mid].addr <= off)
+			if (im->syms[mid].addr <= off)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 		if (lo > 0) {
-			const struct sym *s = &bn->syms[lo - 1];
+			const struct sym *s = &im->syms[lo - 1];
 			if (off < s->addr + (s->size ? s->size : 1)) {
 				if (off == s->addr)
 					snprintf(buf, size, "%s",
-					    bn->strs + s->name);
+					    im->strs + s->name);
 				else
 					snprintf(buf, size, "%s+0x%llx",
-					    bn->strs + s->name,
+					    im->strs + s->name,
 					    (unsigned long long)(off - s->addr));
 				return true;
 			}
 		}
 	}
-	snprintf(buf, size, "%s+0x%llx", base_name(bn->path),
-	    (unsigned long long)(addr - bn->baddr));
+	snprintf(buf, size, "%s+0x%llx", base_name(im->path),
+	    (unsigned long long)(addr - b->baddr));
 	return true;
 }
 
@@ -353,24 +412,17 @@ ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 	/* Say which binaries were missing: their functions show as
 	 * file+offset, and --sysroot may be all it takes. */
 	for (size_t i = 0; i < l->bins.len; i++) {
-		struct bin *bn = &l->bins.items[i];
-		if (!bn->used || bn->ok)
+		const struct bin *bi = &l->bins.items[i];
+		struct image *im = &l->images.items[bi->image];
+		/* one binary is reported once, whatever the processes */
+		if (!bi->used || im->ok || im->reported)
 			continue;
+		im->reported = true;
 		builder_note(b, DIAG_WARNING, "cyg-profile: cannot read binary "
 		    "%s%s%s (%s): its functions are shown as file+offset; "
-		    "--sysroot DIR looks for it under DIR", bn->path,
+		    "--sysroot DIR looks for it under DIR", im->path,
 		    l->sysroot ? " under " : "", l->sysroot ? l->sysroot : "",
-		    bn->why ? bn->why : "no symbols");
-		/* One binary is reported once, whatever the processes. */
-		for (size_t j = i + 1; j < l->bins.len; j++)
-			if (strcmp(l->bins.items[j].path, bn->path) == 0)
-				l->bins.items[j].used = false;
+		    im->why ? im->why : "no symbols");
 	}
 	return named;
-}
-
-size_t
-ctf_lttng_nfuncs(const struct ctf_lttng *l)
-{
-	return l->nmap;
 }

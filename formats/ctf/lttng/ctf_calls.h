@@ -43,10 +43,15 @@ struct ctf_calls;
 #define CTF_KEY_SHIFT 20
 #define CTF_KEY_LONG 1023u	/* in the short word's 10 key bits */
 #define CTF_STEP_MASK (((uint32_t)1 << CTF_KEY_SHIFT) - 1)
-#define CTF_CHUNK_FIRST 128	/* words; chunks double up to the max */
-/* 2 MiB with xbig_realloc's header: the largest chunks (12 on) are one
- * of its steps each, which slices reuse once the chunk is built */
+/* Words in a run's first chunk; chunks double up to the max. Small: a
+ * stream may carry one call of each of many threads. */
+#define CTF_CHUNK_FIRST_BITS 4
+#define CTF_CHUNK_FIRST ((uint32_t)1 << CTF_CHUNK_FIRST_BITS)
+/* 2 MiB with xbig_realloc's header: the largest chunks (from chunk
+ * CTF_CHUNK_STEPS on) are one of its steps each, which slices reuse once
+ * the chunk is built */
 #define CTF_CHUNK_MAX (((uint32_t)1 << 19) - 8)
+#define CTF_CHUNK_STEPS (19 - CTF_CHUNK_FIRST_BITS)
 
 /* One thread's calls in one stream, in chunks of growing size; on cache
  * lines of its own, as other streams' runs are written at once on other
@@ -64,11 +69,6 @@ struct ctf_run {
 struct ctf_calls *ctf_calls_new(size_t nstreams);
 void ctf_calls_free(struct ctf_calls *c);
 
-/* On the thread decoding stream si: a call of thread key tkey at ns
- * (function key fkey, unused for CALL_EXIT_ANY). True if it is the
- * thread's first in the stream. */
-bool ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey,
-    int64_t ns, enum ctf_call_kind kind, uint32_t fkey);
 /* On the thread decoding stream si: the run of thread key tkey, made if
  * new (*first is set then). */
 struct ctf_run *ctf_calls_run(struct ctf_calls *c, size_t si, uint32_t tkey,
@@ -93,8 +93,8 @@ ctf_run_put(struct ctf_run *r, uint32_t w)
 	r->n++;
 }
 
-/* A call on a run, as ctf_calls_add; inline, as it is made once an
- * event. */
+/* A call of a run's thread at ns (function key fkey, unused for
+ * CALL_EXIT_ANY); inline, as it is made once an event. */
 static inline void
 ctf_run_add(struct ctf_run *r, int64_t ns, enum ctf_call_kind kind,
     uint32_t fkey)

@@ -1,8 +1,7 @@
 /*
- * Packets of CTF files: the metadata file (plain TSDL text or packets of
- * text behind 37-byte headers) and data stream files, walked packet by
- * packet from what each packet header and context say, then event by
- * event within a packet's content. LTTng's index/ files (ctf_index.c) are
+ * Packets of CTF data stream files, walked packet by packet from what
+ * each packet header and context say, then event by event within a
+ * packet's content. LTTng's index/ files (ctf_index.c) are
  * not needed: when there is one, the walk is checked against it. Where a
  * packet header or an event is damaged the walk resumes, instead of
  * ending, at the next packet the index lists whose header agrees with
@@ -16,119 +15,10 @@
 #include <string.h>
 
 #include "xalloc.h"
-#include "ctf_decode.h"
+#include "ctf_packets.h"
 #include "ctf_index.h"
 
-#define TSDL_MAGIC 0x75D11D57u
 #define PACKET_MAGIC 0xC1FC1FC1u
-#define META_HEADER 37
-
-static uint32_t
-rd32(const unsigned char *p, bool be)
-{
-	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	    (uint32_t)p[2] << 8 | p[3] :
-	    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	    (uint32_t)p[1] << 8 | p[0];
-}
-
-bool
-ctf_metadata_probe(const unsigned char *head, size_t len)
-{
-	if (len >= 4 && (rd32(head, false) == TSDL_MAGIC ||
-	    rd32(head, true) == TSDL_MAGIC))
-		return true;
-	if (ctf2_is_json((const char *)head, len))
-		return true;
-	return len >= 6 && memcmp(head, "/* CTF", 6) == 0;
-}
-
-bool
-ctf_metadata_be(const unsigned char *data, size_t size)
-{
-	return size >= 4 && rd32(data, false) != TSDL_MAGIC &&
-	    rd32(data, true) == TSDL_MAGIC;
-}
-
-int
-ctf_metadata_text(const unsigned char *data, size_t size, char **text,
-    size_t *len, uint8_t uuid[16], bool *packetized, char *err,
-    size_t errsize, uint64_t *erroff)
-{
-	*text = NULL;
-	*len = 0;
-	*packetized = false;
-	*erroff = 0;
-	if (size < 4 || (rd32(data, false) != TSDL_MAGIC &&
-	    rd32(data, true) != TSDL_MAGIC)) {
-		*text = xmalloc(size + 1);
-		if (size)
-			memcpy(*text, data, size);
-		(*text)[size] = '\0';
-		*len = size;
-		return 0;
-	}
-	*packetized = true;
-	bool be = rd32(data, true) == TSDL_MAGIC;
-	size_t cap = size, n = 0;
-	char *out = xmalloc(cap + 1);
-	uint64_t off = 0;
-	while (off < size) {
-		const unsigned char *p = data + off;
-		*erroff = off;
-		if (size - off < META_HEADER) {
-			snprintf(err, errsize, "truncated metadata packet header");
-			goto bad;
-		}
-		if (rd32(p, be) != TSDL_MAGIC) {
-			snprintf(err, errsize, "invalid metadata packet magic "
-			    "0x%08x", rd32(p, be));
-			goto bad;
-		}
-		if (off == 0)
-			memcpy(uuid, p + 4, 16);
-		else if (memcmp(uuid, p + 4, 16) != 0) {
-			snprintf(err, errsize, "metadata packet with another "
-			    "trace's uuid");
-			goto bad;
-		}
-		uint32_t content = rd32(p + 24, be), psize = rd32(p + 28, be);
-		if (p[32] != 0 || p[33] != 0 || p[34] != 0) {
-			snprintf(err, errsize, "unsupported metadata packet "
-			    "compression, encryption or checksum scheme "
-			    "(%u, %u, %u)", p[32], p[33], p[34]);
-			goto bad;
-		}
-		/* 2.0: CTF 2 metadata in the same packets */
-		if ((p[35] != 1 || p[36] != 8) && (p[35] != 2 || p[36] != 0)) {
-			snprintf(err, errsize, "invalid metadata packet version "
-			    "%u.%u (expecting 1.8 or 2.0)", p[35], p[36]);
-			goto bad;
-		}
-		if (psize % 8 != 0 || content % 8 != 0 ||
-		    content < META_HEADER * 8 || content > psize) {
-			snprintf(err, errsize, "invalid metadata packet sizes "
-			    "(content %u bits, packet %u bits)", content, psize);
-			goto bad;
-		}
-		if (psize / 8 > size - off) {
-			snprintf(err, errsize, "metadata packet of %u bytes past "
-			    "the end of the file", psize / 8);
-			goto bad;
-		}
-		size_t tl = content / 8 - META_HEADER;
-		memcpy(out + n, p + META_HEADER, tl);
-		n += tl;
-		off += psize / 8;
-	}
-	out[n] = '\0';
-	*text = out;
-	*len = n;
-	return 0;
-bad:
-	free(out);
-	return -1;
-}
 
 static int
 serr(struct ctf_stream *s, char *err, size_t errsize, uint64_t *erroff,

@@ -1,15 +1,16 @@
 /*
  * Decoded CTF events printed in babeltrace2's text layout (sink.text.pretty
- * with its defaults, UTC). Used by the conformance test to compare what
- * ttv decodes with babeltrace2's own output for the same trace, line for
- * line: times, field names, values, bases, enum labels, strings.
+ * with its defaults, UTC), for the tests: the conformance tests compare
+ * what ttv decodes (tests/tools/ctf_text_dump) with babeltrace2's own
+ * output for the same trace, line for line: times, field names, values,
+ * bases, enum labels, strings.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "ctf_decode.h"
+#include "ctf/stream/ctf_decode.h"
 #include "ctf_text.h"
 
 static void

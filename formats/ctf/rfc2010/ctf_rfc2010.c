@@ -26,8 +26,8 @@
 
 #include "xalloc.h"
 #include "ctf_rfc2010.h"
-#include "ctf_decode.h"
-#include "tsdl_lex.h"
+#include "stream/ctf_packets.h"
+#include "tsdl/tsdl_lex.h"
 
 static uint32_t
 rd32(const unsigned char *p, bool be)
@@ -1117,6 +1117,7 @@ build(struct rparser *p)
 	m->rfc = rfc;
 	m->sizes_in_bytes = true;
 	m->packet_check = packet_check;
+	m->class_of_file = ctf_rfc_section_of;
 	m->packet_header = mk_struct(m, 8);
 	mk_field(m, m->packet_header, "magic", mk_int(m, 32, 8));
 	m->streams = ctf_alloc(m, (p->secs.len + 1) * sizeof *m->streams);

@@ -3,11 +3,14 @@
  * order, floats, enums, strings, structs, variants, arrays and sequences,
  * driven only by a resolved layout (ctf_meta.h). Alignment is relative to
  * the packet start (d->buf). Values go into a flat pre-order tree
- * (struct ctf_val) that the model builder and the text printer both walk.
+ * (struct ctf_val) that the model builder walks; lengths and tags into
+ * slots, which a decoding thread lends to the stream it decodes
+ * (ctf_slots_lend).
  *
  * Byte-aligned 8/16/32/64-bit integers take a fast path; everything else
  * goes through a 128-bit accumulator of at most 9 bytes.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctf_decode.h"
@@ -90,7 +93,7 @@ keep_int(struct ctf_dec *d, const struct ctf_type *t,
 {
 	if (f != NULL) {
 		if (f->slot >= 0)
-			d->slots[f->slot] = v;
+			ctf_slot_set(d, f->slot, v);
 		if (f->role != ROLE_NONE) {
 			d->roles[f->role] = v;
 			d->roles_set |= 1u << f->role;
@@ -439,7 +442,7 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 		return 0;
 	}
 	case CTF_VARIANT: {
-		uint64_t tag = d->slots[t->tag_slot];
+		uint64_t tag = ctf_slot_get(d, t->tag_slot);
 		int mi;
 		ctf_enum_label(t->tag_type, tag, &mi);
 		int opt = mi >= 0 && (size_t)mi < t->nopt_of_map ?
@@ -463,7 +466,8 @@ ctf_decode(struct ctf_dec *d, const struct ctf_type *t,
 	case CTF_ARRAY:
 		return decode_array(d, t, f, index, t->length);
 	case CTF_SEQUENCE:
-		return decode_array(d, t, f, index, d->slots[t->length_slot]);
+		return decode_array(d, t, f, index,
+		    ctf_slot_get(d, t->length_slot));
 	}
 	return fail(d, d->pos, "unknown type");
 }
@@ -517,4 +521,63 @@ ctf_decode_header(struct ctf_dec *d, const struct ctf_header_plan *hp)
 	d->event_id = id;
 	d->has_event_id = true;
 	return 0;
+}
+
+/* --- slots lent to streams (ctf_slot_share) --- */
+
+void
+ctf_slots_init(struct ctf_slot_share *sh, size_t nslots)
+{
+	memset(sh, 0, sizeof *sh);
+	sh->nslots = nslots;
+	sh->v = xcalloc(nslots + 1, sizeof *sh->v);
+	sh->mark = xcalloc(nslots + 1, sizeof *sh->mark);
+	sh->gen = 2;
+}
+
+void
+ctf_slots_free(struct ctf_slot_share *sh)
+{
+	free(sh->v);
+	free(sh->mark);
+	VEC_FREE(&sh->written);
+	memset(sh, 0, sizeof *sh);
+}
+
+uint64_t
+ctf_slot_miss(struct ctf_slot_share *sh, int slot)
+{
+	uint64_t v = 0;
+	ctf_ids_get(sh->own, (uint32_t)slot, &v);
+	sh->v[slot] = v;
+	sh->mark[slot] = sh->gen;
+	return v;
+}
+
+void
+ctf_slots_lend(struct ctf_slot_share *sh, struct ctf_dec *d,
+    struct ctf_ids *own)
+{
+	/* a new batch: every mark of the last ones is stale */
+	sh->gen += 2;
+	if (sh->gen >= UINT32_MAX - 2) {
+		memset(sh->mark, 0, (sh->nslots + 1) * sizeof *sh->mark);
+		sh->gen = 2;
+	}
+	sh->own = own;
+	d->share = sh;
+	d->slots = sh->v;
+}
+
+void
+ctf_slots_return(struct ctf_slot_share *sh, struct ctf_dec *d)
+{
+	for (size_t i = 0; i < sh->written.len; i++) {
+		uint32_t k = sh->written.items[i];
+		ctf_ids_put(sh->own, k, sh->v[k]);
+	}
+	sh->written.len = 0;
+	sh->own = NULL;
+	d->share = NULL;
+	d->slots = NULL;
 }

@@ -147,16 +147,15 @@ ctf_index_after(const struct ctf_index *ix, uint64_t off)
 	return lo;
 }
 
-void
-ctf_stream_index_load(struct ctf_stream *s, const char *root,
+struct ctf_index *
+ctf_index_load(const char *stream, uint64_t stream_size, const char *root,
     ctf_diag_fn diag, void *arg)
 {
-	s->idx = NULL;
 	/* DIR/STREAM -> DIR/index/STREAM.idx */
-	const char *slash = strrchr(s->path, '/');
-	const char *base = slash ? slash + 1 : s->path;
-	int dlen = slash ? (int)(slash - s->path) + 1 : 0;
-	char *rel = xasprintf("%.*sindex/%s.idx", dlen, s->path, base);
+	const char *slash = strrchr(stream, '/');
+	const char *base = slash ? slash + 1 : stream;
+	int dlen = slash ? (int)(slash - stream) + 1 : 0;
+	char *rel = xasprintf("%.*sindex/%s.idx", dlen, stream, base);
 	char *full = root[0] ? xasprintf("%s/%s", root, rel) : xstrdup(rel);
 	struct stat st;
 	struct mapped_file mf;
@@ -166,7 +165,7 @@ ctf_stream_index_load(struct ctf_stream *s, const char *root,
 	if (stat(full, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
 		free(full);
 		free(rel);
-		return;
+		return NULL;
 	}
 	if (mapfile_open(full, &mf, &err) < 0) {
 		if (diag)
@@ -174,26 +173,26 @@ ctf_stream_index_load(struct ctf_stream *s, const char *root,
 		free(err);
 		free(full);
 		free(rel);
-		return;
+		return NULL;
 	}
 	free(full);
 	struct ctf_index *ix = xcalloc(1, sizeof *ix);
 	char msg[256];
 	uint64_t off;
-	int rc = ctf_index_parse(mf.data, mf.size, s->size, ix, msg,
+	int rc = ctf_index_parse(mf.data, mf.size, stream_size, ix, msg,
 	    sizeof msg, &off);
 	size_t index_size = mf.size;
 	mapfile_close(&mf);
-	if (rc < 0 && s->size == 0 && index_size > CTF_INDEX_HEADER) {
+	if (rc < 0 && stream_size == 0 && index_size > CTF_INDEX_HEADER) {
 		/* An empty stream its index gives packets to lost them: the
 		 * file was cut (a session not flushed, a copy stopped). That
 		 * is damage, not a doubtful hint. */
 		if (diag)
-			diag(arg, true, s->path, 0, "stream file is empty but "
+			diag(arg, true, stream, 0, "stream file is empty but "
 			    "its index lists packets: the stream was cut");
 		free(ix);
 		free(rel);
-		return;
+		return NULL;
 	}
 	if (rc < 0) {
 		if (diag) {
@@ -203,24 +202,22 @@ ctf_stream_index_load(struct ctf_stream *s, const char *root,
 		}
 		free(ix);
 		free(rel);
-		return;
+		return NULL;
 	}
 	if (rc == 0 && diag)
 		diag(arg, false, rel, (int64_t)off, msg);
 	ix->path = rel;
 	ix->diag = diag;
 	ix->arg = arg;
-	s->idx = ix;
+	return ix;
 }
 
 void
-ctf_stream_index_free(struct ctf_stream *s)
+ctf_index_free(struct ctf_index *ix)
 {
-	struct ctf_index *ix = s->idx;
 	if (ix == NULL)
 		return;
 	free(ix->e);
 	free(ix->path);
 	free(ix);
-	s->idx = NULL;
 }

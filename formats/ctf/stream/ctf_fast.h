@@ -13,7 +13,7 @@
 #ifndef TTV_CTF_FAST_H
 #define TTV_CTF_FAST_H
 
-#include "ctf_decode.h"
+#include "ctf_packets.h"
 
 /* What a run's user does with one raw event, given as the item
  * ctf_event_next's caller would make of it (a local: mark and picked

@@ -4,14 +4,16 @@
  * sequence lengths and variant tags resolved to value slots.
  *
  * This is the layer between metadata front ends and the decoder: the TSDL
- * parser (tsdl_parse.c) builds it from CTF 1.8 text, the CTF 2 front end
- * (ctf2_json.c) from JSON fragments, and ctf_decode.c only ever reads it.
+ * parser (tsdl/) builds it from CTF 1.8 text, the CTF 2 front end (ctf2/)
+ * from JSON fragments, the 2010 RFC's (rfc2010/) from its description
+ * strings; the resolution (ctf_types.c) completes it, and the decoder
+ * (stream/) only ever reads it.
  *
- * Everything in a ctf_meta is allocated in its arena and freed at once by
- * ctf_meta_free(). Metadata may describe tens of thousands of classes,
- * members, labels or types: nothing here is grown by a copy per item or
- * looked up by walking them all, and what the types expand to is held to
- * a budget (ctf_meta_limit).
+ * Everything in a ctf_meta is allocated in its arena (ctf_arena.c) and
+ * freed at once by ctf_meta_free(). Metadata may describe tens of
+ * thousands of classes, members, labels or types: nothing here is grown
+ * by a copy per item or looked up by walking them all, and what the types
+ * expand to is held to a budget (ctf_meta_limit).
  */
 #ifndef TTV_CTF_META_H
 #define TTV_CTF_META_H
@@ -22,7 +24,6 @@
 #include <stdint.h>
 
 #include "hashmap.h"
-#include "ctf_names.h"
 
 enum ctf_kind {
 	CTF_INT, CTF_FLOAT, CTF_ENUM, CTF_STRING, CTF_STRUCT, CTF_VARIANT,
@@ -42,6 +43,7 @@ enum ctf_role {
 
 struct ctf_type;
 struct ctf_flat_op;
+struct ctf_names;
 
 /* A CTF 2 field location: where a dynamic length or a selector is, as
  * member names from a root scope, or from the struct holding the field
@@ -195,9 +197,12 @@ struct ctf_clock {
 	int64_t offset;		/* cycles */
 	const char *description;
 	const char *uuid;
-	/* resolved: ns of cycle 0, and whether cycles are already ns */
+	/* resolved: ns of cycle 0, whether cycles are already ns, and
+	 * where the times clamped to the 64-bit ns range are counted (the
+	 * trace's ctf_meta.clock_clamps; NULL: nowhere) */
 	int64_t base_ns;
 	bool ns_cycles;
+	_Atomic uint64_t *clamps;
 };
 
 /* An integer the reader wants of every event of a raw class, at a fixed
@@ -330,18 +335,25 @@ struct ctf_meta {
 	/* the streams sorted by id, for ctf_stream_by_id (resolved) */
 	struct ctf_stream_class **streams_by_id;
 	int nslots;
+	/* times of its clocks out of the 64-bit ns range, clamped to it
+	 * (counted by the threads that decode; the loader says how many) */
+	_Atomic uint64_t clock_clamps;
 	/* warnings about the metadata ("line L, column C: ..."), kept going */
 	const char **warns;
 	size_t nwarns, capwarns;
 
 	/* the 2010 RFC layout (ctf_rfc2010.h): its own description, NULL
-	 * for CTF; its packets' sizes are in bytes, not bits; and what its
+	 * for CTF; its packets' sizes are in bytes, not bits; what its
 	 * packet headers must say more, checked as each packet opens (0,
-	 * or -1 with why in err) */
+	 * or -1 with why in err); and the stream class of a data file, by
+	 * the file's name (NULL: not one of the trace's), where CTF's
+	 * packets say it */
 	const struct ctf_rfc *rfc;
 	bool sizes_in_bytes;
 	int (*packet_check)(const struct ctf_stream *s, char *err,
 	    size_t errsize);
+	struct ctf_stream_class *(*class_of_file)(const struct ctf_meta *m,
+	    const char *file);
 
 	/* every type, so resolution can walk them all */
 	struct ctf_type **types;
@@ -421,25 +433,8 @@ const char *ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index);
  * (t->enum_index), once per maps array however many types share it. */
 void ctf_enum_prepare(struct ctf_meta *m, struct ctf_type *t);
 #define CTF_ENUM_INDEXED 16
-/* Nanoseconds from the Unix epoch (or the clock's origin) of a value. */
+/* Nanoseconds from the Unix epoch (or the clock's origin) of a value;
+ * out of int64's range, clamped to it and counted in *c->clamps. */
 int64_t ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles);
-/* ns out of int64's range clamped to it, and counted in ctf_clock_clamps
- * (the loader says how many). */
-int64_t ctf_clock_clamp(__int128 ns);
-extern _Atomic uint64_t ctf_clock_clamps;
-
-/* Parses TSDL text into m. Returns 0, or -1 with "line L, column C: what"
- * in err. */
-int tsdl_parse(struct ctf_meta *m, const char *text, size_t len,
-    char *err, size_t errsize);
-
-/* Is this metadata text CTF 2 (a JSON text sequence: its first byte
- * past white space is the record separator 0x1E)? */
-bool ctf2_is_json(const char *text, size_t len);
-/* Parses CTF 2 metadata (CTF2-SPEC-2.0) into m (major 2, minor 0, roles
- * declared by the field classes). Returns 0, or -1 with what is wrong in
- * err and its byte offset in the text in *erroff. */
-int ctf2_parse(struct ctf_meta *m, const char *text, size_t len,
-    char *err, size_t errsize, uint64_t *erroff);
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * Function calls kept per stream and thread, built after the walk (see
- * ctf_calls.h).
+ * ctf_calls.h): a stream's runs found by thread key in a hash, a thread's
+ * runs from many streams merged through a heap.
  */
 #include "config.h"
 
@@ -14,15 +15,16 @@
 #endif
 
 #include "ctf_calls.h"
+#include "stream/ctf_ids.h"
 #include "env.h"
 #include "order.h"
 #include "threads.h"
 #include "xalloc.h"
 
 struct stream_calls {
-	/* thread key -> run + 1 (keys are dense) */
-	_Alignas(64) uint32_t *run_of;
-	uint32_t nrun_of;
+	/* thread key -> its run's index in runs: a map, as a stream may
+	 * carry few of many threads */
+	_Alignas(64) struct ctf_ids run_of;
 	struct ctf_run **runs;	/* each on lines of its own */
 	size_t nruns, cap;
 };
@@ -66,7 +68,7 @@ ctf_calls_free(struct ctf_calls *c)
 			free(sc->runs[k]);
 		}
 		free(sc->runs);
-		free(sc->run_of);
+		ctf_ids_free(&sc->run_of);
 	}
 	free(c->streams);
 	free(c);
@@ -76,22 +78,14 @@ ctf_calls_free(struct ctf_calls *c)
 static struct ctf_run *
 new_run(struct stream_calls *sc, uint32_t tkey)
 {
-	if (tkey >= sc->nrun_of) {
-		uint32_t n = tkey + 64 > 2 * sc->nrun_of ? tkey + 64 :
-		    2 * sc->nrun_of;
-		sc->run_of = xreallocarray(sc->run_of, n, sizeof *sc->run_of);
-		memset(sc->run_of + sc->nrun_of, 0,
-		    (n - sc->nrun_of) * sizeof *sc->run_of);
-		sc->nrun_of = n;
-	}
 	if (sc->nruns == sc->cap) {
 		sc->cap = sc->cap ? sc->cap * 2 : 8;
 		sc->runs = xreallocarray(sc->runs, sc->cap, sizeof *sc->runs);
 	}
 	struct ctf_run *r = xcalloc_aligned(64, sizeof *r);
 	r->tkey = tkey;
-	sc->runs[sc->nruns] = r;
-	sc->run_of[tkey] = (uint32_t)++sc->nruns;
+	ctf_ids_put(&sc->run_of, tkey, sc->nruns);
+	sc->runs[sc->nruns++] = r;
 	return r;
 }
 
@@ -99,8 +93,9 @@ struct ctf_run *
 ctf_calls_run(struct ctf_calls *c, size_t si, uint32_t tkey, bool *first)
 {
 	struct stream_calls *sc = &c->streams[si];
-	*first = tkey >= sc->nrun_of || sc->run_of[tkey] == 0;
-	return *first ? new_run(sc, tkey) : sc->runs[sc->run_of[tkey] - 1];
+	uint64_t i;
+	*first = !ctf_ids_get(&sc->run_of, tkey, &i);
+	return *first ? new_run(sc, tkey) : sc->runs[i];
 }
 
 void
@@ -119,15 +114,6 @@ ctf_run_grow(struct ctf_run *r)
 	r->cap = nc;
 	r->wp = r->chunks[r->nchunks - 1];
 	r->wend = r->wp + nc;
-}
-
-bool
-ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey, int64_t ns,
-    enum ctf_call_kind kind, uint32_t fkey)
-{
-	bool first;
-	ctf_run_add(ctf_calls_run(c, si, tkey, &first), ns, kind, fkey);
-	return first;
 }
 
 void
@@ -175,7 +161,8 @@ chunk_len(const struct ctf_run *r, uint32_t i)
 {
 	if (i + 1 == r->nchunks)
 		return (uint32_t)(r->wp - r->chunks[i]);
-	return i >= 12 ? CTF_CHUNK_MAX : (uint32_t)CTF_CHUNK_FIRST << i;
+	return i >= CTF_CHUNK_STEPS ? CTF_CHUNK_MAX :
+	    (uint32_t)CTF_CHUNK_FIRST << i;
 }
 
 /* The next word of a run (there is one). */
@@ -285,6 +272,60 @@ apply_run(const struct build_job *j, uint32_t track, struct cursor *k,
 	while (cursor_next(k));
 }
 
+/* Is the call at cursor a before the one at b (ties: the stream read
+ * first, whose run comes first)? */
+static inline bool
+earlier(const struct cursor *ks, uint32_t a, uint32_t b)
+{
+	return ks[a].ns != ks[b].ns ? ks[a].ns < ks[b].ns : a < b;
+}
+
+static void
+sift_down(const struct cursor *ks, uint32_t *h, uint32_t n, uint32_t i)
+{
+	uint32_t x = h[i];
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && earlier(ks, h[c + 1], h[c]))
+			c++;
+		if (!earlier(ks, h[c], x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* The calls of a thread met in many streams: the earliest run's next by
+ * a heap, as a scan of them all at each call would cost their number
+ * times its calls. */
+static void
+merge_many(const struct build_job *j, uint32_t track, struct cursor *ks,
+    uint32_t live, struct call_batch *cb)
+{
+	uint32_t *h = xcalloc(live, sizeof *h);
+	for (uint32_t i = 0; i < live; i++)
+		h[i] = i;
+	for (uint32_t i = live / 2; i-- > 0;)
+		sift_down(ks, h, live, i);
+	uint32_t n = live;
+	while (n > 1) {
+		struct cursor *k = &ks[h[0]];
+		apply(j, track, k, cb);
+		if (!cursor_next(k)) {
+			/* what is built is given back */
+			run_free(k->r);
+			h[0] = h[--n];
+		}
+		sift_down(ks, h, n, 0);
+	}
+	apply_run(j, track, &ks[h[0]], cb);
+	run_free(ks[h[0]].r);
+	free(h);
+}
+
 static void
 build_thread(const struct build_job *j, uint32_t tkey)
 {
@@ -303,6 +344,10 @@ build_thread(const struct build_job *j, uint32_t tkey)
 	struct call_batch cb;
 	cb.n = 0;
 	cb.no_addr = false;
+	if (live > 8) {
+		merge_many(j, track, ks, live, &cb);
+		live = 0;
+	}
 	while (live > 0) {
 		/* the earliest; ties go to the stream read first, as in the
 		 * merged walk (runs are in stream order) */

@@ -23,6 +23,5 @@ func_id ctf_lttng_func(struct ctf_lttng *l, struct builder *b, int64_t vpid,
     uint64_t addr);
 /* Names every function from the binaries; returns how many were named. */
 size_t ctf_lttng_finish(struct ctf_lttng *l, struct builder *b);
-size_t ctf_lttng_nfuncs(const struct ctf_lttng *l);
 
 #endif

@@ -18,8 +18,9 @@
 #include <string.h>
 
 #include "xalloc.h"
-#include "ctf_meta.h"
+#include "types/ctf_meta.h"
 #include "tsdl_lex.h"
+#include "tsdl_parse.h"
 
 struct alias {
 	const char *name;

@@ -1,6 +1,7 @@
 /*
  * The TSDL lexer: C-like tokens with their line and column, so that every
- * metadata error can say where it is.
+ * metadata error can say where it is. The 2010 RFC's description language
+ * (rfc2010/), TSDL's ancestor, is read with it too.
  */
 #ifndef TTV_TSDL_LEX_H
 #define TTV_TSDL_LEX_H

@@ -20,7 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf_meta.h"
+#include "types/ctf_meta.h"
+#include "types/ctf_names.h"
 
 #define RFC_MAGIC 0xC1FC1FC1u
 #define RFC_HEADER 48		/* bytes of every packet header */
