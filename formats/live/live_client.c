@@ -81,6 +81,8 @@ struct live_client {
 	struct ltrace *traces;
 	size_t ntraces;
 	uint64_t messages;	/* the relay's replies so far */
+	int lost;		/* reconnections since the last packet */
+	int64_t quiet_at;	/* from then on, a RETRY means no data */
 	uint64_t generation;
 	bool ended, need_streams, detached;
 	enum live_cmd cmd;	/* the command being answered */
@@ -318,9 +320,12 @@ add_stream(struct live_client *c, const struct live_stream_info *si,
 			t->need_meta = true;
 			t->meta_closed = false;
 		} else {
+			/* A RETRY now is the new attach's, not a stream
+			 * caught up. */
 			st->state = S_ACTIVE;
 			st->skip = st->has_last;
 			st->pending = false;
+			st->fetched = 0;
 		}
 		return 0;
 	}
@@ -473,8 +478,20 @@ attach(struct live_client *c, uint32_t seek, char **err)
 	return LIVE_IO_OK;
 }
 
+/* How long streams that never answered may say RETRY before they count
+ * as quiet: three live timers (the relay sends a beacon each), within
+ * 0.2 and 3 s. */
+static int
+quiet_ms(const struct live_client *c)
+{
+	uint64_t ms = (uint64_t)c->live_timer_us * 3 / 1000;
+	return ms < 200 ? 200 : ms > 3000 ? 3000 : (int)ms;
+}
+
 /* The relay went away: reconnect and attach again, from the beginning,
- * skipping what the mirror has. */
+ * skipping what the mirror has. LIVE_RECONNECTS times at most between
+ * two packets, so that a relay that goes away after every attach is
+ * given up on too. */
 static enum step
 reconnect(struct live_client *c, enum live_io_status why)
 {
@@ -486,27 +503,29 @@ reconnect(struct live_client *c, enum live_io_status why)
 		    live_cmd_name(during), timeout_ms(c));
 	if (why != LIVE_IO_CLOSED)
 		return fail(c, "%s (%s)", io_why(why), live_cmd_name(during));
-	for (int i = 1; i <= LIVE_RECONNECTS; i++) {
+	while (c->lost < LIVE_RECONNECTS) {
+		c->lost++;
 		notice(c, "%s (%s), reconnecting (%d of %d)", io_why(why),
-		    live_cmd_name(during), i, LIVE_RECONNECTS);
-		sleep_ms(250 << (i - 1));
+		    live_cmd_name(during), c->lost, LIVE_RECONNECTS);
+		sleep_ms(250 << (c->lost - 1));
 		c->io.close(c->io.arg);
 		free(err);
 		err = NULL;
 		enum live_io_status s = attach(c, LIVE_SEEK_BEGINNING, &err);
 		if (s == LIVE_IO_OK) {
 			notice(c, "reconnected");
+			c->quiet_at = now_ms() + quiet_ms(c);
 			return STEP_RESTART;
 		}
 		if (s != LIVE_IO_CLOSED && s != LIVE_IO_TIMEOUT)
 			break;
 	}
 	c->io.close(c->io.arg);
-	add_diag(c, true, xasprintf("the relay went away (during %s) and "
-	    "did not come back: %s; what was read is kept",
-	    live_cmd_name(during), err ? err : "?"));
+	enum step r = fail(c, "%s (%s) and ttv gave up after %d "
+	    "reconnections%s%s; what was read is kept", io_why(why),
+	    live_cmd_name(during), c->lost, err ? ": " : "", err ? err : "");
 	free(err);
-	return STEP_FAIL;
+	return r;
 }
 
 /* --- fetching --- */
@@ -708,6 +727,7 @@ fetch_packet(struct live_client *c, struct lstream *st, bool quiet, int *got)
 	st->pending = false;
 	st->fetched++;
 	c->generation++;
+	c->lost = 0;
 	*got = 1;
 	return STEP_OK;
 }
@@ -769,24 +789,15 @@ step_stream(struct live_client *c, struct lstream *st, bool quiet,
 	}
 }
 
-/* How long streams that never answered may say RETRY before they count
- * as quiet: three live timers (the relay sends a beacon each), within
- * 0.2 and 3 s. */
-static int
-quiet_ms(const struct live_client *c)
-{
-	uint64_t ms = (uint64_t)c->live_timer_us * 3 / 1000;
-	return ms < 200 ? 200 : ms > 3000 ? 3000 : (int)ms;
-}
-
 int
 live_client_fetch(struct live_client *c)
 {
-	int64_t start = now_ms(), quiet_at = start + quiet_ms(c);
+	int64_t start = now_ms();
 	uint64_t bytes0 = live_mirror_bytes(c->m), gen0 = c->generation;
 	bool checked_streams = false;
 	enum step r = STEP_OK;
 
+	c->quiet_at = start + quiet_ms(c);
 	for (size_t i = 0; i < c->nstreams; i++) {
 		c->streams[i].fetched = 0;
 		if (c->streams[i].state == S_CAUGHT_UP)
@@ -814,7 +825,7 @@ live_client_fetch(struct live_client *c)
 			r = STEP_OK;
 			continue;
 		}
-		bool quiet = now_ms() >= quiet_at, active = false;
+		bool quiet = now_ms() >= c->quiet_at, active = false;
 		int progress = 0;
 		for (size_t i = 0; i < c->nstreams && r == STEP_OK; i++) {
 			struct lstream *st = &c->streams[i];
