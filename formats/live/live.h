@@ -61,6 +61,9 @@ struct live_options {
 	 * kept as warnings of the trace. */
 	void (*notice)(void *arg, const char *text);
 	void *notice_arg;
+	/* The quiet time in ms (0: three live timers, see
+	 * live_client_fetch); the fuzz target's is short. */
+	int quiet_ms;
 	/* Called when a fetch changed the mirror; may be NULL. */
 	void (*news)(void *arg, const struct live_news *n);
 	void *news_arg;

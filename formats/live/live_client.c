@@ -484,8 +484,19 @@ attach(struct live_client *c, uint32_t seek, char **err)
 static int
 quiet_ms(const struct live_client *c)
 {
+	if (c->o.quiet_ms > 0)
+		return c->o.quiet_ms;
 	uint64_t ms = (uint64_t)c->live_timer_us * 3 / 1000;
 	return ms < 200 ? 200 : ms > 3000 ? 3000 : (int)ms;
+}
+
+/* Between two rounds that brought nothing: a tenth of the quiet time,
+ * at most 20 ms. */
+static int
+pause_ms(const struct live_client *c)
+{
+	int ms = quiet_ms(c) / 10;
+	return ms > 20 ? 20 : ms;
 }
 
 /* The relay went away: reconnect and attach again, from the beginning,
@@ -862,13 +873,13 @@ live_client_fetch(struct live_client *c)
 			/* Nothing to read at all yet: wait for the quiet
 			 * time, asking again for streams. */
 			if (!live_mirror_has_data(c->m) && !quiet) {
-				sleep_ms(20);
+				sleep_ms(pause_ms(c));
 				checked_streams = false;
 				continue;
 			}
 			break;
 		}
-		sleep_ms(quiet ? 5 : 20);
+		sleep_ms(pause_ms(c));
 	}
 	if (r != STEP_FAIL && (r = fetch_all_metadata(c)) == STEP_RESTART)
 		r = STEP_OK;
