@@ -44,6 +44,9 @@ run() {
 	"$TTV" "$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ $rc -eq "$want" ] || fail "$scenario: exit $rc, want $want: $(head -c 600 "$tmp/err")"
+	# (an ASan build's reports end in exit 1 too)
+	! grep -q "Sanitizer\|runtime error" "$tmp/err" ||
+	    fail "$scenario: $(grep -m 3 "Sanitizer\|runtime error" "$tmp/err")"
 }
 
 # The conversations that end with the whole trace.

@@ -61,8 +61,9 @@ $as lttng-relayd -C tcp://127.0.0.1:$pc -D tcp://127.0.0.1:$pd \
 pids="$pids $!"
 # Ready: the session daemon's client socket, the relay's live port.
 i=0
-until [ -S "$home/.lttng/client-lttng-sessiond" ] &&
-    "$TTV" --info "$live" >/dev/null 2>&1; do
+until [ -S "$home/.lttng/client-lttng-sessiond" ] && python3 -c "
+import socket, sys
+socket.create_connection(('127.0.0.1', $pl), 0.5).close()" 2>/dev/null; do
 	i=$((i + 1))
 	[ $i -lt 100 ] || skip "the LTTng daemons did not start: $(tail -n 3 "$tmp/sessiond.log" "$tmp/relayd.log" | tr '\n' ' ')"
 	sleep 0.1
