@@ -1,23 +1,9 @@
 /*
- * The live client (live.h): one connection to a relay, the relay
- * sessions of one URL attached to, their streams, and the fetch that
- * asks each stream for its next packet and writes it into the mirror.
+ * The live client (live.h), its connection half: the handshake, the
+ * viewer session, the relay sessions of one URL attached to and their
+ * streams, the reconnection when the relay goes away, the session list,
+ * and what the client has to say. The fetch is live_fetch.c's.
  *
- * How each answer is taken (lttng-tools 2.13's relay, as babeltrace2's
- * client takes them):
- *   GET_NEXT_INDEX  OK: the packet is fetched (after the metadata, when
- *                   the reply says there is new metadata); RETRY: no
- *                   packet yet, the stream has caught up once it gave
- *                   data in this fetch or a quiet time went by;
- *                   INACTIVE: a quiet stream (a beacon): caught up; HUP
- *                   or EOF: the stream is over; ERR: over, said.
- *   NEW_STREAM flag asks for GET_NEW_STREAMS, whose HUP (no stream left
- *                   with data, the session closed) ends the session.
- *   GET_METADATA    read until NO_NEW; an OK of 0 bytes is asked again
- *                   (a relay does so after `lttng clear`).
- *   GET_PACKET      OK with exactly the bytes asked; ERR with a flag:
- *                   new metadata or streams first, then again; RETRY:
- *                   again later; EOF: the stream is over.
  * The relay closing the connection is followed by LIVE_RECONNECTS
  * reconnections; each attaches again from the beginning and skips what
  * the mirror has (packets by their times, metadata by its length).
@@ -32,109 +18,50 @@
 #include <time.h>
 
 #include "env.h"
-#include "live.h"
-#include "live_mirror.h"
+#include "live_client_int.h"
 #include "xalloc.h"
 
-/* What a step of the conversation came to. */
-enum step { STEP_OK, STEP_RESTART, STEP_FAIL };
-
-enum sstate { S_ACTIVE, S_CAUGHT_UP, S_ENDED };
-
-struct lstream {
-	uint64_t id;
-	int trace;		/* the mirror's trace slot */
-	int mstream;		/* the mirror's stream slot, -1: metadata */
-	enum sstate state;
-	uint64_t fetched;	/* packets in this fetch */
-	bool has_last;		/* the last packet mirrored: its times */
-	uint64_t last_begin, last_end;
-	bool skip;		/* attached again: skip what is mirrored */
-	bool pending;		/* an index whose packet is still to come */
-	struct live_index pend;
-};
-
-struct ltrace {
-	bool has_meta;		/* its metadata stream is known */
-	uint64_t meta_stream;
-	bool need_meta;
-	bool meta_closed;	/* the relay answered METADATA_ERR */
-	uint64_t skip_bytes;	/* metadata the relay sends again */
-};
-
-struct diag {
-	bool error;
-	char *text;
-};
-
-struct live_client {
-	struct live_url url;
-	struct live_options o;
-	struct live_io io;
-	struct live_sock *sock;
-	struct live_mirror *m;
-	uint64_t *sessions;
-	size_t nsessions;
-	uint32_t live_timer_us;
-	struct lstream *streams;
-	size_t nstreams;
-	struct ltrace *traces;
-	size_t ntraces;
-	uint64_t messages;	/* the relay's replies so far */
-	int lost;		/* reconnections since the last packet */
-	int64_t quiet_at;	/* from then on, a RETRY means no data */
-	uint64_t generation;
-	bool ended, need_streams, detached;
-	enum live_cmd cmd;	/* the command being answered */
-	struct diag *diags;
-	size_t ndiags;
-	uint8_t *buf;
-	size_t bufsize;
-};
-
-static int64_t
-now_ms(void)
+int64_t
+live_now_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void
-sleep_ms(int ms)
+void
+live_sleep_ms(int ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
 	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
 		;
 }
 
-static void
-add_diag(struct live_client *c, bool error, char *text)
+void
+live_add_diag(struct live_client *c, bool error, char *text)
 {
 	c->diags = xreallocarray(c->diags, c->ndiags + 1, sizeof *c->diags);
 	c->diags[c->ndiags++] = (struct diag){ error, text };
 }
 
 /* Damage or a failure: "message N: what" (N: the reply it is about). */
-__attribute__((format(printf, 2, 3)))
-static enum step
-fail(struct live_client *c, const char *fmt, ...)
+enum step
+live_fail(struct live_client *c, const char *fmt, ...)
 {
 	va_list ap;
 	char what[512];
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof what, fmt, ap);
 	va_end(ap);
-	add_diag(c, true, xasprintf("message %llu: %s",
+	live_add_diag(c, true, xasprintf("message %llu: %s",
 	    (unsigned long long)c->messages, what));
 	return STEP_FAIL;
 }
 
 /* A notice: said at once when the caller listens, else kept as a
  * warning. */
-__attribute__((format(printf, 2, 3)))
-static void
-notice(struct live_client *c, const char *fmt, ...)
+void
+live_notice(struct live_client *c, const char *fmt, ...)
 {
 	va_list ap;
 	char *text;
@@ -148,12 +75,12 @@ notice(struct live_client *c, const char *fmt, ...)
 		c->o.notice(c->o.notice_arg, text);
 		free(text);
 	} else {
-		add_diag(c, false, text);
+		live_add_diag(c, false, text);
 	}
 }
 
-static void
-news(struct live_client *c)
+void
+live_news(struct live_client *c)
 {
 	if (c->o.news == NULL)
 		return;
@@ -165,8 +92,8 @@ news(struct live_client *c)
 	c->o.news(c->o.news_arg, &n);
 }
 
-static uint8_t *
-buffer(struct live_client *c, size_t len)
+uint8_t *
+live_buffer(struct live_client *c, size_t len)
 {
 	if (len > c->bufsize) {
 		free(c->buf);
@@ -187,8 +114,8 @@ io_why(enum live_io_status s)
 }
 
 /* Sends a command and its request. */
-static enum live_io_status
-request(struct live_client *c, enum live_cmd cmd, const uint8_t *req,
+enum live_io_status
+live_request(struct live_client *c, enum live_cmd cmd, const uint8_t *req,
     size_t len)
 {
 	uint8_t msg[LIVE_CMD_HEADER + 32];
@@ -201,8 +128,8 @@ request(struct live_client *c, enum live_cmd cmd, const uint8_t *req,
 
 /* Receives a reply's fixed part (a new message) or, with more, what
  * follows it in the same message. */
-static enum live_io_status
-reply(struct live_client *c, void *buf, size_t len, bool more)
+enum live_io_status
+live_reply(struct live_client *c, void *buf, size_t len, bool more)
 {
 	if (!more)
 		c->messages++;
@@ -228,8 +155,8 @@ hello(struct live_client *c, char **err)
 	enum live_io_status s = c->io.connect(c->io.arg, err);
 	if (s != LIVE_IO_OK)
 		return s;
-	if ((s = request(c, LIVE_CMD_CONNECT, req, sizeof req)) != LIVE_IO_OK ||
-	    (s = reply(c, rep, sizeof rep, false)) != LIVE_IO_OK) {
+	if ((s = live_request(c, LIVE_CMD_CONNECT, req, sizeof req)) != LIVE_IO_OK ||
+	    (s = live_reply(c, rep, sizeof rep, false)) != LIVE_IO_OK) {
 		*err = xasprintf("message %llu: %s (CONNECT)",
 		    (unsigned long long)c->messages, io_why(s));
 		return s;
@@ -254,8 +181,8 @@ list_sessions(struct live_client *c, struct live_session_info **out,
 	char why[256];
 	enum live_io_status s;
 
-	if ((s = request(c, LIVE_CMD_LIST_SESSIONS, NULL, 0)) != LIVE_IO_OK ||
-	    (s = reply(c, head, sizeof head, false)) != LIVE_IO_OK) {
+	if ((s = live_request(c, LIVE_CMD_LIST_SESSIONS, NULL, 0)) != LIVE_IO_OK ||
+	    (s = live_reply(c, head, sizeof head, false)) != LIVE_IO_OK) {
 		*err = xasprintf("message %llu: %s (LIST_SESSIONS)",
 		    (unsigned long long)c->messages, io_why(s));
 		return s;
@@ -270,7 +197,7 @@ list_sessions(struct live_client *c, struct live_session_info **out,
 	c->nsessions = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct live_session_info si;
-		if ((s = reply(c, rec, sizeof rec, true)) != LIVE_IO_OK) {
+		if ((s = live_reply(c, rec, sizeof rec, true)) != LIVE_IO_OK) {
 			*err = xasprintf("message %llu: %s (session %u of %u "
 			    "listed)", (unsigned long long)c->messages,
 			    io_why(s), i + 1, n);
@@ -369,10 +296,10 @@ add_stream(struct live_client *c, const struct live_stream_info *si,
 }
 
 /* The streams following an ATTACH_SESSION or GET_NEW_STREAMS reply. */
-static enum live_io_status
-read_streams(struct live_client *c, uint32_t n, char **err)
+enum live_io_status
+live_read_streams(struct live_client *c, uint32_t n, char **err)
 {
-	uint8_t *rec = buffer(c, LIVE_STREAM_SIZE);
+	uint8_t *rec = live_buffer(c, LIVE_STREAM_SIZE);
 	char why[256];
 	if (n > LIVE_MAX_STREAMS) {
 		*err = xasprintf("%u streams announced, over the limit of %u",
@@ -381,7 +308,7 @@ read_streams(struct live_client *c, uint32_t n, char **err)
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		struct live_stream_info *si = xmalloc(sizeof *si);
-		enum live_io_status s = reply(c, rec, LIVE_STREAM_SIZE, true);
+		enum live_io_status s = live_reply(c, rec, LIVE_STREAM_SIZE, true);
 		if (s != LIVE_IO_OK) {
 			free(si);
 			*err = xasprintf("%s (stream %u of %u)", io_why(s),
@@ -406,7 +333,7 @@ attach_why(uint32_t status)
 {
 	switch (status) {
 	case LIVE_ATTACH_ALREADY: return "another viewer is attached to it";
-	case LIVE_ATTACH_UNK: return "the relay does not know it (any more)";
+	case LIVE_ATTACH_UNK: return "the session has ended (the relay no longer serves it)";
 	case LIVE_ATTACH_NOT_LIVE: return "it is not a live session";
 	case LIVE_ATTACH_SEEK_ERR: return "the relay refused the seek";
 	case LIVE_ATTACH_NO_SESSION: return "no viewer session";
@@ -422,8 +349,8 @@ attach(struct live_client *c, uint32_t seek, char **err)
 	enum live_io_status s = hello(c, err);
 	if (s != LIVE_IO_OK)
 		return s;
-	if ((s = request(c, LIVE_CMD_CREATE_SESSION, NULL, 0)) != LIVE_IO_OK ||
-	    (s = reply(c, rep, LIVE_STATUS_REPLY, false)) != LIVE_IO_OK) {
+	if ((s = live_request(c, LIVE_CMD_CREATE_SESSION, NULL, 0)) != LIVE_IO_OK ||
+	    (s = live_reply(c, rep, LIVE_STATUS_REPLY, false)) != LIVE_IO_OK) {
 		*err = xasprintf("message %llu: %s (CREATE_SESSION)",
 		    (unsigned long long)c->messages, io_why(s));
 		return s;
@@ -448,9 +375,9 @@ attach(struct live_client *c, uint32_t seek, char **err)
 		uint8_t req[LIVE_ATTACH_REQUEST] = { 0 };
 		live_put64(req, c->sessions[i]);
 		live_put32(req + 16, seek);
-		if ((s = request(c, LIVE_CMD_ATTACH_SESSION, req,
+		if ((s = live_request(c, LIVE_CMD_ATTACH_SESSION, req,
 		    sizeof req)) != LIVE_IO_OK ||
-		    (s = reply(c, rep, sizeof rep, false)) != LIVE_IO_OK) {
+		    (s = live_reply(c, rep, sizeof rep, false)) != LIVE_IO_OK) {
 			*err = xasprintf("message %llu: %s (ATTACH_SESSION)",
 			    (unsigned long long)c->messages, io_why(s));
 			return s;
@@ -467,7 +394,7 @@ attach(struct live_client *c, uint32_t seek, char **err)
 			    LIVE_IO_CLOSED : LIVE_IO_ERROR;
 		}
 		char *why = NULL;
-		if ((s = read_streams(c, n, &why)) != LIVE_IO_OK) {
+		if ((s = live_read_streams(c, n, &why)) != LIVE_IO_OK) {
 			*err = xasprintf("message %llu: %s",
 			    (unsigned long long)c->messages, why);
 			free(why);
@@ -481,8 +408,8 @@ attach(struct live_client *c, uint32_t seek, char **err)
 /* How long streams that never answered may say RETRY before they count
  * as quiet: three live timers (the relay sends a beacon each), within
  * 0.2 and 3 s. */
-static int
-quiet_ms(const struct live_client *c)
+int
+live_quiet_ms(const struct live_client *c)
 {
 	if (c->o.quiet_ms > 0)
 		return c->o.quiet_ms;
@@ -492,10 +419,10 @@ quiet_ms(const struct live_client *c)
 
 /* Between two rounds that brought nothing: a tenth of the quiet time,
  * at most 20 ms. */
-static int
-pause_ms(const struct live_client *c)
+int
+live_pause_ms(const struct live_client *c)
 {
-	int ms = quiet_ms(c) / 10;
+	int ms = live_quiet_ms(c) / 10;
 	return ms > 20 ? 20 : ms;
 }
 
@@ -503,394 +430,40 @@ pause_ms(const struct live_client *c)
  * skipping what the mirror has. LIVE_RECONNECTS times at most between
  * two packets, so that a relay that goes away after every attach is
  * given up on too. */
-static enum step
-reconnect(struct live_client *c, enum live_io_status why)
+enum step
+live_reconnect(struct live_client *c, enum live_io_status why)
 {
 	enum live_cmd during = c->cmd;
 	char *err = NULL;
 
 	if (why == LIVE_IO_TIMEOUT)
-		return fail(c, "no reply to %s within %d ms",
+		return live_fail(c, "no reply to %s within %d ms",
 		    live_cmd_name(during), timeout_ms(c));
 	if (why != LIVE_IO_CLOSED)
-		return fail(c, "%s (%s)", io_why(why), live_cmd_name(during));
+		return live_fail(c, "%s (%s)", io_why(why), live_cmd_name(during));
 	while (c->lost < LIVE_RECONNECTS) {
 		c->lost++;
-		notice(c, "%s (%s), reconnecting (%d of %d)", io_why(why),
+		live_notice(c, "%s (%s), reconnecting (%d of %d)", io_why(why),
 		    live_cmd_name(during), c->lost, LIVE_RECONNECTS);
-		sleep_ms(250 << (c->lost - 1));
+		live_sleep_ms(250 << (c->lost - 1));
 		c->io.close(c->io.arg);
 		free(err);
 		err = NULL;
 		enum live_io_status s = attach(c, LIVE_SEEK_BEGINNING, &err);
 		if (s == LIVE_IO_OK) {
-			notice(c, "reconnected");
-			c->quiet_at = now_ms() + quiet_ms(c);
+			live_notice(c, "reconnected");
+			c->quiet_at = live_now_ms() + live_quiet_ms(c);
 			return STEP_RESTART;
 		}
 		if (s != LIVE_IO_CLOSED && s != LIVE_IO_TIMEOUT)
 			break;
 	}
 	c->io.close(c->io.arg);
-	enum step r = fail(c, "%s (%s) and ttv gave up after %d "
+	enum step r = live_fail(c, "%s (%s) and ttv gave up after %d "
 	    "reconnections%s%s; what was read is kept", io_why(why),
 	    live_cmd_name(during), c->lost, err ? ": " : "", err ? err : "");
 	free(err);
 	return r;
-}
-
-/* --- fetching --- */
-
-/* All new metadata of a trace. */
-static enum step
-fetch_metadata(struct live_client *c, int trace)
-{
-	struct ltrace *t = &c->traces[trace];
-	uint8_t req[8], rep[LIVE_METADATA_REPLY];
-	int empty = 0;
-
-	if (!t->has_meta || t->meta_closed) {
-		t->need_meta = false;
-		return STEP_OK;
-	}
-	for (;;) {
-		live_put64(req, t->meta_stream);
-		enum live_io_status s;
-		if ((s = request(c, LIVE_CMD_GET_METADATA, req, sizeof req)) !=
-		    LIVE_IO_OK || (s = reply(c, rep, sizeof rep, false)) !=
-		    LIVE_IO_OK)
-			return reconnect(c, s);
-		uint64_t len = live_be64(rep);
-		uint32_t status = live_be32(rep + 8);
-		if (status == LIVE_METADATA_NO_NEW)
-			break;
-		if (status == LIVE_METADATA_ERR) {
-			/* The stream is gone (a process's buffers, ended):
-			 * what was sent stays. */
-			t->meta_closed = true;
-			break;
-		}
-		if (status != LIVE_METADATA_OK)
-			return fail(c, "unknown GET_METADATA status %u",
-			    status);
-		if (len == 0) {
-			/* Asked again, a bounded number of times. */
-			if (++empty > 100)
-				return fail(c, "GET_METADATA answered OK with "
-				    "no bytes 100 times");
-			continue;
-		}
-		uint64_t have = live_mirror_metadata_size(c->m, trace);
-		if (len > LIVE_MAX_METADATA_REPLY || have + len >
-		    LIVE_MAX_METADATA + t->skip_bytes)
-			return fail(c, "metadata of %llu bytes over the limit "
-			    "of %u MiB", (unsigned long long)(have + len),
-			    len > LIVE_MAX_METADATA_REPLY ?
-			    LIVE_MAX_METADATA_REPLY >> 20 :
-			    LIVE_MAX_METADATA >> 20);
-		uint8_t *buf = buffer(c, (size_t)len);
-		if ((s = reply(c, buf, (size_t)len, true)) != LIVE_IO_OK)
-			return reconnect(c, s);
-		size_t skip = t->skip_bytes < len ? (size_t)t->skip_bytes :
-		    (size_t)len;
-		t->skip_bytes -= skip;
-		char *err = NULL;
-		if (len > skip && live_mirror_metadata(c->m, trace,
-		    buf + skip, (size_t)len - skip, &err) != 0) {
-			add_diag(c, true, err);
-			return STEP_FAIL;
-		}
-		c->generation++;
-	}
-	t->need_meta = false;
-	return STEP_OK;
-}
-
-static enum step
-fetch_all_metadata(struct live_client *c)
-{
-	for (size_t i = 0; i < c->ntraces; i++)
-		if (c->traces[i].need_meta) {
-			enum step r = fetch_metadata(c, (int)i);
-			if (r != STEP_OK)
-				return r;
-		}
-	return STEP_OK;
-}
-
-/* GET_NEW_STREAMS of every relay session; all of them HUP: the session
- * is over. */
-static enum step
-new_streams(struct live_client *c)
-{
-	size_t hup = 0;
-	c->need_streams = false;
-	for (size_t i = 0; i < c->nsessions; i++) {
-		uint8_t req[8], rep[LIVE_NEW_STREAMS_REPLY];
-		enum live_io_status s;
-		live_put64(req, c->sessions[i]);
-		if ((s = request(c, LIVE_CMD_GET_NEW_STREAMS, req,
-		    sizeof req)) != LIVE_IO_OK ||
-		    (s = reply(c, rep, sizeof rep, false)) != LIVE_IO_OK)
-			return reconnect(c, s);
-		uint32_t status = live_be32(rep), n = live_be32(rep + 4);
-		switch (status) {
-		case LIVE_NEW_STREAMS_OK: {
-			char *err = NULL;
-			if ((s = read_streams(c, n, &err)) == LIVE_IO_OK)
-				break;
-			if (s == LIVE_IO_ERROR) {
-				enum step r = fail(c, "%s", err);
-				free(err);
-				return r;
-			}
-			free(err);
-			return reconnect(c, s);
-		}
-		case LIVE_NEW_STREAMS_NO_NEW:
-			break;
-		case LIVE_NEW_STREAMS_HUP:
-			hup++;
-			break;
-		case LIVE_NEW_STREAMS_ERR:
-			return fail(c, "the relay failed to list new streams "
-			    "(GET_NEW_STREAMS: ERR)");
-		default:
-			return fail(c, "unknown GET_NEW_STREAMS status %u",
-			    status);
-		}
-	}
-	if (hup == c->nsessions && hup > 0 && !c->ended) {
-		c->ended = true;
-		notice(c, "session ended");
-		for (size_t i = 0; i < c->nstreams; i++)
-			c->streams[i].state = S_ENDED;
-	}
-	return fetch_all_metadata(c);
-}
-
-/* Already mirrored (attached again from the beginning)? */
-static bool
-mirrored(const struct lstream *st, const struct live_index *ix)
-{
-	return st->has_last && (ix->ts_end < st->last_end ||
-	    (ix->ts_end == st->last_end && ix->ts_begin <= st->last_begin));
-}
-
-/* The packet of an index: 1 fetched, 0 to ask again later. */
-static enum step
-fetch_packet(struct live_client *c, struct lstream *st, bool quiet, int *got)
-{
-	struct live_index *ix = &st->pend;
-	uint64_t len = ix->packet_size / 8;
-	uint8_t req[LIVE_GET_PACKET_REQUEST], rep[LIVE_PACKET_REPLY];
-	enum live_io_status s;
-
-	*got = 0;
-	live_put64(req, st->id);
-	live_put64(req + 8, ix->offset);
-	live_put32(req + 16, (uint32_t)len);
-	if ((s = request(c, LIVE_CMD_GET_PACKET, req, sizeof req)) !=
-	    LIVE_IO_OK || (s = reply(c, rep, sizeof rep, false)) != LIVE_IO_OK)
-		return reconnect(c, s);
-	uint32_t status = live_be32(rep), rlen = live_be32(rep + 4),
-	    flags = live_be32(rep + 8);
-	switch (status) {
-	case LIVE_PACKET_OK:
-		break;
-	case LIVE_PACKET_RETRY:
-		/* Asked again in the next fetch, once quiet. */
-		if (st->fetched > 0 || quiet)
-			st->state = S_CAUGHT_UP;
-		return STEP_OK;
-	case LIVE_PACKET_EOF:
-		st->state = S_ENDED;
-		st->pending = false;
-		return STEP_OK;
-	case LIVE_PACKET_ERR:
-		if (flags & LIVE_FLAG_NEW_STREAM)
-			c->need_streams = true;
-		if (flags & LIVE_FLAG_NEW_METADATA)
-			c->traces[st->trace].need_meta = true;
-		if (flags & (LIVE_FLAG_NEW_STREAM | LIVE_FLAG_NEW_METADATA))
-			return STEP_OK;
-		return fail(c, "the relay could not send the packet at offset "
-		    "%llu of stream %llu (GET_PACKET: ERR)",
-		    (unsigned long long)ix->offset, (unsigned long long)st->id);
-	default:
-		return fail(c, "unknown GET_PACKET status %u", status);
-	}
-	if (rlen != len)
-		return fail(c, "GET_PACKET: %u bytes where %llu were asked",
-		    rlen, (unsigned long long)len);
-	uint8_t *buf = buffer(c, (size_t)len);
-	if ((s = reply(c, buf, (size_t)len, true)) != LIVE_IO_OK)
-		return reconnect(c, s);
-	char *err = NULL;
-	if (live_mirror_packet(c->m, st->mstream, buf, (size_t)len, ix,
-	    &err) != 0) {
-		add_diag(c, true, err);
-		return STEP_FAIL;
-	}
-	st->has_last = true;
-	st->last_begin = ix->ts_begin;
-	st->last_end = ix->ts_end;
-	st->pending = false;
-	st->fetched++;
-	c->generation++;
-	c->lost = 0;
-	*got = 1;
-	return STEP_OK;
-}
-
-/* One stream, one step: its next index and packet. *got: a packet. */
-static enum step
-step_stream(struct live_client *c, struct lstream *st, bool quiet,
-    int *got)
-{
-	uint8_t req[8], rep[LIVE_INDEX_SIZE];
-	char why[256];
-	enum live_io_status s;
-
-	*got = 0;
-	if (st->pending)
-		return fetch_packet(c, st, quiet, got);
-	live_put64(req, st->id);
-	if ((s = request(c, LIVE_CMD_GET_NEXT_INDEX, req, sizeof req)) !=
-	    LIVE_IO_OK || (s = reply(c, rep, sizeof rep, false)) != LIVE_IO_OK)
-		return reconnect(c, s);
-	if (live_wire_index(rep, &st->pend, why, sizeof why) != 0)
-		return fail(c, "GET_NEXT_INDEX of stream %llu: %s",
-		    (unsigned long long)st->id, why);
-	const struct live_index *ix = &st->pend;
-	if (ix->flags & LIVE_FLAG_NEW_STREAM)
-		c->need_streams = true;
-	switch (ix->status) {
-	case LIVE_INDEX_OK:
-		if (ix->flags & LIVE_FLAG_NEW_METADATA) {
-			enum step r = fetch_metadata(c, st->trace);
-			if (r != STEP_OK)
-				return r;
-		}
-		if (st->skip && mirrored(st, ix))
-			return STEP_OK;
-		st->skip = false;
-		st->pending = true;
-		return fetch_packet(c, st, quiet, got);
-	case LIVE_INDEX_RETRY:
-		if (st->fetched > 0 || quiet)
-			st->state = S_CAUGHT_UP;
-		return STEP_OK;
-	case LIVE_INDEX_INACTIVE:
-		st->state = S_CAUGHT_UP;
-		return STEP_OK;
-	case LIVE_INDEX_HUP:
-	case LIVE_INDEX_EOF:
-		st->state = S_ENDED;
-		return STEP_OK;
-	case LIVE_INDEX_ERR:
-		notice(c, "the relay failed to give stream %llu's next "
-		    "packet (GET_NEXT_INDEX: ERR); the stream is left out",
-		    (unsigned long long)st->id);
-		st->state = S_ENDED;
-		return STEP_OK;
-	default:
-		return fail(c, "unknown GET_NEXT_INDEX status %u of stream "
-		    "%llu", ix->status, (unsigned long long)st->id);
-	}
-}
-
-int
-live_client_fetch(struct live_client *c)
-{
-	int64_t start = now_ms();
-	uint64_t bytes0 = live_mirror_bytes(c->m), gen0 = c->generation;
-	bool checked_streams = false;
-	enum step r = STEP_OK;
-
-	c->quiet_at = start + quiet_ms(c);
-	for (size_t i = 0; i < c->nstreams; i++) {
-		c->streams[i].fetched = 0;
-		if (c->streams[i].state == S_CAUGHT_UP)
-			c->streams[i].state = S_ACTIVE;
-	}
-	while (!c->ended) {
-		if (r == STEP_FAIL)
-			break;
-		if (live_mirror_bytes(c->m) - bytes0 >
-		    LIVE_MAX_SNAPSHOT_BYTES || now_ms() - start >
-		    (int64_t)LIVE_MAX_SNAPSHOT_SECONDS * 1000) {
-			notice(c, "the relay had more to send than ttv reads at "
-			    "once (%llu MB in %lld s): what was read is shown",
-			    (unsigned long long)((live_mirror_bytes(c->m) -
-			    bytes0) / 1000000), (long long)((now_ms() - start) /
-			    1000));
-			break;
-		}
-		r = fetch_all_metadata(c);
-		if (r == STEP_OK && c->need_streams)
-			r = new_streams(c);
-		if (r == STEP_FAIL)
-			break;
-		if (r == STEP_RESTART) {
-			r = STEP_OK;
-			continue;
-		}
-		bool quiet = now_ms() >= c->quiet_at, active = false;
-		int progress = 0;
-		for (size_t i = 0; i < c->nstreams && r == STEP_OK; i++) {
-			struct lstream *st = &c->streams[i];
-			if (st->state != S_ACTIVE)
-				continue;
-			int got = 0;
-			r = step_stream(c, &c->streams[i], quiet, &got);
-			progress += got;
-			if (c->streams[i].state == S_ACTIVE)
-				active = true;
-		}
-		if (r == STEP_RESTART) {
-			r = STEP_OK;
-			continue;
-		}
-		if (r == STEP_FAIL)
-			break;
-		if (progress > 0) {
-			news(c);
-			continue;
-		}
-		if (!active) {
-			/* Every stream has caught up: the streams that
-			 * appeared meanwhile are asked for (and whether the
-			 * session is over), once. */
-			if (!checked_streams || c->need_streams) {
-				checked_streams = true;
-				r = new_streams(c);
-				if (r == STEP_FAIL)
-					break;
-				r = STEP_OK;
-				continue;
-			}
-			/* Nothing to read at all yet: wait for the quiet
-			 * time, asking again for streams. */
-			if (!live_mirror_has_data(c->m) && !quiet) {
-				sleep_ms(pause_ms(c));
-				checked_streams = false;
-				continue;
-			}
-			break;
-		}
-		sleep_ms(pause_ms(c));
-	}
-	if (r != STEP_FAIL && (r = fetch_all_metadata(c)) == STEP_RESTART)
-		r = STEP_OK;
-	/* A reply that made no sense leaves the conversation out of step,
-	 * and a relay that stopped answering would make the goodbye wait
-	 * too. */
-	if (r == STEP_FAIL)
-		c->detached = true;
-	if (c->generation != gen0 || c->ended)
-		news(c);
-	return r == STEP_FAIL ? -1 : 0;
 }
 
 /* --- the client --- */
@@ -1029,8 +602,8 @@ detach(struct live_client *c)
 	for (size_t i = 0; i < c->nsessions; i++) {
 		uint8_t req[8], rep[LIVE_STATUS_REPLY];
 		live_put64(req, c->sessions[i]);
-		if (request(c, LIVE_CMD_DETACH_SESSION, req, sizeof req) !=
-		    LIVE_IO_OK || reply(c, rep, sizeof rep, false) !=
+		if (live_request(c, LIVE_CMD_DETACH_SESSION, req, sizeof req) !=
+		    LIVE_IO_OK || live_reply(c, rep, sizeof rep, false) !=
 		    LIVE_IO_OK)
 			break;
 	}
