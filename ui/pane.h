@@ -23,13 +23,13 @@
 
 struct view;
 
-/* The panes, in the order Tab walks them and the pane keys 1 to 9, v and
- * # name them (CMD_PANE_TIMELINE + id: keys.h); each has its row in the
+/* The panes, in the order Tab walks them and the pane keys 1 to 9, v,
+ * #, t and A name them (CMD_PANE_TIMELINE + id: keys.h); each has its row in the
  * class table (ui/panes.c). */
 enum pane_id {
 	PANE_TIMELINE, PANE_FLAME, PANE_FUNCTIONS, PANE_SEARCH,
 	PANE_MARKERS, PANE_THREADS, PANE_LOGS, PANE_SQL, PANE_CALLTREE,
-	PANE_CALLERS, PANE_INSTANCES, PANE_COUNT
+	PANE_CALLERS, PANE_INSTANCES, PANE_BACKTRACE, PANE_INFO, PANE_COUNT
 };
 
 /* What a command handler tells the main loop. */
