@@ -55,6 +55,7 @@ struct list_pos {
 };
 
 struct pane_class;
+struct column_set;
 
 /* The first member of every pane's state. */
 struct pane {
@@ -90,6 +91,8 @@ struct pane_class {
 	 * the callers and calls of), or CALL_NONE; NULL: the cursor's
 	 * call. */
 	func_id (*selected_func)(struct pane *p, struct view *v);
+	/* The columns the user may choose (columns.h), or NULL: none. */
+	struct column_set *(*columns)(struct pane *p);
 };
 
 /* Shared by list panes (ui/list.c): moves pos over n rows; PANE_*

@@ -27,6 +27,7 @@
 #include "utf8.h"
 #include "sqlpane.h"
 #include "callpanes.h"
+#include "columns.h"
 #include "range.h"
 #include "state.h"
 #include "viewer.h"
@@ -59,6 +60,9 @@ struct viewer {
 	 * scrolled. */
 	bool help;
 	struct list_pos help_pos;
+	/* The column chooser (V) shown over the pane in front. */
+	bool chooser;
+	struct list_pos chooser_pos;
 	/* The pane's rectangle at the last draw, for the mouse. */
 	struct rect main_rect;
 	struct prompt prompt;
@@ -215,6 +219,8 @@ prompt_label(enum prompt_kind k)
 static const char *
 status_hint(const struct viewer *w)
 {
+	if (w->chooser)
+		return "j/k move  Space show or hide  Esc close";
 	return w->help ? "j/k scroll  q close" : shown(&w->view)->hint;
 }
 
@@ -284,6 +290,10 @@ render(struct viewer *w, int *cx, int *cy)
 		help_draw(&w->help_pos, g, lay.main);
 	else
 		pane_draw(v, v->pane, g, lay.main);
+	struct column_set *cs = pane_column_set(v->panes[v->pane]);
+	if (w->chooser && !w->help && cs != NULL)
+		columns_draw(cs, &w->chooser_pos, shown(v)->title, g,
+		    lay.main);
 	if (lay.details_shown)
 		details_draw(v, g, lay.details);
 	*cy = draw_status(w, lay.status, cx);
@@ -568,6 +578,7 @@ set_pane(struct viewer *w, enum pane_id p)
 {
 	view_show_pane(&w->view, p);
 	w->help = false;
+	w->chooser = false;
 }
 
 /* The viewer's own commands: each is named by its row in the command
@@ -727,6 +738,22 @@ cmd_calls(struct viewer *w, enum cmd c)
 	    PANE_INSTANCES, f);
 }
 
+/* V: the column chooser of the pane in front, when it has columns. */
+int
+cmd_columns(struct viewer *w, enum cmd c)
+{
+	(void)c;
+	if (pane_column_set(w->view.panes[w->view.pane]) == NULL) {
+		view_message(&w->view, true, "the %s pane has no columns to "
+		    "choose (3 functions, # calls)", shown(&w->view)->title);
+		return PANE_REDRAW;
+	}
+	w->chooser = !w->chooser;
+	w->help = false;
+	memset(&w->chooser_pos, 0, sizeof w->chooser_pos);
+	return PANE_REDRAW;
+}
+
 /* The range: its ends at the cursor, the selected call's span, or none. */
 int
 cmd_range(struct viewer *w, enum cmd c)
@@ -803,6 +830,7 @@ handle_mouse(struct viewer *w)
 	if (x < r.x || x >= r.x + r.w || y < r.y || y >= r.y + r.h)
 		return PANE_HANDLED;
 	v->msg[0] = '\0';
+	w->chooser = false;
 	if (w->help) {
 		if (b != MOUSE_CLICK)
 			for (int i = 0; i < 3; i++)
@@ -851,7 +879,7 @@ handle_key(struct viewer *w, int key)
 		return PANE_REDRAW | PANE_DATA;
 	/* A new key replaces the last message. */
 	v->msg[0] = '\0';
-	ctx = w->help ? CTX_HELP : shown(v)->ctx;
+	ctx = w->help ? CTX_HELP : w->chooser ? CTX_COLUMNS : shown(v)->ctx;
 	c = keys_lookup(ctx, key);
 	if (c == CMD_NONE) {
 		if (key == TK_ESC && v->pane != PANE_TIMELINE) {
@@ -859,6 +887,21 @@ handle_key(struct viewer *w, int key)
 			return PANE_REDRAW;
 		}
 		return PANE_HANDLED;
+	}
+	if (w->chooser && !w->help) {
+		const char *msg;
+		struct column_set *cs = pane_column_set(v->panes[v->pane]);
+		if (c == CMD_CLOSE || c == CMD_COLUMNS || cs == NULL) {
+			w->chooser = false;
+			return PANE_REDRAW;
+		}
+		flags = columns_command(cs, &w->chooser_pos, c, &msg);
+		if (msg != NULL)
+			view_message(v, true, "%s", msg);
+		if (flags != PANE_UNHANDLED)
+			return flags;
+		/* any other key: the chooser closes, the key does its work */
+		w->chooser = false;
 	}
 	if (w->help) {
 		if (c == CMD_CLOSE || c == CMD_HELP) {
