@@ -56,7 +56,7 @@ enum cmd {
 	CMD_PANE_SEARCH, CMD_PANE_MARKERS, CMD_PANE_THREADS, CMD_PANE_LOGS,
 	CMD_PANE_SQL, CMD_PANE_CALLTREE, CMD_PANE_CALLERS, CMD_PANE_INSTANCES,
 	CMD_PANE_BACKTRACE, CMD_PANE_INFO,
-	CMD_SQL, CMD_COLUMNS,
+	CMD_SQL, CMD_COLUMNS, CMD_SOURCE,
 	CMD_NEXT_PANE, CMD_PREV_PANE, CMD_TOGGLE_DETAILS,
 	CMD_ZOOM_IN, CMD_ZOOM_OUT, CMD_PAN_LEFT, CMD_PAN_RIGHT, CMD_ZOOM_RESET,
 	CMD_SEARCH, CMD_SEARCH_NEXT, CMD_SEARCH_PREV, CMD_SEARCH_CLEAR,
@@ -120,6 +120,7 @@ int cmd_sql(struct viewer *w, enum cmd c);
 int cmd_calls(struct viewer *w, enum cmd c);
 int cmd_range(struct viewer *w, enum cmd c);
 int cmd_columns(struct viewer *w, enum cmd c);
+int cmd_source(struct viewer *w, enum cmd c);
 
 struct binding {
 	enum key_ctx ctx;

@@ -69,6 +69,9 @@ struct viewer {
 	enum cmd pending;	/* waiting for a bookmark letter */
 	const char *path;
 	unsigned long events;
+	/* The source lines' finder (viewer_set_source). */
+	source_find_fn source_find;
+	void *source_arg;
 	/* Load progress. */
 	struct timespec load_start, load_last;
 };
@@ -754,6 +757,35 @@ cmd_columns(struct viewer *w, enum cmd c)
 	return PANE_REDRAW;
 }
 
+/* O: the selected function's source in the user's editor. */
+int
+cmd_source(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+	func_id f = pane_selected_func(v, v->pane);
+	const char *file, *why;
+	char *err = NULL;
+	int line;
+
+	(void)c;
+	if (f == CALL_NONE) {
+		view_message(v, true, "no function selected");
+		return PANE_REDRAW;
+	}
+	if (source_of(v->source, f, &file, &line, &why) != 0) {
+		view_message(v, true, "no source line for %s: %s",
+		    trace_func_name(v->trace, f), why);
+		return PANE_REDRAW;
+	}
+	if (source_edit(file, line, &err) != 0) {
+		view_message(v, true, "%s", err);
+		free(err);
+	} else
+		view_message(v, false, "%s: %s:%d", trace_func_name(v->trace,
+		    f), file, line);
+	return PANE_REDRAW;
+}
+
 /* The range: its ends at the cursor, the selected call's span, or none. */
 int
 cmd_range(struct viewer *w, enum cmd c)
@@ -993,6 +1025,13 @@ viewer_open(const char *path)
 }
 
 void
+viewer_set_source(struct viewer *w, source_find_fn find, void *arg)
+{
+	w->source_find = find;
+	w->source_arg = arg;
+}
+
+void
 viewer_close(struct viewer *w)
 {
 	term_close();
@@ -1011,6 +1050,9 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 
 	free(wp);
 	view_init(&w.view, t, w.ti.utf8);
+	struct source_cache *source = source_cache_new(t, w.source_find,
+	    w.source_arg);
+	w.view.source = source;
 	panes_create(&w.view);
 	apply_scope(&w, sc, &sel->f);
 	merged_message(&w.view);
@@ -1068,6 +1110,7 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 	}
 	rc = t->has_errors ? 1 : 0;
 	view_free(&w.view);
+	source_cache_free(source);
 	grid_free(w.grid);
 	for (size_t k = 0; k <= PROMPT_COMMAND; k++)
 		for (size_t i = 0; i < w.prompt.history[k].n; i++)
