@@ -126,6 +126,12 @@ decl_of(Dwarf_Die *cu, Dwarf_Addr pc, char **file, int *line)
 			continue;
 		const char *f = dwarf_decl_file(d);
 		int l = 0;
+		if (f == NULL) {
+			/* DWARF 5's file 0, which libdw 0.188 does not name:
+			 * the file of the code at pc, the function's own */
+			Dwarf_Line *ln = dwarf_getsrc_die(cu, pc);
+			f = ln != NULL ? dwarf_linesrc(ln, NULL, NULL) : NULL;
+		}
 		if (f != NULL && dwarf_decl_line(d, &l) == 0 && l > 0) {
 			*file = xstrdup(f);
 			*line = l;
