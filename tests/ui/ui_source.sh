@@ -4,6 +4,7 @@
 # from the binary's DWARF; the details pane shows them and O runs the
 # editor as `EDITOR +LINE FILE` (here a script that writes down its
 # arguments). The committed demo binary has no debug info: O says so.
+# With the shared corpus, the same of an LTTng cyg-profile trace.
 set -u
 : "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 drv="$TTV_BUILDDIR/tests/ui/ui_screen"
@@ -41,8 +42,16 @@ export TTV TTV_SRCDIR SOURCE_TRACE EDITOR_LOG EDITOR VISUAL XDG_STATE_HOME
 # (the editor opens at the line of the function's name)
 DEMO_C="$TTV_SRCDIR/demo/demo.c"
 export DEMO_C
+scripts="xray nodebug"
+CTF_CYG="${TTV_SHARED:-$TTV_SRCDIR/../shared}/traces/ctf/lttng-ust-cyg-profile"
+if [ -d "$CTF_CYG/sysroot" ]; then
+	scripts="$scripts ctf"
+	export CTF_CYG
+else
+	echo "SKIP: ctf (no $CTF_CYG)"
+fi
 fails=0
-for s in xray nodebug; do
+for s in $scripts; do
 	if "$drv" "$TTV_SRCDIR/tests/ui/source/$s.scr"; then
 		echo "PASS: $s"
 	else
