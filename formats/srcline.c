@@ -112,6 +112,18 @@ binary(struct srcline *s, const char *path)
 	return &s->bins.items[s->bins.len - 1];
 }
 
+/* f as a path from the root: a compiler may write it relative to the
+ * directory it ran in, the unit's comp_dir (caller frees). */
+static char *
+absolute(Dwarf_Die *cu, const char *f)
+{
+	Dwarf_Attribute a;
+	const char *dir = f[0] == '/' ? NULL :
+	    dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a));
+	return dir != NULL && dir[0] != '\0' ? xasprintf("%s/%s", dir, f) :
+	    xstrdup(f);
+}
+
 /* The declaration's place of the outermost subprogram around pc. */
 static bool
 decl_of(Dwarf_Die *cu, Dwarf_Addr pc, char **file, int *line)
@@ -133,7 +145,7 @@ decl_of(Dwarf_Die *cu, Dwarf_Addr pc, char **file, int *line)
 			f = ln != NULL ? dwarf_linesrc(ln, NULL, NULL) : NULL;
 		}
 		if (f != NULL && dwarf_decl_line(d, &l) == 0 && l > 0) {
-			*file = xstrdup(f);
+			*file = absolute(cu, f);
 			*line = l;
 			found = true;
 		}
@@ -188,7 +200,7 @@ srcline_find(struct srcline *s, const char *path, uint64_t addr,
 	int lineno = 0;
 	const char *f = l != NULL ? dwarf_linesrc(l, NULL, NULL) : NULL;
 	if (f != NULL && dwarf_lineno(l, &lineno) == 0 && lineno > 0) {
-		*file = xstrdup(f);
+		*file = absolute(cu, f);
 		*line = lineno;
 		return 0;
 	}

@@ -15,10 +15,12 @@ fi
 CC=${CLANG:-clang}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-source.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# The flags of demo/make-demo.sh, and -g.
-if ! "$CC" -std=c2x -g -O0 -fxray-instrument -fxray-instruction-threshold=1 \
-    -fxray-always-emit-customevents -c -o "$tmp/demo.o" \
-    "$TTV_SRCDIR/demo/demo.c" 2>/dev/null ||
+# The flags of demo/make-demo.sh, and -g; built from the source tree by a
+# relative path, as make does, so the debug info names the file relative
+# to the directory the compiler ran in.
+if ! (cd "$TTV_SRCDIR" && "$CC" -std=c2x -g -O0 -fxray-instrument \
+    -fxray-instruction-threshold=1 -fxray-always-emit-customevents \
+    -c -o "$tmp/demo.o" demo/demo.c) 2>/dev/null ||
     ! "$CC" -fxray-instrument -fxray-modes=xray-fdr -pthread \
     -Wl,--gc-sections -o "$tmp/demo" "$tmp/demo.o" 2>/dev/null; then
 	echo "SKIP: no clang with the XRay runtime to build demo.c with -g"
