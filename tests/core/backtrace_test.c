@@ -40,9 +40,9 @@ random_trace(uint32_t ntracks, int events, int maxdepth)
 	struct builder *b = builder_new("backtrace-test");
 	builder_set_format(b, "test", "1", NULL);
 	func_id f[6];
-	for (int i = 0; i < 6; i++) {
-		char name[8];
-		snprintf(name, sizeof name, "fn%d", i);
+	for (unsigned i = 0; i < 6; i++) {
+		char name[16];
+		snprintf(name, sizeof name, "fn%u", i);
 		f[i] = builder_func(b, builder_intern_cstr(b, name), 0, i);
 	}
 	uint32_t proc = builder_process(b, 7);
