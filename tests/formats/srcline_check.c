@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "builder.h"
-#include "ctf_lttng.h"
+#include "lttng/ctf_lttng.h"
 #include "srcline.h"
 
 int
