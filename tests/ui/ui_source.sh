@@ -38,14 +38,18 @@ mv "$tmp/demo" "$tmp/trace/demo"
 cat >"$tmp/editor" <<EOT
 #!/bin/sh
 printf '%s\n' "\$@" >"$tmp/editor.log"
+stty -a >"$tmp/editor.tty" 2>&1
 EOT
 chmod +x "$tmp/editor"
 SOURCE_TRACE="$tmp/trace/xray-log.demo.sample"
 EDITOR_LOG="$tmp/editor.log"
+# the terminal's modes as the editor found them: the viewer's raw mode
+# given back (icanon, echo) while it runs
+EDITOR_TTY="$tmp/editor.tty"
 EDITOR="$tmp/editor"
 VISUAL=
 XDG_STATE_HOME="$tmp/state"
-export TTV TTV_SRCDIR SOURCE_TRACE EDITOR_LOG EDITOR VISUAL XDG_STATE_HOME
+export TTV TTV_SRCDIR SOURCE_TRACE EDITOR_LOG EDITOR_TTY EDITOR VISUAL XDG_STATE_HOME
 # the line of quadtree's name in demo.c, where the editor must open
 # (the editor opens at the line of the function's name)
 DEMO_C="$TTV_SRCDIR/demo/demo.c"
