@@ -20,6 +20,7 @@
 #include "cli_options.h"
 #include "export.h"
 #include "live.h"
+#include "srcline.h"
 #include "viewer.h"
 
 /* The viewer's load ends: a failed one closes the terminal first, so that
@@ -49,7 +50,12 @@ view(struct cli_args *c)
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
+	/* source lines from the binaries' debug info, for the details pane
+	 * and O */
+	struct srcline *src = srcline_new();
+	viewer_set_source(w, srcline_find_fn, src);
 	rc = viewer_run(w, t, &sel, &c->scope, !cli_given(c, OPT_NO_STATE));
+	srcline_free(src);
 	selection_clear(&sel);
 	return rc;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "callpanes.h"
+#include "columns.h"
 #include "glyph.h"
 #include "panes.h"
 #include "query_calls.h"
@@ -45,6 +46,7 @@ struct instances_pane {
 	enum instance_key key;
 	bool reverse;
 	int hist_rows;		/* rows above the list at the last draw */
+	struct column_set cols;	/* col_names */
 
 	/* A step from the timeline asked before the calls came. */
 	int pending_step;	/* 0, 1 slower, -1 faster */
@@ -60,6 +62,14 @@ struct calls_job {
 
 #define NUM_W 10
 #define PCT_W 7
+
+/* The calls pane's columns (V chooses them), in screen order, and their
+ * widths with the space after them. */
+enum { COL_DURATION, COL_SELF, COL_START, COL_THREAD, COL_DEPTH };
+static const char *const col_names[] = {
+	"duration", "self", "start", "thread", "depth",
+};
+static const int col_w[] = { NUM_W, NUM_W + 2, 20, 11, 6 };
 
 static struct callers_pane *
 callers_of(const struct view *v)
@@ -99,6 +109,9 @@ instances_create(struct view *v)
 
 	(void)v;
 	p->il_func = CALL_NONE;
+	p->cols.names = col_names;
+	p->cols.n = sizeof col_names / sizeof col_names[0];
+	p->cols.shown = columns_all(&p->cols);
 	return &p->base;
 }
 
@@ -577,15 +590,26 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 	struct rect lr = { r.x, r.y + p->hist_rows, r.w, r.h - p->hist_rows };
 	int rows = lr.h - 2;
 	int y0 = lr.y + 1;
-	int x = lr.x;
-	right(g, x + NUM_W, y0, "duration", STYLE_TITLE);
-	right(g, x + 2 * NUM_W, y0, "self", STYLE_TITLE);
-	grid_puts(g, x + 2 * NUM_W + 2, y0, 18, "start", STYLE_TITLE, 0);
-	grid_puts(g, x + 2 * NUM_W + 22, y0, 10, "thread", STYLE_TITLE, 0);
-	grid_puts(g, x + 2 * NUM_W + 33, y0, 6, "depth", STYLE_TITLE, 0);
+	/* where each column chosen starts (-1: hidden) */
+	int cx[5];
+	for (int k = 0, x = lr.x; k < 5; k++) {
+		cx[k] = column_shown(&p->cols, (size_t)k) ? x : -1;
+		x += cx[k] >= 0 ? col_w[k] : 0;
+	}
+	if (cx[COL_DURATION] >= 0)
+		right(g, cx[COL_DURATION] + NUM_W, y0, "duration",
+		    STYLE_TITLE);
+	if (cx[COL_SELF] >= 0)
+		right(g, cx[COL_SELF] + NUM_W, y0, "self", STYLE_TITLE);
+	if (cx[COL_START] >= 0)
+		grid_puts(g, cx[COL_START], y0, 18, "start", STYLE_TITLE, 0);
+	if (cx[COL_THREAD] >= 0)
+		grid_puts(g, cx[COL_THREAD], y0, 10, "thread", STYLE_TITLE, 0);
+	if (cx[COL_DEPTH] >= 0)
+		grid_puts(g, cx[COL_DEPTH], y0, 6, "depth", STYLE_TITLE, 0);
 	list_clamp(&p->base.pos, l->n, rows);
 	if (l->n == 0)
-		grid_puts(g, x, y0 + 1, lr.w, "no measured call in this span",
+		grid_puts(g, lr.x, y0 + 1, lr.w, "no measured call in this span",
 		    STYLE_DIM, 0);
 	for (int row = 0; row < rows && p->base.pos.top + (size_t)row < l->n;
 	    row++) {
@@ -599,18 +623,23 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 		if (sel)
 			grid_fill(g, (struct rect){ lr.x, y, lr.w, 1 }, ' ',
 			    STYLE_SELECTED, 0);
-		right(g, x + NUM_W, y, timefmt_duration(c->dur, b1, sizeof b1),
-		    style);
-		right(g, x + 2 * NUM_W, y, timefmt_duration(
-		    call_instance_self(t, c, l->t0, l->t1), b2,
-		    sizeof b2), style);
-		text_puts(g, x + 2 * NUM_W + 2, y, 19, view_time_exact(v,
-		    s->start, b3, sizeof b3), style, 0);
+		if (cx[COL_DURATION] >= 0)
+			right(g, cx[COL_DURATION] + NUM_W, y,
+			    timefmt_duration(c->dur, b1, sizeof b1), style);
+		if (cx[COL_SELF] >= 0)
+			right(g, cx[COL_SELF] + NUM_W, y, timefmt_duration(
+			    call_instance_self(t, c, l->t0, l->t1), b2,
+			    sizeof b2), style);
+		if (cx[COL_START] >= 0)
+			text_puts(g, cx[COL_START], y, 19, view_time_exact(v,
+			    s->start, b3, sizeof b3), style, 0);
 		snprintf(b4, sizeof b4, "%lld",
 		    (long long)t->tracks[c->ref.track].tid);
-		grid_puts(g, x + 2 * NUM_W + 22, y, 10, b4, style, 0);
+		if (cx[COL_THREAD] >= 0)
+			grid_puts(g, cx[COL_THREAD], y, 10, b4, style, 0);
 		snprintf(b5, sizeof b5, "%u", c->ref.depth);
-		grid_puts(g, x + 2 * NUM_W + 33, y, 6, b5, style, 0);
+		if (cx[COL_DEPTH] >= 0)
+			grid_puts(g, cx[COL_DEPTH], y, 6, b5, style, 0);
 	}
 }
 
@@ -717,6 +746,12 @@ callers_selected(struct pane *pane, struct view *v)
 	return e == NULL ? p->bf_func : e->func;
 }
 
+static struct column_set *
+instances_columns(struct pane *pane)
+{
+	return &((struct instances_pane *)pane)->cols;
+}
+
 static func_id
 instances_selected(struct pane *pane, struct view *v)
 {
@@ -739,11 +774,12 @@ const struct pane_class pane_callers = {
 const struct pane_class pane_instances = {
 	.title = "Calls",
 	.ctx = CTX_INSTANCES,
-	.hint = "? keys  Enter go there  s sort  r reverse  v callers",
+	.hint = "? keys  Enter go there  s sort  r reverse  v callers  V columns",
 	.create = instances_create,
 	.free = instances_pane_free,
 	.draw = instances_draw,
 	.command = instances_command,
 	.mouse = instances_mouse,
 	.selected_func = instances_selected,
+	.columns = instances_columns,
 };

@@ -128,6 +128,10 @@ struct view {
 
 	struct bookmark marks[26];
 
+	/* The source lines of functions (source.h), borrowed from the
+	 * viewer; NULL: none known. */
+	struct source_cache *source;
+
 	/* Status line message. */
 	char msg[256];
 	bool msg_error;

@@ -27,6 +27,7 @@
 #include "utf8.h"
 #include "sqlpane.h"
 #include "callpanes.h"
+#include "columns.h"
 #include "range.h"
 #include "state.h"
 #include "viewer.h"
@@ -59,12 +60,18 @@ struct viewer {
 	 * scrolled. */
 	bool help;
 	struct list_pos help_pos;
+	/* The column chooser (V) shown over the pane in front. */
+	bool chooser;
+	struct list_pos chooser_pos;
 	/* The pane's rectangle at the last draw, for the mouse. */
 	struct rect main_rect;
 	struct prompt prompt;
 	enum cmd pending;	/* waiting for a bookmark letter */
 	const char *path;
 	unsigned long events;
+	/* The source lines' finder (viewer_set_source). */
+	source_find_fn source_find;
+	void *source_arg;
 	/* Load progress. */
 	struct timespec load_start, load_last;
 };
@@ -215,6 +222,8 @@ prompt_label(enum prompt_kind k)
 static const char *
 status_hint(const struct viewer *w)
 {
+	if (w->chooser)
+		return "j/k move  Space show or hide  Esc close";
 	return w->help ? "j/k scroll  q close" : shown(&w->view)->hint;
 }
 
@@ -284,6 +293,10 @@ render(struct viewer *w, int *cx, int *cy)
 		help_draw(&w->help_pos, g, lay.main);
 	else
 		pane_draw(v, v->pane, g, lay.main);
+	struct column_set *cs = pane_column_set(v->panes[v->pane]);
+	if (w->chooser && !w->help && cs != NULL)
+		columns_draw(cs, &w->chooser_pos, shown(v)->title, g,
+		    lay.main);
 	if (lay.details_shown)
 		details_draw(v, g, lay.details);
 	*cy = draw_status(w, lay.status, cx);
@@ -568,6 +581,7 @@ set_pane(struct viewer *w, enum pane_id p)
 {
 	view_show_pane(&w->view, p);
 	w->help = false;
+	w->chooser = false;
 }
 
 /* The viewer's own commands: each is named by its row in the command
@@ -727,6 +741,51 @@ cmd_calls(struct viewer *w, enum cmd c)
 	    PANE_INSTANCES, f);
 }
 
+/* V: the column chooser of the pane in front, when it has columns. */
+int
+cmd_columns(struct viewer *w, enum cmd c)
+{
+	(void)c;
+	if (pane_column_set(w->view.panes[w->view.pane]) == NULL) {
+		view_message(&w->view, true, "the %s pane has no columns to "
+		    "choose (3 functions, # calls)", shown(&w->view)->title);
+		return PANE_REDRAW;
+	}
+	w->chooser = !w->chooser;
+	w->help = false;
+	memset(&w->chooser_pos, 0, sizeof w->chooser_pos);
+	return PANE_REDRAW;
+}
+
+/* O: the selected function's source in the user's editor. */
+int
+cmd_source(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+	func_id f = pane_selected_func(v, v->pane);
+	const char *file, *why;
+	char *err = NULL;
+	int line;
+
+	(void)c;
+	if (f == CALL_NONE) {
+		view_message(v, true, "no function selected");
+		return PANE_REDRAW;
+	}
+	if (source_of(v->source, f, &file, &line, &why) != 0) {
+		view_message(v, true, "no source line for %s: %s",
+		    trace_func_name(v->trace, f), why);
+		return PANE_REDRAW;
+	}
+	if (source_edit(file, line, &err) != 0) {
+		view_message(v, true, "%s", err);
+		free(err);
+	} else
+		view_message(v, false, "%s: %s:%d", trace_func_name(v->trace,
+		    f), file, line);
+	return PANE_REDRAW;
+}
+
 /* The range: its ends at the cursor, the selected call's span, or none. */
 int
 cmd_range(struct viewer *w, enum cmd c)
@@ -803,6 +862,7 @@ handle_mouse(struct viewer *w)
 	if (x < r.x || x >= r.x + r.w || y < r.y || y >= r.y + r.h)
 		return PANE_HANDLED;
 	v->msg[0] = '\0';
+	w->chooser = false;
 	if (w->help) {
 		if (b != MOUSE_CLICK)
 			for (int i = 0; i < 3; i++)
@@ -851,7 +911,7 @@ handle_key(struct viewer *w, int key)
 		return PANE_REDRAW | PANE_DATA;
 	/* A new key replaces the last message. */
 	v->msg[0] = '\0';
-	ctx = w->help ? CTX_HELP : shown(v)->ctx;
+	ctx = w->help ? CTX_HELP : w->chooser ? CTX_COLUMNS : shown(v)->ctx;
 	c = keys_lookup(ctx, key);
 	if (c == CMD_NONE) {
 		if (key == TK_ESC && v->pane != PANE_TIMELINE) {
@@ -859,6 +919,21 @@ handle_key(struct viewer *w, int key)
 			return PANE_REDRAW;
 		}
 		return PANE_HANDLED;
+	}
+	if (w->chooser && !w->help) {
+		const char *msg;
+		struct column_set *cs = pane_column_set(v->panes[v->pane]);
+		if (c == CMD_CLOSE || c == CMD_COLUMNS || cs == NULL) {
+			w->chooser = false;
+			return PANE_REDRAW;
+		}
+		flags = columns_command(cs, &w->chooser_pos, c, &msg);
+		if (msg != NULL)
+			view_message(v, true, "%s", msg);
+		if (flags != PANE_UNHANDLED)
+			return flags;
+		/* any other key: the chooser closes, the key does its work */
+		w->chooser = false;
 	}
 	if (w->help) {
 		if (c == CMD_CLOSE || c == CMD_HELP) {
@@ -950,6 +1025,13 @@ viewer_open(const char *path)
 }
 
 void
+viewer_set_source(struct viewer *w, source_find_fn find, void *arg)
+{
+	w->source_find = find;
+	w->source_arg = arg;
+}
+
+void
 viewer_close(struct viewer *w)
 {
 	term_close();
@@ -968,6 +1050,9 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 
 	free(wp);
 	view_init(&w.view, t, w.ti.utf8);
+	struct source_cache *source = source_cache_new(t, w.source_find,
+	    w.source_arg);
+	w.view.source = source;
 	panes_create(&w.view);
 	apply_scope(&w, sc, &sel->f);
 	merged_message(&w.view);
@@ -1025,6 +1110,7 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 	}
 	rc = t->has_errors ? 1 : 0;
 	view_free(&w.view);
+	source_cache_free(source);
 	grid_free(w.grid);
 	for (size_t k = 0; k <= PROMPT_COMMAND; k++)
 		for (size_t i = 0; i < w.prompt.history[k].n; i++)

@@ -13,6 +13,7 @@
 
 #include "model.h"
 #include "scope.h"
+#include "source.h"
 
 struct viewer;
 
@@ -23,6 +24,9 @@ struct viewer *viewer_open(const char *path);
  * viewer). Ctrl-C while the load runs leaves the program (130), the
  * terminal restored. */
 void viewer_progress(void *arg, uint64_t done, uint64_t total);
+/* How the viewer finds the source line of a function (the program gives
+ * the readers' layer's, formats/srcline.h); without it none is known. */
+void viewer_set_source(struct viewer *w, source_find_fn find, void *arg);
 /* Closes the terminal and frees w: the load failed, and what is written
  * next stays on the screen. */
 void viewer_close(struct viewer *w);
