@@ -55,4 +55,15 @@ int cli_diff(const struct diff_cli *o, const char *path,
     const struct open_options *oo, const struct scope *sc,
     const struct stats_options *so, const char *output);
 
+/* One side's selection beyond the scope's filter (cli_load with threads
+ * false): the threads of sc's list that t has (other, the trace loaded
+ * before, NULL for the first: a tid must be in one of the two), then its
+ * range (base: --range-base when given). Returns the exit status, with
+ * *err (caller frees) when not 0; *about: the message is about t (else
+ * about both traces). Says nothing itself: the viewer's road takes it
+ * too. */
+int cli_diff_select(bool base, const struct trace *t,
+    const struct trace *other, const struct scope *sc, struct selection *sel,
+    char **err, bool *about);
+
 #endif
