@@ -33,17 +33,16 @@ diff_align_window(ttv_ns t0, ttv_ns t1, ttv_ns off, ttv_ns *b0, ttv_ns *b1)
 
 	if (__builtin_sub_overflow(t1, t0, &span) || span <= 0)
 		span = 1;
-	*b0 = diff_align_shift(t0, back);
-	*b1 = diff_align_shift(t1, back);
-	if (*b1 > *b0)
+	if (!__builtin_add_overflow(t0, back, b0) &&
+	    !__builtin_add_overflow(t1, back, b1) && *b1 > *b0)
 		return;
-	/* Pinned at an end of the axis: keep the span from that end. */
-	if (*b0 == TTV_NS_MAX) {
-		*b1 = TTV_NS_MAX;
-		*b0 = TTV_NS_MAX - span;
-	} else {
+	/* Past an end of the time axis: pinned to it, the span kept. */
+	if (back < 0) {
 		*b0 = TTV_NS_MIN;
 		*b1 = TTV_NS_MIN + span;
+	} else {
+		*b1 = TTV_NS_MAX;
+		*b0 = TTV_NS_MAX - span;
 	}
 }
 
