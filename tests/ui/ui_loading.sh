@@ -52,7 +52,10 @@ tmux -L "$sock" send-keys q
 echo "PASS: progress shown while loading, then the timeline"
 
 "$gen" -B 1048576 "$tmp/small.fdr" >/dev/null || exit 1
+# a server of its own: the first one may still be on its way out
 tmux -L "$sock" kill-server 2>/dev/null
+sock="ttv-diff-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 tmux -L "$sock" -f /dev/null new-session -d -x 100 -y 30 \
     "env TERM=tmux-256color LANG=C.UTF-8 '$TTV' --no-state small.fdr; sleep 30"
 if ! poll '\[Timeline\]' 20; then
