@@ -345,9 +345,15 @@ hist_draw(struct diff_calls_pane *p, struct grid *g, struct rect r)
 			    STYLE_DIFF_SHRANK0 + 2 : STYLE_DIFF_GREW0 + 2, 0);
 	timefmt_duration(diff_hist_edge(hg, 0), b1, sizeof b1);
 	timefmt_duration(diff_hist_edge(hg, hg->n), b2, sizeof b2);
-	text_puts(g, r.x, my + 1, r.w / 3, b1, STYLE_DIM, 0);
-	grid_puts(g, r.x + r.w / 3, my + 1, r.w / 3, p->counts ?
-	    "calls per bucket" : "share of each trace's calls", STYLE_DIM, 0);
+	/* the axis's ends, and what the heights are between them */
+	const char *what = p->counts ? "calls per bucket" :
+	    "share of each trace's calls";
+	int len = (int)strlen(what);
+	int end = text_width(g, b2, strlen(b2), 24);
+	int c = text_puts(g, r.x, my + 1, r.w / 3, b1, STYLE_DIM, 0);
+	if (len + 2 <= (int)hg->n * bw - c - end)
+		grid_puts(g, r.x + ((int)hg->n * bw - len) / 2, my + 1, len,
+		    what, STYLE_DIM, 0);
 	right(g, r.x + (int)hg->n * bw, my + 1, b2, STYLE_DIM);
 }
 
