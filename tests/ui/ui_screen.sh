@@ -20,6 +20,12 @@ if [ -x "$fxtgen" ]; then
 	"$fxtgen" -D base "$tmp/base.fxt" && "$fxtgen" -D new "$tmp/new.fxt" ||
 	    exit 1
 fi
+# ... and across formats: an FXT base with names by address, a CTF run
+ctfgen="$TTV_BUILDDIR/tests/gen/ctfgen"
+if [ -x "$fxtgen" ] && [ -x "$ctfgen" ]; then
+	"$fxtgen" -A -D base "$tmp/base-a.fxt" &&
+	    "$ctfgen" -D new "$tmp/new-ctf" >/dev/null || exit 1
+fi
 export TTV TTV_SRCDIR
 cd "$tmp" || exit 1
 fail=0
@@ -39,8 +45,8 @@ for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
 		continue
 	fi
 	case $name in
-	diff*) if [ ! -f "$tmp/new.fxt" ]; then
-		echo "SKIP: $name (no tests/gen/fxtgen)"
+	diff*) if [ ! -f "$tmp/new.fxt" ] || [ ! -d "$tmp/new-ctf" ]; then
+		echo "SKIP: $name (no tests/gen/fxtgen, ctfgen)"
 		continue
 	fi ;;
 	esac
