@@ -462,8 +462,8 @@ diff_pane_load(struct view *v, const char *path)
 	}
 	if (s->work != DIFF_IDLE || diff_busy(v)) {
 		view_message(v, true, "a comparison is still being made%s",
-		    s->work != DIFF_IDLE ? " (Esc stops it)" : ", stopped: "
-		    "its load ends in the background");
+		    s->work != DIFF_IDLE ? " (Esc stops it)" : ": stopped, "
+		    "it ends in the background");
 		return PANE_REDRAW;
 	}
 	session_drop(s);
