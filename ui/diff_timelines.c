@@ -354,7 +354,8 @@ tl_command(struct pane *pane, struct view *v, enum cmd c)
 	}
 }
 
-/* A click or the wheel in either timeline: that view's. */
+/* A click or the wheel in either timeline: that view's (which stays
+ * where it is: S swaps). */
 static int
 tl_mouse(struct pane *pane, struct view *v, struct rect r, int x, int y,
     enum mouse_button b)
@@ -372,7 +373,6 @@ tl_mouse(struct pane *pane, struct view *v, struct rect r, int x, int y,
 		bool is_base = (k == 0) == p->base_on_top;
 		struct view *tv = is_base ? &s->bview : v;
 		follow(p, v);
-		p->base_on_top = is_base;
 		int flags = pane_mouse(tv, PANE_TIMELINE, h, x, y, b);
 		if (is_base) {
 			lead(p, v);
