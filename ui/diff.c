@@ -369,10 +369,12 @@ compare_install(struct job *j, struct view *v)
 		view_message(v, s->base->has_errors, "%s: %zu problem%s while "
 		    "reading: %s", s->path, s->base->ndiags,
 		    s->base->ndiags == 1 ? "" : "s", s->base->diags[0].text);
+	else if (s->table.by == DIFF_BY_PATH)
+		view_message(v, false, "compared with %s: %zu call paths",
+		    s->path, s->paths.n);
 	else
-		view_message(v, false, "compared with %s: %zu %s, %zu call "
-		    "paths", s->path, s->table.n, s->table.by == DIFF_BY_PATH ?
-		    "paths" : "functions", s->paths.n);
+		view_message(v, false, "compared with %s: %zu functions, %zu "
+		    "call paths", s->path, s->table.n, s->paths.n);
 }
 
 void

@@ -97,6 +97,10 @@ columns(int w, bool paths, enum col *out)
 			on[n] = true;
 		n++;
 	}
+	/* a base's column goes with the new trace's */
+	if (n > 0 && (n - 1 == COL_CALLS_BASE || n - 1 == COL_P50_BASE ||
+	    n - 1 == COL_P99_BASE))
+		on[n - 1] = false;
 	for (size_t i = 0; i < NCOLS; i++)
 		if (on[screen_order[i]])
 			out[k++] = screen_order[i];
