@@ -507,6 +507,17 @@ diff_pane_idle(struct view *v)
 	return s->base == NULL && s->work == DIFF_IDLE;
 }
 
+void
+diff_title(struct grid *g, struct rect r, const char *title,
+    const char *detail)
+{
+	int c = grid_puts(g, r.x, r.y, r.w, title, STYLE_TITLE, 0);
+
+	if (detail != NULL && c + 2 < r.w)
+		text_puts(g, r.x + c + 2, r.y, r.w - c - 2, detail, STYLE_DIM,
+		    0);
+}
+
 bool
 diff_draw_state(struct view *v, struct grid *g, struct rect r,
     const char *title)
@@ -849,7 +860,7 @@ diff_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	    s->opt.norm == DIFF_NORM_TOTAL ? " (normalised)" : "",
 	    b1, b2, p->base_widths ? "new" : "base",
 	    p->only ? "the graph" : "one-trace paths");
-	pane_title(g, r, "Diff", buf);
+	diff_title(g, r, "Diff", buf);
 	if (p->only) {
 		draw_only(p, g, (struct rect){ r.x, r.y + 1, r.w, r.h - 1 });
 		return;

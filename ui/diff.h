@@ -67,6 +67,10 @@ bool diff_busy(struct view *v);
 /* Runs a job of the comparison's panes: on the worker when either trace
  * is big (view_submit's rule), else at once. */
 void diff_submit(struct view *v, struct job *j);
+/* A pane's title line whose detail holds text of a trace (names, paths),
+ * escaped as such text always is. */
+void diff_title(struct grid *g, struct rect r, const char *title,
+    const char *detail);
 /* Draws what stands instead of a comparison (none yet, loading, failed)
  * under title over r; false when the comparison is ready. */
 bool diff_draw_state(struct view *v, struct grid *g, struct rect r,

@@ -413,13 +413,13 @@ calls_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	if (!p->valid) {
 		snprintf(buf, sizeof buf, "finding the calls of %s in both "
 		    "traces...", p->key);
-		pane_title(g, r, "Diff calls", buf);
+		diff_title(g, r, "Diff calls", buf);
 		return;
 	}
 	snprintf(buf, sizeof buf, "%s in %s (base) and %s; h/l base or "
 	    "new calls, n %s, Enter the call in the timelines", p->key, s->path,
 	    diff_trace_name(v->trace, NULL), p->counts ? "shares" : "counts");
-	pane_title(g, r, "Diff calls", buf);
+	diff_title(g, r, "Diff calls", buf);
 	if (p->err != NULL) {
 		text_puts(g, r.x, r.y + 1, r.w, p->err, STYLE_ERROR, 0);
 		return;

@@ -193,7 +193,7 @@ table_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	    "functions", diff_trace_name(v->trace, NULL), s->path,
 	    stats_key_name(s->sort), s->desc ? "largest first" :
 	    "smallest first");
-	pane_title(g, r, "Diff table", buf);
+	diff_title(g, r, "Diff table", buf);
 	grid_puts(g, r.x, r.y + 1, name_w, paths ? "path" : "function",
 	    STYLE_TITLE, s->sort == STATS_NAME ? ATTR_UNDERLINE : 0);
 	for (size_t i = 0; i < ncol; i++)

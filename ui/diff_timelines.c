@@ -75,6 +75,16 @@ offset(const struct diff_timelines_pane *p)
 	return diff_align_offset(p->at_new, p->at_base);
 }
 
+/* The same from each trace's start, as their rulers count: how much
+ * later the base is drawn than where its own time would put it. */
+static ttv_ns
+moved(const struct diff_timelines_pane *p, struct view *v)
+{
+	return diff_align_offset(diff_align_offset(p->at_new,
+	    v->trace->first), diff_align_offset(p->at_base,
+	    diff_session(v)->base->first));
+}
+
 /* The base's window, from the trace's. */
 static void
 follow(struct diff_timelines_pane *p, struct view *v)
@@ -158,7 +168,7 @@ tl_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	follow(p, v);
 	snprintf(buf, sizeof buf, "aligned on %s; S swap, a starts, A the "
 	    "cursor's function, M the marker at the cursor", p->what);
-	pane_title(g, r, "Timelines", buf);
+	diff_title(g, r, "Timelines", buf);
 	int h1 = (r.h - 1) / 2, h2 = r.h - 1 - h1;
 	if (h2 < 4) {
 		grid_puts(g, r.x, r.y + 1, r.w, "too small for two timelines",
@@ -170,7 +180,7 @@ tl_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	int y = r.y + 1;
 	for (int k = 0; k < 2; k++) {
 		int i = k == 0 ? first : 1 - first, h = k == 0 ? h1 : h2;
-		label(v, views[i], i == 1, g, r.x, y, r.w, offset(p));
+		label(v, views[i], i == 1, g, r.x, y, r.w, moved(p, v));
 		p->half[k] = (struct rect){ r.x, y + 1, r.w, h - 1 };
 		pane_draw(views[i], PANE_TIMELINE, g, p->half[k]);
 		y += h;

@@ -26,6 +26,13 @@ if [ -x "$fxtgen" ] && [ -x "$ctfgen" ]; then
 	"$fxtgen" -A -D base "$tmp/base-a.fxt" &&
 	    "$ctfgen" -D new "$tmp/new-ctf" >/dev/null || exit 1
 fi
+# ... and with markers: two runs of the XRay writer's FDR log, the second
+# at half its clock rate (every time twice as late)
+xraygen="$TTV_BUILDDIR/tests/gen/xraygen"
+if [ -x "$xraygen" ]; then
+	"$xraygen" full "$tmp/run1.fdr" >/dev/null &&
+	    "$xraygen" -f 1000000000 full "$tmp/run2.fdr" >/dev/null || exit 1
+fi
 export TTV TTV_SRCDIR
 cd "$tmp" || exit 1
 fail=0
@@ -45,8 +52,9 @@ for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
 		continue
 	fi
 	case $name in
-	diff*) if [ ! -f "$tmp/new.fxt" ] || [ ! -d "$tmp/new-ctf" ]; then
-		echo "SKIP: $name (no tests/gen/fxtgen, ctfgen)"
+	diff*) if [ ! -f "$tmp/new.fxt" ] || [ ! -d "$tmp/new-ctf" ] ||
+	    [ ! -f "$tmp/run2.fdr" ]; then
+		echo "SKIP: $name (no tests/gen/fxtgen, ctfgen, xraygen)"
 		continue
 	fi ;;
 	esac
