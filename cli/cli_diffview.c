@@ -16,6 +16,7 @@
 #include "cli_diff.h"
 #include "cli_open.h"
 #include "cli_options.h"
+#include "live.h"
 #include "xalloc.h"
 
 void
@@ -42,7 +43,8 @@ cli_diff_open_base(void *arg, const char *path, const struct trace *other,
     struct trace **t, struct selection *sel, char **err)
 {
 	const struct cli_args *c = arg;
-	struct cli_display d = { progress, NULL, parg, true };
+	struct cli_display d = { .progress = progress, .arg = parg,
+	    .diags_elsewhere = true };
 	bool about;
 	int rc = cli_load(path, &c->open, &c->scope, false, &d, t, sel, err);
 
@@ -72,7 +74,7 @@ cli_diff_view(struct cli_args *c)
 	selection_init(&sel[1]);
 	/* An unreadable path is said plainly, before the screen flashes. */
 	for (i = 0; i < 2; i++)
-		if (access(paths[i], R_OK) != 0) {
+		if (!live_url_is(paths[i]) && access(paths[i], R_OK) != 0) {
 			cli_say(paths[i], strerror(errno));
 			return TTV_EXIT_BAD_INPUT;
 		}
@@ -80,7 +82,8 @@ cli_diff_view(struct cli_args *c)
 	if (w == NULL)
 		return TTV_EXIT_USAGE;
 	for (i = 0; i < 2; i++) {
-		struct cli_display d = { viewer_progress, NULL, w, true };
+		struct cli_display d = { .progress = viewer_progress,
+		    .arg = w, .diags_elsewhere = true };
 		viewer_loading(w, paths[i]);
 		rc = cli_load(paths[i], &c->open, &c->scope, false, &d, &t[i],
 		    &sel[i], &err);
