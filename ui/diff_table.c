@@ -177,7 +177,7 @@ table_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	struct diff_session *s = diff_session(v);
 	struct list_pos *pos = &pane->pos;
 	enum col cols[NCOLS];
-	char buf[1024], b[48];
+	char buf[1024], b[48], order[48];
 
 	if (diff_draw_state(v, g, r, "Diff table"))
 		return;
@@ -188,11 +188,17 @@ table_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	ttv_ns max = diff_max_delta(d);
 	int nrows = r.h - 2;
 
-	snprintf(buf, sizeof buf, "%zu %s of %s against %s, by the change "
-	    "of %s, %s; Enter: in both traces", d->n, paths ? "call paths" :
-	    "functions", diff_trace_name(v->trace, NULL), s->path,
-	    stats_key_name(s->sort), s->desc ? "largest first" :
-	    "smallest first");
+	/* Names have no change: they sort A to Z. */
+	if (s->sort == STATS_NAME)
+		snprintf(order, sizeof order, "by name, %s",
+		    s->desc ? "Z to A" : "A to Z");
+	else
+		snprintf(order, sizeof order, "by the change of %s, %s",
+		    stats_key_name(s->sort), s->desc ? "largest first" :
+		    "smallest first");
+	snprintf(buf, sizeof buf, "%zu %s of %s against %s, %s; Enter: in "
+	    "both traces", d->n, paths ? "call paths" : "functions",
+	    diff_trace_name(v->trace, NULL), s->path, order);
 	diff_title(g, r, "Diff table", buf);
 	grid_puts(g, r.x, r.y + 1, name_w, paths ? "path" : "function",
 	    STYLE_TITLE, s->sort == STATS_NAME ? ATTR_UNDERLINE : 0);
