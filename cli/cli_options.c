@@ -154,7 +154,10 @@ usage(FILE *fp)
 "      --diff BASE         compare TRACE with BASE (any formats): per\n"
 "                          function calls, total, self, p50, p99 in each,\n"
 "                          the change and grew/shrank/same/only-base/\n"
-"                          only-new, largest change of total first\n"
+"                          only-new, largest change of total first; on\n"
+"                          a terminal without --tsv, -o or --fail-above,\n"
+"                          the viewer on both (differential flame graph,\n"
+"                          table, timelines)\n"
 "      --tsv               with --stats, --markers, --search, --query,\n"
 "                          --calls, --callers, --callees, --tree or\n"
 "                          --diff: tab-separated with a header line\n"
@@ -219,7 +222,8 @@ usage(FILE *fp)
 "\n"
 "Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error or bad\n"
 "query, 3 --fail-above failed, 130 query interrupted.\n"
-"In the viewer, press ? for the keys; see ttv(1).\n", fp);
+"In the viewer, press ? for the keys, :diff BASE to compare; see ttv(1).\n",
+	    fp);
 }
 
 /* --------------------------------------------------------------- reading */

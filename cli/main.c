@@ -54,10 +54,24 @@ view(struct cli_args *c)
 	 * and O */
 	struct srcline *src = srcline_new();
 	viewer_set_source(w, srcline_find_fn, src);
-	rc = viewer_run(w, t, &sel, &c->scope, !cli_given(c, OPT_NO_STATE));
+	/* :diff BASE takes the same road. */
+	struct viewer_diff vd;
+	cli_diff_viewer_options(c, &vd);
+	rc = viewer_run(w, t, &sel, &c->scope, !cli_given(c, OPT_NO_STATE),
+	    &vd);
 	srcline_free(src);
 	selection_clear(&sel);
 	return rc;
+}
+
+/* --diff on a terminal without an output for a script (--tsv, --output,
+ * --fail-above) is the viewer's; elsewhere, the table. */
+static bool
+diff_viewed(const struct cli_args *c)
+{
+	return !cli_given(c, OPT_TSV) && !cli_given(c, OPT_OUTPUT) &&
+	    !cli_given(c, OPT_FAIL_ABOVE) && isatty(STDIN_FILENO) &&
+	    isatty(STDOUT_FILENO);
 }
 
 /* Runs the batch mode on the selection: its exit status, 0 when it has
@@ -151,6 +165,8 @@ main(int argc, char **argv)
 		rc = cli_check(&c);
 	if (rc == CLI_RUN && c.mode == MODE_VIEW)
 		rc = view(&c);
+	else if (rc == CLI_RUN && c.mode == MODE_DIFF && diff_viewed(&c))
+		rc = cli_diff_view(&c);
 	else if (rc == CLI_RUN && c.mode == MODE_DIFF)
 		rc = cli_diff(&c.diff, c.path, &c.open, &c.scope, &c.stats,
 		    c.output);

@@ -66,6 +66,27 @@ side_keys(struct strtab *names, const struct trace *t, struct regex *strip,
 	return key;
 }
 
+uint8_t *
+diff_key_funcs(const struct trace *t, struct regex *strip, const char *key,
+    char **err)
+{
+	struct strtab *names = strtab_new();
+	bool shared;
+	uint32_t *keys = side_keys(names, t, strip, &shared, err);
+	if (keys == NULL) {
+		strtab_free(names);
+		return NULL;
+	}
+	uint32_t before = strtab_count(names);
+	uint32_t k = strtab_intern_held(names, key, strlen(key));
+	uint8_t *on = xcalloc(t->nfuncs ? t->nfuncs : 1, 1);
+	for (uint32_t f = 0; k < before && f < t->nfuncs; f++)
+		on[f] = keys[f] == k;
+	free(keys);
+	strtab_free(names);
+	return on;
+}
+
 /* ---------------------------------------------------------------- parts */
 
 /* Each side's statistics by key (count 0: no call). */

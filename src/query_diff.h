@@ -144,6 +144,13 @@ const char *diff_name(const struct diff *d, uint32_t name);
 size_t diff_path(const struct diff *d, const struct diff_row *r,
     uint32_t **names);
 
+/* The functions of t whose key (their name, with strip's matches cut when
+ * strip is not NULL) is key, a row's name: one byte per function, 1 for
+ * those (caller frees); what a row is made of in one trace, for its
+ * calls. NULL with *err (caller frees) as query_diff. */
+uint8_t *diff_key_funcs(const struct trace *t, struct regex *strip,
+    const char *key, char **err);
+
 /* total new / total base; NAN when the base's total is 0. */
 double diff_ratio(const struct diff_row *r);
 /* The CI gate: a row in both traces that grew (beyond the noise) by more

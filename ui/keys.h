@@ -43,6 +43,10 @@ enum key_ctx {
 	CTX_CALLTREE,
 	CTX_CALLERS,
 	CTX_INSTANCES,
+	CTX_DIFF,
+	CTX_DIFF_TABLE,
+	CTX_DIFF_CALLS,
+	CTX_DIFF_TIMELINES,
 	CTX_HELP,
 	CTX_COLUMNS,
 	CTX_COUNT
@@ -56,6 +60,8 @@ enum cmd {
 	CMD_PANE_SEARCH, CMD_PANE_MARKERS, CMD_PANE_THREADS, CMD_PANE_LOGS,
 	CMD_PANE_SQL, CMD_PANE_CALLTREE, CMD_PANE_CALLERS, CMD_PANE_INSTANCES,
 	CMD_PANE_BACKTRACE, CMD_PANE_INFO,
+	CMD_PANE_DIFF, CMD_PANE_DIFF_TABLE, CMD_PANE_DIFF_CALLS,
+	CMD_PANE_DIFF_TIMELINES,
 	CMD_SQL, CMD_COLUMNS, CMD_SOURCE,
 	CMD_NEXT_PANE, CMD_PREV_PANE, CMD_TOGGLE_DETAILS,
 	CMD_ZOOM_IN, CMD_ZOOM_OUT, CMD_PAN_LEFT, CMD_PAN_RIGHT, CMD_ZOOM_RESET,
@@ -83,6 +89,11 @@ enum cmd {
 	/* call tree */
 	CMD_TREE_FOLD, CMD_TREE_UNFOLD, CMD_TREE_TOGGLE, CMD_TREE_HOT,
 	CMD_MATCH_NEXT, CMD_MATCH_PREV,
+	/* two traces compared */
+	CMD_DIFF_WIDTHS, CMD_DIFF_ONLY, CMD_DIFF_BASE_SIDE, CMD_DIFF_NEW_SIDE,
+	CMD_DIFF_NORMALIZE,
+	CMD_DIFF_SWAP, CMD_DIFF_ALIGN_START, CMD_DIFF_ALIGN_CALL,
+	CMD_DIFF_ALIGN_MARKER,
 	CMD_CLOSE, CMD_COLUMN_TOGGLE,
 	CMD_COUNT
 };
@@ -118,6 +129,7 @@ int cmd_wall_clock(struct viewer *w, enum cmd c);
 int cmd_bookmark(struct viewer *w, enum cmd c);
 int cmd_sql(struct viewer *w, enum cmd c);
 int cmd_calls(struct viewer *w, enum cmd c);
+int cmd_diff(struct viewer *w, enum cmd c);
 int cmd_range(struct viewer *w, enum cmd c);
 int cmd_columns(struct viewer *w, enum cmd c);
 int cmd_source(struct viewer *w, enum cmd c);

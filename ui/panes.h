@@ -26,6 +26,10 @@ extern const struct pane_class pane_callers;
 extern const struct pane_class pane_instances;
 extern const struct pane_class pane_backtrace;
 extern const struct pane_class pane_info;
+extern const struct pane_class pane_diff;
+extern const struct pane_class pane_diff_table;
+extern const struct pane_class pane_diff_calls;
+extern const struct pane_class pane_diff_timelines;
 
 /* Makes the view's panes, one of each class (after view_init; the view
  * owns them from then on and frees them with view_free). */

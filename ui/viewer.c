@@ -28,6 +28,7 @@
 #include "sqlpane.h"
 #include "callpanes.h"
 #include "columns.h"
+#include "diffpane.h"
 #include "range.h"
 #include "state.h"
 #include "viewer.h"
@@ -68,6 +69,7 @@ struct viewer {
 	struct prompt prompt;
 	enum cmd pending;	/* waiting for a bookmark letter */
 	const char *path;
+	const char *loading;	/* what the progress names, NULL: path */
 	unsigned long events;
 	/* The source lines' finder (viewer_set_source). */
 	source_find_fn source_find;
@@ -105,7 +107,8 @@ viewer_progress(void *arg, uint64_t done, uint64_t total)
 		/* Ctrl-C while a big trace loads: the load cannot be
 		 * stopped half way, so leave now, terminal restored. */
 		term_close();
-		fprintf(stderr, "ttv: interrupted while loading %s\n", w->path);
+		fprintf(stderr, "ttv: interrupted while loading %s\n",
+		    w->loading ? w->loading : w->path);
 		exit(130);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -115,7 +118,7 @@ viewer_progress(void *arg, uint64_t done, uint64_t total)
 	w->load_last = now;
 	secs = elapsed(&w->load_start, &now);
 	snprintf(buf, sizeof buf, "loading %s: %3.0f%%  %.0f of %.0f MB  "
-	    "%.0f MB/s", w->path, total ? 100.0 * (double)done /
+	    "%.0f MB/s", w->loading ? w->loading : w->path, total ? 100.0 * (double)done /
 	    (double)total : 0.0, mb, (double)total / 1e6,
 	    secs > 0 ? mb / secs : 0.0);
 	draw_status_text(w, buf, STYLE_STATUS);
@@ -484,6 +487,14 @@ prompt_submit(struct viewer *w)
 			p->kind = PROMPT_RANGE;
 			return prompt_submit(w);
 		}
+		if (strncmp(p->buf, "diff ", 5) == 0 &&
+		    p->buf[5 + strspn(p->buf + 5, " ")] != '\0') {
+			/* :diff BASE, the path as typed */
+			p->kind = PROMPT_NONE;
+			w->help = false;
+			return diff_pane_load(v, p->buf + 5 + strspn(p->buf + 5,
+			    " "));
+		}
 		if (strncmp(p->buf, "sql ", 4) == 0) {
 			/* the one command with an argument */
 			const char *q = p->buf + 4 + strspn(p->buf + 4, " ");
@@ -627,17 +638,29 @@ cmd_prompt(struct viewer *w, enum cmd c)
 	return PANE_REDRAW;
 }
 
+/* Whether pane id has something to show (pane.h). */
+static bool
+available(struct view *v, enum pane_id id)
+{
+	struct pane *p = v->panes[id];
+
+	return p->cls->available == NULL || p->cls->available(p, v);
+}
+
 int
 cmd_pane(struct viewer *w, enum cmd c)
 {
 	struct view *v = &w->view;
+	int step = c == CMD_NEXT_PANE ? 1 : PANE_COUNT - 1;
+	enum pane_id to = v->pane;
 
-	if (c == CMD_NEXT_PANE)
-		set_pane(w, (enum pane_id)((v->pane + 1) % PANE_COUNT));
-	else if (c == CMD_PREV_PANE)
-		set_pane(w, (enum pane_id)((v->pane + PANE_COUNT - 1) %
-		    PANE_COUNT));
-	else	/* the pane commands are in pane order */
+	if (c == CMD_NEXT_PANE || c == CMD_PREV_PANE) {
+		/* Tab passes by the panes with nothing to show. */
+		do
+			to = (enum pane_id)((to + step) % PANE_COUNT);
+		while (to != v->pane && !available(v, to));
+		set_pane(w, to);
+	} else	/* the pane commands are in pane order */
 		set_pane(w, (enum pane_id)(PANE_TIMELINE +
 		    (c - CMD_PANE_TIMELINE)));
 	return PANE_REDRAW;
@@ -786,6 +809,25 @@ cmd_source(struct viewer *w, enum cmd c)
 	return PANE_REDRAW;
 }
 
+/* The comparison's panes; without a base yet, the prompt asks for one
+ * (":diff " and the path). */
+int
+cmd_diff(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+
+	if (diff_pane_idle(v)) {
+		prompt_open(w, PROMPT_COMMAND, "diff ");
+		view_message(v, false, "the base trace to compare this one "
+		    "with (a file or a CTF directory; Tab completes nothing)");
+		return PANE_REDRAW;
+	}
+	if (c == CMD_PANE_DIFF_CALLS)
+		return diff_pane_calls_open(v, v->pane);
+	set_pane(w, (enum pane_id)(PANE_TIMELINE + (c - CMD_PANE_TIMELINE)));
+	return PANE_REDRAW;
+}
+
 /* The range: its ends at the cursor, the selected call's span, or none. */
 int
 cmd_range(struct viewer *w, enum cmd c)
@@ -906,9 +948,12 @@ handle_key(struct viewer *w, int key)
 			view_mark_jump(v, key);
 		return PANE_REDRAW | PANE_DATA;
 	}
-	/* Esc first stops a pattern being matched (or a search). */
+	/* Esc first stops a pattern being matched (or a search), then a
+	 * base trace being loaded or compared. */
 	if (key == TK_ESC && view_regex_stop(v))
 		return PANE_REDRAW | PANE_DATA;
+	if (key == TK_ESC && diff_pane_stop(v))
+		return PANE_REDRAW;
 	/* A new key replaces the last message. */
 	v->msg[0] = '\0';
 	ctx = w->help ? CTX_HELP : w->chooser ? CTX_COLUMNS : shown(v)->ctx;
@@ -1032,6 +1077,15 @@ viewer_set_source(struct viewer *w, source_find_fn find, void *arg)
 }
 
 void
+viewer_loading(struct viewer *w, const char *path)
+{
+	w->loading = path;
+	/* A new load's rate from its own start. */
+	clock_gettime(CLOCK_MONOTONIC, &w->load_start);
+	w->load_last = w->load_start;
+}
+
+void
 viewer_close(struct viewer *w)
 {
 	term_close();
@@ -1041,7 +1095,7 @@ viewer_close(struct viewer *w)
 
 int
 viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
-    const struct scope *sc, bool keep_state)
+    const struct scope *sc, bool keep_state, struct viewer_diff *diff)
 {
 	/* From here on the viewer is this function's: the terminal and
 	 * the grid viewer_open made are moved into it. */
@@ -1054,6 +1108,9 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 	    w.source_arg);
 	w.view.source = source;
 	panes_create(&w.view);
+	/* The comparison's side of this trace is the command line's
+	 * selection, before the view takes its masks. */
+	diff_pane_setup(&w.view, diff, sel);
 	apply_scope(&w, sc, &sel->f);
 	merged_message(&w.view);
 	if (keep_state && state_load(&w.view, w.path, scope_filters(sc)) &&
@@ -1096,6 +1153,10 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 	}
 	term_close();
 	char *state_err = NULL;
+	/* A pane that needs more than the trace (a comparison's, its base)
+	 * could not be shown by the next session: the timeline is saved. */
+	if (shown(&w.view)->available != NULL)
+		view_show_pane(&w.view, PANE_TIMELINE);
 	if (keep_state && state_save(&w.view, w.path, &state_err) != 0) {
 		fputs("ttv: warning: state not saved: ", stderr);
 		escape_fputs(state_err, stderr);

@@ -422,7 +422,7 @@ test_other_panes(void **state)
 	grid_clear(f->g);
 	help_draw(&help_pos, f->g, r);
 	assert_true(grid_has(f,
-	    "h, Left            :slice-prev     previous slice at this depth"));
+	    "H, Shift-Left      :pan-left       pan left by a quarter of the window"));
 
 	grid_clear(f->g);
 	v->has_cursor = false;
