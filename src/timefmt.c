@@ -151,6 +151,28 @@ timefmt_time_exact(ttv_ns t, ttv_ns origin, char *buf, size_t size)
 	return buf;
 }
 
+int
+timefmt_time_exact_width(ttv_ns span)
+{
+	uint64_t s = magnitude(span) / 1000000000u;
+	int digits = 1;
+	for (; s >= 10; s /= 10)
+		digits++;
+	/* sign, the whole seconds, ".999 999 999 s" */
+	return 1 + (digits > 3 ? digits : 3) + 14;
+}
+
+int
+timefmt_trace_exact_width(ttv_ns first, ttv_ns last)
+{
+	ttv_ns span;
+	if (last <= first)
+		return timefmt_time_exact_width(0);
+	if (__builtin_sub_overflow(last, first, &span))
+		span = TTV_NS_MAX;
+	return timefmt_time_exact_width(span);
+}
+
 const char *
 timefmt_time_res(ttv_ns t, ttv_ns origin, ttv_ns resolution, char *buf,
     size_t size)

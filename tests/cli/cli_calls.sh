@@ -83,7 +83,7 @@ expect_rc 0 "$TTV" --callers worker --tsv "$demo"
 
 # --tree: paths, counts, self times that add up
 expect_rc 0 "$TTV" --tree --tsv "$demo"
-head -1 "$tmp/out" | grep -q "^path	count	total_ns	self_ns$" || fail "--tree TSV header"
+head -1 "$tmp/out" | grep -q "^path	count	total_ns	self_ns	unfinished$" || fail "--tree TSV header"
 awk -F'\t' '$1 == "worker;process_tile;quadtree" && $2 != 18 { exit 1 }' "$tmp/out" ||
 	fail "--tree: 18 outermost quadtree calls"
 self=$(awk -F'\t' 'NR > 1 { s += $4 } END { print s }' "$tmp/out")
