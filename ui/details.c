@@ -112,7 +112,7 @@ flows_draw(struct view *v, struct dctx *d)
 			    out ? "->" : "<-", (unsigned long long)fl->id,
 			    trace_func_name(t, trace_slice(t, there)->func),
 			    track_label(t, &t->tracks[there.track], lb,
-			    sizeof lb), view_time(v, trace_slice(t,
+			    sizeof lb), view_time_exact(v, trace_slice(t,
 			    there)->start, tb, sizeof tb));
 			field(d, out ? "flow out" : "flow in", buf,
 			    STYLE_NORMAL);
