@@ -19,6 +19,8 @@
 
 /* "ttv: PATH: WHAT" on stderr (without PATH: "ttv: WHAT"), escaped. */
 void cli_say(const char *path, const char *what);
+/* "ttv: PATH: warning: WHAT" on stderr. */
+void cli_warn(const char *path, const char *what);
 /* "ttv: WHAT" and where help is, on stderr; returns TTV_EXIT_USAGE. */
 int cli_usage_error(const char *what);
 

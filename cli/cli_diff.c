@@ -225,7 +225,13 @@ side_open(struct side s[2], int i, const struct diff_cli *o,
 	    TTV_EXIT_OK)
 		return rc;
 	bool base = i == 0;
-	if (scope_range(sc, s[i].t, base, &s[i].sel, &err) != 0) {
+	char *warn = NULL;
+	int ranged = scope_range(sc, s[i].t, base, &s[i].sel, &err, &warn);
+	if (warn != NULL) {
+		cli_warn(s[i].path, warn);
+		free(warn);
+	}
+	if (ranged != 0) {
 		char *m = xasprintf("%s: %s", base && sc->range_base != NULL ?
 		    "--range-base" : "--range", err);
 		free(err);

@@ -1,6 +1,7 @@
 /*
  * Times for people: durations in ns/µs/ms/s with three significant
- * decimals, and the parser for times typed at the viewer's goto prompt.
+ * decimals, or every nanosecond. What a user types back is read by
+ * timeparse.h.
  */
 #ifndef TTV_TIMEFMT_H
 #define TTV_TIMEFMT_H
@@ -32,8 +33,5 @@ const char *timefmt_time_exact(ttv_ns t, ttv_ns origin, char *buf,
 int timefmt_time_exact_width(ttv_ns span);
 /* The same for the times of a trace from first to last. */
 int timefmt_trace_exact_width(ttv_ns first, ttv_ns last);
-/* Parses "1.5ms", "200 us", "3s", "42" (ns), "+10ms", "-2ms". Sets
- * *relative for a leading + or -. Returns 0, or -1 if malformed. */
-int timefmt_parse(const char *s, ttv_ns *out, bool *relative);
 
 #endif

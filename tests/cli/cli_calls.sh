@@ -36,6 +36,18 @@ expect_rc 2 "$TTV" --calls
 expect_rc 2 "$TTV" --range 0..1ms "$demo"
 grep -q "goes with a batch mode" "$tmp/err" || fail "--range in the viewer: $(cat "$tmp/err")"
 
+# times as ttv prints them: +T from the start, the same as T
+a=$("$TTV" --stats --tsv --range '+2.373 750 ms..+2.5ms' "$demo")
+b=$("$TTV" --stats --tsv --range 2373750..2500000 "$demo")
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "--range of printed times: '$a' vs '$b'"
+# from the cursor: the viewer's alone
+expect_rc 2 "$TTV" --stats --range '>1ms..' "$demo"
+grep -q "from the viewer's cursor" "$tmp/err" || fail "--range >1ms: $(cat "$tmp/err")"
+# past the trace's end: a warning that says what the trace spans
+expect_rc 0 "$TTV" --stats --range 10s..20s "$demo"
+grep -q "warning: the range is past the trace's end: the trace spans +0 ns .. +2.707 278 ms (2.71 ms)$" \
+    "$tmp/err" || fail "--range past the end: $(cat "$tmp/err")"
+
 # a function that is not there: 1
 expect_rc 1 "$TTV" --callers no_such_function "$demo"
 grep -q "no function named 'no_such_function'" "$tmp/err" || fail "unknown function: $(cat "$tmp/err")"
