@@ -117,6 +117,14 @@ list_calls(const struct trace *t, const struct selection *sel,
 		*err = xstrdup(regex_error(o->re));
 		return 2;
 	}
+	/* a name no function has is a mistake, as for --callers, not an
+	 * answer of no calls */
+	if (t->nfuncs == 0 || memchr(match, 1, t->nfuncs) == NULL) {
+		*err = xasprintf("no function matches '%s' (names as --stats "
+		    "prints them)", o->arg);
+		free(match);
+		return 1;
+	}
 	struct instance_list l;
 	query_instances(t, &sel->f, match, sel->t0, sel->t1, &l);
 	if (o->ascending)

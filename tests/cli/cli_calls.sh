@@ -48,9 +48,16 @@ expect_rc 0 "$TTV" --stats --range 10s..20s "$demo"
 grep -q "warning: the range is past the trace's end: the trace spans +0 ns .. +2.707 278 ms (2.71 ms)$" \
     "$tmp/err" || fail "--range past the end: $(cat "$tmp/err")"
 
-# a function that is not there: 1
+# a function that is not there: 1, and nothing printed
 expect_rc 1 "$TTV" --callers no_such_function "$demo"
-grep -q "no function named 'no_such_function'" "$tmp/err" || fail "unknown function: $(cat "$tmp/err")"
+grep -q "no function named 'no_such_function' (names as --stats prints them)$" "$tmp/err" ||
+    fail "unknown function: $(cat "$tmp/err")"
+for tsv in "" --tsv; do
+	expect_rc 1 "$TTV" --calls 'no_such_f' $tsv "$demo"
+	grep -q "no function matches 'no_such_f' (names as --stats prints them)$" "$tmp/err" ||
+	    fail "--calls of no function $tsv: $(cat "$tmp/err")"
+	[ ! -s "$tmp/out" ] || fail "--calls of no function $tsv printed: $(cat "$tmp/out")"
+done
 
 # --calls: every call, slowest first, as many as --stats counts
 expect_rc 0 "$TTV" --calls '^blur_row$' --tsv "$demo"
@@ -61,8 +68,10 @@ awk -F'\t' 'NR > 1 && ($3 > $2 || $1 < 0 || $6 != "blur_row") { exit 1 }' "$tmp/
 	fail "--calls: self <= dur, ts from the start"
 expect_rc 0 "$TTV" --calls '^blur_row$' --tsv --ascending "$demo"
 tail -n +2 "$tmp/out" | cut -f2 | sort -c -n || fail "--calls --ascending: fastest first"
-expect_rc 0 "$TTV" --calls 'nothing matches this' "$demo"
-[ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "--calls with no match: the header only"
+# a function with no call in the range: the header only (one with no
+# name that matches at all is an error, above)
+expect_rc 0 "$TTV" --calls '^blur_row$' --range 0..1ns "$demo"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "--calls with no call in the range: the header only"
 # the same calls as --stats, whatever the regex
 "$TTV" --stats --tsv "$demo" | awk -F'\t' 'NR > 1 { print $1, $2, $3 }' | sort >"$tmp/stats"
 "$TTV" --calls . --tsv "$demo" | awk -F'\t' 'NR > 1 { n[$6]++; d[$6] += $2 }
