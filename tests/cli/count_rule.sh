@@ -7,8 +7,9 @@
 # --callers (its callers' edges add up to it), --tree and SQL's slice
 # table with dur >= 0 (the README's example); its unfinished calls are
 # those SQL gives dur -1, and what --callers, --tree and --calls say.
+# --info counts the functions --stats lists.
 set -u
-: "${TTV:?}" "${TTV_BUILDDIR:?}"
+: "${TTV:?}" "${TTV_BUILDDIR:?}" "${TTV_SRCDIR:?}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
@@ -46,8 +47,12 @@ check() {
 	    fail "$what: --tree counts differ from --stats: $(diff "$tmp/stats" "$tmp/tree" | head -5)"
 	cmp -s "$tmp/stats" "$tmp/sql" ||
 	    fail "$what: SQL dur >= 0 differs from --stats: $(diff "$tmp/stats" "$tmp/sql" | head -5)"
-	# totals too, where no range clips what --stats sums
+	# totals too, where no range clips what --stats sums; and --info's
+	# functions are the rows of --stats (and of the functions pane)
 	if [ $# -eq 0 ]; then
+		n=$("$TTV" --info "$log" | sed -n 's/^functions: //p')
+		[ "$n" -eq "$(wc -l <"$tmp/stats")" ] ||
+		    fail "$what: --info says $n functions, --stats lists $(wc -l <"$tmp/stats")"
 		"$TTV" --stats --tsv "$log" | tail -n +2 | cut -f1,2,3 |
 		    sort >"$tmp/stats3"
 		cmp -s "$tmp/stats3" "$tmp/sql3" ||
@@ -111,5 +116,17 @@ u=$("$TTV" --info "$log" | awk '$1 == "unterminated:" || $1 == "no" {
     s += $NF } END { print s + 0 }')
 [ "$n" -gt 0 ] && [ "$n" -eq "$m" ] && [ "$n" -eq "$u" ] ||
     fail "SQL dur -1: $n rows, $m incomplete, --info says $u"
+# --info says what the other names are: functions whose calls never
+# returned, names of events
+"$TTV" --info "$log" >"$tmp/out"
+grep -q "^  with unfinished calls only: 2$" "$tmp/out" &&
+    grep -q "^  other names (instants, CPU lanes): 1$" "$tmp/out" ||
+    fail "--info functions: $(grep -A2 '^functions' "$tmp/out")"
+
+# one of a thing is singular
+"$TTV" --info "$TTV_SRCDIR/tests/data/fxt/full.fxt" >"$tmp/out"
+grep -q '"t_twelve": 1 slice, depth 1, 2 instants, 0 samples$' "$tmp/out" &&
+    grep -q '"load:b:3": 0 slices, depth 0, 0 instants, 1 sample$' "$tmp/out" ||
+    fail "--info plurals: $(grep '"t_twelve"\|"load:b:3"' "$tmp/out")"
 
 [ $fails -eq 0 ] || exit 1
