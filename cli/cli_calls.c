@@ -130,13 +130,16 @@ list_calls(const struct trace *t, const struct selection *sel,
 	if (o->ascending)
 		instances_sort(t, &l, INSTANCES_BY_DURATION, true);
 	char **names = escaped_names(t, match);
-	/* starts to the nanosecond, as the viewer's g takes them */
+	/* starts to the nanosecond, as the viewer's g takes them, and
+	 * durations too (none is longer than the trace: one column less,
+	 * the sign) */
 	int sw = timefmt_trace_exact_width(t->first, t->last);
+	int dw = sw - 1;
 	if (o->tsv)
 		fputs("ts_ns\tdur_ns\tself_ns\ttid\tdepth\tfunction\n", out);
 	else
-		fprintf(out, "%*s %10s %10s %8s %5s  %s\n", sw, "start", "dur",
-		    "self", "tid", "depth", "function");
+		fprintf(out, "%*s %*s %*s %8s %5s  %s\n", sw, "start", dw,
+		    "dur", dw, "self", "tid", "depth", "function");
 	/* TSV lines are made in a buffer written out in big pieces */
 	size_t cap = (size_t)1 << 20, used = 0;
 	char *buf = o->tsv ? xmalloc(cap) : NULL;
@@ -179,12 +182,12 @@ list_calls(const struct trace *t, const struct selection *sel,
 			cli_put_right(out, timefmt_time_exact(s->start, t->first,
 			    b, sizeof b), sw);
 			putc(' ', out);
-			cli_put_right(out, timefmt_duration(c->dur, b,
-			    sizeof b), 10);
+			cli_put_right(out, timefmt_duration_exact(c->dur, b,
+			    sizeof b), dw);
 			putc(' ', out);
-			cli_put_right(out, timefmt_duration(
+			cli_put_right(out, timefmt_duration_exact(
 			    call_instance_self(t, c, l.t0, l.t1), b, sizeof b),
-			    10);
+			    dw);
 			fprintf(out, " %8lld %5u  %s\n", (long long)tr->tid,
 			    c->ref.depth, name);
 		}

@@ -81,6 +81,49 @@ cmp -s "$tmp/stats" "$tmp/calls" || fail "--calls . counts and totals = --stats"
 expect_rc 0 "$TTV" --calls '^blur_row$' "$demo"
 head -1 "$tmp/out" | grep -q "start *dur *self *tid *depth  function" || fail "--calls text header"
 [ "$(tail -n +2 "$tmp/out" | wc -l)" -eq 336 ] || fail "--calls text rows"
+# ... every time to the nanosecond (start, dur and self as --tsv has
+# them), in columns as wide as the longest: a 1 MHz XRay log of 3000 s
+: "${TTV_BUILDDIR:?}"
+"$TTV_BUILDDIR/tests/gen/xraygen" -f 1000000 full "$tmp/slow.xray" ||
+	fail "xraygen -f 1000000"
+"$TTV" --calls . --tsv "$tmp/slow.xray" >"$tmp/tsv"
+"$TTV" --calls . "$tmp/slow.xray" >"$tmp/out"
+grep -q '^ *+3000\.009 280 000 s  *100\.000 µs  *10\.000 µs ' "$tmp/out" ||
+	fail "--calls past 1000 s: $(grep -F '+3000' "$tmp/out" | head -2)"
+# exact(ns): the text timefmt_duration_exact gives; then each text row
+# holds the TSV row's three times, right-aligned under the header's
+awk -F'\t' -v out="$tmp/out" '
+function group(d,   r) {
+	r = ""
+	while (length(d) > 3) { r = r substr(d, 1, 3) " "; d = substr(d, 4) }
+	return r d
+}
+function exact(ns,   u, p, w, f) {
+	if (ns < 1000) return ns " ns"
+	if (ns < 1000000) { u = "us"; p = 1000 }
+	else if (ns < 1000000000) { u = "ms"; p = 1000000 }
+	else { u = "s"; p = 1000000000 }
+	w = int(ns / p); f = sprintf("%0" length(p "") - 1 "d", ns - w * p)
+	return w "." group(f) " " u
+}
+NR == 1 {
+	getline hdr <out
+	ends = index(hdr, "start") + 4; endd = index(hdr, "dur") + 2
+	endf = index(hdr, "self") + 3
+	next
+}
+{
+	if ((getline line <out) <= 0) { print "missing row " NR; exit 1 }
+	s = "+" exact($1); if ($1 == 0) s = "+0 ns"
+	want = sprintf("%" ends "s %" endd - ends - 1 "s %" endf - endd - 1 "s",
+	    s, exact($2), exact($3))
+	# µs, two bytes, takes one column on screen
+	gsub(/µ/, "u", line)
+	if (substr(line, 1, length(want)) != want) {
+		print "row " NR ": \"" line "\", want \"" want "\""
+		exit 1
+	}
+}' "$tmp/tsv" >"$tmp/msg" || fail "--calls text times: $(cat "$tmp/msg")"
 
 # --callers / --callees: demo.c: quadtree is called by process_tile and
 # by itself, and calls itself and is_uniform
