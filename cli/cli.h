@@ -46,6 +46,10 @@ void cli_unfinished_note(uint64_t n, const char *what, FILE *out);
 /* --info: what the file is and what is in it (with --range, the range
  * and what is in it). */
 void cli_info(const struct trace *t, const struct selection *sel, FILE *out);
+/* --info on a live relay's URL without a session (net://HOST[:PORT]):
+ * its sessions, one URL a line. CLI_RUN when the URL names a session
+ * (read it as a trace), else the exit status. */
+int cli_info_relay(const char *url, FILE *out);
 
 struct stats_options {
 	bool tsv;

@@ -51,12 +51,26 @@ progress_end(void *arg, bool failed)
 	p->shown = false;
 }
 
+/* What a load says as it happens (a live relay reconnecting, a session
+ * ended), on stderr at once. */
+static void
+notice_cb(void *arg, const char *text)
+{
+	struct cli_progress *p = arg;
+	if (p != NULL && p->shown) {
+		fputs("\r\033[K", stderr);
+		p->shown = false;
+	}
+	cli_say(p != NULL ? p->path : NULL, text);
+}
+
 void
 cli_progress_stderr(struct cli_progress *p, const char *path,
     struct cli_display *d)
 {
 	*p = (struct cli_progress){ .path = path };
-	*d = (struct cli_display){ .done = progress_end, .arg = p };
+	*d = (struct cli_display){ .done = progress_end, .notice = notice_cb,
+	    .arg = p };
 	if (isatty(STDERR_FILENO)) {
 		clock_gettime(CLOCK_MONOTONIC, &p->start);
 		d->progress = progress_cb;
@@ -75,6 +89,10 @@ cli_open(const char *path, const struct open_options *oo,
 	if (d != NULL) {
 		o.load.progress = d->progress;
 		o.load.progress_arg = d->arg;
+	}
+	if (d != NULL && d->notice != NULL) {
+		o.load.notice = d->notice;
+		o.load.notice_arg = d->arg;
 	}
 	int rc = open_trace(path, &o, t, &err);
 	if (rc == TTV_EXIT_OK) {

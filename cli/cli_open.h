@@ -20,6 +20,9 @@ struct cli_display {
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	/* The load and the filter are over (failed: a message follows). */
 	void (*done)(void *arg, bool failed);
+	/* What the load says as it happens (a live relay reconnecting, a
+	 * session ended); NULL: it comes with the diagnostics. */
+	void (*notice)(void *arg, const char *text);
 	void *arg;
 	/* The diagnostics are shown elsewhere (the viewer's status line):
 	 * on stderr only when the load failed. */

@@ -17,6 +17,7 @@
 
 #include "cli_options.h"
 #include "export.h"
+#include "live.h"
 #include "xalloc.h"
 
 #define M(m) (1u << (m))
@@ -110,6 +111,7 @@ static const struct cli_option options[OPT_COUNT] = {
 	[OPT_SYSROOT] = { "sysroot", 0, true, MODE_VIEW, 0, 0, 0 },
 	[OPT_FORMAT] = { "format", 0, true, MODE_VIEW, 0, 0, 0 },
 	[OPT_STRICT] = { "strict", 0, false, MODE_VIEW, 0, 0, 0 },
+	[OPT_FROM_NOW] = { "from-now", 0, false, MODE_VIEW, 0, 0, 0 },
 	[OPT_NO_STATE] = { "no-state", 0, false, MODE_VIEW, M(MODE_VIEW), 0,
 	    0 },
 	[OPT_HELP] = { "help", 'h', false, MODE_VIEW, 0, 0, 0 },
@@ -124,7 +126,9 @@ usage(FILE *fp)
 "Browse a trace in the terminal, or answer a question about it.\n"
 "\n"
 "TRACE is an LLVM XRay log (FDR or basic mode), a Fuchsia trace (FXT),\n"
-"a CoreProfiler TraceLog, or a CTF trace directory.\n"
+"a CoreProfiler TraceLog, a CTF trace directory, or an LTTng live\n"
+"session: net://HOST[:PORT]/host/HOSTNAME/SESSION (what the relay has\n"
+"now; ttv --info net://HOST[:PORT] lists the sessions).\n"
 "\n"
 "Modes (default: the interactive viewer):\n"
 "  -i, --info              format, time range, threads, record and marker\n"
@@ -206,6 +210,8 @@ usage(FILE *fp)
 "      --format NAME       skip detection: xray, fxt, coreprofiler, ctf\n"
 "      --strict            fail on any damage instead of showing what\n"
 "                          was readable\n"
+"      --from-now          a live session (net://...): from the relay's\n"
+"                          newest packets instead of the session's start\n"
 "      --no-state          viewer: neither restore nor save the window,\n"
 "                          range, pane, filters and bookmarks of the last\n"
 "                          session on this trace\n"
@@ -327,6 +333,7 @@ take(struct cli_args *c, enum cli_opt id, const char *arg)
 	case OPT_SYSROOT: c->open.load.sysroot = arg; break;
 	case OPT_FORMAT: c->open.force_format = arg; break;
 	case OPT_STRICT: c->open.load.strict = true; break;
+	case OPT_FROM_NOW: c->open.load.live_from_now = true; break;
 	case OPT_HELP: usage(stdout); return TTV_EXIT_OK;
 	case OPT_VERSION: printf("ttv %s\n", PACKAGE_VERSION); return TTV_EXIT_OK;
 	default: break;
@@ -443,6 +450,9 @@ cli_check(struct cli_args *c)
 			free(err);
 			return rc;
 		}
+	if (cli_given(c, OPT_FROM_NOW) && !live_url_is(c->path))
+		return cli_usage_error("--from-now goes with a live session "
+		    "(net://HOST/host/HOSTNAME/SESSION)");
 	/* the patterns compiled, the ranges and the threads read before the
 	 * (possibly long) load */
 	if (c->search != NULL &&

@@ -19,6 +19,7 @@
 #include "cli_open.h"
 #include "cli_options.h"
 #include "export.h"
+#include "live.h"
 #include "viewer.h"
 
 /* The viewer's load ends: a failed one closes the terminal first, so that
@@ -37,14 +38,14 @@ view(struct cli_args *c)
 	struct selection sel;
 
 	/* An unreadable path is said plainly, before the screen flashes. */
-	if (access(c->path, R_OK) != 0) {
+	if (!live_url_is(c->path) && access(c->path, R_OK) != 0) {
 		cli_say(c->path, strerror(errno));
 		return TTV_EXIT_BAD_INPUT;
 	}
 	struct viewer *w = viewer_open(c->path);
 	if (w == NULL)
 		return TTV_EXIT_USAGE;
-	struct cli_display d = { viewer_progress, view_loaded, w, true };
+	struct cli_display d = { viewer_progress, view_loaded, NULL, w, true };
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
@@ -104,6 +105,12 @@ batch(struct cli_args *c)
 	char *err = NULL;
 	FILE *out = stdout;
 
+	/* A live relay's URL alone: its sessions. */
+	if (c->mode == MODE_INFO && live_url_is(c->path)) {
+		int rc = cli_info_relay(c->path, stdout);
+		if (rc != CLI_RUN)
+			return rc;
+	}
 	cli_progress_stderr(&prog, c->path, &d);
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)

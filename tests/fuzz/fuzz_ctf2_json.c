@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf/ctf_meta.h"
+#include "ctf/ctf2/ctf2_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

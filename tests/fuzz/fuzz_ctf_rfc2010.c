@@ -13,7 +13,7 @@
  * and { printf '\003'; cat tests/data/ctf/rfc2010/le-type2/app_0; }.
  */
 #include "fuzz_ctf.h"
-#include "ctf/ctf_rfc2010.h"
+#include "ctf/rfc2010/ctf_rfc2010.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf/ctf_meta.h"
+#include "ctf/tsdl/tsdl_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
