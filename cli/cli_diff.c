@@ -144,7 +144,8 @@ has_thread(const struct trace *t, int64_t tid)
 
 int
 cli_diff_select(bool base, const struct trace *t, const struct trace *other,
-    const struct scope *sc, struct selection *sel, char **err, bool *about)
+    const struct scope *sc, struct selection *sel, char **err, char **warn,
+    bool *about)
 {
 	const int64_t *tids = sc->tids;
 	size_t n = sc->ntids, k = 0;
@@ -175,8 +176,13 @@ cli_diff_select(bool base, const struct trace *t, const struct trace *other,
 		}
 	}
 	/* the range: --range for both, unless the base has --range-base */
-	char *why = NULL;
-	if (scope_range(sc, t, base, sel, &why) != 0) {
+	char *why = NULL, *past = NULL;
+	int ranged = scope_range(sc, t, base, sel, &why, &past);
+	if (warn != NULL)
+		*warn = past;
+	else
+		free(past);
+	if (ranged != 0) {
 		*err = xasprintf("%s: %s", base && sc->range_base != NULL ?
 		    "--range-base" : "--range", why);
 		free(why);
@@ -231,8 +237,13 @@ side_open(struct side s[2], int i, const struct diff_cli *o,
 	int rc = cli_open(s[i].path, oo, sc, false, NULL, &s[i].t, &s[i].sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
+	char *warn = NULL;
 	rc = cli_diff_select(i == 0, s[i].t, i == 1 ? s[0].t : NULL, sc,
-	    &s[i].sel, &err, &about);
+	    &s[i].sel, &err, &warn, &about);
+	if (warn != NULL) {
+		cli_warn(s[i].path, warn);
+		free(warn);
+	}
 	if (rc == TTV_EXIT_USAGE)
 		rc = cli_usage_error(err);
 	else if (rc != TTV_EXIT_OK)

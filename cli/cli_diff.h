@@ -61,11 +61,12 @@ int cli_diff(const struct diff_cli *o, const char *path,
  * before, NULL for the first: a tid must be in one of the two), then its
  * range (base: --range-base when given). Returns the exit status, with
  * *err (caller frees) when not 0; *about: the message is about t (else
- * about both traces). Says nothing itself: the viewer's road takes it
- * too. */
+ * about both traces); *warn (caller frees; NULL: none, or not wanted
+ * when warn is NULL): a range reaching past t's span. Says nothing
+ * itself: the viewer's road takes it too. */
 int cli_diff_select(bool base, const struct trace *t,
     const struct trace *other, const struct scope *sc, struct selection *sel,
-    char **err, bool *about);
+    char **err, char **warn, bool *about);
 
 /* The viewer on two traces (ttv --diff without --tsv, --output or
  * --fail-above, on a terminal): BASE and TRACE loaded with their progress

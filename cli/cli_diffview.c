@@ -50,7 +50,7 @@ cli_diff_open_base(void *arg, const char *path, const struct trace *other,
 
 	if (rc == TTV_EXIT_OK)
 		rc = cli_diff_select(true, *t, other, &c->scope, sel, err,
-		    &about);
+		    NULL, &about);
 	if (rc == TTV_EXIT_OK)
 		return 0;
 	selection_clear(sel);
@@ -91,7 +91,7 @@ cli_diff_view(struct cli_args *c)
 			break;
 		loaded = false;
 		rc = cli_diff_select(i == 0, t[i], i == 1 ? t[0] : NULL,
-		    &c->scope, &sel[i], &err, &about);
+		    &c->scope, &sel[i], &err, NULL, &about);
 		if (rc != TTV_EXIT_OK)
 			break;
 		loaded = true;

@@ -135,7 +135,14 @@ batch(struct cli_args *c)
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
-	if (scope_range(&c->scope, t, false, &sel, &err) != 0) {
+	char *warn = NULL;
+	int ranged = scope_range(&c->scope, t, false, &sel, &err, &warn);
+	if (warn != NULL) {
+		/* an answer about nothing, said so: the range is past it */
+		cli_warn(c->path, warn);
+		free(warn);
+	}
+	if (ranged != 0) {
 		rc = cli_usage_error(err);
 		free(err);
 	} else if (c->output != NULL && (out = cli_open_output(c->output, 1,

@@ -15,6 +15,7 @@
 #include "query_diff.h"
 #include "strtab.h"
 #include "timefmt.h"
+#include "timeparse.h"
 #include "xalloc.h"
 
 /* The key of the "[deeper frames]" node: a held name never has C0 01 in
@@ -637,9 +638,7 @@ diff_min_change_parse(const char *s, ttv_ns *min_abs, double *min_rel,
 				rc = -1;
 			have_rel = true;
 		} else {
-			bool relative;
-			if (have_abs || timefmt_parse(p, &abs,
-			    &relative) != 0 || relative || abs < 0)
+			if (have_abs || time_parse_duration(p, len, &abs) != 0)
 				rc = -1;
 			have_abs = true;
 		}

@@ -163,7 +163,7 @@ const char *diff_status_name(enum diff_status s);
 /* "function" or "path"; "calls" or "total": the value, or -1. */
 int diff_by_parse(const char *s);
 int diff_norm_parse(const char *s);
-/* "10us", "2%", "10us,2%" (a time as timefmt_parse takes it, a percent of
+/* "10us", "2%", "10us,2%" (a duration as timeparse.h reads it, a percent of
  * the base's total; either may be missing, and is then 0): 0, or -1 with
  * *err (caller frees). */
 int diff_min_change_parse(const char *s, ttv_ns *min_abs, double *min_rel,

@@ -74,6 +74,9 @@ write_info(const struct trace *t, const struct selection *sel, FILE *out)
 	size_t counts[4] = { 0 }, slices = 0, instants = 0, samples = 0;
 	size_t flagged[8] = { 0 };
 	uint32_t maxdepth = 0;
+	/* per function: 1 a call that returned, 2 one that never did (on
+	 * the tracks --stats reads: not CPU lanes, which say what ran) */
+	uint8_t *called = xcalloc(t->nfuncs ? t->nfuncs : 1, 1);
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
 		if (!filter_track(f, i))
@@ -84,14 +87,33 @@ write_info(const struct trace *t, const struct selection *sel, FILE *out)
 		samples += tr->nsamples;
 		if (tr->ndepth > maxdepth)
 			maxdepth = tr->ndepth;
+		uint8_t calls = tr->kind == TRACK_CPU ? 0 : 1;
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			for (size_t k = 0; k < tr->depth[d].len; k++) {
+				const struct slice *s = &tr->depth[d].slices[k];
+				if (s->func < t->nfuncs)
+					called[s->func] |= (uint8_t)(calls <<
+				    ((s->flags & SLICE_INEXACT) != 0));
 				/* most slices have no flag: one test for them */
-				for (uint32_t fl = tr->depth[d].slices[k].flags;
-				    fl != 0; fl &= fl - 1)
+				for (uint32_t fl = s->flags; fl != 0;
+				    fl &= fl - 1)
 					flagged[__builtin_ctz(fl)]++;
 			}
 	}
+	/* the functions the functions pane and --stats list: a call that
+	 * returned; the others, apart */
+	uint32_t nfuncs = 0, unfinished_only = 0, other = 0;
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++) {
+		if (!filter_func(f, fn))
+			continue;
+		if (called[fn] & 1)
+			nfuncs++;
+		else if (called[fn] & 2)
+			unfinished_only++;
+		else
+			other++;
+	}
+	free(called);
 	fprintf(out, "processes: %u\n", t->nprocesses);
 	fprintf(out, "threads: %zu\n", counts[TRACK_THREAD]);
 	for (uint32_t i = 0; i < t->ntracks; i++) {
@@ -103,9 +125,10 @@ write_info(const struct trace *t, const struct selection *sel, FILE *out)
 		fprintf(out, "  %s pid %lld tid %lld \"", kind_names[tr->kind],
 		    (long long)p->pid, (long long)tr->tid);
 		escape_fputs(track_label(t, tr, buf, sizeof buf), out);
-		fprintf(out, "\": %zu slices, depth %u, %zu instants, "
-		    "%zu samples\n", tr->nslices, tr->ndepth, tr->ninstants,
-		    tr->nsamples);
+		fprintf(out, "\": %zu slice%s, depth %u, %zu instant%s, "
+		    "%zu sample%s\n", tr->nslices, tr->nslices == 1 ? "" : "s",
+		    tr->ndepth, tr->ninstants, tr->ninstants == 1 ? "" : "s",
+		    tr->nsamples, tr->nsamples == 1 ? "" : "s");
 	}
 	if (counts[TRACK_ASYNC])
 		fprintf(out, "async tracks: %zu\n", counts[TRACK_ASYNC]);
@@ -113,7 +136,12 @@ write_info(const struct trace *t, const struct selection *sel, FILE *out)
 		fprintf(out, "cpu tracks: %zu\n", counts[TRACK_CPU]);
 	if (counts[TRACK_COUNTER])
 		fprintf(out, "counter tracks: %zu\n", counts[TRACK_COUNTER]);
-	fprintf(out, "functions: %u\n", t->nfuncs);
+	fprintf(out, "functions: %u\n", nfuncs);
+	if (unfinished_only > 0)
+		fprintf(out, "  with unfinished calls only: %u\n",
+		    unfinished_only);
+	if (other > 0)
+		fprintf(out, "  other names (instants, CPU lanes): %u\n", other);
 	fprintf(out, "slices: %zu\n", slices);
 	static const char *const flag_names[8] = {
 		"unterminated", "tail exit", "no entry", "unwound", "with args",

@@ -29,6 +29,7 @@ struct collect {
 	 * chunk's depths end to end) and how many */
 	uint64_t **bits;
 	size_t *count;
+	size_t *unfinished;	/* calls that never returned, left out */
 	size_t *off;		/* pass 2: where each chunk's calls go */
 	struct call_instance *items;
 	uint64_t *durs;		/* their durations alone, for the sort */
@@ -68,20 +69,23 @@ mark_chunk(int worker, void *arg, size_t ci)
 		nbits += hi - lo;
 	}
 	uint64_t *bits = xcalloc(nbits / 64 + 1, sizeof *bits);
-	size_t pos = 0, n = 0;
+	size_t pos = 0, n = 0, u = 0;
 	for (uint32_t d = 0; d < tr->ndepth; d++) {
 		size_t lo, hi;
 		chunk_level(t, ch, d, c->t0, c->t1, &lo, &hi);
 		const struct slice *s = tr->depth[d].slices;
 		for (size_t i = lo; i < hi; i++, pos++) {
-			uint64_t m = c->want[s[i].func] &
-			    ((s[i].flags & SLICE_INEXACT) == 0);
+			uint64_t w = c->want[s[i].func];
+			uint64_t x = (s[i].flags & SLICE_INEXACT) != 0;
+			uint64_t m = w & (x ^ 1);
 			bits[pos >> 6] |= m << (pos & 63);
 			n += m;
+			u += w & x;
 		}
 	}
 	c->bits[ci] = bits;
 	c->count[ci] = n;
+	c->unfinished[ci] = u;
 }
 
 /* Pass 2: the calls of a chunk, with their times, at their place. */
@@ -366,6 +370,7 @@ query_instances(const struct trace *t, const struct filter *f,
 		.cs = &cs,
 		.bits = xcalloc(cs.n ? cs.n : 1, sizeof *c.bits),
 		.count = xcalloc(cs.n ? cs.n : 1, sizeof *c.count),
+		.unfinished = xcalloc(cs.n ? cs.n : 1, sizeof *c.unfinished),
 		.off = xcalloc(cs.n ? cs.n : 1, sizeof *c.off),
 		.sums = xcalloc(cs.n ? cs.n : 1, sizeof *c.sums),
 	};
@@ -376,7 +381,9 @@ query_instances(const struct trace *t, const struct filter *f,
 	for (size_t i = 0; i < cs.n; i++) {
 		c.off[i] = n;
 		n += c.count[i];
+		out->unfinished += c.unfinished[i];
 	}
+	free(c.unfinished);
 	if (n > UINT32_MAX) {
 		/* the chunks past the limit are left out */
 		out->truncated = true;

@@ -374,12 +374,7 @@ right(struct grid *g, int x_end, int y, const char *s, int style)
 static void
 span_text(const struct view *v, char *buf, size_t size)
 {
-	char b1[48], b2[48];
-	ttv_ns t0, t1;
-
-	view_span(v, &t0, &t1);
-	snprintf(buf, size, "%s .. %s%s", view_time(v, t0, b1, sizeof b1),
-	    view_time(v, t1, b2, sizeof b2), v->range_on ? " (range)" : "");
+	view_span_text(v, buf, size);
 }
 
 /* The callers' rows, the function's own, then the callees'. */
@@ -426,9 +421,13 @@ callers_draw(struct pane *pane, struct view *v, struct grid *g,
 		pane_title(g, r, "Callers", buf);
 		return;
 	}
-	snprintf(buf, sizeof buf, "%s: %llu calls (%llu outermost), total "
-	    "%s, self %s in %s", trace_func_name(t, p->bf_func),
-	    (unsigned long long)p->bf.count,
+	char un[48] = "";
+	if (p->bf.unfinished > 0)
+		snprintf(un, sizeof un, " +%llu unfinished",
+		    (unsigned long long)p->bf.unfinished);
+	snprintf(buf, sizeof buf, "%s: %llu call%s%s (%llu outermost), "
+	    "total %s, self %s in %s", trace_func_name(t, p->bf_func),
+	    (unsigned long long)p->bf.count, p->bf.count == 1 ? "" : "s", un,
 	    (unsigned long long)p->bf.outermost,
 	    timefmt_duration(p->bf.total, b1, sizeof b1),
 	    timefmt_duration(p->bf.self, b2, sizeof b2), sp);
@@ -566,9 +565,13 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 	}
 	const struct instance_list *l = &p->il;
 	span_text(v, sp, sizeof sp);
-	snprintf(buf, sizeof buf, "%s: %zu call%s by %s%s in %s; total %s, "
+	char un[48] = "";
+	if (l->unfinished > 0)
+		snprintf(un, sizeof un, " +%llu unfinished",
+		    (unsigned long long)l->unfinished);
+	snprintf(buf, sizeof buf, "%s: %zu call%s%s by %s%s in %s; total %s, "
 	    "p50 %s, p90 %s, p99 %s, max %s", trace_func_name(t, p->il_func),
-	    l->n, l->n == 1 ? "" : "s", instances_key_name(p->key),
+	    l->n, l->n == 1 ? "" : "s", un, instances_key_name(p->key),
 	    p->reverse ? ", reversed" : "", sp,
 	    timefmt_duration(l->total, b1, sizeof b1),
 	    timefmt_duration(l->p50, b2, sizeof b2),

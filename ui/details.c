@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "argtext.h"
 #include "glyph.h"
 #include "panes.h"
 #include "source.h"
@@ -42,20 +43,13 @@ field(struct dctx *d, const char *key, const char *value, int style)
 	d->y++;
 }
 
+/* As SQL's args.display_value has it (argtext.h). */
 static void
 arg_value(const struct trace *t, const struct arg *a, char *buf, size_t n)
 {
-	switch (a->type) {
-	case ARG_NULL: snprintf(buf, n, "null"); break;
-	case ARG_BOOL: snprintf(buf, n, "%s", a->v.i ? "true" : "false"); break;
-	case ARG_I64: snprintf(buf, n, "%" PRId64, a->v.i); break;
-	case ARG_U64: snprintf(buf, n, "%" PRIu64, a->v.u); break;
-	case ARG_F64: snprintf(buf, n, "%g", a->v.f); break;
-	case ARG_STR: snprintf(buf, n, "%s", trace_str(t, a->v.s)); break;
-	case ARG_PTR: snprintf(buf, n, "0x%" PRIx64, a->v.u); break;
-	case ARG_KOID: snprintf(buf, n, "koid %" PRIu64, a->v.u); break;
-	default: snprintf(buf, n, "?"); break;
-	}
+	const char *s = arg_text(t, a, buf, n);
+	if (s != buf)
+		snprintf(buf, n, "%s", s);
 }
 
 static void
@@ -113,7 +107,7 @@ flows_draw(struct view *v, struct dctx *d)
 			    out ? "->" : "<-", (unsigned long long)fl->id,
 			    trace_func_name(t, trace_slice(t, there)->func),
 			    track_label(t, &t->tracks[there.track], lb,
-			    sizeof lb), view_time(v, trace_slice(t,
+			    sizeof lb), view_time_exact(v, trace_slice(t,
 			    there)->start, tb, sizeof tb));
 			field(d, out ? "flow out" : "flow in", buf,
 			    STYLE_NORMAL);

@@ -879,11 +879,14 @@ diff_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	struct diff_row all = { .status = DIFF_SAME };
 	if (sr == NULL) {
 		/* the root: both traces' time on the paths */
-		for (uint32_t c = p->first[0]; c != FLAME_NONE; c = p->next[c])
-			for (int k = 0; k < 2; k++) {
-				all.s[k].count += node_row(p, c)->s[k].count;
-				all.s[k].total += node_row(p, c)->s[k].total;
+		for (uint32_t c = p->first[0]; c != FLAME_NONE; c = p->next[c]) {
+			/* a path whose calls all never returned has no row */
+			const struct diff_row *cr = node_row(p, c);
+			for (int k = 0; cr != NULL && k < 2; k++) {
+				all.s[k].count += cr->s[k].count;
+				all.s[k].total += cr->s[k].total;
 			}
+		}
 		all.delta = all.s[DIFF_NEW].total - all.s[DIFF_BASE].total;
 		sr = &all;
 	}

@@ -185,17 +185,14 @@ flame_draw(struct pane *p, struct view *v, struct grid *g, struct rect r)
 	struct flame_pane *fl = flame_sync(p, v);
 	struct flame_src src = tree_src(v);
 	uint32_t sel = fl->fv.sel;
-	char buf[160], b2[48], b3[48], nb[64];
+	char buf[256], sp[96], b2[48], b3[48], nb[64];
 
 	refresh(v);
-	ttv_ns s0, s1;
-	view_span(v, &s0, &s1);
-	snprintf(buf, sizeof buf, "%s%s, %s, %s .. %s%s; z/u zoom, I flip, "
+	snprintf(buf, sizeof buf, "%s%s, %s, %s; z/u zoom, I flip, "
 	    "p threads", fl->fv.icicle ? "icicle" : "flame graph",
 	    v->sampled ? " by samples" : "",
 	    v->flame_per_thread ? "per thread" : "threads merged",
-	    view_time(v, s0, b2, sizeof b2),
-	    view_time(v, s1, b3, sizeof b3), v->range_on ? " (range)" : "");
+	    view_span_text(v, sp, sizeof sp));
 	pane_title(g, r, "Flame", buf);
 	if (!v->tree_valid) {
 		grid_puts(g, r.x, r.y + 1, r.w, "computing the call tree of "
@@ -214,14 +211,19 @@ flame_draw(struct pane *p, struct view *v, struct grid *g, struct rect r)
 		const struct call_node *s = &v->tree.nodes[sel];
 		int c = text_puts_mid(g, r.x, r.y + 1, r.w, node_name(v,
 		    sel, nb, sizeof nb), STYLE_SELECTED, 0);
-		snprintf(buf, sizeof buf, ": %llu calls, total %s, self %s",
-		    (unsigned long long)s->count,
+		char un[48] = "";
+		if (s->unfinished > 0)
+			snprintf(un, sizeof un, " +%llu unfinished",
+			    (unsigned long long)s->unfinished);
+		snprintf(buf, sizeof buf, ": %llu call%s%s, total %s, self %s",
+		    (unsigned long long)s->count, s->count == 1 ? "" : "s", un,
 		    timefmt_duration(node_total(v, sel), b2, sizeof b2),
 		    timefmt_duration(s->self, b3, sizeof b3));
 		if (v->sampled) {
 			size_t n = strlen(buf);
-			snprintf(buf + n, sizeof buf - n, ", %llu samples",
-			    (unsigned long long)node_size(v, sel));
+			uint64_t ns = (uint64_t)node_size(v, sel);
+			snprintf(buf + n, sizeof buf - n, ", %llu sample%s",
+			    (unsigned long long)ns, ns == 1 ? "" : "s");
 		}
 		grid_puts(g, r.x + c, r.y + 1, r.w - c, buf, STYLE_DIM, 0);
 	}

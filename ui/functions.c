@@ -212,7 +212,7 @@ functions_draw(struct pane *pane, struct view *v, struct grid *g,
 	int sw = v->sampled ? NUM_W : 0;
 	size_t ncol = columns_shown(&fp->cols, r.w - sw, keys);
 	int name_w = r.w - sw - (int)ncol * NUM_W;
-	char buf[96], b2[48], b3[48];
+	char buf[256], sp[96];
 	int rows = r.h - 2;
 
 	refresh(fp, v);
@@ -223,9 +223,13 @@ functions_draw(struct pane *pane, struct view *v, struct grid *g,
 	}
 	ttv_ns t0, t1;
 	view_span(v, &t0, &t1);
-	snprintf(buf, sizeof buf, "%zu function%s in %s .. %s%s, by %s %s%s",
-	    fp->stats.n, fp->stats.n == 1 ? "" : "s", view_time(v, t0, b2, sizeof b2),
-	    view_time(v, t1, b3, sizeof b3), v->range_on ? " (range)" : "",
+	char un[48] = "";
+	if (fp->stats.unfinished > 0)
+		snprintf(un, sizeof un, ", +%llu unfinished",
+		    (unsigned long long)fp->stats.unfinished);
+	snprintf(buf, sizeof buf, "%zu function%s in %s%s, by %s %s%s",
+	    fp->stats.n, fp->stats.n == 1 ? "" : "s",
+	    view_span_text(v, sp, sizeof sp), un,
 	    stats_key_name(fp->sort_key), fp->sort_desc ? "desc" : "asc",
 	    v->sampled ? "; sampled: samples per function" : "");
 	pane_title(g, r, "Functions", buf);

@@ -96,8 +96,8 @@ const struct command commands[] = {
 	{ CMD_EVENT_NEXT, "event-next", "next custom event", cmd_marker },
 	{ CMD_EVENT_PREV, "event-prev", "previous custom event", cmd_marker },
 	{ CMD_GOTO, "goto",
-	    "go to a time: 1.5ms (from start), +20us or -1s (from the cursor)",
-	    cmd_prompt },
+	    "go to a time: +1.5ms from the start, -1s from the end, >5ms or "
+	    "<5ms from the cursor, 13:05:01.250", cmd_prompt },
 	{ CMD_MARK_SET, "mark", "set bookmark a-z (then press the letter)",
 	    cmd_bookmark },
 	{ CMD_MARK_JUMP, "jump", "return to bookmark a-z", cmd_bookmark },

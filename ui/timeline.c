@@ -539,19 +539,21 @@ draw_lane_header(struct view *v, struct grid *g, int x, int y, int w,
 		    t->processes[tr->process].pid : -1;
 		/* Under its process's threads: say whose it is. */
 		snprintf(info, sizeof info, "  async %lld of pid %lld, %zu "
-		    "slices%s", (long long)tr->tid, (long long)pid,
-		    tr->nslices, v->folded[track] ? " (folded)" : "");
+		    "slice%s%s", (long long)tr->tid, (long long)pid,
+		    tr->nslices, tr->nslices == 1 ? "" : "s",
+		    v->folded[track] ? " (folded)" : "");
 	} else if (tr->kind == TRACK_THREAD) {
 		int64_t pid = tr->process < t->nprocesses ?
 		    t->processes[tr->process].pid : -1;
 		if (tr->name != 0)
 			snprintf(info, sizeof info, "  tid %lld pid %lld, "
-			    "%zu slices%s", (long long)tr->tid, (long long)pid,
-			    tr->nslices, v->folded[track] ? " (folded)" : "");
+			    "%zu slice%s%s", (long long)tr->tid,
+			    (long long)pid, tr->nslices, tr->nslices == 1 ?
+			    "" : "s", v->folded[track] ? " (folded)" : "");
 		else	/* the label already says "tid N" */
-			snprintf(info, sizeof info, "  pid %lld, %zu slices%s",
-			    (long long)pid, tr->nslices,
-			    v->folded[track] ? " (folded)" : "");
+			snprintf(info, sizeof info, "  pid %lld, %zu slice%s%s",
+			    (long long)pid, tr->nslices, tr->nslices == 1 ?
+			    "" : "s", v->folded[track] ? " (folded)" : "");
 	} else if (tr->kind == TRACK_COUNTER) {
 		double lo = 0, hi = 0;
 		for (size_t i = 0; i < tr->nsamples; i++) {
@@ -561,10 +563,12 @@ draw_lane_header(struct view *v, struct grid *g, int x, int y, int w,
 			if (i == 0 || val > hi)
 				hi = val;
 		}
-		snprintf(info, sizeof info, "  %zu samples, %g .. %g%s",
-		    tr->nsamples, lo, hi, v->folded[track] ? " (folded)" : "");
+		snprintf(info, sizeof info, "  %zu sample%s, %g .. %g%s",
+		    tr->nsamples, tr->nsamples == 1 ? "" : "s", lo, hi,
+		    v->folded[track] ? " (folded)" : "");
 	} else
-		snprintf(info, sizeof info, "  %zu slices%s", tr->nslices,
+		snprintf(info, sizeof info, "  %zu slice%s%s", tr->nslices,
+		    tr->nslices == 1 ? "" : "s",
 		    v->folded[track] ? " (folded)" : "");
 	c += grid_puts(g, x + c, y, w - c, info, STYLE_DIM, 0);
 	/* Instants of the track, right of the label. */

@@ -257,6 +257,13 @@ const char *view_time_res(const struct view *v, ttv_ns t, ttv_ns resolution,
     char *buf, size_t size);
 const char *view_time_exact(const struct view *v, ttv_ns t, char *buf,
     size_t size);
+/* Columns that view_time_exact takes for any time of the trace: a list's
+ * time column. */
+int view_time_exact_width(const struct view *v);
+/* The span for a pane's title, as the header shows it: "T0 .. T1
+ * (range)" with the range to the nanosecond, or the window to its
+ * resolution; times that g takes back as they are. */
+const char *view_span_text(const struct view *v, char *buf, size_t size);
 
 /* Parses a UTC time of day "HH:MM[:SS[.fff...]]" into the trace time
  * it names (the day of the trace's start, or the next one when the trace

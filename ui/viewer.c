@@ -214,7 +214,7 @@ prompt_label(enum prompt_kind k)
 	case PROMPT_SEARCH: return "/";
 	case PROMPT_SHOW: return "show only functions matching: ";
 	case PROMPT_HIDE: return "hide functions matching: ";
-	case PROMPT_GOTO: return "go to time (1.5ms, +20us, -1s): ";
+	case PROMPT_GOTO: return "go to time: ";
 	case PROMPT_RANGE: return "range (1ms..2ms, +1.2ms..+3ms, -1ms..): ";
 	case PROMPT_COMMAND: return ":";
 	default: return "";
@@ -245,8 +245,8 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 	if (w->prompt.kind != PROMPT_NONE) {
 		struct prompt *p = &w->prompt;
 		c = grid_puts(g, r.x, r.y, r.w, p->kind == PROMPT_GOTO &&
-		    v->wall_clock ? "go to time of day (13:05:01.250 UTC, "
-		    "+20us, -1s): " : prompt_label(p->kind), STYLE_STATUS,
+		    v->wall_clock ? "go to time of day (13:05:01.250) or "
+		    "time: " : prompt_label(p->kind), STYLE_STATUS,
 		    ATTR_BOLD);
 		int tc = text_put(g, r.x + c, r.y, r.w - c - 1, p->buf, p->len,
 		    STYLE_STATUS, 0);
@@ -255,9 +255,16 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 			grid_attr(g, r.x + c + p->err_col - 1, r.y, 1,
 			    ATTR_REVERSE | ATTR_UNDERLINE);
 		*cx = r.x + c + tc;
+		/* what a time may be, until a message takes its place */
+		const char *hint = p->kind == PROMPT_GOTO ? "+T from the "
+		    "start, -T from the end, >T <T from the cursor; T as ttv "
+		    "prints it: 12.345 678 ms" : NULL;
 		if (v->msg[0] != '\0' && *cx + 3 < r.w)
 			text_puts(g, *cx + 2, r.y, r.w - *cx - 2, v->msg,
 			    v->msg_error ? STYLE_ERROR : STYLE_DIM, 0);
+		else if (hint != NULL && *cx + 3 < r.w)
+			text_puts(g, *cx + 2, r.y, r.w - *cx - 2, hint,
+			    STYLE_DIM, 0);
 		return r.y;
 	}
 	c = 0;
@@ -418,7 +425,6 @@ prompt_submit(struct viewer *w)
 	struct prompt *p = &w->prompt;
 	enum prompt_kind k = p->kind;
 	ttv_ns t;
-	bool rel;
 	int rc = 0;
 
 	p->buf[p->len] = '\0';
@@ -440,42 +446,43 @@ prompt_submit(struct viewer *w)
 	case PROMPT_HIDE:
 		rc = view_filter_functions(v, p->buf, k == PROMPT_HIDE);
 		break;
-	case PROMPT_GOTO:
-		if (strchr(p->buf, ':') != NULL) {
-			/* A time of day, when the trace knows its clock. */
-			if (view_parse_wall(v, p->buf, &t) != 0) {
-				rc = -1;
-				break;
-			}
-			view_goto_time(v, t);
-			break;
-		}
-		if (timefmt_parse(p->buf, &t, &rel) != 0) {
-			view_message(v, true, "not a time: try 1.5ms, +20us "
-			    "or -1s");
+	case PROMPT_GOTO: {
+		/* a time as ttv prints it (timeparse.h): from the start, the
+		 * end, the cursor, or a time of day */
+		struct time_point tp;
+		const char *why;
+		ttv_ns now = view_cursor_time(v);
+		if (time_point_parse(p->buf, p->len, &tp, &why) != 0 ||
+		    time_point_resolve(v->trace, &tp, &now, &t, &why) != 0) {
+			view_message(v, true, "%s", why);
 			rc = -1;
 			break;
 		}
-		view_goto_time(v, rel ? view_cursor_time(v) + t :
-		    v->trace->first + t);
+		view_goto_time(v, t);
 		break;
+	}
 	case PROMPT_RANGE: {
 		struct range_spec rs;
-		ttv_ns r0, r1;
+		ttv_ns r0, r1, now = view_cursor_time(v);
 		char *err = NULL;
 		if (p->len == 0) {
 			view_range_clear(v);
 			break;
 		}
 		if (range_parse(p->buf, &rs, &err) != 0 ||
-		    range_resolve(v->trace, &rs, &r0, &r1, &err) != 0) {
+		    range_resolve(v->trace, &rs, &now, &r0, &r1, &err) != 0) {
 			view_message(v, true, "%s", err ? err : "bad range");
 			free(err);
 			rc = -1;
 			break;
 		}
 		view_range_set(v, r0, r1);
-		range_message(v);
+		char *out = range_outside(v->trace, r0, r1);
+		if (out != NULL)
+			view_message(v, true, "%s", out);
+		else
+			range_message(v);
+		free(out);
 		p->kind = PROMPT_NONE;
 		return PANE_REDRAW | PANE_DATA;
 	}

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Screen tests of the real ttv: each tests/ui/*.scr script runs ttv in a
 # pseudo-terminal through libvterm (tests/ui/ui_screen.c) and checks the
-# screen. The test trace is written by the driver itself; ttv runs in a
-# scratch directory so the header shows "ui.fxt" whatever the paths.
+# screen. The test trace is written by the driver itself, the cut log by
+# the project's CoreProfiler writer; ttv runs in a scratch directory so the
+# header shows "ui.fxt" whatever the paths.
 set -u
 : "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 drv="$TTV_BUILDDIR/tests/ui/ui_screen"
@@ -33,6 +34,11 @@ if [ -x "$xraygen" ]; then
 	"$xraygen" full "$tmp/run1.fdr" >/dev/null &&
 	    "$xraygen" -f 1000000000 full "$tmp/run2.fdr" >/dev/null || exit 1
 fi
+# A CoreProfiler log cut before its threads ended (unfinished.scr): the
+# project's writer, cut at a line.
+"$TTV_BUILDDIR/tests/gen/cpgen" --seed 3 --lines 4000 --mode instrumentation \
+    --summary none --out "$tmp/full.tracelog" || exit 1
+head -n 2500 "$tmp/full.tracelog" >"$tmp/cut.tracelog"
 export TTV TTV_SRCDIR
 cd "$tmp" || exit 1
 fail=0
