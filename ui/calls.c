@@ -7,9 +7,11 @@
  * caller or callee makes it the function; Enter on a call shows it in
  * the timeline, where . and , step to the next slower or faster call.
  *
- * Both follow the view's span (the range, or else the window) and
- * filters. Their queries (query_calls.h) run on the worker for big traces;
- * a result is taken only if it is still the one asked for.
+ * The callers pane follows the view's span (the range, or else the
+ * window); the calls pane the range, or else the whole trace, so that a
+ * call's rank does not change as the window moves to show it. Both follow
+ * the filters. Their queries (query_calls.h) run on the worker for big
+ * traces; a result is taken only if it is still the one asked for.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,9 @@ struct callers_pane {
 	uint64_t bf_gen;	/* data_gen of bf; asked is the one asked for */
 	bool bf_valid, bf_asked;
 	uint64_t bf_asked_gen;
+	/* A new function: its own row is selected when its callers come,
+	 * so that # and v act on it until another row is picked. */
+	bool select_own;
 };
 
 /* The calls of il_func. */
@@ -39,6 +44,8 @@ struct instances_pane {
 	func_id il_func;
 	struct instance_list il;
 	struct instance_histogram hist;
+	/* The view's filter_gen (range and filters) of il, and of the list
+	 * asked for: the window does not change it. */
 	uint64_t il_gen;
 	bool il_valid, il_asked;
 	uint64_t il_asked_gen;
@@ -173,6 +180,11 @@ callers_install(struct job *j, struct view *v)
 	p->bf = a->bf;
 	memset(&a->bf, 0, sizeof a->bf);
 	p->bf_valid = true;
+	if (p->select_own) {
+		p->base.pos.sel = p->bf.ncallers;
+		p->base.pos.top = 0;
+		p->select_own = false;
+	}
 	p->bf_asked = false;
 	p->bf_gen = j->gen;
 }
@@ -183,7 +195,7 @@ instances_install(struct job *j, struct view *v)
 	struct instances_pane *p = j->key;
 	struct calls_job *a = j->arg;
 
-	if (j->gen != v->data_gen) {
+	if (j->gen != v->filter_gen) {
 		p->il_asked = false;	/* stale: the next draw asks again */
 		return;
 	}
@@ -205,17 +217,28 @@ instances_install(struct job *j, struct view *v)
 	}
 }
 
-/* Asks for a query of pane's about function f (run on the worker or at
- * once, then install) over the view's span and filters. */
+/* The span of the calls pane: the range, else the whole trace. */
 static void
-submit(struct view *v, struct pane *pane, func_id f,
-    void (*run)(struct job *), void (*install)(struct job *, struct view *))
+instances_span(const struct view *v, ttv_ns *t0, ttv_ns *t1)
 {
-	struct job *j = job_new(pane, v->trace, &v->filter, v->data_gen);
+	*t0 = v->range_on ? v->range_t0 : TTV_NS_MIN;
+	*t1 = v->range_on ? v->range_t1 : TTV_NS_MAX;
+}
+
+/* Asks for a query of pane's about function f (run on the worker or at
+ * once, then install) over [t0, t1) and the view's filters, for the view
+ * state gen. */
+static void
+submit(struct view *v, struct pane *pane, func_id f, uint64_t gen,
+    ttv_ns t0, ttv_ns t1, void (*run)(struct job *),
+    void (*install)(struct job *, struct view *))
+{
+	struct job *j = job_new(pane, v->trace, &v->filter, gen);
 	struct calls_job *a = xcalloc(1, sizeof *a);
 
 	a->func = f;
-	view_span(v, &j->t0, &j->t1);
+	j->t0 = t0;
+	j->t1 = t1;
 	j->run = run;
 	j->install = install;
 	j->arg = a;
@@ -231,25 +254,37 @@ callers_refresh(struct callers_pane *p, struct view *v)
 	    p->bf_gen == v->data_gen) || (p->bf_asked &&
 	    p->bf_asked_gen == v->data_gen))
 		return;
+	ttv_ns t0, t1;
 	p->bf_asked = true;
 	p->bf_asked_gen = v->data_gen;
-	submit(v, &p->base, p->bf_func, run_callers, callers_install);
+	view_span(v, &t0, &t1);
+	submit(v, &p->base, p->bf_func, v->data_gen, t0, t1, run_callers,
+	    callers_install);
 }
 
 static void
 instances_ask(struct instances_pane *p, struct view *v)
 {
+	ttv_ns t0, t1;
 	p->il_asked = true;
-	p->il_asked_gen = v->data_gen;
-	submit(v, &p->base, p->il_func, run_instances, instances_install);
+	p->il_asked_gen = v->filter_gen;
+	instances_span(v, &t0, &t1);
+	submit(v, &p->base, p->il_func, v->filter_gen, t0, t1, run_instances,
+	    instances_install);
+}
+
+/* The calls are those of the view's range and filters. */
+static bool
+instances_current(const struct instances_pane *p, const struct view *v)
+{
+	return p->il_valid && p->il_gen == v->filter_gen;
 }
 
 static void
 instances_refresh(struct instances_pane *p, struct view *v)
 {
-	if (p->il_func == CALL_NONE || (p->il_valid &&
-	    p->il_gen == v->data_gen) || (p->il_asked &&
-	    p->il_asked_gen == v->data_gen))
+	if (p->il_func == CALL_NONE || instances_current(p, v) ||
+	    (p->il_asked && p->il_asked_gen == v->filter_gen))
 		return;
 	instances_ask(p, v);
 }
@@ -289,6 +324,7 @@ calls_pane_open(struct view *v, enum pane_id pane, func_id f)
 			p->bf_valid = false;
 			p->bf_asked = false;
 			p->base.pos.sel = p->base.pos.top = 0;
+			p->select_own = true;
 		}
 		view_show_pane(v, pane);
 		callers_refresh(p, v);
@@ -303,25 +339,63 @@ calls_pane_open(struct view *v, enum pane_id pane, func_id f)
 
 /* ------------------------------------------------------------- stepping */
 
+/* The row of the list showing rank (an index of by_dur), or SIZE_MAX. */
+static size_t
+row_of_rank(const struct instance_list *l, size_t rank)
+{
+	if (l->order == l->by_dur)
+		return rank;
+	if (l->key == INSTANCES_BY_DURATION && l->reverse)
+		return l->n - 1 - rank;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->order[i] == l->by_dur[rank])
+			return i;
+	return SIZE_MAX;
+}
+
+/* Shows call r of the list in the timeline, its rank on the status line
+ * ("call 3 of 18", 1 the slowest) and its row selected in the list. */
+static void
+show_call(struct instances_pane *p, struct view *v, struct slice_ref r,
+    const char *hint)
+{
+	const struct instance_list *l = &p->il;
+	bool found;
+	size_t rank = instances_place(v->trace, l, r, &found);
+	char b[48];
+
+	view_set_cursor(v, r);
+	v->folded[r.track] = 0;
+	if (found) {
+		size_t row = row_of_rank(l, rank);
+		if (row != SIZE_MAX)
+			p->base.pos.sel = row;
+		view_message(v, false, "call %zu of %zu of %s: %s%s", rank + 1,
+		    l->n, trace_func_name(v->trace, p->il_func),
+		    timefmt_duration(l->items[l->by_dur[rank]].dur, b,
+		    sizeof b), hint);
+	} else
+		view_message(v, false, "a call of %s: %s%s",
+		    trace_func_name(v->trace, p->il_func),
+		    timefmt_duration(trace_slice_dur(v->trace, r), b,
+		    sizeof b), hint);
+}
+
 static int
 do_step(struct instances_pane *p, struct view *v, bool slower,
     struct slice_ref from)
 {
 	struct slice_ref to;
-	char b[48];
 
 	if (!instances_step(v->trace, &p->il, from, slower, &to)) {
-		view_message(v, false, "no %s call of %s in this span",
+		view_message(v, false, "no %s call of %s%s",
 		    slower ? "slower" : "faster",
-		    trace_func_name(v->trace, p->il_func));
+		    trace_func_name(v->trace, p->il_func),
+		    v->range_on ? " in the range" : "");
 		return PANE_REDRAW;
 	}
-	view_set_cursor(v, to);
-	v->folded[to.track] = 0;
+	show_call(p, v, to, "");
 	view_show_cursor(v);
-	view_message(v, false, "%s call of %s: %s", slower ? "slower" :
-	    "faster", trace_func_name(v->trace, p->il_func),
-	    timefmt_duration(trace_slice_dur(v->trace, to), b, sizeof b));
 	return PANE_REDRAW | PANE_DATA;
 }
 
@@ -336,14 +410,14 @@ calls_pane_step(struct view *v, bool slower)
 	}
 	func_id f = trace_slice(v->trace, v->cursor)->func;
 	instances_set(p, f);
-	if (p->il_valid && p->il_gen == v->data_gen)
+	if (instances_current(p, v))
 		return do_step(p, v, slower, v->cursor);
 	/* The calls first: the step is taken when they come. */
 	p->pending_step = slower ? 1 : -1;
 	p->step_from = v->cursor;
 	view_message(v, false, "finding the calls of %s...",
 	    trace_func_name(v->trace, f));
-	if (!(p->il_asked && p->il_asked_gen == v->data_gen))
+	if (!(p->il_asked && p->il_asked_gen == v->filter_gen))
 		instances_ask(p, v);
 	return PANE_REDRAW;
 }
@@ -358,13 +432,17 @@ right(struct grid *g, int x_end, int y, const char *s, int style)
 	text_puts(g, x_end - len, y, len, s, style, 0);
 }
 
+/* "+0 ns .. +2.71 ms (range)": [t0, t1), the whole trace's ends for
+ * (TTV_NS_MIN, TTV_NS_MAX). */
 static void
-span_text(const struct view *v, char *buf, size_t size)
+span_text(const struct view *v, ttv_ns t0, ttv_ns t1, char *buf, size_t size)
 {
 	char b1[48], b2[48];
-	ttv_ns t0, t1;
 
-	view_span(v, &t0, &t1);
+	if (t0 == TTV_NS_MIN)
+		t0 = v->trace->first;
+	if (t1 == TTV_NS_MAX)
+		t1 = v->trace->last;
 	snprintf(buf, size, "%s .. %s%s", view_time(v, t0, b1, sizeof b1),
 	    view_time(v, t1, b2, sizeof b2), v->range_on ? " (range)" : "");
 }
@@ -406,7 +484,9 @@ callers_draw(struct pane *pane, struct view *v, struct grid *g,
 		    "flame or call tree pane, or on a call");
 		return;
 	}
-	span_text(v, sp, sizeof sp);
+	ttv_ns t0, t1;
+	view_span(v, &t0, &t1);
+	span_text(v, t0, t1, sp, sizeof sp);
 	if (!p->bf_valid || p->bf_gen != v->data_gen) {
 		snprintf(buf, sizeof buf, "finding the callers and callees of "
 		    "%s...", trace_func_name(t, p->bf_func));
@@ -545,14 +625,14 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 		    "flame or call tree pane, or on a call");
 		return;
 	}
-	if (!p->il_valid || p->il_gen != v->data_gen) {
+	if (!instances_current(p, v)) {
 		snprintf(buf, sizeof buf, "finding the calls of %s...",
 		    trace_func_name(t, p->il_func));
 		pane_title(g, r, "Calls", buf);
 		return;
 	}
 	const struct instance_list *l = &p->il;
-	span_text(v, sp, sizeof sp);
+	span_text(v, l->t0, l->t1, sp, sizeof sp);
 	snprintf(buf, sizeof buf, "%s: %zu call%s by %s%s in %s; total %s, "
 	    "p50 %s, p90 %s, p99 %s, max %s", trace_func_name(t, p->il_func),
 	    l->n, l->n == 1 ? "" : "s", instances_key_name(p->key),
@@ -662,18 +742,12 @@ instances_command(struct pane *pane, struct view *v, enum cmd c)
 		p->base.pos.sel = p->base.pos.top = 0;
 		return PANE_REDRAW;
 	case CMD_LIST_ENTER: {
-		char b[48];
 		if (p->base.pos.sel >= l->n)
 			return PANE_HANDLED;
 		const struct call_instance *ci = &l->items[l->order[p->base.pos.sel]];
-		view_set_cursor(v, ci->ref);
-		v->folded[ci->ref.track] = 0;
+		show_call(p, v, ci->ref, "; . slower, , faster");
 		view_zoom_slice(v);
 		view_show_pane(v, PANE_TIMELINE);
-		view_message(v, false, "call %zu of %zu of %s: %s; . slower, "
-		    ", faster", p->base.pos.sel + 1, l->n,
-		    trace_func_name(v->trace, p->il_func),
-		    timefmt_duration(ci->dur, b, sizeof b));
 		return PANE_REDRAW | PANE_DATA;
 	}
 	default:
