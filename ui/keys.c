@@ -290,6 +290,18 @@ const struct binding bindings[] = {
 };
 const size_t nbindings = sizeof bindings / sizeof bindings[0];
 
+const struct mouse_action mouse_actions[] = {
+	{ "click", "timeline: select the call under the pointer, the cursor "
+	    "at the time clicked" },
+	{ "click again", "timeline: zoom to the selected call" },
+	{ "click a lane", "timeline: fold or unfold the lane (its header row)" },
+	{ "wheel", "timeline: zoom in or out around the pointer" },
+	{ "click", "lists: select the row; on the selected row, as Enter" },
+	{ "click", "flame graph: select the node; again: zoom into it" },
+	{ "wheel", "lists and the key list: scroll" },
+};
+const size_t nmouse_actions = sizeof mouse_actions / sizeof mouse_actions[0];
+
 static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_GLOBAL] = "Everywhere",
 	[CTX_TIMELINE] = "Timeline",
@@ -494,5 +506,13 @@ keys_write_man(FILE *fp)
 			roff_text(fp, commands[c].name);
 			fputs("\\fR)\n", fp);
 		}
+	}
+	fputs(".SS Mouse\n", fp);
+	for (size_t i = 0; i < nmouse_actions; i++) {
+		fputs(".TP\n.B ", fp);
+		roff_text(fp, mouse_actions[i].where);
+		fputc('\n', fp);
+		roff_text(fp, mouse_actions[i].what);
+		fputc('\n', fp);
 	}
 }
