@@ -782,17 +782,30 @@ cmd_range(struct viewer *w, enum cmd c)
 	ttv_ns at = view_cursor_time(v);
 	ttv_ns r0 = v->range_on ? v->range_t0 : t->first;
 	ttv_ns r1 = v->range_on ? v->range_t1 : t->last;
+	bool swapped = false;
 
 	switch (c) {
 	case CMD_RANGE_START:
-		r0 = at;
-		if (r1 <= r0)
-			r1 = t->last > r0 ? t->last : r0 + 1;
-		break;
 	case CMD_RANGE_END:
-		r1 = at;
-		if (r1 <= r0)
-			r0 = t->first < r1 ? t->first : r1 - 1;
+		/* One end at the cursor; an end past the other swaps them
+		 * (and says so), one on the other is refused: nothing else
+		 * moves. */
+		if (c == CMD_RANGE_START ? at == r1 : at == r0) {
+			view_message(v, true, "the range would be empty: its "
+			    "%s is at the cursor", c == CMD_RANGE_START ?
+			    "end" : "start");
+			return PANE_REDRAW;
+		}
+		if (c == CMD_RANGE_START ? at > r1 : at < r0) {
+			swapped = true;
+			if (c == CMD_RANGE_START)
+				r0 = r1, r1 = at;
+			else
+				r1 = r0, r0 = at;
+		} else if (c == CMD_RANGE_START)
+			r0 = at;
+		else
+			r1 = at;
 		break;
 	case CMD_RANGE_CALL:
 		if (!v->has_cursor) {
@@ -811,7 +824,13 @@ cmd_range(struct viewer *w, enum cmd c)
 		return PANE_REDRAW | PANE_DATA;
 	}
 	view_range_set(v, r0, r1);
-	range_message(v);
+	if (swapped) {
+		char buf[200];
+		view_message(v, false, "%s: ends swapped, %s",
+		    c == CMD_RANGE_START ? "a start after the end" :
+		    "an end before the start", range_text(v, buf, sizeof buf));
+	} else
+		range_message(v);
 	return PANE_REDRAW | PANE_DATA;
 }
 
