@@ -13,6 +13,7 @@
  * the filters. Their queries (query_calls.h) run on the worker for big
  * traces; a result is taken only if it is still the one asked for.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,35 @@ run_instances(struct job *j)
 static int do_step(struct instances_pane *p, struct view *v, bool slower,
     struct slice_ref from);
 
+/* The list in the pane's order; by thread, the threads in the timeline's
+ * lane order (a stable counting sort of the query's order, which is by
+ * track then start). */
+static void
+sort_list(struct instances_pane *p, struct view *v)
+{
+	struct instance_list *l = &p->il;
+	uint32_t nt = v->trace->ntracks;
+
+	instances_sort(v->trace, l, p->key, p->reverse);
+	if (p->key != INSTANCES_BY_THREAD || l->n < 2 || nt < 2)
+		return;
+	size_t *at = xcalloc((size_t)nt + 1, sizeof *at);
+	uint32_t *tmp = xreallocarray(NULL, l->n, sizeof *tmp);
+	for (size_t i = 0; i < l->n; i++) {
+		uint32_t k = timeline_lane_pos(v, l->items[l->order[i]].ref.track);
+		at[(p->reverse ? nt - 1 - k : k) + 1]++;
+	}
+	for (uint32_t k = 0; k < nt; k++)
+		at[k + 1] += at[k];
+	for (size_t i = 0; i < l->n; i++) {
+		uint32_t k = timeline_lane_pos(v, l->items[l->order[i]].ref.track);
+		tmp[at[p->reverse ? nt - 1 - k : k]++] = l->order[i];
+	}
+	memcpy(l->order, tmp, l->n * sizeof *tmp);
+	free(tmp);
+	free(at);
+}
+
 static void
 callers_install(struct job *j, struct view *v)
 {
@@ -206,7 +236,7 @@ instances_install(struct job *j, struct view *v)
 	p->il = a->il;
 	memset(&a->il, 0, sizeof a->il);
 	if (p->key != INSTANCES_BY_DURATION || p->reverse)
-		instances_sort(v->trace, &p->il, p->key, p->reverse);
+		sort_list(p, v);
 	p->il_valid = true;
 	p->il_asked = false;
 	p->il_gen = j->gen;
@@ -541,33 +571,54 @@ callers_draw(struct pane *pane, struct view *v, struct grid *g,
 	}
 }
 
-/* The histogram over rows [y, y + h) and its two label rows below. */
+/* The height of a bar of count calls, in eighths of h rows: a log scale
+ * (1 call is one step of log2(1 + peak)), so a bucket of a few calls
+ * still shows beside one of thousands. */
+static uint64_t
+bar_eighths(uint64_t count, uint64_t peak, int h)
+{
+	if (count == 0 || peak == 0)
+		return 0;
+	double e = (double)h * 8.0 * log2(1.0 + (double)count) /
+	    log2(1.0 + (double)peak);
+	uint64_t k = (uint64_t)(e + 0.5);
+	return k == 0 ? 1 : k;
+}
+
+/* The histogram in r (h rows of bars, then the percentiles' row and the
+ * durations' row): counts on a log scale, labelled on the left (the
+ * peak at the top, 1 at the bottom); durations under the buckets' left
+ * edges, a few across, the longest at the right end. */
 static void
 histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
     struct rect r, int h)
 {
 	struct instance_histogram *hg = &p->hist;
-	size_t want = (size_t)(r.w < 96 ? r.w : 96) / 2;
-	char b1[48], b2[48];
+	char b1[48], lab[24];
 
+	(void)v;
+	/* The count axis: as wide as the digits of the count of calls,
+	 * which no bucket passes. */
+	snprintf(lab, sizeof lab, "%zu", p->il.n);
+	int ax = (int)strlen(lab) + 1;
+	int bars_w = r.w - ax;
+	size_t want = (size_t)(bars_w < 96 ? bars_w : 96) / 2;
 	if (want < 4)
 		want = 4;
 	if (hg->n == 0 || hg->n > want) {
 		instance_histogram_free(hg);
 		instances_histogram(&p->il, want, hg);
 	}
-	if (hg->n == 0 || hg->peak == 0)
+	if (hg->n == 0 || hg->peak == 0 || bars_w < 8)
 		return;
-	int bw = r.w / (int)hg->n;
+	int bw = bars_w / (int)hg->n;
 	if (bw < 1)
 		bw = 1;
+	int x0 = r.x + ax;
 	int style = STYLE_EDGE0 + view_func_hue(p->il_func);
 	for (size_t b = 0; b < hg->n; b++) {
-		/* The bar's height in eighths of a row; any call shows. */
-		uint64_t e = hg->count[b] * (uint64_t)(h * 8) / hg->peak;
-		if (hg->count[b] > 0 && e == 0)
-			e = 1;
-		int x = r.x + (int)b * bw;
+		uint64_t e = bar_eighths(hg->count[b], hg->peak, h);
+		int x = x0 + (int)b * bw;
 		for (int row = 0; row < h && e > 0; row++) {
 			int part = e >= 8 ? 8 : (int)e;
 			uint32_t ch = glyph_bar(g->utf8, part);
@@ -577,8 +628,12 @@ histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
 			e -= (uint64_t)part;
 		}
 	}
+	snprintf(lab, sizeof lab, "%llu", (unsigned long long)hg->peak);
+	right(g, x0 - 1, r.y, lab, STYLE_DIM);
+	if (hg->peak > 1)
+		right(g, x0 - 1, r.y + h - 1, "1", STYLE_DIM);
 	/* The percentiles under their buckets (one label for those that
-	 * share one); the axis's ends below. */
+	 * share one). */
 	int py = r.y + h;
 	const size_t pb[3] = { hg->p50, hg->p90, hg->p99 };
 	static const char *const pname[3] = { "50", "90", "99" };
@@ -593,7 +648,7 @@ histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
 			snprintf(label + len, sizeof label - len, ",%s",
 			    pname[j]);
 		}
-		int x = r.x + (int)pb[i] * bw;
+		int x = x0 + (int)pb[i] * bw;
 		if (x <= last_end)
 			x = last_end + 1;
 		int len = (int)strlen(label);
@@ -604,10 +659,41 @@ histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
 			    STYLE_TITLE, 0);
 		i = j;
 	}
-	timefmt_duration(hg->edge[0], b1, sizeof b1);
-	timefmt_duration(hg->edge[hg->n], b2, sizeof b2);
-	text_puts(g, r.x, py + 1, r.w / 2, b1, STYLE_DIM, 0);
-	right(g, r.x + (int)hg->n * bw, py + 1, b2, STYLE_DIM);
+	/* Durations: the longest at the right end, then from the left a
+	 * bucket edge every 16 columns or so where it fits. */
+	int end = x0 + (int)hg->n * bw;
+	timefmt_duration(hg->edge[hg->n], b1, sizeof b1);
+	int right_at = end - text_width(g, b1, strlen(b1), 24);
+	right(g, end, py + 1, b1, STYLE_DIM);
+	last_end = -1;
+	for (size_t b = 0; b < hg->n; b++) {
+		int x = x0 + (int)b * bw;
+		if (b > 0 && x < last_end + 16)
+			continue;
+		timefmt_duration(hg->edge[b], b1, sizeof b1);
+		int len = text_width(g, b1, strlen(b1), 24);
+		if (x + len + 1 >= right_at)
+			break;
+		text_puts(g, x, py + 1, len, b1, STYLE_DIM, 0);
+		last_end = x + len;
+	}
+}
+
+/* A column title, its sort mark before it when the list is sorted by
+ * it: the arrow says which way (down: slowest, earliest or first lane
+ * at the top... reversed: up). */
+static void
+column_title(struct grid *g, int x, int y, int w, const char *title,
+    bool sorted, bool reverse, bool right_aligned)
+{
+	int len = (int)strlen(title);
+	int at = right_aligned ? x + w - len : x;
+
+	grid_puts(g, at, y, len, title, STYLE_TITLE, sorted ? ATTR_UNDERLINE :
+	    0);
+	if (sorted)
+		grid_set(g, at - 1, y, reverse ? GLYPH_UP(g->utf8) :
+		    GLYPH_DOWN(g->utf8), STYLE_TITLE, 0);
 }
 
 static void
@@ -616,7 +702,8 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 {
 	struct instances_pane *p = (struct instances_pane *)pane;
 	const struct trace *t = v->trace;
-	char buf[256], sp[128], b1[48], b2[48], b3[48], b4[48], b5[48];
+	char buf[256], stats[200], sp[128], b1[48], b2[48], b3[48], b4[48],
+	    b5[48];
 
 	instances_refresh(p, v);
 	p->hist_rows = 0;
@@ -633,36 +720,52 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 	}
 	const struct instance_list *l = &p->il;
 	span_text(v, l->t0, l->t1, sp, sizeof sp);
-	snprintf(buf, sizeof buf, "%s: %zu call%s by %s%s in %s; total %s, "
-	    "p50 %s, p90 %s, p99 %s, max %s", trace_func_name(t, p->il_func),
-	    l->n, l->n == 1 ? "" : "s", instances_key_name(p->key),
-	    p->reverse ? ", reversed" : "", sp,
-	    timefmt_duration(l->total, b1, sizeof b1),
+	snprintf(buf, sizeof buf, "%s: %zu call%s by %s%s in %s",
+	    trace_func_name(t, p->il_func), l->n, l->n == 1 ? "" : "s",
+	    instances_key_name(p->key), p->reverse ? ", reversed" : "", sp);
+	snprintf(stats, sizeof stats, "total %s, p50 %s, p90 %s, p99 %s, "
+	    "max %s", timefmt_duration(l->total, b1, sizeof b1),
 	    timefmt_duration(l->p50, b2, sizeof b2),
 	    timefmt_duration(l->p90, b3, sizeof b3),
 	    timefmt_duration(l->p99, b4, sizeof b4),
 	    timefmt_duration(l->max, b5, sizeof b5));
+	/* The numbers on the title's line when they fit, else on their
+	 * own line under it: never cut off. */
+	int top = 1;
+	size_t len = strlen(buf);
+	if (text_width(g, buf, len, 1000) + text_width(g, stats,
+	    strlen(stats), 1000) + 9 <= r.w)
+		snprintf(buf + len, sizeof buf - len, "; %s", stats);
+	else {
+		grid_puts(g, r.x + 2, r.y + 1, r.w - 2, stats, STYLE_DIM, 0);
+		top = 2;
+	}
 	pane_title(g, r, "Calls", buf);
 
 	/* The histogram takes a third of the pane, from 3 to 8 rows of
 	 * bars, when there is room and something to draw. */
-	int h = (r.h - 2) / 3;
+	int h = (r.h - 1 - top) / 3;
 	if (h > 8)
 		h = 8;
 	if (h >= 3 && l->n > 0) {
-		histogram_draw(p, v, g, (struct rect){ r.x, r.y + 1, r.w, h },
-		    h);
+		histogram_draw(p, v, g, (struct rect){ r.x, r.y + top, r.w,
+		    h }, h);
 		p->hist_rows = h + 2;
 	}
+	p->hist_rows += top - 1;
 	struct rect lr = { r.x, r.y + p->hist_rows, r.w, r.h - p->hist_rows };
 	int rows = lr.h - 2;
 	int y0 = lr.y + 1;
 	int x = lr.x;
-	right(g, x + NUM_W, y0, "duration", STYLE_TITLE);
-	right(g, x + 2 * NUM_W, y0, "self", STYLE_TITLE);
-	grid_puts(g, x + 2 * NUM_W + 2, y0, 18, "start", STYLE_TITLE, 0);
-	grid_puts(g, x + 2 * NUM_W + 22, y0, 10, "thread", STYLE_TITLE, 0);
-	grid_puts(g, x + 2 * NUM_W + 33, y0, 6, "depth", STYLE_TITLE, 0);
+	column_title(g, x, y0, NUM_W, "duration",
+	    p->key == INSTANCES_BY_DURATION, p->reverse, true);
+	column_title(g, x + NUM_W, y0, NUM_W, "self", false, false, true);
+	column_title(g, x + 2 * NUM_W + 2, y0, 18, "start",
+	    p->key == INSTANCES_BY_START, p->reverse, false);
+	column_title(g, x + 2 * NUM_W + 22, y0, 10, "thread",
+	    p->key == INSTANCES_BY_THREAD, p->reverse, false);
+	column_title(g, x + 2 * NUM_W + 33, y0, 6, "depth", false, false,
+	    false);
 	list_clamp(&p->base.pos, l->n, rows);
 	if (l->n == 0)
 		grid_puts(g, x, y0 + 1, lr.w, "no measured call in this span",
@@ -733,12 +836,12 @@ instances_command(struct pane *pane, struct view *v, enum cmd c)
 		p->key = (enum instance_key)((k + INSTANCES_KEY_COUNT) %
 		    INSTANCES_KEY_COUNT);
 		p->reverse = false;
-		instances_sort(v->trace, l, p->key, p->reverse);
+		sort_list(p, v);
 		p->base.pos.sel = p->base.pos.top = 0;
 		return PANE_REDRAW;
 	case CMD_SORT_REVERSE:
 		p->reverse = !p->reverse;
-		instances_sort(v->trace, l, p->key, p->reverse);
+		sort_list(p, v);
 		p->base.pos.sel = p->base.pos.top = 0;
 		return PANE_REDRAW;
 	case CMD_LIST_ENTER: {

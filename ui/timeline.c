@@ -131,6 +131,12 @@ timeline_stale(struct pane *p, struct view *v, unsigned changed)
 		((struct timeline_pane *)p)->top = 0;
 }
 
+uint32_t
+timeline_lane_pos(const struct view *v, uint32_t track)
+{
+	return track < v->trace->ntracks ? lanes(v)->pos[track] : track;
+}
+
 size_t
 timeline_rows(const struct view *v, struct lane_row **rows)
 {
