@@ -193,7 +193,7 @@ functions_draw(struct pane *pane, struct view *v, struct grid *g,
 	int sw = v->sampled ? NUM_W : 0;
 	size_t ncol = columns_shown(r.w - sw, keys);
 	int name_w = r.w - sw - (int)ncol * NUM_W;
-	char buf[96], b2[48], b3[48];
+	char buf[160], b2[48], b3[48];
 	int rows = r.h - 2;
 
 	refresh(fp, v);
@@ -204,10 +204,16 @@ functions_draw(struct pane *pane, struct view *v, struct grid *g,
 	}
 	ttv_ns t0, t1;
 	view_span(v, &t0, &t1);
-	snprintf(buf, sizeof buf, "%zu function%s in %s .. %s%s, by %s %s%s",
+	/* A total longer than the span is the threads' times added up:
+	 * say so, where it happens. */
+	bool added = false;
+	for (size_t i = 0; i < fp->stats.n && !added; i++)
+		added = fp->stats.rows[i].total > t1 - t0;
+	snprintf(buf, sizeof buf, "%zu function%s in %s .. %s%s, by %s %s%s%s",
 	    fp->stats.n, fp->stats.n == 1 ? "" : "s", view_time(v, t0, b2, sizeof b2),
 	    view_time(v, t1, b3, sizeof b3), v->range_on ? " (range)" : "",
 	    stats_key_name(fp->sort_key), fp->sort_desc ? "desc" : "asc",
+	    added ? "; threads add up" : "",
 	    v->sampled ? "; sampled: samples per function" : "");
 	pane_title(g, r, "Functions", buf);
 	/* Column headers; the sorted one carries an arrow. */
