@@ -772,10 +772,13 @@ to_callee(struct view *v)
 		view_message(v, true, "no callee in the window (o zooms out)");
 		return false;
 	}
+	/* i - 1 ended before at (none runs then), i starts after it */
 	size_t i = level_first_start(l, at);
 	if (i >= hi)
 		i = hi - 1;
-	else if (i > lo && at - level_end(l, i - 1) < l->slices[i].start - at)
+	else if (i <= lo)
+		i = lo;
+	else if (at - level_end(l, i - 1) < l->slices[i].start - at)
 		i--;
 	view_set_cursor(v, (struct slice_ref){ c.track, c.depth + 1,
 	    (uint32_t)i });
