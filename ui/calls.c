@@ -349,13 +349,17 @@ calls_pane_open(struct view *v, enum pane_id pane, func_id f)
 	}
 	if (pane == PANE_CALLERS) {
 		struct callers_pane *p = callers_of(v);
+		/* The function's own row is selected, even when the pane
+		 * already showed it: v then # lists the calls of the
+		 * function in the title, not of a caller row left selected. */
 		if (f != p->bf_func) {
 			p->bf_func = f;
 			p->bf_valid = false;
 			p->bf_asked = false;
 			p->base.pos.sel = p->base.pos.top = 0;
 			p->select_own = true;
-		}
+		} else if (p->bf_valid)
+			p->base.pos.sel = p->bf.ncallers;
 		view_show_pane(v, pane);
 		callers_refresh(p, v);
 	} else if (pane == PANE_INSTANCES) {
@@ -891,7 +895,8 @@ callers_selected(struct pane *pane, struct view *v)
 	if (!p->bf_valid || pane->pos.sel >= bf_rows(p))
 		return p->bf_func;
 	const struct call_edge *e = bf_edge(p, pane->pos.sel, &side);
-	return e == NULL ? p->bf_func : e->func;
+	/* <root> is no function: the one in the title stands for it. */
+	return e == NULL || e->func == CALL_NONE ? p->bf_func : e->func;
 }
 
 static func_id

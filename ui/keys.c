@@ -315,7 +315,8 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_LOGS] = "Logs",
 	[CTX_SQL] = "SQL results (Esc stops a running query)",
 	[CTX_CALLTREE] = "Call tree",
-	[CTX_CALLERS] = "Callers and callees (Enter: that function's)",
+	[CTX_CALLERS] = "Callers and callees (Enter: that function's; # on "
+	    "<root>: the title's calls)",
 	[CTX_INSTANCES] = "Calls of a function",
 	[CTX_HELP] = "Help",
 };
