@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "live.h"
 #include "load.h"
 #include "xalloc.h"
 
@@ -73,9 +74,19 @@ load_trace(const char *path, const char *force_format,
 	if (opts == NULL)
 		opts = &no_opts;
 	*err = NULL;
+	/* A live session is fetched into a CTF directory, then read as one
+	 * under its URL's name (formats/live/live.h). */
+	const char *name = path;
+	struct live_client *live = NULL;
+	if (live_url_is(path)) {
+		if ((live = live_snapshot(path, opts, err)) == NULL)
+			return NULL;
+		path = live_client_dir(live);
+	}
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		*err = xstrdup(strerror(errno));
+		live_client_close(live);
 		return NULL;
 	}
 	bool is_dir = S_ISDIR(st.st_mode);
@@ -84,6 +95,7 @@ load_trace(const char *path, const char *force_format,
 	mapfile_record_begin();
 	if (!is_dir && mapfile_open(path, &m, err) != 0) {
 		drop_files();
+		live_client_close(live);
 		return NULL;
 	}
 
@@ -94,6 +106,7 @@ load_trace(const char *path, const char *force_format,
 			*err = xasprintf("unknown format '%s'", force_format);
 			mapfile_close(&m);
 			drop_files();
+			live_client_close(live);
 			return NULL;
 		}
 	} else {
@@ -104,16 +117,21 @@ load_trace(const char *path, const char *force_format,
 			    "not a trace format ttv knows");
 			mapfile_close(&m);
 			drop_files();
+			live_client_close(live);
 			return NULL;
 		}
 	}
 
-	struct builder *b = builder_new(path);
+	struct builder *b = builder_new(name);
 	struct load_ctx ctx = {
 		.path = path, .file = is_dir ? NULL : &m, .b = b, .opts = opts,
 	};
 	int rc = r->load(&ctx);
 	mapfile_close(&m);
+	if (live != NULL) {
+		live_client_report(live, b);
+		live_client_close(live);
+	}
 	struct trace *t = builder_finish(b);
 	t->files = mapfile_record_end(&t->nfiles);
 	if (rc != 0) {

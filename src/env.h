@@ -26,6 +26,8 @@
  *                          limit quickly on a busy machine)
  *   TTV_SQL_MEMORY         MiB SQLite may take (0: no limit; default: what
  *                          the memory budget leaves, see sql.h)
+ *   TTV_LIVE_TIMEOUT       ms to wait for a live relay's connection or
+ *                          reply (default 10000; tests: a stalled relay)
  */
 #ifndef TTV_ENV_H
 #define TTV_ENV_H
@@ -45,6 +47,7 @@ enum ttv_env {
 	TTV_ENV_TEST_SHRINK,
 	TTV_ENV_REGEX_SECONDS,
 	TTV_ENV_SQL_MEMORY,
+	TTV_ENV_LIVE_TIMEOUT,
 	TTV_ENV_COUNT
 };
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "callpanes.h"
+#include "columns.h"
 #include "glyph.h"
 #include "panes.h"
 #include "query_calls.h"
@@ -53,6 +54,7 @@ struct instances_pane {
 	enum instance_key key;
 	bool reverse;
 	int hist_rows;		/* rows above the list at the last draw */
+	struct column_set cols;	/* col_names */
 
 	/* A step from the timeline asked before the calls came. */
 	int pending_step;	/* 0, 1 slower, -1 faster */
@@ -68,6 +70,14 @@ struct calls_job {
 
 #define NUM_W 10
 #define PCT_W 7
+
+/* The calls pane's columns (V chooses them), in screen order, and their
+ * widths with the space after them. */
+enum { COL_DURATION, COL_SELF, COL_START, COL_THREAD, COL_DEPTH };
+static const char *const col_names[] = {
+	"duration", "self", "start", "thread", "depth",
+};
+static const int col_w[] = { NUM_W, NUM_W + 2, 20, 11, 6 };
 
 static struct callers_pane *
 callers_of(const struct view *v)
@@ -107,6 +117,9 @@ instances_create(struct view *v)
 
 	(void)v;
 	p->il_func = CALL_NONE;
+	p->cols.names = col_names;
+	p->cols.n = sizeof col_names / sizeof col_names[0];
+	p->cols.shown = columns_all(&p->cols);
 	return &p->base;
 }
 
@@ -688,11 +701,17 @@ histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
  * at the top... reversed: up). */
 static void
 column_title(struct grid *g, int x, int y, int w, const char *title,
-    bool sorted, bool reverse, bool right_aligned)
+    bool sorted, bool reverse, bool right_aligned, bool room_before)
 {
 	int len = (int)strlen(title);
 	int at = right_aligned ? x + w - len : x;
 
+	/* no blank before a left-aligned title: the mark takes its
+	 * first cell and the title moves one right */
+	if (sorted && !right_aligned && !room_before) {
+		at++;
+		len = len < w - 1 ? len : w - 1;
+	}
 	grid_puts(g, at, y, len, title, STYLE_TITLE, sorted ? ATTR_UNDERLINE :
 	    0);
 	if (sorted)
@@ -760,19 +779,31 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 	struct rect lr = { r.x, r.y + p->hist_rows, r.w, r.h - p->hist_rows };
 	int rows = lr.h - 2;
 	int y0 = lr.y + 1;
-	int x = lr.x;
-	column_title(g, x, y0, NUM_W, "duration",
-	    p->key == INSTANCES_BY_DURATION, p->reverse, true);
-	column_title(g, x + NUM_W, y0, NUM_W, "self", false, false, true);
-	column_title(g, x + 2 * NUM_W + 2, y0, 18, "start",
-	    p->key == INSTANCES_BY_START, p->reverse, false);
-	column_title(g, x + 2 * NUM_W + 22, y0, 10, "thread",
-	    p->key == INSTANCES_BY_THREAD, p->reverse, false);
-	column_title(g, x + 2 * NUM_W + 33, y0, 6, "depth", false, false,
-	    false);
+	/* where each column chosen starts (-1: hidden) */
+	int cx[5];
+	for (int k = 0, x = lr.x; k < 5; k++) {
+		cx[k] = column_shown(&p->cols, (size_t)k) ? x : -1;
+		x += cx[k] >= 0 ? col_w[k] : 0;
+	}
+	/* A left-aligned title has room for its mark before it when the
+	 * column before it ends in blanks (all but duration do). */
+	bool room = false;
+	static const int title_w[] = { NUM_W, NUM_W, 18, 10, 6 };
+	for (int k = 0; k < 5; k++) {
+		if (cx[k] < 0)
+			continue;
+		enum instance_key key = k == COL_DURATION ?
+		    INSTANCES_BY_DURATION : k == COL_START ? INSTANCES_BY_START :
+		    INSTANCES_BY_THREAD;
+		bool sortable = k == COL_DURATION || k == COL_START ||
+		    k == COL_THREAD;
+		column_title(g, cx[k], y0, title_w[k], col_names[k], sortable &&
+		    p->key == key, p->reverse, k <= COL_SELF, room);
+		room = k != COL_DURATION;
+	}
 	list_clamp(&p->base.pos, l->n, rows);
 	if (l->n == 0)
-		grid_puts(g, x, y0 + 1, lr.w, "no measured call in this span",
+		grid_puts(g, lr.x, y0 + 1, lr.w, "no measured call in this span",
 		    STYLE_DIM, 0);
 	for (int row = 0; row < rows && p->base.pos.top + (size_t)row < l->n;
 	    row++) {
@@ -786,18 +817,23 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 		if (sel)
 			grid_fill(g, (struct rect){ lr.x, y, lr.w, 1 }, ' ',
 			    STYLE_SELECTED, 0);
-		right(g, x + NUM_W, y, timefmt_duration(c->dur, b1, sizeof b1),
-		    style);
-		right(g, x + 2 * NUM_W, y, timefmt_duration(
-		    call_instance_self(t, c, l->t0, l->t1), b2,
-		    sizeof b2), style);
-		text_puts(g, x + 2 * NUM_W + 2, y, 19, view_time_exact(v,
-		    s->start, b3, sizeof b3), style, 0);
+		if (cx[COL_DURATION] >= 0)
+			right(g, cx[COL_DURATION] + NUM_W, y,
+			    timefmt_duration(c->dur, b1, sizeof b1), style);
+		if (cx[COL_SELF] >= 0)
+			right(g, cx[COL_SELF] + NUM_W, y, timefmt_duration(
+			    call_instance_self(t, c, l->t0, l->t1), b2,
+			    sizeof b2), style);
+		if (cx[COL_START] >= 0)
+			text_puts(g, cx[COL_START], y, 19, view_time_exact(v,
+			    s->start, b3, sizeof b3), style, 0);
 		snprintf(b4, sizeof b4, "%lld",
 		    (long long)t->tracks[c->ref.track].tid);
-		grid_puts(g, x + 2 * NUM_W + 22, y, 10, b4, style, 0);
+		if (cx[COL_THREAD] >= 0)
+			grid_puts(g, cx[COL_THREAD], y, 10, b4, style, 0);
 		snprintf(b5, sizeof b5, "%u", c->ref.depth);
-		grid_puts(g, x + 2 * NUM_W + 33, y, 6, b5, style, 0);
+		if (cx[COL_DEPTH] >= 0)
+			grid_puts(g, cx[COL_DEPTH], y, 6, b5, style, 0);
 	}
 }
 
@@ -899,6 +935,12 @@ callers_selected(struct pane *pane, struct view *v)
 	return e == NULL || e->func == CALL_NONE ? p->bf_func : e->func;
 }
 
+static struct column_set *
+instances_columns(struct pane *pane)
+{
+	return &((struct instances_pane *)pane)->cols;
+}
+
 static func_id
 instances_selected(struct pane *pane, struct view *v)
 {
@@ -921,11 +963,12 @@ const struct pane_class pane_callers = {
 const struct pane_class pane_instances = {
 	.title = "Calls",
 	.ctx = CTX_INSTANCES,
-	.hint = "? keys  Enter go there  s sort  r reverse  v callers",
+	.hint = "? keys  Enter go there  s sort  r reverse  v callers  V columns",
 	.create = instances_create,
 	.free = instances_pane_free,
 	.draw = instances_draw,
 	.command = instances_command,
 	.mouse = instances_mouse,
 	.selected_func = instances_selected,
+	.columns = instances_columns,
 };

@@ -32,8 +32,19 @@ const struct command commands[] = {
 	    "callers and callees of the selected function", cmd_calls },
 	{ CMD_PANE_INSTANCES, "calls",
 	    "every call of the selected function, slowest first", cmd_calls },
+	{ CMD_PANE_BACKTRACE, "backtrace",
+	    "backtrace: the selected call and its callers up to the root",
+	    cmd_pane },
+	{ CMD_PANE_INFO, "info",
+	    "info: format, clock, threads, counts, metadata, warnings",
+	    cmd_pane },
 	{ CMD_SQL, "sql", "SQL query over the window and filters (:sql ...)",
 	    cmd_sql },
+	{ CMD_COLUMNS, "columns",
+	    "choose the columns of the functions or calls pane", cmd_columns },
+	{ CMD_SOURCE, "source",
+	    "open the selected function's source in $VISUAL or $EDITOR",
+	    cmd_source },
 	{ CMD_NEXT_PANE, "next-pane", "next pane", cmd_pane },
 	{ CMD_PREV_PANE, "prev-pane", "previous pane", cmd_pane },
 	{ CMD_TOGGLE_DETAILS, "details", "show or hide the details pane",
@@ -148,6 +159,8 @@ const struct command commands[] = {
 	{ CMD_MATCH_PREV, "match-prev", "previous node matching the search",
 	    NULL },
 	{ CMD_CLOSE, "close", "close this pane", NULL },
+	{ CMD_COLUMN_TOGGLE, "column-toggle", "show or hide the column",
+	    NULL },
 	{ CMD_COUNT, NULL, NULL, NULL },
 };
 
@@ -169,7 +182,11 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, '9', CMD_PANE_CALLTREE },
 	{ CTX_GLOBAL, 'v', CMD_PANE_CALLERS },
 	{ CTX_GLOBAL, '#', CMD_PANE_INSTANCES },
+	{ CTX_GLOBAL, 't', CMD_PANE_BACKTRACE },
+	{ CTX_GLOBAL, 'A', CMD_PANE_INFO },
 	{ CTX_GLOBAL, 's', CMD_SQL },
+	{ CTX_GLOBAL, 'V', CMD_COLUMNS },
+	{ CTX_GLOBAL, 'O', CMD_SOURCE },
 	{ CTX_GLOBAL, TK_TAB, CMD_NEXT_PANE },
 	{ CTX_GLOBAL, TK_BTAB, CMD_PREV_PANE },
 	{ CTX_GLOBAL, 'd', CMD_TOGGLE_DETAILS },
@@ -292,6 +309,12 @@ const struct binding bindings[] = {
 	{ CTX_HELP, 'q', CMD_CLOSE },
 	{ CTX_HELP, TK_ESC, CMD_CLOSE },
 	{ CTX_HELP, '?', CMD_CLOSE },
+
+	{ CTX_COLUMNS, ' ', CMD_COLUMN_TOGGLE },
+	{ CTX_COLUMNS, TK_ENTER, CMD_CLOSE },
+	{ CTX_COLUMNS, TK_ESC, CMD_CLOSE },
+	{ CTX_COLUMNS, 'q', CMD_CLOSE },
+	{ CTX_COLUMNS, 'V', CMD_CLOSE },
 };
 const size_t nbindings = sizeof bindings / sizeof bindings[0];
 
@@ -312,7 +335,7 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_TIMELINE] = "Timeline",
 	[CTX_FLAME] = "Flame graph",
 	[CTX_LIST] = "Lists (functions, results, markers, threads, logs, SQL, "
-	    "call tree, callers, calls, help)",
+	    "call tree, callers, calls, backtrace, info, help, columns)",
 	[CTX_FUNCTIONS] = "Functions",
 	[CTX_SEARCH] = "Search results",
 	[CTX_MARKERS] = "Markers",
@@ -324,6 +347,7 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	    "<root>: the title's calls)",
 	[CTX_INSTANCES] = "Calls of a function",
 	[CTX_HELP] = "Help",
+	[CTX_COLUMNS] = "Column chooser (V in the functions and calls panes)",
 };
 
 const char *
@@ -407,7 +431,7 @@ is_list(enum key_ctx ctx)
 	    ctx == CTX_MARKERS || ctx == CTX_THREADS || ctx == CTX_LOGS ||
 	    ctx == CTX_SQL || ctx == CTX_CALLTREE || ctx == CTX_CALLERS ||
 	    ctx == CTX_INSTANCES ||
-	    ctx == CTX_HELP;
+	    ctx == CTX_HELP || ctx == CTX_COLUMNS;
 }
 
 enum cmd

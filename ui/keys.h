@@ -44,6 +44,7 @@ enum key_ctx {
 	CTX_CALLERS,
 	CTX_INSTANCES,
 	CTX_HELP,
+	CTX_COLUMNS,
 	CTX_COUNT
 };
 
@@ -54,7 +55,8 @@ enum cmd {
 	CMD_PANE_TIMELINE, CMD_PANE_FLAME, CMD_PANE_FUNCTIONS,
 	CMD_PANE_SEARCH, CMD_PANE_MARKERS, CMD_PANE_THREADS, CMD_PANE_LOGS,
 	CMD_PANE_SQL, CMD_PANE_CALLTREE, CMD_PANE_CALLERS, CMD_PANE_INSTANCES,
-	CMD_SQL,
+	CMD_PANE_BACKTRACE, CMD_PANE_INFO,
+	CMD_SQL, CMD_COLUMNS, CMD_SOURCE,
 	CMD_NEXT_PANE, CMD_PREV_PANE, CMD_TOGGLE_DETAILS,
 	CMD_ZOOM_IN, CMD_ZOOM_OUT, CMD_PAN_LEFT, CMD_PAN_RIGHT, CMD_ZOOM_RESET,
 	CMD_SEARCH, CMD_SEARCH_NEXT, CMD_SEARCH_PREV, CMD_SEARCH_CLEAR,
@@ -81,7 +83,7 @@ enum cmd {
 	/* call tree */
 	CMD_TREE_FOLD, CMD_TREE_UNFOLD, CMD_TREE_TOGGLE, CMD_TREE_HOT,
 	CMD_MATCH_NEXT, CMD_MATCH_PREV,
-	CMD_CLOSE,
+	CMD_CLOSE, CMD_COLUMN_TOGGLE,
 	CMD_COUNT
 };
 
@@ -117,6 +119,8 @@ int cmd_bookmark(struct viewer *w, enum cmd c);
 int cmd_sql(struct viewer *w, enum cmd c);
 int cmd_calls(struct viewer *w, enum cmd c);
 int cmd_range(struct viewer *w, enum cmd c);
+int cmd_columns(struct viewer *w, enum cmd c);
+int cmd_source(struct viewer *w, enum cmd c);
 
 struct binding {
 	enum key_ctx ctx;

@@ -24,6 +24,8 @@ extern const struct pane_class pane_sql;
 extern const struct pane_class pane_calltree;
 extern const struct pane_class pane_callers;
 extern const struct pane_class pane_instances;
+extern const struct pane_class pane_backtrace;
+extern const struct pane_class pane_info;
 
 /* Makes the view's panes, one of each class (after view_init; the view
  * owns them from then on and frees them with view_free). */

@@ -341,6 +341,36 @@ term_close(void)
 }
 
 void
+term_suspend(void)
+{
+	if (!atomic_load(&is_open))
+		return;
+	curs_set(1);
+	endwin();	/* the modes and the screen from before; mouse off */
+}
+
+void
+term_resume(void)
+{
+	if (!atomic_load(&is_open))
+		return;
+	reset_prog_mode();
+	curs_set(0);
+	term_invalidate();
+	refresh();
+	/* The keypad's and the mouse's modes back now: curses sends them at
+	 * its next read, which would write after the frame drawn next. A
+	 * read that does not wait does it; what it read goes back. */
+	wint_t k;
+	wtimeout(stdscr, 0);
+	int r = wget_wch(stdscr, &k);
+	if (r == OK)
+		unget_wch((wchar_t)k);
+	else if (r == KEY_CODE_YES)
+		ungetch((int)k);
+}
+
+void
 term_invalidate(void)
 {
 	free(shadow);

@@ -129,6 +129,10 @@ struct view {
 
 	struct bookmark marks[26];
 
+	/* The source lines of functions (source.h), borrowed from the
+	 * viewer; NULL: none known. */
+	struct source_cache *source;
+
 	/* Status line message. */
 	char msg[256];
 	bool msg_error;
@@ -206,7 +210,7 @@ void view_filter_changed(struct view *v);
  * the worker (func_pending), within the regex budget; one the budget
  * cannot decide is not applied, and the status line says why. */
 int view_filter_functions(struct view *v, const char *pattern, bool hide);
-/* The function filter open_trace() made (--function, --hide): its mask
+/* The function filter of the command line (--function, --hide): its mask
  * (func_on of a struct filter, taken) becomes the view's. */
 void view_filter_take(struct view *v, const char *pattern, bool hide,
     uint8_t *func_on);

@@ -1,5 +1,5 @@
 /*
- * The viewer: opens the terminal, loads the trace with a progress line,
+ * The viewer: opens the terminal, shows a load's progress on its last row,
  * then runs the loop — draw the header, the pane in front (or the key
  * list over it) and the status line into the grid, copy the grid to the
  * terminal (only what changed), read a key, look it up in the key table,
@@ -11,19 +11,15 @@
 #include "config.h"
 #endif
 
-#include <errno.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "escape.h"
 #include "jobs.h"
 #include "layout.h"
 #include "mapfile.h"
-#include "load.h"
 #include "panes.h"
 #include "term.h"
 #include "text.h"
@@ -31,6 +27,7 @@
 #include "utf8.h"
 #include "sqlpane.h"
 #include "callpanes.h"
+#include "columns.h"
 #include "range.h"
 #include "state.h"
 #include "viewer.h"
@@ -63,12 +60,18 @@ struct viewer {
 	 * scrolled. */
 	bool help;
 	struct list_pos help_pos;
+	/* The column chooser (V) shown over the pane in front. */
+	bool chooser;
+	struct list_pos chooser_pos;
 	/* The pane's rectangle at the last draw, for the mouse. */
 	struct rect main_rect;
 	struct prompt prompt;
 	enum cmd pending;	/* waiting for a bookmark letter */
 	const char *path;
 	unsigned long events;
+	/* The source lines' finder (viewer_set_source). */
+	source_find_fn source_find;
+	void *source_arg;
 	/* Load progress. */
 	struct timespec load_start, load_last;
 };
@@ -90,8 +93,8 @@ draw_status_text(struct viewer *w, const char *s, int style)
 	text_puts(g, 0, g->h - 1, g->w, s, style, 0);
 }
 
-static void
-load_progress_cb(void *arg, uint64_t done, uint64_t total)
+void
+viewer_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct viewer *w = arg;
 	struct timespec now;
@@ -219,6 +222,8 @@ prompt_label(enum prompt_kind k)
 static const char *
 status_hint(const struct viewer *w)
 {
+	if (w->chooser)
+		return "j/k move  Space show or hide  Esc close";
 	return w->help ? "j/k scroll  q close" : shown(&w->view)->hint;
 }
 
@@ -288,6 +293,10 @@ render(struct viewer *w, int *cx, int *cy)
 		help_draw(&w->help_pos, g, lay.main);
 	else
 		pane_draw(v, v->pane, g, lay.main);
+	struct column_set *cs = pane_column_set(v->panes[v->pane]);
+	if (w->chooser && !w->help && cs != NULL)
+		columns_draw(cs, &w->chooser_pos, shown(v)->title, g,
+		    lay.main);
 	if (lay.details_shown)
 		details_draw(v, g, lay.details);
 	*cy = draw_status(w, lay.status, cx);
@@ -605,6 +614,7 @@ set_pane(struct viewer *w, enum pane_id p)
 {
 	view_show_pane(&w->view, p);
 	w->help = false;
+	w->chooser = false;
 }
 
 /* The viewer's own commands: each is named by its row in the command
@@ -773,6 +783,51 @@ cmd_calls(struct viewer *w, enum cmd c)
 	    PANE_INSTANCES, f);
 }
 
+/* V: the column chooser of the pane in front, when it has columns. */
+int
+cmd_columns(struct viewer *w, enum cmd c)
+{
+	(void)c;
+	if (pane_column_set(w->view.panes[w->view.pane]) == NULL) {
+		view_message(&w->view, true, "the %s pane has no columns to "
+		    "choose (3 functions, # calls)", shown(&w->view)->title);
+		return PANE_REDRAW;
+	}
+	w->chooser = !w->chooser;
+	w->help = false;
+	memset(&w->chooser_pos, 0, sizeof w->chooser_pos);
+	return PANE_REDRAW;
+}
+
+/* O: the selected function's source in the user's editor. */
+int
+cmd_source(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+	func_id f = pane_selected_func(v, v->pane);
+	const char *file, *why;
+	char *err = NULL;
+	int line;
+
+	(void)c;
+	if (f == CALL_NONE) {
+		view_message(v, true, "no function selected");
+		return PANE_REDRAW;
+	}
+	if (source_of(v->source, f, &file, &line, &why) != 0) {
+		view_message(v, true, "no source line for %s: %s",
+		    trace_func_name(v->trace, f), why);
+		return PANE_REDRAW;
+	}
+	if (source_edit(file, line, &err) != 0) {
+		view_message(v, true, "%s", err);
+		free(err);
+	} else
+		view_message(v, false, "%s: %s:%d", trace_func_name(v->trace,
+		    f), file, line);
+	return PANE_REDRAW;
+}
+
 /* The range: its ends at the cursor, the selected call's span, or none. */
 int
 cmd_range(struct viewer *w, enum cmd c)
@@ -868,6 +923,7 @@ handle_mouse(struct viewer *w)
 	if (x < r.x || x >= r.x + r.w || y < r.y || y >= r.y + r.h)
 		return PANE_HANDLED;
 	v->msg[0] = '\0';
+	w->chooser = false;
 	if (w->help) {
 		if (b != MOUSE_CLICK)
 			for (int i = 0; i < 3; i++)
@@ -916,7 +972,7 @@ handle_key(struct viewer *w, int key)
 		return PANE_REDRAW | PANE_DATA;
 	/* A new key replaces the last message. */
 	v->msg[0] = '\0';
-	ctx = w->help ? CTX_HELP : shown(v)->ctx;
+	ctx = w->help ? CTX_HELP : w->chooser ? CTX_COLUMNS : shown(v)->ctx;
 	c = keys_lookup(ctx, key);
 	if (c == CMD_NONE) {
 		if (key == TK_ESC && v->pane != PANE_TIMELINE) {
@@ -924,6 +980,21 @@ handle_key(struct viewer *w, int key)
 			return PANE_REDRAW;
 		}
 		return PANE_HANDLED;
+	}
+	if (w->chooser && !w->help) {
+		const char *msg;
+		struct column_set *cs = pane_column_set(v->panes[v->pane]);
+		if (c == CMD_CLOSE || c == CMD_COLUMNS || cs == NULL) {
+			w->chooser = false;
+			return PANE_REDRAW;
+		}
+		flags = columns_command(cs, &w->chooser_pos, c, &msg);
+		if (msg != NULL)
+			view_message(v, true, "%s", msg);
+		if (flags != PANE_UNHANDLED)
+			return flags;
+		/* any other key: the chooser closes, the key does its work */
+		w->chooser = false;
 	}
 	if (w->help) {
 		if (c == CMD_CLOSE || c == CMD_HELP) {
@@ -941,26 +1012,26 @@ handle_key(struct viewer *w, int key)
 	return run_command(w, c);
 }
 
-/* The filter open_trace() built, as the view's own state (thread picks,
- * function pattern), so the thread pane and x see and clear it. */
+/* The filter the program made from the scope, as the view's own state
+ * (thread picks, function pattern), so the thread pane and x see and
+ * clear it. */
 static void
-apply_options(struct viewer *w, const struct open_options *o,
-    struct filter *f)
+apply_scope(struct viewer *w, const struct scope *sc, struct filter *f)
 {
 	struct view *v = &w->view;
 	const struct trace *t = v->trace;
 
-	if (o->threads != NULL && f->track_on != NULL) {
+	if (sc->threads != NULL && f->track_on != NULL) {
 		for (uint32_t i = 0; i < t->ntracks; i++)
 			if (t->tracks[i].kind == TRACK_THREAD &&
 			    f->track_on[i])
 				v->thread_pick[i] = 1;
 		view_apply_threads(v);
 	}
-	/* open_trace matched the pattern already, within the budget. */
-	if (o->function != NULL || o->hide != NULL) {
-		view_filter_take(v, o->function ? o->function : o->hide,
-		    o->hide != NULL, f->func_on);
+	/* The pattern was matched already, within the budget. */
+	if (sc->function != NULL || sc->hide != NULL) {
+		view_filter_take(v, sc->function ? sc->function : sc->hide,
+		    sc->hide != NULL, f->func_on);
 		f->func_on = NULL;
 	}
 }
@@ -989,68 +1060,65 @@ merged_message(struct view *v)
 		view_message(v, false, "%zu traces merged: %s", n, buf);
 }
 
-int
-viewer_main(const char *path, const struct open_options *opts,
-    bool keep_state)
+struct viewer *
+viewer_open(const char *path)
 {
-	struct viewer w;
-	struct open_options o = *opts;
-	struct trace *t;
-	struct filter f;
+	struct viewer *w = xcalloc(1, sizeof *w);
 	char *err = NULL;
-	int cx, cy, flags, rc;
 
-	memset(&w, 0, sizeof w);
-	w.path = path;
-	/* An unreadable path is said plainly, before the screen flashes. */
-	if (access(path, R_OK) != 0) {
-		fprintf(stderr, "ttv: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	setlocale(LC_ALL, "");
-	if (term_open(&w.ti, &err) != 0) {
+	w->path = path;
+	if (term_open(&w->ti, &err) != 0) {
 		fprintf(stderr, "ttv: %s (use --info, --stats or --export "
 		    "without a terminal)\n", err);
 		free(err);
-		return 2;
+		free(w);
+		return NULL;
 	}
-	timefmt_set_ascii(!w.ti.utf8);
-	w.grid = grid_new(w.ti.w, w.ti.h, w.ti.utf8);
+	timefmt_set_ascii(!w->ti.utf8);
+	w->grid = grid_new(w->ti.w, w->ti.h, w->ti.utf8);
 	/* A trace that shrinks under us ends ttv: with a sane terminal. */
 	mapfile_on_bus(term_emergency_restore);
+	clock_gettime(CLOCK_MONOTONIC, &w->load_start);
+	w->load_last = w->load_start;
+	grid_clear(w->grid);
+	viewer_progress(w, 0, 0);
+	return w;
+}
 
-	/* Load with progress on the status line. */
-	o.load.progress = load_progress_cb;
-	o.load.progress_arg = &w;
-	clock_gettime(CLOCK_MONOTONIC, &w.load_start);
-	w.load_last = w.load_start;
-	grid_clear(w.grid);
-	load_progress_cb(&w, 0, 0);
-	rc = open_trace(path, &o, &t, &f, &err);
-	if (rc != TTV_EXIT_OK) {
-		/* The terminal first, so the messages stay on screen. */
-		term_close();
-		grid_free(w.grid);
-		if (t != NULL)
-			open_trace_report(t, path, 20, stderr);
-		fputs("ttv: ", stderr);
-		escape_fputs(path, stderr);
-		fputs(": ", stderr);
-		escape_fputs(err ? err : "unreadable", stderr);
-		putc('\n', stderr);
-		free(err);
-		filter_clear(&f);
-		if (t != NULL)
-			trace_free(t);
-		return rc;
-	}
+void
+viewer_set_source(struct viewer *w, source_find_fn find, void *arg)
+{
+	w->source_find = find;
+	w->source_arg = arg;
+}
+
+void
+viewer_close(struct viewer *w)
+{
+	term_close();
+	grid_free(w->grid);
+	free(w);
+}
+
+int
+viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
+    const struct scope *sc, bool keep_state)
+{
+	/* From here on the viewer is this function's: the terminal and
+	 * the grid viewer_open made are moved into it. */
+	struct viewer w = *wp;
+	int cx, cy, flags, rc;
+
+	free(wp);
 	view_init(&w.view, t, w.ti.utf8);
+	struct source_cache *source = source_cache_new(t, w.source_find,
+	    w.source_arg);
+	w.view.source = source;
 	panes_create(&w.view);
-	apply_options(&w, &o, &f);
-	filter_clear(&f);
+	apply_scope(&w, sc, &sel->f);
 	merged_message(&w.view);
-	if (keep_state && state_load(&w.view, path, o.threads != NULL ||
-	    o.function != NULL || o.hide != NULL) && w.view.msg[0] == '\0')
+	if (keep_state && state_load(&w.view, w.path, scope_filters(sc)) &&
+	    w.view.msg[0] == '\0')
 		view_message(&w.view, false, "state of the last session "
 		    "restored (--no-state starts afresh)");
 	if (t->ndiags > 0) {
@@ -1089,7 +1157,7 @@ viewer_main(const char *path, const struct open_options *opts,
 	}
 	term_close();
 	char *state_err = NULL;
-	if (keep_state && state_save(&w.view, path, &state_err) != 0) {
+	if (keep_state && state_save(&w.view, w.path, &state_err) != 0) {
 		fputs("ttv: warning: state not saved: ", stderr);
 		escape_fputs(state_err, stderr);
 		putc('\n', stderr);
@@ -1103,6 +1171,7 @@ viewer_main(const char *path, const struct open_options *opts,
 	}
 	rc = t->has_errors ? 1 : 0;
 	view_free(&w.view);
+	source_cache_free(source);
 	grid_free(w.grid);
 	for (size_t k = 0; k <= PROMPT_COMMAND; k++)
 		for (size_t i = 0; i < w.prompt.history[k].n; i++)

@@ -1,0 +1,94 @@
+/* --info: the lines of query_info (src/query_info.h), which the viewer's
+ * info pane shows too; and a relay's sessions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "escape.h"
+#include "live.h"
+#include "cli_options.h"
+#include "query_info.h"
+#include "xalloc.h"
+
+void
+cli_info(const struct trace *t, const struct selection *sel, FILE *out)
+{
+	struct info_lines l;
+
+	query_info(t, sel, &l);
+	for (size_t i = 0; i < l.n; i++) {
+		fputs(l.lines[i], out);
+		putc('\n', out);
+	}
+	info_lines_free(&l);
+}
+
+/* A relay's sessions, one line each as babeltrace2 -i lttng-live lists
+ * them: a session traced in several domains (several relay sessions of
+ * one host and name) is one line, its streams added up. */
+static void
+print_sessions(const char *base, struct live_session_info *s, size_t n,
+    FILE *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = strcmp(s[j].hostname, s[i].hostname) == 0 &&
+			    strcmp(s[j].name, s[i].name) == 0;
+		if (seen)
+			continue;
+		uint64_t streams = 0;
+		uint32_t clients = 0;
+		for (size_t j = i; j < n; j++)
+			if (strcmp(s[j].hostname, s[i].hostname) == 0 &&
+			    strcmp(s[j].name, s[i].name) == 0) {
+				streams += s[j].streams;
+				if (s[j].clients > clients)
+					clients = s[j].clients;
+			}
+		escape_fputs(base, out);
+		fputs("/host/", out);
+		escape_fputs(s[i].hostname, out);
+		putc('/', out);
+		escape_fputs(s[i].name, out);
+		fprintf(out, " (timer = %u, %llu stream(s), %u client(s) "
+		    "connected)\n", s[i].live_timer_us,
+		    (unsigned long long)streams, clients);
+	}
+}
+
+int
+cli_info_relay(const char *url, FILE *out)
+{
+	struct live_url u;
+	struct live_session_info *s;
+	size_t n;
+	char *err = NULL;
+
+	if (live_url_parse(url, &u, &err) != 0) {
+		cli_say(url, err);
+		free(err);
+		return TTV_EXIT_BAD_INPUT;
+	}
+	if (u.session != NULL) {
+		live_url_free(&u);
+		return CLI_RUN;
+	}
+	struct live_options o = { 0 };
+	int rc = live_list(&u, &o, NULL, &s, &n, &err);
+	if (rc != 0) {
+		cli_say(url, err);
+		free(err);
+		live_url_free(&u);
+		return TTV_EXIT_BAD_INPUT;
+	}
+	char *base = xstrdup(url);
+	size_t len = strlen(base);
+	while (len > 6 && base[len - 1] == '/')
+		base[--len] = '\0';
+	print_sessions(base, s, n, out);
+	free(base);
+	free(s);
+	live_url_free(&u);
+	return TTV_EXIT_OK;
+}
