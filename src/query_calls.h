@@ -114,6 +114,11 @@ void instances_free(struct instance_list *l);
  * next faster one. False at either end. */
 bool instances_step(const struct trace *t, const struct instance_list *l,
     struct slice_ref r, bool slower, struct slice_ref *out);
+/* Where call r falls in that order: the index in by_dur of the first call
+ * that does not come before it, which is r's own rank (0: the slowest)
+ * when *found says the list holds r. */
+size_t instances_place(const struct trace *t, const struct instance_list *l,
+    struct slice_ref r, bool *found);
 
 /* A duration histogram of the list for a pane: nbuckets buckets on a log
  * scale from the shortest call to the longest (fewer when the durations

@@ -520,14 +520,20 @@ cmp_place(const struct trace *t, ttv_ns dur, struct slice_ref r,
 	return r.index < it->ref.index ? -1 : r.index > it->ref.index;
 }
 
-bool
-instances_step(const struct trace *t, const struct instance_list *l,
-    struct slice_ref r, bool slower, struct slice_ref *out)
+static bool
+ref_ok(const struct trace *t, struct slice_ref r)
 {
-	if (l->n == 0 || r.track >= t->ntracks ||
-	    r.depth >= t->tracks[r.track].ndepth ||
-	    r.index >= t->tracks[r.track].depth[r.depth].len)
-		return false;
+	return r.track < t->ntracks && r.depth < t->tracks[r.track].ndepth &&
+	    r.index < t->tracks[r.track].depth[r.depth].len;
+}
+
+size_t
+instances_place(const struct trace *t, const struct instance_list *l,
+    struct slice_ref r, bool *found)
+{
+	*found = false;
+	if (l->n == 0 || !ref_ok(t, r))
+		return l->n;
 	const struct depth_level *lv = &t->tracks[r.track].depth[r.depth];
 	ttv_ns dur = level_clip(lv, r.index, l->t0, l->t1);
 	ttv_ns start = lv->slices[r.index].start;
@@ -540,16 +546,26 @@ instances_step(const struct trace *t, const struct instance_list *l,
 		else
 			hi = mid;
 	}
-	size_t at;
+	*found = lo < l->n && cmp_place(t, dur, r, start,
+	    &l->items[l->by_dur[lo]]) == 0;
+	return lo;
+}
+
+bool
+instances_step(const struct trace *t, const struct instance_list *l,
+    struct slice_ref r, bool slower, struct slice_ref *out)
+{
+	bool self;
+
+	if (l->n == 0 || !ref_ok(t, r))
+		return false;
+	size_t lo = instances_place(t, l, r, &self), at;
 	if (slower) {
 		if (lo == 0)
 			return false;
 		at = lo - 1;
 	} else {
-		at = lo;
-		if (at < l->n && cmp_place(t, dur, r, start,
-		    &l->items[l->by_dur[at]]) == 0)
-			at++;	/* r itself */
+		at = lo + (self ? 1 : 0);	/* past r itself */
 		if (at >= l->n)
 			return false;
 	}

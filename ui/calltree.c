@@ -172,10 +172,18 @@ calltree_draw(struct pane *pane, struct view *v, struct grid *g,
 		    (unsigned long long)un);
 	else
 		b3[0] = '\0';
-	snprintf(buf, sizeof buf, "%zu path%s in %s, %s%s; Space "
+	/* A path longer than the span is the threads' times added up:
+	 * say so, where it happens. */
+	bool added = false;
+	for (uint32_t c = ct->n > 0 ? ct->nodes[0].first_child : CALL_NONE;
+	    c != CALL_NONE && c < ct->n && !added;
+	    c = ct->nodes[c].next_sibling)
+		added = ct->nodes[c].total > span;
+	snprintf(buf, sizeof buf, "%zu path%s in %s, %s%s%s; Space "
 	    "folds, * hottest path, p %s", ct->n > 0 ? ct->n - 1 : 0,
 	    ct->n == 2 ? "" : "s", view_span_text(v, sp, sizeof sp),
-	    v->flame_per_thread ? "per thread" : "threads merged", b3,
+	    v->flame_per_thread ? "per thread" : "threads merged",
+	    added ? ", their times added up" : "", b3,
 	    v->flame_per_thread ? "merges" : "per thread");
 	pane_title(g, r, "Call tree", buf);
 	grid_puts(g, r.x, r.y + 1, name_w, "function", STYLE_TITLE, 0);

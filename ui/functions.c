@@ -223,14 +223,20 @@ functions_draw(struct pane *pane, struct view *v, struct grid *g,
 	}
 	ttv_ns t0, t1;
 	view_span(v, &t0, &t1);
+	/* A total longer than the span is the threads' times added up:
+	 * say so, where it happens. */
+	bool added = false;
+	for (size_t i = 0; i < fp->stats.n && !added; i++)
+		added = fp->stats.rows[i].total > t1 - t0;
 	char un[48] = "";
 	if (fp->stats.unfinished > 0)
 		snprintf(un, sizeof un, ", +%llu unfinished",
 		    (unsigned long long)fp->stats.unfinished);
-	snprintf(buf, sizeof buf, "%zu function%s in %s%s, by %s %s%s",
+	snprintf(buf, sizeof buf, "%zu function%s in %s%s, by %s %s%s%s",
 	    fp->stats.n, fp->stats.n == 1 ? "" : "s",
 	    view_span_text(v, sp, sizeof sp), un,
 	    stats_key_name(fp->sort_key), fp->sort_desc ? "desc" : "asc",
+	    added ? "; threads add up" : "",
 	    v->sampled ? "; sampled: samples per function" : "");
 	pane_title(g, r, "Functions", buf);
 	/* Column headers; the sorted one carries an arrow. */

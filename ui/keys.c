@@ -101,9 +101,11 @@ const struct command commands[] = {
 	{ CMD_MARK_SET, "mark", "set bookmark a-z (then press the letter)",
 	    cmd_bookmark },
 	{ CMD_MARK_JUMP, "jump", "return to bookmark a-z", cmd_bookmark },
-	{ CMD_RANGE_START, "range-start", "start the range at the cursor",
+	{ CMD_RANGE_START, "range-start",
+	    "start the range at the cursor (past its end: swapped)",
 	    cmd_range },
-	{ CMD_RANGE_END, "range-end", "end the range at the cursor",
+	{ CMD_RANGE_END, "range-end",
+	    "end the range at the cursor (before its start: swapped)",
 	    cmd_range },
 	{ CMD_RANGE_CALL, "range-call", "range: the selected call's span",
 	    cmd_range },
@@ -114,9 +116,12 @@ const struct command commands[] = {
 	{ CMD_SLICE_PREV, "slice-prev", "previous slice at this depth", NULL },
 	{ CMD_SLICE_NEXT, "slice-next", "next slice at this depth", NULL },
 	{ CMD_SLICE_PARENT, "slice-parent", "parent slice (caller)", NULL },
-	{ CMD_SLICE_CHILD, "slice-child", "first child slice (callee)", NULL },
-	{ CMD_LANE_NEXT, "lane-next", "next thread lane", NULL },
-	{ CMD_LANE_PREV, "lane-prev", "previous thread lane", NULL },
+	{ CMD_SLICE_CHILD, "slice-child",
+	    "child slice at the cursor's time (callee)", NULL },
+	{ CMD_LANE_NEXT, "lane-next",
+	    "next thread lane, its call at the cursor's time", NULL },
+	{ CMD_LANE_PREV, "lane-prev",
+	    "previous thread lane, its call at the cursor's time", NULL },
 	{ CMD_LANE_FOLD, "lane-fold", "collapse or expand the cursor's lane",
 	    NULL },
 	{ CMD_ZOOM_SLICE, "zoom-slice", "zoom to the selected slice", NULL },
@@ -128,9 +133,9 @@ const struct command commands[] = {
 	    "times since trace start or wall-clock time of day (UTC)",
 	    cmd_wall_clock },
 	{ CMD_CALL_SLOWER, "call-slower",
-	    "next slower call of the selected function", NULL },
+	    "next slower call of the selected function, by rank", NULL },
 	{ CMD_CALL_FASTER, "call-faster",
-	    "next faster call of the selected function", NULL },
+	    "next faster call of the selected function, by rank", NULL },
 	{ CMD_FLAME_LEFT, "node-left", "node to the left", NULL },
 	{ CMD_FLAME_RIGHT, "node-right", "node to the right", NULL },
 	{ CMD_FLAME_UP, "node-up", "node above", NULL },
@@ -398,6 +403,18 @@ const struct binding bindings[] = {
 };
 const size_t nbindings = sizeof bindings / sizeof bindings[0];
 
+const struct mouse_action mouse_actions[] = {
+	{ "click", "timeline: select the call under the pointer, the cursor "
+	    "at the time clicked" },
+	{ "click again", "timeline: zoom to the selected call" },
+	{ "click a lane", "timeline: fold or unfold the lane (its header row)" },
+	{ "wheel", "timeline: zoom in or out around the pointer" },
+	{ "click", "lists: select the row; on the selected row, as Enter" },
+	{ "click", "flame graph: select the node; again: zoom into it" },
+	{ "wheel", "lists and the key list: scroll" },
+};
+const size_t nmouse_actions = sizeof mouse_actions / sizeof mouse_actions[0];
+
 static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_GLOBAL] = "Everywhere",
 	[CTX_TIMELINE] = "Timeline",
@@ -412,7 +429,8 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_LOGS] = "Logs",
 	[CTX_SQL] = "SQL results (Esc stops a running query)",
 	[CTX_CALLTREE] = "Call tree",
-	[CTX_CALLERS] = "Callers and callees (Enter: that function's)",
+	[CTX_CALLERS] = "Callers and callees (Enter: that function's; # on "
+	    "<root>: the title's calls)",
 	[CTX_INSTANCES] = "Calls of a function",
 	[CTX_DIFF] = "Differential flame graph (red grew, blue shrank)",
 	[CTX_DIFF_TABLE] = "Diff table (Enter: the function in both traces)",
@@ -609,5 +627,13 @@ keys_write_man(FILE *fp)
 			roff_text(fp, commands[c].name);
 			fputs("\\fR)\n", fp);
 		}
+	}
+	fputs(".SS Mouse\n", fp);
+	for (size_t i = 0; i < nmouse_actions; i++) {
+		fputs(".TP\n.B ", fp);
+		roff_text(fp, mouse_actions[i].where);
+		fputc('\n', fp);
+		roff_text(fp, mouse_actions[i].what);
+		fputc('\n', fp);
 	}
 }

@@ -144,6 +144,15 @@ extern const struct command commands[];
 extern const struct binding bindings[];
 extern const size_t nbindings;
 
+/* What the mouse does, for `?` and the manual (the panes' mouse entries
+ * do it): where, and what happens. */
+struct mouse_action {
+	const char *where;
+	const char *what;
+};
+extern const struct mouse_action mouse_actions[];
+extern const size_t nmouse_actions;
+
 const struct command *command_get(enum cmd c);
 enum cmd command_by_name(const char *name);
 /* Command names starting with prefix: how many, their longest common

@@ -16,6 +16,11 @@
  *   columns PANE NAME,NAME... the columns chosen (V) of a pane that
  *                             has them (columns.h), when not all
  *
+ * The file is named by a hash of the trace's real path alone, so a trace
+ * rewritten in place has one state file, replaced when the viewer quits;
+ * the size and time stamp of line 2 tell that the trace changed since,
+ * and its state is then not restored.
+ *
  * Reading builds a candidate state and applies it only when every line
  * passed; writing goes to a new temporary file renamed into place, so a
  * crash never leaves half a file. Version 1 had the path and the name
@@ -119,8 +124,6 @@ state_file(const struct identity *id)
 		return NULL;
 	for (const char *s = id->real; *s; s++)
 		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-	h = (h ^ (uint64_t)id->size) * 0x100000001b3ULL;
-	h = (h ^ (uint64_t)id->mtime_ns) * 0x100000001b3ULL;
 	char *f = xasprintf("%s/%016llx.state", dir, (unsigned long long)h);
 	free(dir);
 	return f;
@@ -399,6 +402,15 @@ apply(struct view *v, struct candidate *c, bool keep_filters)
 	if (c->window) {
 		v->t0 = c->w0;
 		v->t1 = c->w1;
+		/* The cursor inside the window: in its middle when the
+		 * session's first cursor is not in it. */
+		ttv_ns at = view_cursor_time(v);
+		if (at < v->t0 || at >= v->t1) {
+			at = v->t0 + (v->t1 - v->t0) / 2;
+			view_cursor_at_time(v, at);
+			v->cursor_t = at;
+			v->cursor_pinned = true;
+		}
 		view_data_changed(v);
 	}
 	if (c->range)
@@ -434,6 +446,7 @@ state_load(struct view *v, const char *path, bool keep_filters)
 	char *text = read_text(file, &len, &why);
 	struct candidate c = { .func = CALL_NONE };
 	int lineno = 0;
+	bool changed = false;
 	if (text != NULL && memchr(text, '\0', len) != NULL)
 		why = xstrdup("a NUL byte");
 	for (char *line = text, *next; why == NULL && line != NULL &&
@@ -457,11 +470,24 @@ state_load(struct view *v, const char *path, bool keep_filters)
 			    xstrdup(id.real);
 			char *want = xasprintf("trace %lld %lld %s", id.size,
 			    id.mtime_ns, real);
-			/* A hash shared with another trace: not ours. */
-			if (strcmp(line, want) != 0)
-				why = xstrdup("saved for another trace");
+			/* The same path, another size or time stamp: the
+			 * trace was rewritten since. Another path: a hash
+			 * shared with another trace. */
+			char *s = line;
+			long long size, mtime;
+			if (strcmp(line, want) != 0) {
+				s += strncmp(s, "trace ", 6) == 0 ? 6 : 0;
+				if (field_ll(&s, &size) && field_ll(&s, &mtime) &&
+				    strcmp(s, real) == 0)
+					changed = true;
+				else
+					why = xstrdup("saved for another "
+					    "trace");
+			}
 			free(want);
 			free(real);
+			if (changed)
+				break;
 			continue;
 		}
 		const char *bad = parse_line(v, line, &c);
@@ -474,7 +500,10 @@ state_load(struct view *v, const char *path, bool keep_filters)
 	    (c.func = func_by_name(v->trace, c.func_name, c.text_form)) ==
 	    CALL_NONE)
 		why = xasprintf("line %d: no such function", c.func_line);
-	if (why != NULL)
+	if (changed)
+		view_message(v, false, "the trace changed since its state was "
+		    "saved: not restored");
+	else if (why != NULL)
 		view_message(v, true, "saved state %s ignored: %s", file, why);
 	else if (text != NULL) {
 		apply(v, &c, keep_filters);

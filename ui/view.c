@@ -353,9 +353,11 @@ view_show_cursor(struct view *v)
 	const struct slice *s;
 
 	if (!v->has_cursor || v->cursor_pinned) {
-		if (v->cursor_t < v->t0 || v->cursor_t >= v->t1)
+		if (v->cursor_t < v->t0 || v->cursor_t >= v->t1) {
 			tmap_center(&v->t0, &v->t1, v->cursor_t,
 			    v->trace->first, trace_last(v->trace));
+			view_data_changed(v);
+		}
 		return;
 	}
 	if (view_slice_visible(v, v->cursor))

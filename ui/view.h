@@ -106,8 +106,9 @@ struct view {
 	bool wall_clock;
 
 	/* Slow queries run on a worker thread for big traces (jobs.h).
-	 * data_gen counts window/filter changes, filter_gen filter
-	 * changes; a result is used only if asked for the current one. */
+	 * data_gen counts window/filter changes, filter_gen changes of
+	 * the filters or the range (what the calls pane follows); a
+	 * result is used only if asked for the current one. */
 	bool async;
 	uint64_t data_gen, filter_gen;
 

@@ -418,6 +418,40 @@ complete_command(struct viewer *w)
 		w->view.msg[0] = '\0';
 }
 
+static enum prompt_kind prompt_of(enum cmd c);
+static int prompt_submit(struct viewer *w);
+
+/* `:NAME ARG`: what the command would have asked for, given inline. */
+static int
+command_with_arg(struct viewer *w, enum cmd c, const char *arg)
+{
+	struct view *v = &w->view;
+	struct prompt *p = &w->prompt;
+	enum prompt_kind k = prompt_of(c);
+
+	if (k != PROMPT_NONE) {
+		/* :goto 1ms as g then 1ms, :command NAME as : then NAME */
+		memmove(p->buf, arg, strlen(arg) + 1);
+		p->len = strlen(p->buf);
+		p->kind = k;
+		return prompt_submit(w);
+	}
+	if (c == CMD_MARK_SET || c == CMD_MARK_JUMP) {
+		if (arg[0] == '\0' || arg[1] != '\0') {
+			view_message(v, true, "%s takes a letter a-z",
+			    command_get(c)->name);
+			return PANE_REDRAW;
+		}
+		if (c == CMD_MARK_SET)
+			view_mark_set(v, (unsigned char)arg[0]);
+		else
+			view_mark_jump(v, (unsigned char)arg[0]);
+		return PANE_REDRAW | PANE_DATA;
+	}
+	view_message(v, true, "%s takes no argument", command_get(c)->name);
+	return PANE_REDRAW;
+}
+
 static int
 prompt_submit(struct viewer *w)
 {
@@ -487,28 +521,12 @@ prompt_submit(struct viewer *w)
 		return PANE_REDRAW | PANE_DATA;
 	}
 	case PROMPT_COMMAND: {
-		if (strncmp(p->buf, "range ", 6) == 0) {
-			/* :range START..END, as the range prompt */
-			memmove(p->buf, p->buf + 6, strlen(p->buf + 6) + 1);
-			p->len = strlen(p->buf);
-			p->kind = PROMPT_RANGE;
-			return prompt_submit(w);
-		}
-		if (strncmp(p->buf, "diff ", 5) == 0 &&
-		    p->buf[5 + strspn(p->buf + 5, " ")] != '\0') {
-			/* :diff BASE, the path as typed */
-			p->kind = PROMPT_NONE;
-			w->help = false;
-			return diff_pane_load(v, p->buf + 5 + strspn(p->buf + 5,
-			    " "));
-		}
-		if (strncmp(p->buf, "sql ", 4) == 0) {
-			/* the one command with an argument */
-			const char *q = p->buf + 4 + strspn(p->buf + 4, " ");
-			p->kind = PROMPT_NONE;
-			if (*q != '\0')
-				w->help = false;	/* the SQL pane shows */
-			return sql_pane_run(v, q);
+		/* NAME, or NAME ARG for a command that asks for something */
+		char *arg = p->buf + strcspn(p->buf, " ");
+		bool has_arg = *arg != '\0';
+		if (has_arg) {
+			*arg++ = '\0';
+			arg += strspn(arg, " ");
 		}
 		enum cmd c = command_by_name(p->buf);
 		if (c == CMD_NONE) {
@@ -518,7 +536,19 @@ prompt_submit(struct viewer *w)
 			break;
 		}
 		p->kind = PROMPT_NONE;
-		return run_command(w, c);
+		if (c == CMD_PANE_DIFF && has_arg && *arg != '\0') {
+			/* :diff BASE, the path as typed */
+			w->help = false;
+			return diff_pane_load(v, arg);
+		}
+		if (c == CMD_SQL && has_arg) {
+			if (*arg != '\0')
+				w->help = false;	/* the SQL pane shows */
+			return sql_pane_run(v, arg);
+		}
+		if (!has_arg || *arg == '\0')
+			return run_command(w, c);
+		return command_with_arg(w, c, arg);
 	}
 	default:
 		break;
@@ -630,18 +660,27 @@ cmd_redraw(struct viewer *w, enum cmd c)
 	return PANE_REDRAW;
 }
 
+/* The prompt a command opens, or PROMPT_NONE. */
+static enum prompt_kind
+prompt_of(enum cmd c)
+{
+	switch (c) {
+	case CMD_SEARCH: return PROMPT_SEARCH;
+	case CMD_FILTER_SHOW: return PROMPT_SHOW;
+	case CMD_FILTER_HIDE: return PROMPT_HIDE;
+	case CMD_GOTO: return PROMPT_GOTO;
+	case CMD_RANGE: return PROMPT_RANGE;
+	case CMD_PROMPT: return PROMPT_COMMAND;
+	default: return PROMPT_NONE;
+	}
+}
+
 /* The commands that ask for a line: a command name, a search, a filter,
  * a time. */
 int
 cmd_prompt(struct viewer *w, enum cmd c)
 {
-	enum prompt_kind k = c == CMD_SEARCH ? PROMPT_SEARCH :
-	    c == CMD_FILTER_SHOW ? PROMPT_SHOW :
-	    c == CMD_FILTER_HIDE ? PROMPT_HIDE :
-	    c == CMD_GOTO ? PROMPT_GOTO : c == CMD_RANGE ? PROMPT_RANGE :
-	    PROMPT_COMMAND;
-
-	prompt_open(w, k, NULL);
+	prompt_open(w, prompt_of(c), NULL);
 	return PANE_REDRAW;
 }
 
@@ -844,17 +883,30 @@ cmd_range(struct viewer *w, enum cmd c)
 	ttv_ns at = view_cursor_time(v);
 	ttv_ns r0 = v->range_on ? v->range_t0 : t->first;
 	ttv_ns r1 = v->range_on ? v->range_t1 : t->last;
+	bool swapped = false;
 
 	switch (c) {
 	case CMD_RANGE_START:
-		r0 = at;
-		if (r1 <= r0)
-			r1 = t->last > r0 ? t->last : r0 + 1;
-		break;
 	case CMD_RANGE_END:
-		r1 = at;
-		if (r1 <= r0)
-			r0 = t->first < r1 ? t->first : r1 - 1;
+		/* One end at the cursor; an end past the other swaps them
+		 * (and says so), one on the other is refused: nothing else
+		 * moves. */
+		if (c == CMD_RANGE_START ? at == r1 : at == r0) {
+			view_message(v, true, "the range would be empty: its "
+			    "%s is at the cursor", c == CMD_RANGE_START ?
+			    "end" : "start");
+			return PANE_REDRAW;
+		}
+		if (c == CMD_RANGE_START ? at > r1 : at < r0) {
+			swapped = true;
+			if (c == CMD_RANGE_START)
+				r0 = r1, r1 = at;
+			else
+				r1 = r0, r0 = at;
+		} else if (c == CMD_RANGE_START)
+			r0 = at;
+		else
+			r1 = at;
 		break;
 	case CMD_RANGE_CALL:
 		if (!v->has_cursor) {
@@ -873,7 +925,13 @@ cmd_range(struct viewer *w, enum cmd c)
 		return PANE_REDRAW | PANE_DATA;
 	}
 	view_range_set(v, r0, r1);
-	range_message(v);
+	if (swapped) {
+		char buf[200];
+		view_message(v, false, "%s: ends swapped, %s",
+		    c == CMD_RANGE_START ? "a start after the end" :
+		    "an end before the start", range_text(v, buf, sizeof buf));
+	} else
+		range_message(v);
 	return PANE_REDRAW | PANE_DATA;
 }
 

@@ -218,7 +218,13 @@ test_cursor_walk(void **state)
 
 	assert_true(v->has_cursor);
 	assert_int_equal(v->cursor.depth, 0);
+	/* The callee running at the cursor's time (main's middle, 500),
+	 * which stays the cursor's. */
 	pane_command(v, PANE_TIMELINE, CMD_SLICE_CHILD);
+	assert_string_equal(trace_func_name(f->t,
+	    trace_slice(f->t, v->cursor)->func), "bar");
+	assert_int_equal(view_cursor_time(v), 500);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_PREV);
 	assert_string_equal(trace_func_name(f->t,
 	    trace_slice(f->t, v->cursor)->func), "foo");
 	pane_command(v, PANE_TIMELINE, CMD_SLICE_NEXT);
@@ -241,6 +247,7 @@ test_cursor_walk(void **state)
 	assert_int_equal(v->cursor.track, f->a);
 	/* Zoom to the slice: the window covers it with a margin. */
 	pane_command(v, PANE_TIMELINE, CMD_SLICE_CHILD);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_PREV);	/* foo */
 	pane_command(v, PANE_TIMELINE, CMD_ZOOM_SLICE);
 	assert_true(v->t0 < 100 && v->t0 >= 60);
 	assert_true(v->t1 > 400 && v->t1 <= 440);
