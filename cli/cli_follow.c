@@ -107,13 +107,18 @@ round_rows(struct cli_args *c, const struct trace *t, struct told *told,
 int
 cli_follow(struct cli_args *c, FILE *out)
 {
-	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_stop }, old_int, old_term,
+	    old_pipe, ign = { .sa_handler = SIG_IGN };
 	char *err = NULL;
 
 	/* no SA_RESTART: a wait in progress returns at once */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	/* a reader of the rows that goes away (| head) is a failed write,
+	 * so that a live session is let go of and its lock removed */
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &old_pipe);
 	struct load_options lo = c->open.load;
 	lo.notice = notice;
 	lo.notice_arg = (void *)c->path;
@@ -122,6 +127,9 @@ cli_follow(struct cli_args *c, FILE *out)
 	if (f == NULL) {
 		cli_say(c->path, err);
 		free(err);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGPIPE, &old_pipe, NULL);
 		return TTV_EXIT_BAD_INPUT;
 	}
 	struct told *told = told_new();
@@ -177,6 +185,7 @@ cli_follow(struct cli_args *c, FILE *out)
 	follow_close(f);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	if (rc == TTV_EXIT_OK && errors)
 		rc = TTV_EXIT_BAD_INPUT;
 	return rc;
