@@ -26,7 +26,7 @@
 /* What a file or a directory tree looks like: any write changes it. */
 struct look {
 	uint64_t entries, bytes;
-	int64_t mtime_sum;
+	uint64_t mtime_sum;	/* wraps: only compared */
 };
 
 /* A log of a directory of logs: taken (read and told) once its size
@@ -78,7 +78,7 @@ look_dir(const char *dir, int depth, struct look *l)
 		struct stat st;
 		if (lstat(p, &st) == 0) {
 			l->entries++;
-			l->mtime_sum += mtime_of(&st);
+			l->mtime_sum += (uint64_t)mtime_of(&st);
 			if (S_ISREG(st.st_mode))
 				l->bytes += (uint64_t)st.st_size;
 			else if (S_ISDIR(st.st_mode))
@@ -102,7 +102,7 @@ look_at(const char *path)
 	}
 	l.entries = 1;
 	l.bytes = (uint64_t)st.st_size;
-	l.mtime_sum = mtime_of(&st);
+	l.mtime_sum = (uint64_t)mtime_of(&st);
 	return l;
 }
 

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,13 +237,26 @@ load_ctf(const struct mapped_file *mf, const char *mpath, ctf_diag_fn diag,
 	return m;
 }
 
+/* Whether the word before data[i] (spaces skipped) is "trace". */
+static bool
+after_trace(const unsigned char *data, size_t i)
+{
+	while (i > 0 && (data[i - 1] == ' ' || data[i - 1] == '\t' ||
+	    data[i - 1] == '\n' || data[i - 1] == '\r'))
+		i--;
+	return i >= 5 && memcmp(data + i - 5, "trace", 5) == 0 &&
+	    (i == 5 || !(isalnum(data[i - 6]) || data[i - 6] == '_'));
+}
+
 /* Plain TSDL being written: up to the end of its last whole top-level
- * declaration (a ';' outside braces, strings and comments). */
+ * declaration (a ';' outside braces, strings and comments), once the
+ * trace block is whole (before it, there is no trace yet: 0). */
 static size_t
 whole_declarations(const unsigned char *data, size_t size)
 {
 	size_t end = 0;
 	int depth = 0;
+	bool in_trace = false, trace_done = false;
 	for (size_t i = 0; i < size; i++) {
 		unsigned char c = data[i];
 		if (c == '"') {
@@ -258,14 +272,18 @@ whole_declarations(const unsigned char *data, size_t size)
 			while (i < size && data[i] != '\n')
 				i++;
 		} else if (c == '{') {
+			if (depth == 0 && after_trace(data, i))
+				in_trace = true;
 			depth++;
 		} else if (c == '}' && depth > 0) {
 			depth--;
 		} else if (c == ';' && depth == 0) {
 			end = i + 1;
+			trace_done |= in_trace;
+			in_trace = false;
 		}
 	}
-	return end;
+	return trace_done ? end : 0;
 }
 
 /* Metadata being written: packetized, the bytes of its whole packets (a
