@@ -324,8 +324,8 @@ drop_warning(void *arg, bool error, const char *file, int64_t off,
  * index lists: LTTng (and the live mirror) write a packet's bytes before
  * its index entry, so those are whole, and the bytes after them may be a
  * packet still being written. A stream whose index file is there but
- * lists nothing yet has nothing to read yet; one without an index file
- * is read as it is. */
+ * lists nothing yet has nothing to read yet; one without an index file,
+ * or with a damaged one, is read as it is. */
 static void
 growing_index(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
@@ -346,8 +346,16 @@ growing_index(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	char *full = xasprintf("%s/%.*sindex/%s.idx", r->root, dlen,
 	    ss->s.path, base);
 	struct stat st;
-	if (stat(full, &st) == 0)
+	if (stat(full, &st) == 0 && st.st_size < CTF_INDEX_HEADER +
+	    CTF_INDEX_ENTRY_1_0) {
+		/* no whole header and entry yet: no packet yet */
 		ss->s.size = 0;
+	} else if (stat(full, &st) == 0) {
+		/* an index that is not one: said, and the stream read as it
+		 * is, as without --follow */
+		ss->s.idx = ctf_index_load(ss->s.path, ss->s.size, r->root,
+		    r->diag, r->arg);
+	}
 	free(full);
 }
 

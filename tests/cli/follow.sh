@@ -175,6 +175,20 @@ for p in "" -p; do
 	rm -rf "$tmp/ctf"
 done
 
+# A damaged index, not one being written: said, and its stream read as
+# it is (not waited for forever).
+"$gen/ctfgen" -i -n 400 -s 5 "$tmp/ctf" >/dev/null || fail "ctfgen"
+printf '%0100d' 0 >"$tmp/ctf/index/chan_1.idx"
+"$TTV" --search . --tsv "$tmp/ctf" >"$tmp/fin" 2>/dev/null
+start --search . --tsv "$tmp/ctf"
+wait_rows "$(wc -l <"$tmp/fin")"
+kill -INT "$follower"; wait "$follower"; follower=""
+cut -f 2- "$tmp/out" | sort >"$tmp/a"
+cut -f 2- "$tmp/fin" | sort >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "ctf-bad-index: rows differ: $(diff "$tmp/a" "$tmp/b" | head -n 3)"
+grep -q "chan_1.idx" "$tmp/err" || fail "ctf-bad-index: not said: $(cat "$tmp/err")"
+rm -rf "$tmp/ctf"
+
 # XRay: a directory where the runtime writes one log after another; each
 # is read once whole, its rows printed once.
 "$gen/xraygen" full "$tmp/x1" >/dev/null || fail "xraygen"
