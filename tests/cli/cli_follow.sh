@@ -235,4 +235,4 @@ extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
 grep -q "^ttv: $tmp/nonexistent: No such file" "$tmp/err" ||
     fail "--follow on a missing file: $(cat "$tmp/err")"
 
-[ $fails -eq 0 ] && echo "PASS: follow" || exit 1
+[ $fails -eq 0 ] && echo "PASS: cli_follow" || exit 1
