@@ -83,7 +83,12 @@ round_rows(struct cli_args *c, const struct trace *t, struct told *told,
 		selection_clear(&sel);
 		return TTV_EXIT_USAGE;
 	}
-	if (scope_range(&c->scope, t, false, &sel, &err) != 0) {
+	/* a range the trace does not reach yet is not worth a word: it
+	 * may reach it later */
+	char *warn = NULL;
+	int ranged = scope_range(&c->scope, t, false, &sel, &err, &warn);
+	free(warn);
+	if (ranged != 0) {
 		rc = cli_usage_error(err);
 		free(err);
 		selection_clear(&sel);

@@ -29,6 +29,7 @@ trace_free(struct trace *t)
 	free(t->str_chunks);
 	free(t->strings);
 	free(t->funcs);
+	free(t->func_addrs);
 	free(t->processes);
 	free(t->markers);
 	free(t->flows);
@@ -176,10 +177,26 @@ trace_memory(const struct trace *t)
 	for (uint32_t i = 0; i < t->nstrings; i++)
 		n += strlen(t->strings[i]) + 1;
 	n += t->nfuncs * sizeof *t->funcs;
+	n += t->nfunc_addrs * sizeof *t->func_addrs;
 	n += t->nprocesses * sizeof *t->processes;
 	n += t->nmarkers * sizeof *t->markers;
 	n += t->nflows * sizeof *t->flows;
 	n += t->nlogs * sizeof *t->logs;
 	n += t->nargs * sizeof *t->args;
 	return n;
+}
+
+const struct func_addr *
+trace_func_addr(const struct trace *t, func_id f)
+{
+	size_t lo = 0, hi = t->nfunc_addrs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->func_addrs[mid].func < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nfunc_addrs && t->func_addrs[lo].func == f ?
+	    &t->func_addrs[lo] : NULL;
 }
