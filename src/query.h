@@ -379,6 +379,11 @@ struct flow_index {
 	struct flow_key *out, *in;
 	size_t n;
 };
+/* The timeline's order of t's lanes: order[k] is the k-th lane's track,
+ * pos[track] its place (each ntracks long; either may be NULL). */
+void trace_lane_order(const struct trace *t, uint32_t *order,
+    uint32_t *pos);
+
 void flow_index_build(const struct trace *t, struct flow_index *fi);
 void flow_index_free(struct flow_index *fi);
 /* The flows leaving (out) or reaching slice r: *n keys, in flow order. */

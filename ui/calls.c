@@ -190,21 +190,25 @@ sort_list(struct instances_pane *p, struct view *v)
 	instances_sort(v->trace, l, p->key, p->reverse);
 	if (p->key != INSTANCES_BY_THREAD || l->n < 2 || nt < 2)
 		return;
+	/* the timeline's lane order (the query it draws by) */
+	uint32_t *lane = xcalloc(nt, sizeof *lane);
+	trace_lane_order(v->trace, NULL, lane);
 	size_t *at = xcalloc((size_t)nt + 1, sizeof *at);
 	uint32_t *tmp = xreallocarray(NULL, l->n, sizeof *tmp);
 	for (size_t i = 0; i < l->n; i++) {
-		uint32_t k = timeline_lane_pos(v, l->items[l->order[i]].ref.track);
+		uint32_t k = lane[l->items[l->order[i]].ref.track];
 		at[(p->reverse ? nt - 1 - k : k) + 1]++;
 	}
 	for (uint32_t k = 0; k < nt; k++)
 		at[k + 1] += at[k];
 	for (size_t i = 0; i < l->n; i++) {
-		uint32_t k = timeline_lane_pos(v, l->items[l->order[i]].ref.track);
+		uint32_t k = lane[l->items[l->order[i]].ref.track];
 		tmp[at[p->reverse ? nt - 1 - k : k]++] = l->order[i];
 	}
 	memcpy(l->order, tmp, l->n * sizeof *tmp);
 	free(tmp);
 	free(at);
+	free(lane);
 }
 
 static void

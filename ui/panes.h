@@ -55,8 +55,6 @@ struct lane_row {
 	uint32_t track;
 	int32_t depth;		/* -1: the lane header */
 };
-/* Where a track's lane is in the timeline's order (0: the first). */
-uint32_t timeline_lane_pos(const struct view *v, uint32_t track);
 /* The rows the timeline shows, in order (caller frees *rows). */
 size_t timeline_rows(const struct view *v, struct lane_row **rows);
 /* Draws one depth row of a track over [x, x + w). */
