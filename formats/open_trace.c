@@ -6,6 +6,7 @@
 
 #include "escape.h"
 #include "load.h"
+#include "open_index.h"
 #include "open_trace.h"
 #include "xalloc.h"
 
@@ -73,7 +74,7 @@ open_trace(const char *path, const struct open_options *o,
 	filter_init(f);
 	if ((rc = open_trace_check(o, err)) != TTV_EXIT_OK)
 		return rc;
-	struct trace *t = load_trace(path, o->force_format, &o->load, err);
+	struct trace *t = open_index_load(path, o, err);
 	if (t == NULL)
 		return TTV_EXIT_BAD_INPUT;
 	*tp = t;

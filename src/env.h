@@ -21,6 +21,15 @@
  *                          (tests compare with the reader-kept ones)
  *   TTV_TEST_SHRINK        a mapped trace is cut to half its size right
  *                          after mapping (tests of a file that shrinks)
+ *   TTV_CACHE_MAX          bytes the indexes of traces may take in the
+ *                          cache directory (default 4G; K, M, G suffixes)
+ *   TTV_INDEX_CHECK=all    an index's large arrays are checked whole at
+ *                          open, never on first touch (index_guard.h)
+ *   TTV_NO_INDEX           as --no-index unless --index is given (the test
+ *                          suite sets it, so that runs do not depend on
+ *                          the indexes earlier runs left); the readers'
+ *                          knobs above do the same, as an index would
+ *                          answer instead of the path they force
  */
 #ifndef TTV_ENV_H
 #define TTV_ENV_H
@@ -36,6 +45,9 @@ enum ttv_env {
 	TTV_ENV_FXT_READER_SHARE,
 	TTV_ENV_FXT_BUILDER_STACKS,
 	TTV_ENV_TEST_SHRINK,
+	TTV_ENV_CACHE_MAX,
+	TTV_ENV_INDEX_CHECK,
+	TTV_ENV_NO_INDEX,
 	TTV_ENV_COUNT
 };
 

@@ -6,6 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An array of the model's: freed unless it lives in the backing. */
+static bool
+own(const struct trace *t, const void *p)
+{
+	return p != NULL && (t->backing == NULL ||
+	    !t->backing->owns(t->backing, p));
+}
+
+static void
+drop(const struct trace *t, void *p)
+{
+	if (own(t, p))
+		free(p);
+}
+
 void
 trace_free(struct trace *t)
 {
@@ -14,26 +29,27 @@ trace_free(struct trace *t)
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		struct track *tr = &t->tracks[i];
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
-			xbig_free(tr->depth[d].slices);
-			free(tr->depth[d].weights);
-			free(tr->depth[d].longs);
+			if (own(t, tr->depth[d].slices))
+				xbig_free(tr->depth[d].slices);
+			drop(t, tr->depth[d].weights);
+			drop(t, tr->depth[d].longs);
 		}
 		free(tr->depth);
-		free(tr->instants);
-		free(tr->samples);
-		free(tr->slice_args);
+		drop(t, tr->instants);
+		drop(t, tr->samples);
+		drop(t, tr->slice_args);
 	}
 	free(t->tracks);
 	for (size_t i = 0; i < t->nstr_chunks; i++)
-		free(t->str_chunks[i]);
+		drop(t, t->str_chunks[i]);
 	free(t->str_chunks);
 	free(t->strings);
-	free(t->funcs);
-	free(t->processes);
-	free(t->markers);
-	free(t->flows);
-	free(t->logs);
-	free(t->args);
+	drop(t, t->funcs);
+	drop(t, t->processes);
+	drop(t, t->markers);
+	drop(t, t->flows);
+	drop(t, t->logs);
+	drop(t, t->args);
 	for (size_t i = 0; i < t->nrecords; i++)
 		free(t->records[i].kind);
 	free(t->records);
@@ -50,6 +66,8 @@ trace_free(struct trace *t)
 	free(t->format);
 	free(t->version);
 	free(t->byte_order);
+	if (t->backing != NULL)
+		t->backing->release(t->backing);
 	free(t);
 }
 

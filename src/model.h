@@ -2,9 +2,10 @@
  * The trace model: what every reader produces and every query and pane
  * reads. One model for all formats (XRay, FXT, CoreProfiler, CTF).
  *
- * A model is built once by a builder (builder.h) and is immutable after
- * builder_finish(); every pointer in it is owned by the struct trace and
- * freed by trace_free().
+ * A model is built once by a builder (builder.h), or mapped from an index
+ * (index.h), and is immutable after; every pointer in it is owned by the
+ * struct trace and freed by trace_free() (arrays that live in a mapping
+ * belong to its backing, below).
  *
  * Time is int64 nanoseconds on the source's own time base (the reader
  * converts ticks with the source tick rate, which is kept in
@@ -245,6 +246,17 @@ struct diag_msg {
 	char *text;		/* "offset N: what" or "line N: what" */
 };
 
+/*
+ * The memory a model's arrays live in when it is not the heap: a mapped
+ * index (index_map.c), or the file a trace was built into
+ * (index_store.c). trace_free() frees an array only when the backing does
+ * not own it, then releases the backing (doc/index-format.md).
+ */
+struct trace_backing {
+	bool (*owns)(const struct trace_backing *b, const void *p);
+	void (*release)(struct trace_backing *b);
+};
+
 struct trace {
 	/* What the file was: set by the reader. */
 	char *path;
@@ -292,6 +304,9 @@ struct trace {
 	size_t ndiags;
 	uint64_t ndiags_dropped;	/* beyond the stored limit */
 	bool has_errors;		/* at least one DIAG_ERROR */
+
+	/* NULL: every array above is a heap block of the trace's own. */
+	struct trace_backing *backing;
 };
 
 void trace_free(struct trace *t);

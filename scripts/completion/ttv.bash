@@ -31,8 +31,8 @@ _ttv()
 		    --query --query-file --calls --callers --callees --tree
 		    --range --tsv --csv --json --sort --ascending --export
 		    --output --per-thread --max-depth --thread --function
-		    --hide --instr-map --sysroot --format --strict --no-state --help
-		    --version' -- "$cur"))
+		    --hide --instr-map --sysroot --format --strict --no-state
+		    --index --no-index --help --version' -- "$cur"))
 		return
 	fi
 	# A trace: a file, or a CTF trace directory.

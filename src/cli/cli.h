@@ -14,6 +14,19 @@
 /* --info: what the file is and what is in it. */
 void cli_info(const struct trace *t, const struct filter *f, FILE *out);
 
+struct index_report;
+/* --info's lines about the index: "index: ..." (open_trace.h). */
+void cli_info_index(const struct index_report *r, FILE *out);
+/* The lines a batch mode prints on err about the index: why there is
+ * none (the cache cannot take one), why it was rebuilt. */
+void cli_index_messages(const char *path, const struct index_report *r,
+    FILE *err);
+/* After a mode ran on an index checked on first touch: when a damaged
+ * block was met, says so on err, removes the index (the next open
+ * rebuilds it) and returns true. */
+bool cli_index_damage(const char *path, const struct index_report *r,
+    FILE *err);
+
 struct stats_options {
 	bool tsv;
 	enum stats_key sort;

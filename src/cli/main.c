@@ -45,6 +45,7 @@ enum {
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
 	OPT_SEARCH, OPT_MAX_DEPTH, OPT_QUERY, OPT_QUERY_FILE, OPT_CSV, OPT_JSON,
 	OPT_CALLS, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_RANGE, OPT_NO_STATE,
+	OPT_INDEX, OPT_NO_INDEX,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +77,8 @@ static const struct option long_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "no-state", no_argument, NULL, OPT_NO_STATE },
+	{ "index", no_argument, NULL, OPT_INDEX },
+	{ "no-index", no_argument, NULL, OPT_NO_INDEX },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -150,6 +153,10 @@ usage(FILE *fp)
 "      --no-state          viewer: neither restore nor save the window,\n"
 "                          range, pane, filters and bookmarks of the last\n"
 "                          session on this trace\n"
+"      --index             keep an index of the trace (in ~/.cache/ttv)\n"
+"                          even when it reads fast; a trace that takes\n"
+"                          0.3 s or more to read gets one anyway\n"
+"      --no-index          neither read nor write the trace's index\n"
 "\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
@@ -343,6 +350,16 @@ main(int argc, char **argv)
 		case OPT_FORMAT: oo.force_format = optarg; break;
 		case OPT_STRICT: oo.load.strict = true; break;
 		case OPT_NO_STATE: no_state = true; break;
+		case OPT_INDEX:
+		case OPT_NO_INDEX: {
+			enum open_index want = c == OPT_INDEX ? OPEN_INDEX_ON :
+			    OPEN_INDEX_OFF;
+			if (oo.index != OPEN_INDEX_AUTO && oo.index != want)
+				return usage_error("%s", "--index and "
+				    "--no-index do not go together");
+			oo.index = want;
+			break;
+		}
 		case 'h': usage(stdout); return EXIT_OK;
 		case 'V':
 			printf("ttv %s\n", PACKAGE_VERSION);
@@ -421,8 +438,19 @@ main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 
-	if (mode == MODE_VIEW)
-		return viewer_main(path, &oo, !no_state);
+	/* The index's large arrays are checked on first touch where a mode
+	 * may read few of them, else all at open, so that damage found
+	 * never follows output. */
+	struct index_report ir = { 0 };
+	oo.index_report = &ir;
+	oo.index_lazy = mode == MODE_VIEW || mode == MODE_STATS;
+	if (mode == MODE_VIEW) {
+		rc = viewer_main(path, &oo, !no_state);
+		if (cli_index_damage(path, &ir, stderr))
+			rc = EXIT_BAD_INPUT;
+		index_report_clear(&ir);
+		return rc;
+	}
 
 	struct progress prog = { .path = path };
 	if (isatty(STDERR_FILENO)) {
@@ -434,6 +462,7 @@ main(int argc, char **argv)
 	struct filter f;
 	rc = open_trace(path, &oo, &t, &f, &err);
 	progress_end(&prog);
+	cli_index_messages(path, &ir, stderr);
 	if (t != NULL)
 		open_trace_report(t, path, DIAGS_ON_STDERR, stderr);
 	if (rc != EXIT_OK) {
@@ -446,6 +475,7 @@ main(int argc, char **argv)
 		filter_clear(&f);
 		if (t != NULL)
 			trace_free(t);
+		index_report_clear(&ir);
 		return rc;
 	}
 
@@ -454,6 +484,7 @@ main(int argc, char **argv)
 		free(err);
 		filter_clear(&f);
 		trace_free(t);
+		index_report_clear(&ir);
 		return rc;
 	}
 	so.t0 = co.t0;
@@ -469,6 +500,7 @@ main(int argc, char **argv)
 		fprintf(stderr, ": %s\n", strerror(errno));
 		filter_clear(&f);
 		trace_free(t);
+		index_report_clear(&ir);
 		return EXIT_BAD_INPUT;
 	}
 	rc = t->has_errors ? EXIT_BAD_INPUT : EXIT_OK;
@@ -476,6 +508,7 @@ main(int argc, char **argv)
 	case MODE_INFO:
 		cli_info(t, &f, out);
 		cli_range_info(t, &f, &co, out);
+		cli_info_index(&ir, out);
 		break;
 	case MODE_STATS: cli_stats(t, &f, &so, out); break;
 	case MODE_MARKERS: cli_markers(t, &f, co.t0, co.t1, tsv, out); break;
@@ -519,6 +552,9 @@ main(int argc, char **argv)
 	}
 	if (out != stdout)
 		fclose(out);
+	if (cli_index_damage(path, &ir, stderr))
+		rc = EXIT_BAD_INPUT;
+	index_report_clear(&ir);
 	filter_clear(&f);
 	trace_free(t);
 	return rc;

@@ -1,0 +1,221 @@
+/*
+ * The index on the way to a loaded trace (see open_index.h,
+ * doc/index-format.md).
+ *
+ * An index that matches the trace is used; one that does not is removed
+ * and a new one built, whatever the trace's size (someone wanted one).
+ * Without one, the trace is read as always and an index is written when
+ * the read took long enough to be worth saving, or when --index asks.
+ * Nothing here prints: what happened goes in the report, and the program
+ * says it (src/cli/main.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "index.h"
+#include "index_cache.h"
+#include "index_sources.h"
+#include "load.h"
+#include "open_index.h"
+#include "xalloc.h"
+
+/* A trace read in less than this is not worth an index of its own. */
+#define INDEX_MIN_SECONDS 0.3
+
+void
+index_report_clear(struct index_report *r)
+{
+	free(r->file);
+	free(r->why);
+	memset(r, 0, sizeof *r);
+}
+
+static void
+report(struct index_report *r, enum index_state state, const char *file,
+    char *why)
+{
+	free(r->file);
+	free(r->why);
+	r->state = state;
+	r->file = file ? xstrdup(file) : NULL;
+	r->why = why;
+	r->size = 0;
+	struct stat st;
+	if (file != NULL && stat(file, &st) == 0)
+		r->size = (uint64_t)st.st_size;
+}
+
+/* The variables that turn the index off unless --index asks: the test
+ * suite's, and the readers' knobs (an index would answer instead of the
+ * code path they force). NULL, or which one. */
+static char *
+env_says_no(void)
+{
+	static const enum ttv_env knobs[] = {
+		TTV_ENV_NO_INDEX, TTV_ENV_CTF_CALLS, TTV_ENV_CTF_PIPE_MIN,
+		TTV_ENV_CTF_BATCH, TTV_ENV_FXT_PIPE_MIN,
+		TTV_ENV_FXT_READER_SHARE, TTV_ENV_FXT_BUILDER_STACKS,
+		TTV_ENV_TEST_SHRINK,
+	};
+	for (size_t i = 0; i < sizeof knobs / sizeof knobs[0]; i++)
+		if (ttv_getenv(knobs[i]) != NULL)
+			return xstrdup(ttv_env_name(knobs[i]));
+	return NULL;
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Writes t as the index `file` of the trace; the reason there is none
+ * in r when it cannot be. */
+static void
+build(struct trace *t, const char *path, const struct open_options *o,
+    const char *dir, const char *file, const struct index_ident *id,
+    char *stale, struct index_report *r)
+{
+	char *tmp = NULL, *why = NULL;
+	uint64_t max = index_cache_max();
+	if (id->sources.bytes > max) {
+		report(r, INDEX_STATE_SKIPPED, NULL, xstrdup(max ? "the trace "
+		    "is larger than TTV_CACHE_MAX" : "TTV_CACHE_MAX is 0"));
+		free(stale);
+		return;
+	}
+	int fd = index_cache_create(dir, &tmp, &why);
+	if (fd < 0) {
+		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
+		free(stale);
+		return;
+	}
+	if (index_write(fd, t, id, &why) != 0) {
+		index_cache_abandon(fd, tmp);
+		free(tmp);
+		report(r, INDEX_STATE_UNAVAILABLE, NULL, xasprintf("not "
+		    "written in %s: %s", dir, why));
+		free(why);
+		free(stale);
+		return;
+	}
+	/* What was read must still be what is there. */
+	struct index_sources after;
+	bool grew;
+	if (!index_sources_of(path, id->trace, o, &after) ||
+	    (why = index_sources_diff(&id->sources, &after, &grew)) != NULL) {
+		index_cache_abandon(fd, tmp);
+		free(tmp);
+		report(r, INDEX_STATE_SKIPPED, NULL, xasprintf("the trace "
+		    "changed while being read (%s)", why ? why :
+		    "too many files"));
+		free(why);
+		index_sources_free(&after);
+		free(stale);
+		return;
+	}
+	index_sources_free(&after);
+	if (index_cache_publish(fd, tmp, file, &why) != 0) {
+		free(tmp);
+		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
+		free(stale);
+		return;
+	}
+	free(tmp);
+	index_cache_evict(dir, max, file);
+	report(r, INDEX_STATE_BUILT, file, stale);
+}
+
+struct trace *
+open_index_load(const char *path, const struct open_options *o, char **err)
+{
+	struct index_report local = { 0 };
+	struct index_report *r = o->index_report ? o->index_report : &local;
+	char *canonical = NULL, *dir = NULL, *file = NULL, *why = NULL;
+	char *stale = NULL;
+	struct index_ident id = { 0 };
+	struct trace *t = NULL;
+
+	index_report_clear(r);
+	if (o->index == OPEN_INDEX_OFF) {
+		r->state = INDEX_STATE_OFF;
+		return load_trace(path, o->force_format, &o->load, err);
+	}
+	if (o->index == OPEN_INDEX_AUTO && (why = env_says_no()) != NULL) {
+		report(r, INDEX_STATE_OFF, NULL, why);
+		return load_trace(path, o->force_format, &o->load, err);
+	}
+	/* A path that cannot be resolved is for load_trace to say. */
+	if ((canonical = realpath(path, NULL)) == NULL)
+		return load_trace(path, o->force_format, &o->load, err);
+	if ((dir = index_cache_dir(&why)) == NULL) {
+		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
+		goto plain;
+	}
+	id.trace = canonical;
+	id.program_id = index_program_id();
+	id.options_hash = index_options_hash(o->force_format,
+	    o->load.instr_map, o->load.sysroot);
+	if (!index_sources_of(path, canonical, o, &id.sources)) {
+		report(r, INDEX_STATE_UNAVAILABLE, NULL, xstrdup("the trace "
+		    "has too many files to follow"));
+		goto plain;
+	}
+	file = index_cache_file(dir, canonical, path);
+	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0) {
+		bool grew;
+		int rc = index_map(fd, &id, o->index_lazy ? INDEX_CHECK_LAZY :
+		    INDEX_CHECK_ALL, &t, &stale, &grew);
+		close(fd);
+		if (rc == 0) {
+			index_cache_touch(file);
+			report(r, INDEX_STATE_USED, file, NULL);
+			goto done;
+		}
+		/* Of no use any more, whatever comes next. */
+		unlink(file);
+	}
+
+	double t0 = now();
+	t = load_trace(path, o->force_format, &o->load, err);
+	if (t == NULL)
+		goto done;
+	r->seconds = now() - t0;
+	if (o->load.strict && t->has_errors)
+		goto done;	/* refused: nothing to keep */
+	if (o->index == OPEN_INDEX_ON || stale != NULL ||
+	    r->seconds >= INDEX_MIN_SECONDS) {
+		double secs = r->seconds;
+		build(t, path, o, dir, file, &id, stale, r);
+		r->seconds = secs;
+		stale = NULL;
+	} else {
+		report(r, INDEX_STATE_SKIPPED, NULL, xstrdup("the trace "
+		    "reads fast (--index makes one)"));
+	}
+	goto done;
+
+plain:
+	t = load_trace(path, o->force_format, &o->load, err);
+done:
+	free(stale);
+	free(canonical);
+	free(dir);
+	free(file);
+	index_sources_free(&id.sources);
+	if (r == &local)
+		index_report_clear(&local);
+	return t;
+}
