@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "index_store.h"
 #include "load.h"
 #include "xalloc.h"
 
@@ -58,6 +59,13 @@ struct trace *
 load_trace(const char *path, const char *force_format,
     const struct load_options *opts, char **err)
 {
+	return load_trace_store(path, force_format, opts, NULL, err);
+}
+
+struct trace *
+load_trace_store(const char *path, const char *force_format,
+    const struct load_options *opts, struct index_store *store, char **err)
+{
 	static const struct load_options no_opts;
 	if (opts == NULL)
 		opts = &no_opts;
@@ -65,12 +73,12 @@ load_trace(const char *path, const char *force_format,
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		*err = xstrdup(strerror(errno));
-		return NULL;
+		goto fail;
 	}
 	bool is_dir = S_ISDIR(st.st_mode);
 	struct mapped_file m = { 0 };
 	if (!is_dir && mapfile_open(path, &m, err) != 0)
-		return NULL;
+		goto fail;
 
 	const struct reader *r;
 	if (force_format != NULL) {
@@ -78,7 +86,7 @@ load_trace(const char *path, const char *force_format,
 		if (r == NULL) {
 			*err = xasprintf("unknown format '%s'", force_format);
 			mapfile_close(&m);
-			return NULL;
+			goto fail;
 		}
 	} else {
 		r = probe(path, is_dir ? NULL : &m, is_dir);
@@ -87,11 +95,13 @@ load_trace(const char *path, const char *force_format,
 			    "directory" : m.size == 0 ? "empty file" :
 			    "not a trace format ttv knows");
 			mapfile_close(&m);
-			return NULL;
+			goto fail;
 		}
 	}
 
 	struct builder *b = builder_new(path);
+	builder_set_store(b, store);
+	store = NULL;	/* the model's from here */
 	struct load_ctx ctx = {
 		.path = path, .file = is_dir ? NULL : &m, .b = b, .opts = opts,
 	};
@@ -111,4 +121,7 @@ load_trace(const char *path, const char *force_format,
 		return NULL;
 	}
 	return t;
+fail:
+	index_store_free(store);
+	return NULL;
 }

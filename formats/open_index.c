@@ -24,12 +24,16 @@
 #include "index.h"
 #include "index_cache.h"
 #include "index_sources.h"
+#include "index_store.h"
 #include "load.h"
 #include "open_index.h"
 #include "xalloc.h"
 
 /* A trace read in less than this is not worth an index of its own. */
 #define INDEX_MIN_SECONDS 0.3
+/* A trace this large is built into its index's file (bounded memory);
+ * it takes 0.3 s or more to read anyway. */
+#define INDEX_STORE_TRACE_MIN ((uint64_t)256 << 20)
 
 void
 index_report_clear(struct index_report *r)
@@ -80,35 +84,21 @@ now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Writes t as the index `file` of the trace; the reason there is none
- * in r when it cannot be. */
+/* Finishes the index of t on fd (a store's file, or a new one when
+ * store is NULL) and publishes it as `file`; the reason there is none
+ * in r when it cannot be. Closes fd. */
 static void
-build(struct trace *t, const char *path, const struct open_options *o,
-    const char *dir, const char *file, const struct index_ident *id,
-    char *stale, struct index_report *r)
+finish(struct trace *t, int fd, char *tmp, const struct index_store *store,
+    const char *path, const struct open_options *o, const char *dir,
+    const char *file, const struct index_ident *id, char *stale,
+    struct index_report *r)
 {
-	char *tmp = NULL, *why = NULL;
-	uint64_t max = index_cache_max();
-	if (id->sources.bytes > max) {
-		report(r, INDEX_STATE_SKIPPED, NULL, xstrdup(max ? "the trace "
-		    "is larger than TTV_CACHE_MAX" : "TTV_CACHE_MAX is 0"));
-		free(stale);
-		return;
-	}
-	int fd = index_cache_create(dir, &tmp, &why);
-	if (fd < 0) {
-		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
-		free(stale);
-		return;
-	}
-	if (index_write(fd, t, id, &why) != 0) {
+	char *why = NULL;
+	if (index_write(fd, t, id, store, &why) != 0) {
 		index_cache_abandon(fd, tmp);
-		free(tmp);
-		report(r, INDEX_STATE_UNAVAILABLE, NULL, xasprintf("not "
-		    "written in %s: %s", dir, why));
-		free(why);
-		free(stale);
-		return;
+		report(r, INDEX_STATE_UNAVAILABLE, NULL, xasprintf("%s: %s",
+		    dir, why));
+		goto out;
 	}
 	/* What was read must still be what is there. */
 	struct index_sources after;
@@ -116,25 +106,44 @@ build(struct trace *t, const char *path, const struct open_options *o,
 	if (!index_sources_of(path, id->trace, o, &after) ||
 	    (why = index_sources_diff(&id->sources, &after, &grew)) != NULL) {
 		index_cache_abandon(fd, tmp);
-		free(tmp);
 		report(r, INDEX_STATE_SKIPPED, NULL, xasprintf("the trace "
 		    "changed while being read (%s)", why ? why :
 		    "too many files"));
-		free(why);
 		index_sources_free(&after);
-		free(stale);
-		return;
+		goto out;
 	}
 	index_sources_free(&after);
 	if (index_cache_publish(fd, tmp, file, &why) != 0) {
-		free(tmp);
 		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
-		free(stale);
-		return;
+		why = NULL;
+		goto out;
 	}
-	free(tmp);
-	index_cache_evict(dir, max, file);
+	index_cache_evict(dir, index_cache_max(), file);
 	report(r, INDEX_STATE_BUILT, file, stale);
+	stale = NULL;
+out:
+	free(why);
+	free(tmp);
+	free(stale);
+}
+
+/* A new file for the index, or why there cannot be one (in r). */
+static int
+create(const struct index_ident *id, const char *dir, char **tmp,
+    struct index_report *r)
+{
+	uint64_t max = index_cache_max();
+	char *why = NULL;
+	*tmp = NULL;
+	if (id->sources.bytes > max) {
+		report(r, INDEX_STATE_SKIPPED, NULL, xstrdup(max ? "the trace "
+		    "is larger than TTV_CACHE_MAX" : "TTV_CACHE_MAX is 0"));
+		return -1;
+	}
+	int fd = index_cache_create(dir, tmp, &why);
+	if (fd < 0)
+		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
+	return fd;
 }
 
 struct trace *
@@ -188,6 +197,31 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		unlink(file);
 	}
 
+	/* A large trace, or one an index is wanted for whatever its size,
+	 * is built straight into the index's file: memory stays bounded. */
+	if (o->index == OPEN_INDEX_ON || stale != NULL ||
+	    id.sources.bytes >= INDEX_STORE_TRACE_MIN) {
+		char *tmp;
+		int ifd = create(&id, dir, &tmp, r);
+		if (ifd < 0)
+			goto plain;
+		struct index_store *store = index_store_new(ifd);
+		double t0 = now();
+		t = load_trace_store(path, o->force_format, &o->load, store,
+		    err);
+		double secs = now() - t0;
+		if (t == NULL || (o->load.strict && t->has_errors)) {
+			index_cache_abandon(ifd, tmp);
+			free(tmp);
+			report(r, INDEX_STATE_SKIPPED, NULL, xstrdup("the trace "
+			    "could not be read"));
+			goto done;
+		}
+		finish(t, ifd, tmp, store, path, o, dir, file, &id, stale, r);
+		stale = NULL;
+		r->seconds = secs;
+		goto done;
+	}
 	double t0 = now();
 	t = load_trace(path, o->force_format, &o->load, err);
 	if (t == NULL)
@@ -195,12 +229,15 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 	r->seconds = now() - t0;
 	if (o->load.strict && t->has_errors)
 		goto done;	/* refused: nothing to keep */
-	if (o->index == OPEN_INDEX_ON || stale != NULL ||
-	    r->seconds >= INDEX_MIN_SECONDS) {
+	if (r->seconds >= INDEX_MIN_SECONDS) {
+		/* Slow but small: written from memory. */
 		double secs = r->seconds;
-		build(t, path, o, dir, file, &id, stale, r);
+		char *tmp;
+		int ifd = create(&id, dir, &tmp, r);
+		if (ifd >= 0)
+			finish(t, ifd, tmp, NULL, path, o, dir, file, &id,
+			    NULL, r);
 		r->seconds = secs;
-		stale = NULL;
 	} else {
 		report(r, INDEX_STATE_SKIPPED, NULL, xstrdup("the trace "
 		    "reads fast (--index makes one)"));

@@ -32,12 +32,14 @@ uint64_t index_program_id(void);
 uint64_t index_options_hash(const char *format, const char *instr_map,
     const char *sysroot);
 
-/* Writes t as an index into fd, a new empty file: the header last, its
- * "complete" mark the last bytes written. Returns 0, or -1 with *err set
- * (caller frees): a write that failed (errno kept), or a model the index
- * cannot hold. */
+/* Writes t as an index into fd, a new empty file (or the file of the
+ * store t was built with, whose large depths are in it already): the
+ * header last, its "complete" mark the last bytes written. Returns 0, or
+ * -1 with *err set (caller frees): a write that failed (errno kept), or a
+ * model the index cannot hold. */
+struct index_store;
 int index_write(int fd, const struct trace *t, const struct index_ident *id,
-    char **err);
+    const struct index_store *store, char **err);
 
 enum index_check {
 	INDEX_CHECK_ALL,	/* every block of the large arrays at open */

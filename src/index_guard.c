@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -30,8 +31,6 @@ struct glevel {
 	struct index_guard *g;
 	const struct idx_level *il;	/* in the mapping */
 	char *view, *wview;		/* guarded: slices, weights */
-	const struct slice *raw;	/* the same, readable */
-	const uint32_t *wraw;
 	uint64_t nblocks;
 	uint8_t *state;			/* per block */
 	int slot[2];			/* -1: none */
@@ -39,6 +38,7 @@ struct glevel {
 
 struct index_guard {
 	struct index_view v;
+	int fd;				/* the file, to read blocks from */
 	uint32_t nfuncs;
 	struct glevel **levels;
 	size_t n, cap;
@@ -92,9 +92,9 @@ index_guard_wants(const struct index_view *v, const struct idx_level *l)
 struct index_guard *
 index_guard_new(const struct index_view *v, int fd)
 {
-	(void)fd;
 	struct index_guard *g = xcalloc(1, sizeof *g);
 	g->v = *v;
+	g->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	return g;
 }
 
@@ -110,21 +110,15 @@ index_guard_add(struct index_guard *g, struct map_backing *mb,
 	lv->nblocks = (l->len + INDEX_BLOCK_SLICES - 1) / INDEX_BLOCK_SLICES;
 	lv->state = xcalloc(lv->nblocks, 1);
 	lv->view = index_stitch(mb, v, fd, l->ext_first, l->next, PROT_NONE);
-	lv->raw = index_stitch(mb, v, fd, l->ext_first, l->next, PROT_READ);
-	if (l->wnext > 0) {
+	if (l->wnext > 0)
 		lv->wview = index_stitch(mb, v, fd, l->wext_first, l->wnext,
 		    PROT_NONE);
-		lv->wraw = index_stitch(mb, v, fd, l->wext_first, l->wnext,
-		    PROT_READ);
-	}
-	if (lv->view == NULL || lv->raw == NULL || (l->wnext > 0 &&
-	    (lv->wview == NULL || lv->wraw == NULL))) {
+	if (g->fd < 0 || lv->view == NULL || (l->wnext > 0 &&
+	    lv->wview == NULL)) {
 		free(lv->state);
 		free(lv);
 		return -1;
 	}
-	/* index_stitch mapped these apart (several extents) or in place
-	 * (one): either way the raw ones are readable and owned by mb. */
 	if (g->n == g->cap) {
 		g->cap = g->cap ? g->cap * 2 : 16;
 		g->levels = xreallocarray(g->levels, g->cap, sizeof *g->levels);
@@ -149,11 +143,40 @@ block_span(const struct glevel *lv, char *base, size_t elem, uint64_t b,
 	    ~((uint64_t)page - 1));
 }
 
+/* Block b of an array of extents [first, + n) of elem-byte elements,
+ * mapped readable on its own, apart from the guarded view (so that no
+ * other thread reads it before it is checked): *map and *maplen to
+ * unmap. NULL when it cannot be mapped. */
+static const void *
+read_block(const struct glevel *lv, uint64_t first, uint64_t n, size_t elem,
+    uint64_t b, void **map, size_t *maplen)
+{
+	const struct idx_extent *e = index_table(&lv->g->v, IDX_EXTENTS);
+	uint64_t page = lv->g->v.h->page_size;
+	uint64_t at = b * INDEX_BLOCK_SLICES * elem;
+	uint64_t len = lv->il->len * elem - at;
+	if (len > INDEX_BLOCK_SLICES * elem)
+		len = INDEX_BLOCK_SLICES * elem;
+	for (uint64_t i = first; i < first + n; i++) {
+		uint64_t span = (e[i].bytes + page - 1) / page * page;
+		if (at >= span) {
+			at -= span;
+			continue;
+		}
+		*maplen = (size_t)((len + page - 1) / page * page);
+		*map = mmap(NULL, *maplen, PROT_READ, MAP_SHARED, lv->g->fd,
+		    (off_t)(e[i].off + at));
+		return *map == MAP_FAILED ? NULL : *map;
+	}
+	return NULL;
+}
+
 /* A damaged block's replacement: the same values where they are safe,
  * functions out of range made 0, starts kept in order and inside the
  * block's bounds, which were checked against its neighbours at open. */
 static void
-replace_block(struct glevel *lv, uint64_t b)
+replace_block(struct glevel *lv, uint64_t b, const struct slice *raw,
+    const uint32_t *wraw)
 {
 	const struct idx_block *rec =
 	    (const struct idx_block *)index_table(&lv->g->v, IDX_BLOCKS) +
@@ -171,7 +194,8 @@ replace_block(struct glevel *lv, uint64_t b)
 		abort();
 	ttv_ns prev = rec->first_start;
 	for (uint64_t i = 0; i < n; i++) {
-		struct slice x = lv->raw[first + i];
+		struct slice x = raw != NULL ? raw[i] :
+		    (struct slice){ .start = prev };
 		if (x.func >= lv->g->nfuncs)
 			x.func = 0;
 		if (x.start < prev)
@@ -188,7 +212,8 @@ replace_block(struct glevel *lv, uint64_t b)
 		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0);
 		if (w == MAP_FAILED)
 			abort();
-		memcpy(w, lv->wraw + first, n * sizeof *w);
+		for (uint64_t i = 0; i < n; i++)
+			w[i] = wraw != NULL ? wraw[i] : 1;
 		mprotect(lo, len, PROT_READ);
 	}
 	__atomic_store_n(&damage_seen, 1, __ATOMIC_RELEASE);
@@ -206,12 +231,18 @@ open_block(struct glevel *lv, uint64_t b)
 			sched_yield();
 		return;
 	}
-	uint64_t first = b * INDEX_BLOCK_SLICES;
-	const char *bad = index_check_block(&lv->g->v, lv->il, b,
-	    lv->raw + first, lv->wraw ? lv->wraw + first : NULL,
+	void *smap = NULL, *wmap = NULL;
+	size_t slen = 0, wlen = 0;
+	const struct slice *raw = read_block(lv, lv->il->ext_first,
+	    lv->il->next, sizeof(struct slice), b, &smap, &slen);
+	const uint32_t *wraw = lv->wview == NULL ? NULL : read_block(lv,
+	    lv->il->wext_first, lv->il->wnext, sizeof(uint32_t), b, &wmap,
+	    &wlen);
+	const char *bad = raw == NULL || (lv->wview != NULL && wraw == NULL) ?
+	    "unreadable" : index_check_block(&lv->g->v, lv->il, b, raw, wraw,
 	    lv->g->nfuncs);
 	if (bad != NULL) {
-		replace_block(lv, b);
+		replace_block(lv, b, raw, wraw);
 	} else {
 		char *lo;
 		size_t len;
@@ -225,6 +256,10 @@ open_block(struct glevel *lv, uint64_t b)
 				abort();
 		}
 	}
+	if (smap != NULL)
+		munmap(smap, slen);
+	if (wmap != NULL)
+		munmap(wmap, wlen);
 	__atomic_store_n(&lv->state[b], BLOCK_OPEN, __ATOMIC_RELEASE);
 }
 
@@ -326,6 +361,8 @@ index_guard_free(struct index_guard *g)
 		free(lv);
 	}
 	pthread_mutex_unlock(&slots_lock);
+	if (g->fd >= 0)
+		close(g->fd);
 	free(g->levels);
 	free(g);
 }

@@ -18,10 +18,12 @@
 #include "index_format.h"
 #include "index_hash.h"
 #include "index_int.h"
+#include "index_store.h"
 #include "xalloc.h"
 
 struct writer {
 	int fd;
+	const struct index_store *store;	/* where large depths are, or NULL */
 	uint64_t off;		/* next free byte of the file */
 	int errnum;		/* the first write error */
 	char *bad;		/* the first rule the model breaks */
@@ -181,6 +183,41 @@ place_large(struct writer *w, uint64_t *at, size_t bytes, bool page)
 	return e;
 }
 
+/* One array of the large ones: its extents in the file already when it
+ * was built there, else where the walk places it (and writes it). */
+static uint64_t
+large_array(struct writer *w, const void *p, size_t bytes, bool page,
+    uint64_t at, bool write)
+{
+	struct store_array *sa = w->store ? index_store_find(w->store, p) :
+	    NULL;
+	if (sa != NULL) {
+		size_t n;
+		const struct idx_extent *e = store_array_extents(sa, &n);
+		if (!write)
+			tbl_add(w, e, n);
+		return at;
+	}
+	struct idx_extent e = place_large(w, &at, bytes, page);
+	if (write)
+		wr(w, p, e.bytes, e.off);
+	else
+		tbl_add(w, &e, 1);
+	return at;
+}
+
+/* The number of extents of an array (see large_array). */
+static uint64_t
+large_extents(const struct writer *w, const void *p)
+{
+	struct store_array *sa = w->store ? index_store_find(w->store, p) :
+	    NULL;
+	size_t n = 1;
+	if (sa != NULL)
+		store_array_extents(sa, &n);
+	return n;
+}
+
 /* Walks the depths' arrays: writes them (write) or lists their extents
  * in the table being written. Returns the offset after the last. */
 static uint64_t
@@ -193,20 +230,11 @@ walk_large(struct writer *w, const struct trace *t, uint64_t at, bool write)
 			bool page = l->len >= INDEX_BLOCK_SLICES;
 			if (l->len == 0)
 				continue;
-			struct idx_extent e = place_large(w, &at,
-			    l->len * sizeof *l->slices, page);
-			if (write)
-				wr(w, l->slices, e.bytes, e.off);
-			else
-				tbl_add(w, &e, 1);
-			if (l->weights == NULL)
-				continue;
-			e = place_large(w, &at, l->len * sizeof *l->weights,
-			    page);
-			if (write)
-				wr(w, l->weights, e.bytes, e.off);
-			else
-				tbl_add(w, &e, 1);
+			at = large_array(w, l->slices, l->len *
+			    sizeof *l->slices, page, at, write);
+			if (l->weights != NULL)
+				at = large_array(w, l->weights, l->len *
+				    sizeof *l->weights, page, at, write);
 		}
 	}
 	return at;
@@ -262,10 +290,11 @@ write_levels(struct writer *w, const struct trace *t)
 			struct idx_level il = { 0 };
 			il.len = l->len;
 			il.ext_first = ext;
-			il.next = l->len > 0;
+			il.next = l->len > 0 ? large_extents(w, l->slices) : 0;
 			ext += il.next;
 			il.wext_first = ext;
-			il.wnext = l->len > 0 && l->weights != NULL;
+			il.wnext = l->len > 0 && l->weights != NULL ?
+			    large_extents(w, l->weights) : 0;
 			ext += il.wnext;
 			il.longs_first = longs;
 			il.nlongs = l->nlongs;
@@ -441,10 +470,15 @@ index_header_init(struct idx_header *h)
 
 int
 index_write(int fd, const struct trace *t, const struct index_ident *id,
-    char **err)
+    const struct index_store *store, char **err)
 {
-	struct writer w = { .fd = fd };
+	struct writer w = { .fd = fd, .store = store };
 	*err = NULL;
+	if (store != NULL && index_store_error(store) != 0) {
+		*err = xstrdup(strerror(index_store_error(store)));
+		errno = index_store_error(store);
+		return -1;
+	}
 	index_header_init(&w.h);
 	w.buf = xmalloc(INDEX_HASH_PIECE);
 	if (id != NULL) {
@@ -458,8 +492,9 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 	w.h.ndiags_dropped = t->ndiags_dropped;
 	w.h.has_errors = t->has_errors;
 
-	/* Page 0 is the header's, written last. */
-	w.off = w.h.page_size;
+	/* Page 0 is the header's, written last; a store has the large
+	 * depths after it. */
+	w.off = store ? index_store_end(store) : w.h.page_size;
 	write_levels(&w, t);
 	write_tracks(&w, t);
 	write_texts(&w, t, id);

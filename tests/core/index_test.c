@@ -215,7 +215,7 @@ write_index(const struct trace *t)
 	int fd = memfd_create("index", 0);
 	char *err = NULL;
 	assert_true(fd >= 0);
-	assert_int_equal(index_write(fd, t, NULL, &err), 0);
+	assert_int_equal(index_write(fd, t, NULL, NULL, &err), 0);
 	assert_null(err);
 	return fd;
 }
@@ -466,7 +466,7 @@ test_sources(void **state)
 	index_sources_done(&id.sources);
 	int fd = memfd_create("index", 0);
 	char *err = NULL;
-	assert_int_equal(index_write(fd, t, &id, &err), 0);
+	assert_int_equal(index_write(fd, t, &id, NULL, &err), 0);
 
 	struct trace *m = NULL;
 	char *why = NULL;

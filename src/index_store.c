@@ -1,0 +1,437 @@
+/*
+ * The builder's large arrays in the index file (see index_store.h).
+ *
+ * An array: a reserved range of addresses, chunks of the file mapped into
+ * it one after the other. A chunk is a sixteenth of the array so far
+ * (256 KiB to 16 MiB, whole 64 KiB blocks), so the unused end of the last
+ * one is a small part of the file, and it goes back to the file system
+ * when the array is sealed. When an array outgrows its reservation, a
+ * larger one is reserved and its chunks are mapped there again: page
+ * tables move, not bytes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "index_store.h"
+#include "xalloc.h"
+
+#define CHUNK_MIN ((size_t)256 << 10)
+#define CHUNK_MAX ((size_t)16 << 20)
+#define CHUNK_UNIT ((size_t)64 << 10)
+#define RESERVE_MIN ((size_t)64 << 20)
+/* Chunks handed to writeback and not yet known written, at most. */
+#define RING 64
+
+struct chunk {
+	uint64_t off;		/* in the file; UINT64_MAX: anonymous */
+	size_t len;		/* mapped bytes */
+};
+
+struct store_array {
+	struct index_store *s;
+	size_t elem;
+	char *va;
+	size_t reserved;
+	struct chunk *chunks;
+	size_t nchunks, capchunks;
+	size_t cap;		/* bytes of all chunks */
+	struct idx_extent *ext;	/* after seal */
+	size_t next;
+	bool sealed;
+};
+
+struct index_store {
+	struct trace_backing backing;
+	int fd;
+	size_t page;
+	uint64_t end;		/* next free byte of the file (atomic) */
+	int err;		/* first failure to extend the file (atomic) */
+	pthread_mutex_t lock;	/* arrays, ring */
+	struct store_array **arrays;
+	size_t narrays, caparrays;
+	/* writeback in flight, oldest first */
+	struct { uint64_t off; size_t len; } ring[RING];
+	size_t ring_head, ring_n;
+	size_t inflight, window;
+};
+
+/* ------------------------------------------------------------- memory */
+
+/* The memory a build may leave dirty before waiting for writeback: an
+ * eighth of what the process may use (its memory cgroup's limit, v2 or
+ * v1, else what the system has available), 16 MiB to 1 GiB. */
+static size_t
+read_number(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	unsigned long long v = 0;
+	char buf[64];
+	if (fp == NULL)
+		return 0;
+	if (fgets(buf, sizeof buf, fp) != NULL && strncmp(buf, "max", 3) != 0)
+		v = strtoull(buf, NULL, 10);
+	fclose(fp);
+	return v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+}
+
+static size_t
+cgroup_limit(void)
+{
+	FILE *fp = fopen("/proc/self/cgroup", "re");
+	char line[512];
+	size_t limit = 0;
+	if (fp == NULL)
+		return 0;
+	while (limit == 0 && fgets(line, sizeof line, fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		char *path = NULL, *file = NULL;
+		/* v2: "0::/path"; v1: "N:...memory...:/path" */
+		if (strncmp(line, "0::", 3) == 0) {
+			path = line + 3;
+			file = "memory.max";
+			char *p = xasprintf("/sys/fs/cgroup%s/%s",
+			    strcmp(path, "/") == 0 ? "" : path, file);
+			limit = read_number(p);
+			free(p);
+		} else {
+			char *c1 = strchr(line, ':');
+			char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+			if (c2 == NULL)
+				continue;
+			*c2 = '\0';
+			if (strstr(c1 + 1, "memory") == NULL)
+				continue;
+			path = c2 + 1;
+			char *p = xasprintf("/sys/fs/cgroup/memory%s/"
+			    "memory.limit_in_bytes", strcmp(path, "/") == 0 ?
+			    "" : path);
+			limit = read_number(p);
+			free(p);
+		}
+	}
+	fclose(fp);
+	return limit;
+}
+
+static size_t
+available(void)
+{
+	FILE *fp = fopen("/proc/meminfo", "re");
+	char line[128];
+	unsigned long long kb = 0;
+	if (fp == NULL)
+		return 0;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(fp);
+	return (size_t)kb << 10;
+}
+
+static size_t
+dirty_window(void)
+{
+	size_t lim = cgroup_limit(), avail = available();
+	/* v1 says "no limit" with a number near 2^63. */
+	if (lim == 0 || lim > ((size_t)1 << 50) || (avail > 0 && avail < lim))
+		lim = avail;
+	size_t w = lim / 8;
+	if (w < ((size_t)16 << 20))
+		w = (size_t)16 << 20;
+	if (w > ((size_t)1 << 30))
+		w = (size_t)1 << 30;
+	return w;
+}
+
+/* ------------------------------------------------------------- backing */
+
+static bool
+store_owns(const struct trace_backing *b, const void *p)
+{
+	const struct index_store *s = (const struct index_store *)b;
+	return index_store_find(s, p) != NULL;
+}
+
+static void
+store_release(struct trace_backing *b)
+{
+	index_store_free((struct index_store *)b);
+}
+
+struct index_store *
+index_store_new(int fd)
+{
+	struct index_store *s = xcalloc(1, sizeof *s);
+	long page = sysconf(_SC_PAGESIZE);
+	s->backing.owns = store_owns;
+	s->backing.release = store_release;
+	s->fd = fd;
+	s->page = page > 0 ? (size_t)page : 4096;
+	s->end = s->page;
+	s->window = dirty_window();
+	pthread_mutex_init(&s->lock, NULL);
+	return s;
+}
+
+struct trace_backing *
+index_store_backing(struct index_store *s)
+{
+	return &s->backing;
+}
+
+void
+index_store_free(struct index_store *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->narrays; i++) {
+		struct store_array *a = s->arrays[i];
+		munmap(a->va, a->reserved);
+		free(a->chunks);
+		free(a->ext);
+		free(a);
+	}
+	free(s->arrays);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+uint64_t
+index_store_end(const struct index_store *s)
+{
+	return __atomic_load_n(&s->end, __ATOMIC_ACQUIRE);
+}
+
+int
+index_store_error(const struct index_store *s)
+{
+	return __atomic_load_n(&s->err, __ATOMIC_ACQUIRE);
+}
+
+/* ----------------------------------------------------------- writeback */
+
+/* A full chunk goes to writeback; past the window, the oldest are waited
+ * for, so that what is dirty stays bounded. */
+static void
+written(struct index_store *s, uint64_t off, size_t len)
+{
+	pthread_mutex_lock(&s->lock);
+	sync_file_range(s->fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+	while (s->ring_n > 0 && (s->ring_n == RING ||
+	    s->inflight + len > s->window)) {
+		size_t i = s->ring_head;
+		sync_file_range(s->fd, (off_t)s->ring[i].off,
+		    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
+		    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+		s->inflight -= s->ring[i].len;
+		s->ring_head = (i + 1) % RING;
+		s->ring_n--;
+	}
+	size_t k = (s->ring_head + s->ring_n) % RING;
+	s->ring[k].off = off;
+	s->ring[k].len = len;
+	s->ring_n++;
+	s->inflight += len;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* -------------------------------------------------------------- arrays */
+
+static size_t
+round_up(size_t x, size_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+/* Maps a chunk at va: a new extent of the file, or anonymous memory when
+ * the file cannot grow. */
+static bool
+map_chunk(struct store_array *a, char *va, struct chunk *c)
+{
+	struct index_store *s = a->s;
+	if (index_store_error(s) == 0) {
+		uint64_t off = __atomic_fetch_add(&s->end, c->len,
+		    __ATOMIC_ACQ_REL);
+		int e = posix_fallocate(s->fd, (off_t)off, (off_t)c->len);
+		if (e == 0 && mmap(va, c->len, PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_FIXED, s->fd, (off_t)off) != MAP_FAILED) {
+#ifdef MADV_POPULATE_WRITE
+			/* The pages at once, not a fault each. */
+			(void)madvise(va, c->len, MADV_POPULATE_WRITE);
+#endif
+			c->off = off;
+			return true;
+		}
+		int expect = 0;
+		__atomic_compare_exchange_n(&s->err, &expect, e ? e : errno,
+		    false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	}
+	if (mmap(va, c->len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+		return false;
+	c->off = UINT64_MAX;
+	return true;
+}
+
+/* Moves the array to a reservation of `reserve` bytes. */
+static void
+move_array(struct store_array *a, size_t reserve)
+{
+	char *nva = mmap(NULL, reserve, PROT_NONE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (nva == MAP_FAILED) {
+		fprintf(stderr, "ttv: out of address space (%zu bytes)\n",
+		    reserve);
+		abort();
+	}
+	size_t at = 0;
+	for (size_t i = 0; i < a->nchunks; i++) {
+		struct chunk *c = &a->chunks[i];
+		void *p;
+		if (c->off != UINT64_MAX)
+			p = mmap(nva + at, c->len, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_FIXED, a->s->fd, (off_t)c->off);
+		else
+			p = mremap(a->va + at, c->len, c->len, MREMAP_MAYMOVE |
+			    MREMAP_FIXED, nva + at);
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "ttv: cannot remap a chunk: %s\n",
+			    strerror(errno));
+			abort();
+		}
+		at += c->len;
+	}
+	munmap(a->va, a->reserved);
+	a->va = nva;
+	a->reserved = reserve;
+}
+
+struct store_array *
+index_store_array(struct index_store *s, size_t elem, const void *init,
+    size_t bytes)
+{
+	struct store_array *a = xcalloc(1, sizeof *a);
+	a->s = s;
+	a->elem = elem;
+	a->reserved = round_up(bytes * 4 > RESERVE_MIN ? bytes * 4 :
+	    RESERVE_MIN, s->page);
+	a->va = mmap(NULL, a->reserved, PROT_NONE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (a->va == MAP_FAILED) {
+		fprintf(stderr, "ttv: out of address space\n");
+		abort();
+	}
+	pthread_mutex_lock(&s->lock);
+	if (s->narrays == s->caparrays) {
+		s->caparrays = s->caparrays ? s->caparrays * 2 : 16;
+		s->arrays = xreallocarray(s->arrays, s->caparrays,
+		    sizeof *s->arrays);
+	}
+	s->arrays[s->narrays++] = a;
+	pthread_mutex_unlock(&s->lock);
+	store_array_grow(a, bytes);
+	if (bytes > 0)
+		memcpy(a->va, init, bytes);
+	return a;
+}
+
+void *
+store_array_base(const struct store_array *a)
+{
+	return a->va;
+}
+
+size_t
+store_array_grow(struct store_array *a, size_t need)
+{
+	while (a->cap < need) {
+		size_t len = round_up(a->cap / 16, CHUNK_UNIT);
+		if (len < CHUNK_MIN)
+			len = CHUNK_MIN;
+		if (len > CHUNK_MAX)
+			len = CHUNK_MAX;
+		if (a->cap + len > a->reserved)
+			move_array(a, a->reserved * 2 > a->cap + len ?
+			    a->reserved * 2 : round_up(a->cap + len, a->s->page));
+		/* The chunk before this one is full: off to writeback. */
+		if (a->nchunks > 0 && a->chunks[a->nchunks - 1].off !=
+		    UINT64_MAX)
+			written(a->s, a->chunks[a->nchunks - 1].off,
+			    a->chunks[a->nchunks - 1].len);
+		if (a->nchunks == a->capchunks) {
+			a->capchunks = a->capchunks ? a->capchunks * 2 : 8;
+			a->chunks = xreallocarray(a->chunks, a->capchunks,
+			    sizeof *a->chunks);
+		}
+		struct chunk *c = &a->chunks[a->nchunks];
+		c->len = len;
+		if (!map_chunk(a, a->va + a->cap, c)) {
+			fprintf(stderr, "ttv: out of memory (%zu bytes)\n",
+			    len);
+			abort();
+		}
+		a->nchunks++;
+		a->cap += len;
+	}
+	return a->cap;
+}
+
+void
+store_array_seal(struct store_array *a, size_t used)
+{
+	size_t at = 0;
+	bool in_file = true;
+	free(a->ext);
+	a->ext = xcalloc(a->nchunks + 1, sizeof *a->ext);
+	a->next = 0;
+	for (size_t i = 0; i < a->nchunks; i++) {
+		struct chunk *c = &a->chunks[i];
+		size_t n = used - at < c->len ? used - at : c->len;
+		if (c->off == UINT64_MAX) {
+			in_file = in_file && n == 0;
+			at += n;
+			continue;
+		}
+		/* What the array does not use goes back to the file
+		 * system: the end of its last chunk, and any chunk after. */
+		size_t keep = round_up(n, a->s->page);
+		if (keep < c->len)
+			(void)fallocate(a->s->fd, FALLOC_FL_PUNCH_HOLE |
+			    FALLOC_FL_KEEP_SIZE, (off_t)(c->off + keep),
+			    (off_t)(c->len - keep));
+		if (n > 0)
+			a->ext[a->next++] = (struct idx_extent){ c->off, n };
+		at += n;
+	}
+	if (!in_file)
+		a->next = 0;
+	a->sealed = true;
+}
+
+struct store_array *
+index_store_find(const struct index_store *s, const void *p)
+{
+	const char *c = p;
+	for (size_t i = 0; i < s->narrays; i++) {
+		const struct store_array *a = s->arrays[i];
+		if (c >= a->va && c < a->va + a->reserved)
+			return s->arrays[i];
+	}
+	return NULL;
+}
+
+const struct idx_extent *
+store_array_extents(const struct store_array *a, size_t *n)
+{
+	*n = a->sealed ? a->next : 0;
+	return *n ? a->ext : NULL;
+}
