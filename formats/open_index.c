@@ -86,8 +86,10 @@ now(void)
 
 /* Finishes the index of t on fd (a store's file, or a new one when
  * store is NULL) and publishes it as `file`; the reason there is none
- * in r when it cannot be. Closes fd. */
-static void
+ * in r when it cannot be. Closes fd. Returns the model to use: the index
+ * just written, mapped (the same model every later open gets, with the
+ * answers the index stored), or t when there is none. */
+static struct trace *
 finish(struct trace *t, int fd, char *tmp, const struct index_store *store,
     const char *path, const struct open_options *o, const char *dir,
     const char *file, const struct index_ident *id, char *stale,
@@ -114,10 +116,19 @@ finish(struct trace *t, int fd, char *tmp, const struct index_store *store,
 	}
 	index_sources_free(&after);
 	if (index_cache_publish(fd, tmp, file, &why) != 0) {
+		index_cache_abandon(fd, NULL);
 		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
 		why = NULL;
 		goto out;
 	}
+	/* Mapped from our own descriptor: whatever another process renames
+	 * over the name meanwhile, this is the file just written. */
+	struct trace *m = NULL;
+	if (index_map(fd, NULL, INDEX_CHECK_WRITTEN, &m, &why, NULL) == 0) {
+		trace_free(t);
+		t = m;
+	}
+	close(fd);
 	index_cache_evict(dir, index_cache_max(), file);
 	report(r, INDEX_STATE_BUILT, file, stale);
 	stale = NULL;
@@ -125,6 +136,7 @@ out:
 	free(why);
 	free(tmp);
 	free(stale);
+	return t;
 }
 
 /* A new file for the index, or why there cannot be one (in r). */
@@ -217,7 +229,8 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 			    "could not be read"));
 			goto done;
 		}
-		finish(t, ifd, tmp, store, path, o, dir, file, &id, stale, r);
+		t = finish(t, ifd, tmp, store, path, o, dir, file, &id, stale,
+		    r);
 		stale = NULL;
 		r->seconds = secs;
 		goto done;
@@ -235,7 +248,7 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		char *tmp;
 		int ifd = create(&id, dir, &tmp, r);
 		if (ifd >= 0)
-			finish(t, ifd, tmp, NULL, path, o, dir, file, &id,
+			t = finish(t, ifd, tmp, NULL, path, o, dir, file, &id,
 			    NULL, r);
 		r->seconds = secs;
 	} else {

@@ -44,6 +44,9 @@ int index_write(int fd, const struct trace *t, const struct index_ident *id,
 enum index_check {
 	INDEX_CHECK_ALL,	/* every block of the large arrays at open */
 	INDEX_CHECK_LAZY,	/* each block when first read (index_guard.c) */
+	/* The tables only: for the file this process has just written from
+	 * the model it has, mapped from its own descriptor. */
+	INDEX_CHECK_WRITTEN,
 };
 
 /* Maps the index open on fd (the descriptor is not kept) and checks it

@@ -177,7 +177,6 @@ index_cache_publish(int fd, const char *tmp, const char *file, char **err)
 	rc = 0;
 out:
 	free(named);
-	close(fd);
 	return rc;
 }
 

@@ -35,10 +35,12 @@ void index_cache_touch(const char *file);
  * (caller frees) when the file had to be named. */
 int index_cache_create(const char *dir, char **tmp, char **err);
 /* Publishes the file written on fd as `file`, atomically: a reader sees
- * the old index or the new one, whole. 0, or -1 with *err set. */
+ * the old index or the new one, whole. 0, or -1 with *err set. fd stays
+ * open (it is the caller's). */
 int index_cache_publish(int fd, const char *tmp, const char *file,
     char **err);
-/* Gives up a file being written (closes fd). */
+/* Gives up a file being written (closes fd: the file goes when its last
+ * mapping does). */
 void index_cache_abandon(int fd, const char *tmp);
 
 /* Drops indexes of traces that no longer exist and the leftovers of

@@ -47,6 +47,7 @@ static const size_t table_size[IDX_TABLE_COUNT] = {
 	[IDX_DIAGS] = sizeof(struct idx_diag),
 	[IDX_SOURCES] = sizeof(struct idx_source),
 	[IDX_STACKS] = sizeof(struct idx_frame),
+	[IDX_STATS] = sizeof(struct func_stats),
 };
 
 static const char *const table_name[IDX_TABLE_COUNT] = {
@@ -60,6 +61,7 @@ static const char *const table_name[IDX_TABLE_COUNT] = {
 	[IDX_ARGS] = "args", [IDX_RECORDS] = "record counts",
 	[IDX_META] = "metadata", [IDX_DIAGS] = "diagnostics",
 	[IDX_SOURCES] = "trace files", [IDX_STACKS] = "open frames",
+	[IDX_STATS] = "function table",
 };
 
 uint64_t
@@ -397,6 +399,14 @@ check_globals(const struct index_view *v)
 		    (ar[i].type == ARG_STR && ar[i].v.s >= nstr))
 			return xasprintf("arg %llu: bad name, type or text",
 			    (unsigned long long)i);
+	const struct func_stats *st = index_table(v, IDX_STATS);
+	for (uint64_t i = 0; i < index_count(v, IDX_STATS); i++)
+		if (st[i].func >= nfuncs || (i > 0 && st[i - 1].func >=
+		    st[i].func) || !ref_ok(v, st[i].longest))
+			return xasprintf("function table row %llu: bad function "
+			    "or longest call", (unsigned long long)i);
+	if (index_count(v, IDX_STATS) > 0 && !(v->h->flags & IDX_HAS_STATS))
+		return xstrdup("a function table without its flag");
 	const struct idx_frame *fr = index_table(v, IDX_STACKS);
 	for (uint64_t i = 0; i < index_count(v, IDX_STACKS); i++)
 		if (fr[i].track >= ntracks || fr[i].func >= nfuncs ||

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "query.h"
 
 #define INDEX_MAGIC "TTVINDEX"
 /* The file's layout: raised with any change of the structures below. */
@@ -59,6 +60,7 @@ enum idx_table {
 	IDX_DIAGS,		/* struct idx_diag */
 	IDX_SOURCES,		/* struct idx_source */
 	IDX_STACKS,		/* struct idx_frame: open frames at the end */
+	IDX_STATS,		/* struct func_stats: the whole trace's table */
 	IDX_TABLE_COUNT
 };
 
@@ -69,7 +71,7 @@ enum idx_size {
 	IDX_SIZE_SLICE_ARGS, IDX_SIZE_MARKER, IDX_SIZE_FLOW, IDX_SIZE_LOG,
 	IDX_SIZE_ARG, IDX_SIZE_FUNC, IDX_SIZE_PROCESS, IDX_SIZE_TRACK,
 	IDX_SIZE_LEVEL, IDX_SIZE_EXTENT, IDX_SIZE_BLOCK, IDX_SIZE_SOURCE,
-	IDX_SIZE_FRAME, IDX_SIZE_HEADER,
+	IDX_SIZE_FRAME, IDX_SIZE_STAT, IDX_SIZE_HEADER,
 	IDX_SIZE_COUNT
 };
 
@@ -107,7 +109,7 @@ struct idx_header {
 };
 
 enum idx_flag {
-	IDX_FLAG_NONE = 0,
+	IDX_HAS_STATS = 1 << 0,	/* IDX_STATS holds the table (maybe empty) */
 };
 
 struct idx_track {

@@ -11,6 +11,7 @@
 
 #include "index_format.h"
 #include "model.h"
+#include "summary.h"
 
 /* A table's hash chains index_hash() over pieces of this many bytes. */
 #define INDEX_HASH_PIECE ((size_t)1 << 20)
@@ -66,6 +67,7 @@ struct region {
 
 struct map_backing {
 	struct trace_backing base;
+	struct trace_summary *summary;
 	const unsigned char *map;
 	size_t size;
 	struct region *regions;	/* sorted by address */

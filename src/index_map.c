@@ -50,6 +50,7 @@ map_release(struct trace_backing *b)
 {
 	struct map_backing *mb = (struct map_backing *)b;
 	index_guard_free(mb->guard);
+	free(mb->summary);
 	for (size_t i = 0; i < mb->nregions; i++)
 		munmap(mb->regions[i].lo, mb->regions[i].len);
 	free(mb->regions);
@@ -179,6 +180,12 @@ make_trace(struct trace *t, struct map_backing *mb,
 		t->diags[i].level = (enum diag_level)dg[i].level;
 		t->diags[i].text = xstrdup(index_text(v, dg[i].text));
 	}
+
+	mb->summary = xcalloc(1, sizeof *mb->summary);
+	mb->summary->has_stats = (h->flags & IDX_HAS_STATS) != 0;
+	mb->summary->stats = index_table(v, IDX_STATS);
+	mb->summary->nstats = index_count(v, IDX_STATS);
+	t->summary = mb->summary;
 
 	const struct idx_track *tk = index_table(v, IDX_TRACKS);
 	const struct idx_level *lv = index_table(v, IDX_LEVELS);
@@ -356,7 +363,8 @@ index_map(int fd, const struct index_ident *id, enum index_check check,
 		trace_free(t);
 		return -1;
 	}
-	if ((*why = check_blocks(t, &v, true, guarded)) != NULL) {
+	if (check != INDEX_CHECK_WRITTEN &&
+	    (*why = check_blocks(t, &v, true, guarded)) != NULL) {
 		trace_free(t);
 		return -1;
 	}

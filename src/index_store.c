@@ -62,6 +62,8 @@ struct index_store {
 	struct { uint64_t off; size_t len; } ring[RING];
 	size_t ring_head, ring_n;
 	size_t inflight, window;
+	size_t chunk_max;	/* a sixteenth of the window, 256 KiB up */
+	bool populate;		/* memory to spare: pages made at once */
 };
 
 /* ------------------------------------------------------------- memory */
@@ -178,6 +180,14 @@ index_store_new(int fd)
 	s->page = page > 0 ? (size_t)page : 4096;
 	s->end = s->page;
 	s->window = dirty_window();
+	/* Every depth being filled has a chunk of its own in memory, not
+	 * yet written: under a limit they must stay small. */
+	s->chunk_max = s->window / 16 / CHUNK_UNIT * CHUNK_UNIT;
+	if (s->chunk_max > CHUNK_MAX)
+		s->chunk_max = CHUNK_MAX;
+	if (s->chunk_max < CHUNK_MIN)
+		s->chunk_max = CHUNK_MIN;
+	s->populate = s->window >= ((size_t)256 << 20);
 	pthread_mutex_init(&s->lock, NULL);
 	return s;
 }
@@ -265,8 +275,10 @@ map_chunk(struct store_array *a, char *va, struct chunk *c)
 		if (e == 0 && mmap(va, c->len, PROT_READ | PROT_WRITE,
 		    MAP_SHARED | MAP_FIXED, s->fd, (off_t)off) != MAP_FAILED) {
 #ifdef MADV_POPULATE_WRITE
-			/* The pages at once, not a fault each. */
-			(void)madvise(va, c->len, MADV_POPULATE_WRITE);
+			/* The pages at once, not a fault each (where memory
+			 * is not short: they are made dirty before use). */
+			if (s->populate)
+				(void)madvise(va, c->len, MADV_POPULATE_WRITE);
 #endif
 			c->off = off;
 			return true;
@@ -357,8 +369,8 @@ store_array_grow(struct store_array *a, size_t need)
 		size_t len = round_up(a->cap / 16, CHUNK_UNIT);
 		if (len < CHUNK_MIN)
 			len = CHUNK_MIN;
-		if (len > CHUNK_MAX)
-			len = CHUNK_MAX;
+		if (len > a->s->chunk_max)
+			len = a->s->chunk_max;
 		if (a->cap + len > a->reserved)
 			move_array(a, a->reserved * 2 > a->cap + len ?
 			    a->reserved * 2 : round_up(a->cap + len, a->s->page));

@@ -463,6 +463,7 @@ index_header_init(struct idx_header *h)
 		[IDX_SIZE_BLOCK] = sizeof(struct idx_block),
 		[IDX_SIZE_SOURCE] = sizeof(struct idx_source),
 		[IDX_SIZE_FRAME] = sizeof(struct idx_frame),
+		[IDX_SIZE_STAT] = sizeof(struct func_stats),
 		[IDX_SIZE_HEADER] = sizeof(struct idx_header),
 	};
 	memcpy(h->sizes, sizes, sizeof sizes);
@@ -507,6 +508,16 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 	tbl_whole(&w, IDX_LOGS, t->logs, t->nlogs, sizeof *t->logs);
 	tbl_whole(&w, IDX_ARGS, t->args, t->nargs, sizeof *t->args);
 	tbl_whole(&w, IDX_STACKS, NULL, 0, sizeof(struct idx_frame));
+	/* The whole trace's function table, as query_stats() gives it
+	 * (exact percentiles): a reopen's --stats is this table. Only for a
+	 * model the index can hold: the query trusts what it reads. */
+	if (w.bad == NULL) {
+		struct stats_table st;
+		query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+		tbl_whole(&w, IDX_STATS, st.rows, st.n, sizeof *st.rows);
+		stats_free(&st);
+		w.h.flags |= IDX_HAS_STATS;
+	}
 	free(w.buf);
 
 	w.h.file_size = w.off;

@@ -307,6 +307,9 @@ struct trace {
 
 	/* NULL: every array above is a heap block of the trace's own. */
 	struct trace_backing *backing;
+	/* Answers an index stored for the queries (summary.h), owned by
+	 * the backing; NULL for a model read from a trace. */
+	const struct trace_summary *summary;
 };
 
 void trace_free(struct trace *t);

@@ -1,0 +1,34 @@
+/*
+ * What an index adds to a model (doc/index-format.md, "Summaries"):
+ * answers computed once, when the index was written, that the queries
+ * take instead of walking every call. A model read from a trace has none
+ * (trace->summary is NULL) and every query works without it.
+ */
+#ifndef TTV_SUMMARY_H
+#define TTV_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model.h"
+#include "query.h"
+
+struct trace_summary {
+	/* The whole trace's function table: query_stats() over
+	 * [TTV_NS_MIN, TTV_NS_MAX) with no filter, rows in function
+	 * order. */
+	const struct func_stats *stats;
+	size_t nstats;
+	bool has_stats;
+};
+
+/* Whether a query over [t0, t1) with filter f is over the whole trace,
+ * unfiltered: the stored answers are its answers. */
+static inline bool
+summary_whole(const struct filter *f, ttv_ns t0, ttv_ns t1)
+{
+	return (f == NULL || (f->track_on == NULL && f->func_on == NULL)) &&
+	    t0 == TTV_NS_MIN && t1 == TTV_NS_MAX;
+}
+
+#endif
