@@ -410,7 +410,9 @@ check_globals(const struct index_view *v)
 	const struct idx_frame *fr = index_table(v, IDX_STACKS);
 	for (uint64_t i = 0; i < index_count(v, IDX_STACKS); i++)
 		if (fr[i].track >= ntracks || fr[i].func >= nfuncs ||
-		    fr[i].args >= nargs)
+		    fr[i].args >= nargs ||
+		    fr[i].depth >= ((const struct idx_track *)index_table(v,
+		    IDX_TRACKS))[fr[i].track].ndepth)
 			return xasprintf("open frame %llu: bad track, "
 			    "function or args", (unsigned long long)i);
 	return NULL;

@@ -15,6 +15,7 @@
 
 #include "model.h"
 #include "query.h"
+#include "summary.h"
 
 #define INDEX_MAGIC "TTVINDEX"
 /* The file's layout: raised with any change of the structures below. */
@@ -178,16 +179,13 @@ struct idx_source {
 	uint64_t head_hash;	/* first 64 KiB */
 	uint64_t covered;	/* bytes read (the size when read whole) */
 	uint64_t tail_hash;	/* the 4 KiB before covered */
+	/* Where a reader may resume on appended data: covered, or before
+	 * a partial record at the end. */
+	uint64_t resume;
 };
 
-/* A frame still open when the input ended (the builder then closed it as
- * unterminated): what a reader resuming on appended data starts from. */
-struct idx_frame {
-	uint32_t track;
-	uint32_t depth;
-	int64_t start;
-	uint32_t func;
-	uint32_t args;
-};
+/* A frame still open when the input ended: struct grow_frame
+ * (summary.h), as it is in memory. */
+#define idx_frame grow_frame
 
 #endif

@@ -185,6 +185,8 @@ make_trace(struct trace *t, struct map_backing *mb,
 	mb->summary->has_stats = (h->flags & IDX_HAS_STATS) != 0;
 	mb->summary->stats = index_table(v, IDX_STATS);
 	mb->summary->nstats = index_count(v, IDX_STATS);
+	mb->summary->frames = index_table(v, IDX_STACKS);
+	mb->summary->nframes = index_count(v, IDX_STACKS);
 	t->summary = mb->summary;
 
 	const struct idx_track *tk = index_table(v, IDX_TRACKS);
@@ -257,6 +259,14 @@ check_blocks(const struct trace *t, const struct index_view *v,
 			const struct depth_level *dl = &t->tracks[i].depth[d];
 			if (skip_guarded && guarded && index_guard_wants(v, l))
 				continue;
+#ifdef HAVE_MADVISE
+			/* Read once, in order: ahead, and dropped after. */
+			if (l->len * sizeof(struct slice) >= v->h->page_size)
+				(void)madvise((void *)((uintptr_t)dl->slices &
+				    ~((uintptr_t)v->h->page_size - 1)),
+				    l->len * sizeof(struct slice),
+				    MADV_SEQUENTIAL);
+#endif
 			for (uint64_t b = 0; b * INDEX_BLOCK_SLICES < l->len;
 			    b++) {
 				size_t at = (size_t)(b * INDEX_BLOCK_SLICES);

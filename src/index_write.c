@@ -420,6 +420,7 @@ write_texts(struct writer *w, const struct trace *t,
 		src[i].head_hash = s->head_hash;
 		src[i].covered = s->covered;
 		src[i].tail_hash = s->tail_hash;
+		src[i].resume = s->covered;
 	}
 	tbl_end(w);
 	tbl_whole(w, IDX_STR_OFF, soff, t->nstrings, sizeof *soff);
@@ -432,6 +433,35 @@ write_texts(struct writer *w, const struct trace *t,
 	free(meta);
 	free(diag);
 	free(src);
+}
+
+/* The calls open at the end of the input: per track, from depth 0 down,
+ * the last call of each depth while it is unterminated and inside the
+ * one above. */
+static void
+write_frames(struct writer *w, const struct trace *t)
+{
+	tbl_begin(w, IDX_STACKS, sizeof(struct idx_frame));
+	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
+		const struct track *tr = &t->tracks[ti];
+		ttv_ns outer = TTV_NS_MIN;
+		for (uint32_t d = 0; d < tr->ndepth; d++) {
+			const struct depth_level *l = &tr->depth[d];
+			if (l->len == 0)
+				break;
+			const struct slice *s = &l->slices[l->len - 1];
+			if (!(s->flags & SLICE_UNTERMINATED) || s->start < outer)
+				break;
+			struct slice_ref r = { ti, d, (uint32_t)(l->len - 1) };
+			size_t n;
+			const struct arg *a = trace_slice_args(t, r, &n);
+			struct idx_frame f = { ti, d, s->start, s->func,
+			    a != NULL ? (args_id)(a - t->args - 1) : 0 };
+			tbl_add(w, &f, 1);
+			outer = s->start;
+		}
+	}
+	tbl_end(w);
 }
 
 void
@@ -493,6 +523,8 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 	w.h.ndiags_dropped = t->ndiags_dropped;
 	w.h.has_errors = t->has_errors;
 
+	/* The passes below read every call in order. */
+	trace_advise(t, TRACE_SCAN);
 	/* Page 0 is the header's, written last; a store has the large
 	 * depths after it. */
 	w.off = store ? index_store_end(store) : w.h.page_size;
@@ -507,7 +539,7 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 	tbl_whole(&w, IDX_FLOWS, t->flows, t->nflows, sizeof *t->flows);
 	tbl_whole(&w, IDX_LOGS, t->logs, t->nlogs, sizeof *t->logs);
 	tbl_whole(&w, IDX_ARGS, t->args, t->nargs, sizeof *t->args);
-	tbl_whole(&w, IDX_STACKS, NULL, 0, sizeof(struct idx_frame));
+	write_frames(&w, t);
 	/* The whole trace's function table, as query_stats() gives it
 	 * (exact percentiles): a reopen's --stats is this table. Only for a
 	 * model the index can hold: the query trusts what it reads. */

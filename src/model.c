@@ -1,10 +1,14 @@
 /* The trace model: freeing it and small lookups (see model.h). */
+#include "config.h"
+
 #include "model.h"
 #include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* An array of the model's: freed unless it lives in the backing. */
 static bool
@@ -197,4 +201,45 @@ trace_memory(const struct trace *t)
 	n += t->nlogs * sizeof *t->logs;
 	n += t->nargs * sizeof *t->args;
 	return n;
+}
+
+/* The pages of [p, p + len), advised. */
+static void
+advise(const void *p, size_t len, int adv)
+{
+#ifdef HAVE_MADVISE
+	static long page;
+	if (page == 0)
+		page = sysconf(_SC_PAGESIZE);
+	if (p == NULL || len == 0 || page <= 0)
+		return;
+	uintptr_t lo = (uintptr_t)p & ~((uintptr_t)page - 1);
+	uintptr_t hi = ((uintptr_t)p + len + (uintptr_t)page - 1) &
+	    ~((uintptr_t)page - 1);
+	(void)madvise((void *)lo, hi - lo, adv);
+#else
+	(void)p;
+	(void)len;
+	(void)adv;
+#endif
+}
+
+void
+trace_advise(const struct trace *t, enum trace_access how)
+{
+#ifdef HAVE_MADVISE
+	if (t->backing == NULL)
+		return;
+	int adv = how == TRACE_SCAN ? MADV_SEQUENTIAL : MADV_RANDOM;
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		for (uint32_t d = 0; d < t->tracks[i].ndepth; d++) {
+			const struct depth_level *l = &t->tracks[i].depth[d];
+			advise(l->slices, l->len * sizeof *l->slices, adv);
+			advise(l->weights, l->weights ? l->len *
+			    sizeof *l->weights : 0, adv);
+		}
+#else
+	(void)t;
+	(void)how;
+#endif
 }

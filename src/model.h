@@ -372,6 +372,12 @@ int marker_kind_parse(const char *name);
 const char *track_label(const struct trace *t, const struct track *tr,
     char *buf, size_t size);
 
+/* How the next operation will read the calls of a model that lives in a
+ * file (a mapped index): passed on to the kernel, so that a scan reads
+ * ahead and a probe does not. Nothing for a model in memory. */
+enum trace_access { TRACE_SCAN, TRACE_PROBE };
+void trace_advise(const struct trace *t, enum trace_access how);
+
 /* Total slices in the trace. */
 size_t trace_nslices(const struct trace *t);
 /* Bytes the model holds in memory (arrays and strings, not allocator

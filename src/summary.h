@@ -13,6 +13,17 @@
 #include "model.h"
 #include "query.h"
 
+/* A call still open when the input ended: the builder (or the reader)
+ * closed it as unterminated. A reader resuming on data appended to the
+ * trace starts from these (doc/index-format.md, "Ready to grow"). */
+struct grow_frame {
+	uint32_t track;
+	uint32_t depth;
+	ttv_ns start;
+	func_id func;
+	args_id args;
+};
+
 struct trace_summary {
 	/* The whole trace's function table: query_stats() over
 	 * [TTV_NS_MIN, TTV_NS_MAX) with no filter, rows in function
@@ -20,6 +31,10 @@ struct trace_summary {
 	const struct func_stats *stats;
 	size_t nstats;
 	bool has_stats;
+	/* Per track, the calls open at the end of the input, outermost
+	 * first. */
+	const struct grow_frame *frames;
+	size_t nframes;
 };
 
 /* Whether a query over [t0, t1) with filter f is over the whole trace,

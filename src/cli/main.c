@@ -504,6 +504,8 @@ main(int argc, char **argv)
 		return EXIT_BAD_INPUT;
 	}
 	rc = t->has_errors ? EXIT_BAD_INPUT : EXIT_OK;
+	/* Every batch mode reads the calls in order, when it reads them. */
+	trace_advise(t, TRACE_SCAN);
 	switch (mode) {
 	case MODE_INFO:
 		cli_info(t, &f, out);

@@ -26,6 +26,7 @@
 #include "index_format.h"
 #include "index_hash.h"
 #include "query.h"
+#include "summary.h"
 #include "xalloc.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -255,6 +256,13 @@ test_roundtrip(void **state)
 		assert_non_null(m->backing);
 		same_trace(t, m, false);
 		same_stats(t, m);
+		/* Ready to grow: the call left open on track 1 (fn5). */
+		assert_non_null(m->summary);
+		assert_int_equal(m->summary->nframes, 1);
+		assert_int_equal(m->summary->frames[0].track, 1);
+		assert_int_equal(m->summary->frames[0].depth, 0);
+		assert_string_equal(trace_func_name(m,
+		    m->summary->frames[0].func), "fn5");
 		trace_free(m);
 	}
 	assert_false(index_damage_seen());
