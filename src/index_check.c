@@ -48,6 +48,10 @@ static const size_t table_size[IDX_TABLE_COUNT] = {
 	[IDX_SOURCES] = sizeof(struct idx_source),
 	[IDX_STACKS] = sizeof(struct idx_frame),
 	[IDX_STATS] = sizeof(struct func_stats),
+	[IDX_SUM_LEVELS] = sizeof(struct sum_level),
+	[IDX_SUM_NODES] = sizeof(struct sum_node),
+	[IDX_SUM_ENTRIES] = sizeof(struct sum_entry),
+	[IDX_SUM_TRACKS] = sizeof(struct sum_track),
 };
 
 static const char *const table_name[IDX_TABLE_COUNT] = {
@@ -61,7 +65,10 @@ static const char *const table_name[IDX_TABLE_COUNT] = {
 	[IDX_ARGS] = "args", [IDX_RECORDS] = "record counts",
 	[IDX_META] = "metadata", [IDX_DIAGS] = "diagnostics",
 	[IDX_SOURCES] = "trace files", [IDX_STACKS] = "open frames",
-	[IDX_STATS] = "function table",
+	[IDX_STATS] = "function table", [IDX_SUM_LEVELS] = "summaries",
+	[IDX_SUM_NODES] = "summary nodes",
+	[IDX_SUM_ENTRIES] = "summary entries",
+	[IDX_SUM_TRACKS] = "track summaries",
 };
 
 uint64_t
@@ -418,6 +425,62 @@ check_globals(const struct index_view *v)
 	return NULL;
 }
 
+/* The summaries: one per depth or none, each depth's nodes where its
+ * heights say, entries naming functions and calls of the depth. */
+static char *
+check_summaries(const struct index_view *v)
+{
+	uint64_t nl = index_count(v, IDX_SUM_LEVELS);
+	uint64_t nn = index_count(v, IDX_SUM_NODES);
+	uint64_t ne = index_count(v, IDX_SUM_ENTRIES);
+	uint64_t nfuncs = index_count(v, IDX_FUNCS);
+	const struct sum_level *sl = index_table(v, IDX_SUM_LEVELS);
+	const struct sum_node *nd = index_table(v, IDX_SUM_NODES);
+	const struct sum_entry *en = index_table(v, IDX_SUM_ENTRIES);
+	const struct idx_level *lv = index_table(v, IDX_LEVELS);
+	if (index_count(v, IDX_SUM_TRACKS) != 0 &&
+	    index_count(v, IDX_SUM_TRACKS) != index_count(v, IDX_TRACKS))
+		return xstrdup("track summaries do not match the tracks");
+	if (nl != 0 && nl != index_count(v, IDX_LEVELS))
+		return xstrdup("summaries do not match the depths");
+	for (uint64_t i = 0; i < nl; i++) {
+		if (sl[i].nblocks == 0)
+			continue;
+		uint64_t n = (lv[i].len + SUM_BLOCK - 1) / SUM_BLOCK, total = 0;
+		uint32_t h = 0;
+		if (n != sl[i].nblocks)
+			return xasprintf("summary of depth %llu: block count",
+			    (unsigned long long)i);
+		for (;;) {
+			total += n;
+			h++;
+			if (n == 1 || h > 64)
+				break;
+			n = (n + SUM_FANOUT - 1) / SUM_FANOUT;
+		}
+		if (h != sl[i].nheights || !in_range(sl[i].node_first, total,
+		    nn))
+			return xasprintf("summary of depth %llu: heights or "
+			    "nodes", (unsigned long long)i);
+		for (uint64_t k = sl[i].node_first; k < sl[i].node_first +
+		    total; k++) {
+			if (nd[k].nentries == SUM_NONE)
+				continue;
+			if (!in_range(nd[k].entry_first, nd[k].nentries, ne))
+				return xasprintf("summary node %llu: entries",
+				    (unsigned long long)k);
+			for (uint64_t e = nd[k].entry_first; e <
+			    nd[k].entry_first + nd[k].nentries; e++)
+				if (en[e].func >= nfuncs || en[e].longest >=
+				    lv[i].len)
+					return xasprintf("summary entry %llu: "
+					    "function or call",
+					    (unsigned long long)e);
+		}
+	}
+	return NULL;
+}
+
 char *
 index_check_tables(const struct index_view *v)
 {
@@ -428,7 +491,8 @@ index_check_tables(const struct index_view *v)
 	if ((why = check_texts(v)) != NULL ||
 	    (why = check_levels(v)) != NULL ||
 	    (why = check_tracks(v)) != NULL ||
-	    (why = check_globals(v)) != NULL)
+	    (why = check_globals(v)) != NULL ||
+	    (why = check_summaries(v)) != NULL)
 		return why;
 	return NULL;
 }

@@ -62,6 +62,10 @@ enum idx_table {
 	IDX_SOURCES,		/* struct idx_source */
 	IDX_STACKS,		/* struct idx_frame: open frames at the end */
 	IDX_STATS,		/* struct func_stats: the whole trace's table */
+	IDX_SUM_LEVELS,		/* struct sum_level, one per depth (or none) */
+	IDX_SUM_NODES,		/* struct sum_node */
+	IDX_SUM_ENTRIES,	/* struct sum_entry */
+	IDX_SUM_TRACKS,		/* struct sum_track, one per track (or none) */
 	IDX_TABLE_COUNT
 };
 
@@ -72,7 +76,8 @@ enum idx_size {
 	IDX_SIZE_SLICE_ARGS, IDX_SIZE_MARKER, IDX_SIZE_FLOW, IDX_SIZE_LOG,
 	IDX_SIZE_ARG, IDX_SIZE_FUNC, IDX_SIZE_PROCESS, IDX_SIZE_TRACK,
 	IDX_SIZE_LEVEL, IDX_SIZE_EXTENT, IDX_SIZE_BLOCK, IDX_SIZE_SOURCE,
-	IDX_SIZE_FRAME, IDX_SIZE_STAT, IDX_SIZE_HEADER,
+	IDX_SIZE_FRAME, IDX_SIZE_STAT, IDX_SIZE_SUM_LEVEL, IDX_SIZE_SUM_NODE,
+	IDX_SIZE_SUM_ENTRY, IDX_SIZE_SUM_TRACK, IDX_SIZE_HEADER,
 	IDX_SIZE_COUNT
 };
 

@@ -50,6 +50,8 @@ map_release(struct trace_backing *b)
 {
 	struct map_backing *mb = (struct map_backing *)b;
 	index_guard_free(mb->guard);
+	if (mb->summary != NULL)
+		free((void *)mb->summary->level_first);
 	free(mb->summary);
 	for (size_t i = 0; i < mb->nregions; i++)
 		munmap(mb->regions[i].lo, mb->regions[i].len);
@@ -187,6 +189,19 @@ make_trace(struct trace *t, struct map_backing *mb,
 	mb->summary->nstats = index_count(v, IDX_STATS);
 	mb->summary->frames = index_table(v, IDX_STACKS);
 	mb->summary->nframes = index_count(v, IDX_STACKS);
+	if (index_count(v, IDX_SUM_LEVELS) > 0) {
+		uint64_t *first = xcalloc(index_count(v, IDX_TRACKS) + 1,
+		    sizeof *first);
+		const struct idx_track *it = index_table(v, IDX_TRACKS);
+		for (uint64_t i = 0; i < index_count(v, IDX_TRACKS); i++)
+			first[i] = it[i].level_first;
+		mb->summary->level_first = first;
+		mb->summary->levels = index_table(v, IDX_SUM_LEVELS);
+		mb->summary->nodes = index_table(v, IDX_SUM_NODES);
+		mb->summary->entries = index_table(v, IDX_SUM_ENTRIES);
+	}
+	if (index_count(v, IDX_SUM_TRACKS) > 0)
+		mb->summary->tracks = index_table(v, IDX_SUM_TRACKS);
 	t->summary = mb->summary;
 
 	const struct idx_track *tk = index_table(v, IDX_TRACKS);

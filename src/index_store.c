@@ -1,13 +1,16 @@
 /*
  * The builder's large arrays in the index file (see index_store.h).
  *
- * An array: a reserved range of addresses, chunks of the file mapped into
- * it one after the other. A chunk is a sixteenth of the array so far
- * (256 KiB to 16 MiB, whole 64 KiB blocks), so the unused end of the last
- * one is a small part of the file, and it goes back to the file system
- * when the array is sealed. When an array outgrows its reservation, a
- * larger one is reserved and its chunks are mapped there again: page
- * tables move, not bytes.
+ * An array: a reserved range of addresses holding chunks one after the
+ * other. The chunk being filled is anonymous memory; a full one is
+ * written to the file at its free end (one copy into the page cache, in
+ * large pages: much cheaper than a fault per page of a shared file
+ * mapping) and the same addresses are then mapped onto what was written,
+ * so its anonymous memory goes back. A chunk is a sixteenth of the array
+ * so far (256 KiB up, whole 64 KiB blocks); the last is written as far as
+ * it is used. When an array outgrows its reservation, a larger one is
+ * reserved and its chunks are mapped there again: page tables move, not
+ * bytes.
  */
 #include "config.h"
 
@@ -31,9 +34,14 @@
 /* Chunks handed to writeback and not yet known written, at most. */
 #define RING 64
 
+/* A chunk's place in the file: written there, or not (yet). */
+#define CHUNK_FILLING UINT64_MAX	/* anonymous, being filled */
+#define CHUNK_ANON (UINT64_MAX - 1)	/* anonymous for good: no room */
+
 struct chunk {
-	uint64_t off;		/* in the file; UINT64_MAX: anonymous */
-	size_t len;		/* mapped bytes */
+	uint64_t off;
+	size_t len;		/* bytes of address space */
+	size_t bytes;		/* written (from its start) */
 };
 
 struct store_array {
@@ -58,12 +66,11 @@ struct index_store {
 	pthread_mutex_t lock;	/* arrays, ring */
 	struct store_array **arrays;
 	size_t narrays, caparrays;
-	/* writeback in flight, oldest first */
-	struct { uint64_t off; size_t len; } ring[RING];
+	/* full chunks, oldest first: dirty, then in writeback */
+	struct { uint64_t off; size_t len; bool started; } ring[RING];
 	size_t ring_head, ring_n;
-	size_t inflight, window;
+	size_t dirty, inflight, window;
 	size_t chunk_max;	/* a sixteenth of the window, 256 KiB up */
-	bool populate;		/* memory to spare: pages made at once */
 };
 
 /* ------------------------------------------------------------- memory */
@@ -187,7 +194,6 @@ index_store_new(int fd)
 		s->chunk_max = CHUNK_MAX;
 	if (s->chunk_max < CHUNK_MIN)
 		s->chunk_max = CHUNK_MIN;
-	s->populate = s->window >= ((size_t)256 << 20);
 	pthread_mutex_init(&s->lock, NULL);
 	return s;
 }
@@ -229,28 +235,58 @@ index_store_error(const struct index_store *s)
 
 /* ----------------------------------------------------------- writeback */
 
-/* A full chunk goes to writeback; past the window, the oldest are waited
- * for, so that what is dirty stays bounded. */
+/* A full chunk: past half the window of dirty memory, the full chunks
+ * go to writeback; past the window, the oldest are waited for, so that
+ * what is dirty stays bounded. With memory to spare nothing happens: the
+ * kernel writes the file back in its own time. */
 static void
 written(struct index_store *s, uint64_t off, size_t len)
 {
 	pthread_mutex_lock(&s->lock);
-	sync_file_range(s->fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
-	while (s->ring_n > 0 && (s->ring_n == RING ||
-	    s->inflight + len > s->window)) {
+	if (s->ring_n == RING) {
+		/* The oldest is no longer followed: waited for when memory
+		 * is short, left to the kernel otherwise. */
 		size_t i = s->ring_head;
-		sync_file_range(s->fd, (off_t)s->ring[i].off,
-		    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
-		    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
-		s->inflight -= s->ring[i].len;
+		if (s->dirty + s->inflight > s->window / 2)
+			sync_file_range(s->fd, (off_t)s->ring[i].off,
+			    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
+			    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+		if (s->ring[i].started)
+			s->inflight -= s->ring[i].len;
+		else
+			s->dirty -= s->ring[i].len;
 		s->ring_head = (i + 1) % RING;
 		s->ring_n--;
 	}
 	size_t k = (s->ring_head + s->ring_n) % RING;
 	s->ring[k].off = off;
 	s->ring[k].len = len;
+	s->ring[k].started = false;
 	s->ring_n++;
-	s->inflight += len;
+	s->dirty += len;
+	if (s->dirty + s->inflight > s->window / 2)
+		for (size_t n = 0; n < s->ring_n; n++) {
+			size_t i = (s->ring_head + n) % RING;
+			if (s->ring[i].started)
+				continue;
+			sync_file_range(s->fd, (off_t)s->ring[i].off,
+			    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WRITE);
+			s->ring[i].started = true;
+			s->dirty -= s->ring[i].len;
+			s->inflight += s->ring[i].len;
+		}
+	while (s->ring_n > 0 && s->inflight > s->window) {
+		size_t i = s->ring_head;
+		sync_file_range(s->fd, (off_t)s->ring[i].off,
+		    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
+		    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+		if (s->ring[i].started)
+			s->inflight -= s->ring[i].len;
+		else
+			s->dirty -= s->ring[i].len;
+		s->ring_head = (i + 1) % RING;
+		s->ring_n--;
+	}
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -262,36 +298,54 @@ round_up(size_t x, size_t a)
 	return (x + a - 1) / a * a;
 }
 
-/* Maps a chunk at va: a new extent of the file, or anonymous memory when
- * the file cannot grow. */
-static bool
-map_chunk(struct store_array *a, char *va, struct chunk *c)
+static void
+set_error(struct index_store *s, int e)
+{
+	int expect = 0;
+	__atomic_compare_exchange_n(&s->err, &expect, e, false,
+	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* Writes the first `bytes` of a filled chunk at va to the file and maps
+ * them there; past what is written the chunk's memory goes back. When
+ * the file cannot take it, the chunk stays in memory. */
+static void
+flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes)
 {
 	struct index_store *s = a->s;
-	if (index_store_error(s) == 0) {
-		uint64_t off = __atomic_fetch_add(&s->end, c->len,
-		    __ATOMIC_ACQ_REL);
-		int e = posix_fallocate(s->fd, (off_t)off, (off_t)c->len);
-		if (e == 0 && mmap(va, c->len, PROT_READ | PROT_WRITE,
-		    MAP_SHARED | MAP_FIXED, s->fd, (off_t)off) != MAP_FAILED) {
-#ifdef MADV_POPULATE_WRITE
-			/* The pages at once, not a fault each (where memory
-			 * is not short: they are made dirty before use). */
-			if (s->populate)
-				(void)madvise(va, c->len, MADV_POPULATE_WRITE);
-#endif
-			c->off = off;
-			return true;
-		}
-		int expect = 0;
-		__atomic_compare_exchange_n(&s->err, &expect, e ? e : errno,
-		    false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+	size_t span = round_up(bytes, s->page);
+	/* Past what is used the memory goes back; the addresses stay
+	 * reserved (unmapped, they could be given to another mapping). */
+	if (span < c->len)
+		(void)mmap(va + span, c->len - span, PROT_NONE, MAP_PRIVATE |
+		    MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	c->bytes = bytes;
+	if (bytes == 0 || index_store_error(s) != 0) {
+		c->off = CHUNK_ANON;
+		return;
 	}
-	if (mmap(va, c->len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
-	    MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
-		return false;
-	c->off = UINT64_MAX;
-	return true;
+	uint64_t off = __atomic_fetch_add(&s->end, span, __ATOMIC_ACQ_REL);
+	size_t done = 0;
+	while (done < bytes) {
+		ssize_t n = pwrite(s->fd, va + done, bytes - done,
+		    (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			set_error(s, n < 0 ? errno : ENOSPC);
+			c->off = CHUNK_ANON;
+			return;
+		}
+		done += (size_t)n;
+	}
+	if (mmap(va, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+	    s->fd, (off_t)off) == MAP_FAILED) {
+		fprintf(stderr, "ttv: cannot map the index: %s\n",
+		    strerror(errno));
+		abort();
+	}
+	c->off = off;
+	written(s, off, bytes);
 }
 
 /* Moves the array to a reservation of `reserve` bytes. */
@@ -309,12 +363,16 @@ move_array(struct store_array *a, size_t reserve)
 	for (size_t i = 0; i < a->nchunks; i++) {
 		struct chunk *c = &a->chunks[i];
 		void *p;
-		if (c->off != UINT64_MAX)
-			p = mmap(nva + at, c->len, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_FIXED, a->s->fd, (off_t)c->off);
+		if (c->off < CHUNK_ANON)
+			p = mmap(nva + at, round_up(c->bytes, a->s->page),
+			    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			    a->s->fd, (off_t)c->off);
 		else
-			p = mremap(a->va + at, c->len, c->len, MREMAP_MAYMOVE |
-			    MREMAP_FIXED, nva + at);
+			p = mremap(a->va + at, c->off == CHUNK_FILLING ? c->len :
+			    round_up(c->bytes, a->s->page),
+			    c->off == CHUNK_FILLING ? c->len :
+			    round_up(c->bytes, a->s->page),
+			    MREMAP_MAYMOVE | MREMAP_FIXED, nva + at);
 		if (p == MAP_FAILED) {
 			fprintf(stderr, "ttv: cannot remap a chunk: %s\n",
 			    strerror(errno));
@@ -374,11 +432,11 @@ store_array_grow(struct store_array *a, size_t need)
 		if (a->cap + len > a->reserved)
 			move_array(a, a->reserved * 2 > a->cap + len ?
 			    a->reserved * 2 : round_up(a->cap + len, a->s->page));
-		/* The chunk before this one is full: off to writeback. */
-		if (a->nchunks > 0 && a->chunks[a->nchunks - 1].off !=
-		    UINT64_MAX)
-			written(a->s, a->chunks[a->nchunks - 1].off,
-			    a->chunks[a->nchunks - 1].len);
+		/* The chunk before this one is full: to the file. */
+		if (a->nchunks > 0) {
+			struct chunk *p = &a->chunks[a->nchunks - 1];
+			flush_chunk(a, a->va + a->cap - p->len, p, p->len);
+		}
 		if (a->nchunks == a->capchunks) {
 			a->capchunks = a->capchunks ? a->capchunks * 2 : 8;
 			a->chunks = xreallocarray(a->chunks, a->capchunks,
@@ -386,7 +444,11 @@ store_array_grow(struct store_array *a, size_t need)
 		}
 		struct chunk *c = &a->chunks[a->nchunks];
 		c->len = len;
-		if (!map_chunk(a, a->va + a->cap, c)) {
+		c->bytes = 0;
+		c->off = CHUNK_FILLING;
+		if (mmap(a->va + a->cap, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) ==
+		    MAP_FAILED) {
 			fprintf(stderr, "ttv: out of memory (%zu bytes)\n",
 			    len);
 			abort();
@@ -408,21 +470,13 @@ store_array_seal(struct store_array *a, size_t used)
 	for (size_t i = 0; i < a->nchunks; i++) {
 		struct chunk *c = &a->chunks[i];
 		size_t n = used - at < c->len ? used - at : c->len;
-		if (c->off == UINT64_MAX) {
+		if (c->off == CHUNK_FILLING)
+			flush_chunk(a, a->va + at, c, n);
+		if (c->off >= CHUNK_ANON)
 			in_file = in_file && n == 0;
-			at += n;
-			continue;
-		}
-		/* What the array does not use goes back to the file
-		 * system: the end of its last chunk, and any chunk after. */
-		size_t keep = round_up(n, a->s->page);
-		if (keep < c->len)
-			(void)fallocate(a->s->fd, FALLOC_FL_PUNCH_HOLE |
-			    FALLOC_FL_KEEP_SIZE, (off_t)(c->off + keep),
-			    (off_t)(c->len - keep));
-		if (n > 0)
+		else if (n > 0)
 			a->ext[a->next++] = (struct idx_extent){ c->off, n };
-		at += n;
+		at += c->len;
 	}
 	if (!in_file)
 		a->next = 0;

@@ -18,6 +18,7 @@
 #include "index_format.h"
 #include "index_hash.h"
 #include "index_int.h"
+#include "index_summary.h"
 #include "index_store.h"
 #include "xalloc.h"
 
@@ -240,40 +241,11 @@ walk_large(struct writer *w, const struct trace *t, uint64_t at, bool write)
 	return at;
 }
 
-/* The check records of a depth's slices, the rules checked on the way. */
-static void
-level_blocks(struct writer *w, const struct trace *t, uint32_t ti,
-    uint32_t d)
-{
-	const struct depth_level *l = &t->tracks[ti].depth[d];
-	ttv_ns prev = TTV_NS_MIN;
-	for (size_t b0 = 0; b0 < l->len; b0 += INDEX_BLOCK_SLICES) {
-		size_t n = l->len - b0 < INDEX_BLOCK_SLICES ? l->len - b0 :
-		    INDEX_BLOCK_SLICES;
-		const struct slice *s = l->slices + b0;
-		for (size_t i = 0; i < n; i++) {
-			if (s[i].start < prev)
-				bad(w, xasprintf("track %u depth %u: slice %zu "
-				    "starts before the one before it", ti, d,
-				    b0 + i));
-			if (s[i].func >= t->nfuncs)
-				bad(w, xasprintf("track %u depth %u: slice %zu "
-				    "has no function", ti, d, b0 + i));
-			prev = s[i].start;
-		}
-		struct idx_block blk = { 0 };
-		blk.hash = index_block_hash(s, l->weights ? l->weights + b0 :
-		    NULL, n);
-		blk.first_start = s[0].start;
-		blk.last_start = s[n - 1].start;
-		tbl_add(w, &blk, 1);
-	}
-}
-
 /* The large arrays, then the tables that describe them, each written
  * whole before the next. */
 static void
-write_levels(struct writer *w, const struct trace *t)
+write_levels(struct writer *w, const struct trace *t,
+    const struct summary_build *sb)
 {
 	uint64_t start = w->off;
 	w->off = walk_large(w, t, start, true);
@@ -306,11 +278,8 @@ write_levels(struct writer *w, const struct trace *t)
 		}
 	tbl_end(w);
 
-	tbl_begin(w, IDX_BLOCKS, sizeof(struct idx_block));
-	for (uint32_t ti = 0; ti < t->ntracks; ti++)
-		for (uint32_t d = 0; d < t->tracks[ti].ndepth; d++)
-			level_blocks(w, t, ti, d);
-	tbl_end(w);
+	/* The check records, made on the summaries' walk. */
+	tbl_whole(w, IDX_BLOCKS, sb->blocks, sb->nblocks, sizeof *sb->blocks);
 
 	tbl_begin(w, IDX_LONGS, sizeof(struct long_dur));
 	for (uint32_t ti = 0; ti < t->ntracks; ti++)
@@ -494,6 +463,10 @@ index_header_init(struct idx_header *h)
 		[IDX_SIZE_SOURCE] = sizeof(struct idx_source),
 		[IDX_SIZE_FRAME] = sizeof(struct idx_frame),
 		[IDX_SIZE_STAT] = sizeof(struct func_stats),
+		[IDX_SIZE_SUM_LEVEL] = sizeof(struct sum_level),
+		[IDX_SIZE_SUM_NODE] = sizeof(struct sum_node),
+		[IDX_SIZE_SUM_ENTRY] = sizeof(struct sum_entry),
+		[IDX_SIZE_SUM_TRACK] = sizeof(struct sum_track),
 		[IDX_SIZE_HEADER] = sizeof(struct idx_header),
 	};
 	memcpy(h->sizes, sizes, sizeof sizes);
@@ -528,7 +501,12 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 	/* Page 0 is the header's, written last; a store has the large
 	 * depths after it. */
 	w.off = store ? index_store_end(store) : w.h.page_size;
-	write_levels(&w, t);
+	/* One walk over every call: summaries, check records, rules. */
+	struct summary_build sb;
+	index_summary_build(t, &sb);
+	if (sb.bad != NULL)
+		bad(&w, xstrdup(sb.bad));
+	write_levels(&w, t, &sb);
 	write_tracks(&w, t);
 	write_texts(&w, t, id);
 	tbl_whole(&w, IDX_FUNCS, t->funcs, t->nfuncs, sizeof *t->funcs);
@@ -549,7 +527,16 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 		tbl_whole(&w, IDX_STATS, st.rows, st.n, sizeof *st.rows);
 		stats_free(&st);
 		w.h.flags |= IDX_HAS_STATS;
+		tbl_whole(&w, IDX_SUM_LEVELS, sb.levels, sb.nlevels,
+		    sizeof *sb.levels);
+		tbl_whole(&w, IDX_SUM_NODES, sb.nodes, sb.nnodes,
+		    sizeof *sb.nodes);
+		tbl_whole(&w, IDX_SUM_ENTRIES, sb.entries, sb.nentries,
+		    sizeof *sb.entries);
+		tbl_whole(&w, IDX_SUM_TRACKS, sb.tracks, t->ntracks,
+		    sizeof *sb.tracks);
 	}
+	index_summary_free(&sb);
 	free(w.buf);
 
 	w.h.file_size = w.off;

@@ -24,6 +24,47 @@ struct grow_frame {
 	args_id args;
 };
 
+/*
+ * Summaries of calls, per depth of a track: blocks of SUM_BLOCK calls
+ * (consecutive at that depth), then nodes that each summarise SUM_FANOUT
+ * nodes of the height below, up to one. A node says where its calls
+ * start and end, how much time they take (busy), and per function in it
+ * what query_stats' first pass would count: calls, samples, total, self,
+ * min, max and the first longest call. A node with too many functions to
+ * be worth it is not summarised (nentries SUM_NONE): its calls are read.
+ */
+#define SUM_BLOCK 512u
+#define SUM_FANOUT 16u
+#define SUM_NONE UINT32_MAX
+
+struct sum_node {
+	ttv_ns first_start, last_end;
+	ttv_ns busy;		/* durations of all its calls */
+	uint64_t entry_first;	/* into the entries */
+	uint32_t nentries;	/* SUM_NONE: not summarised */
+	uint32_t pad;
+};
+
+struct sum_entry {
+	func_id func;
+	uint32_t longest;	/* index at the depth of the first longest */
+	uint64_t count, weight;	/* exact calls, as query_stats counts them */
+	ttv_ns total, self, min, max;
+};
+
+/* A depth's nodes: heights 0 (blocks) up, one after the other. */
+struct sum_level {
+	uint64_t node_first;	/* into the nodes */
+	uint32_t nblocks;	/* 0: the depth is not summarised */
+	uint32_t nheights;
+};
+
+/* Per track: the calls carrying each stored flag (bit b: 1 << b), for
+ * --info. */
+struct sum_track {
+	uint64_t flagged[8];
+};
+
 struct trace_summary {
 	/* The whole trace's function table: query_stats() over
 	 * [TTV_NS_MIN, TTV_NS_MAX) with no filter, rows in function
@@ -35,7 +76,38 @@ struct trace_summary {
 	 * first. */
 	const struct grow_frame *frames;
 	size_t nframes;
+	/* Per depth (in track order, level_first[track] + depth), and per
+	 * track; NULL when not stored. */
+	const struct sum_level *levels;
+	const uint64_t *level_first;
+	const struct sum_node *nodes;
+	const struct sum_entry *entries;
+	const struct sum_track *tracks;
 };
+
+/* The summary of a depth of a track, or NULL. */
+static inline const struct sum_level *
+summary_level(const struct trace *t, uint32_t track, uint32_t depth)
+{
+	const struct trace_summary *s = t->summary;
+	if (s == NULL || s->levels == NULL || track >= t->ntracks ||
+	    depth >= t->tracks[track].ndepth)
+		return NULL;
+	const struct sum_level *l = &s->levels[s->level_first[track] + depth];
+	return l->nblocks > 0 ? l : NULL;
+}
+
+/* The nodes of height h of a level, and how many. */
+const struct sum_node *summary_nodes(const struct trace *t,
+    const struct sum_level *l, uint32_t h, uint64_t *n);
+
+/* query_stats() without the percentiles (median, p90, p99 are 0): the
+ * calls, samples, total, self, min, max and longest call per function of
+ * [t0, t1) on the filter's tracks, the same numbers. From the summaries
+ * where the model has them, reading only the calls at the range's two
+ * ends of each depth (and the blocks a summary leaves out). */
+void query_stats_sums(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, struct stats_table *out);
 
 /* Whether a query over [t0, t1) with filter f is over the whole trace,
  * unfiltered: the stored answers are its answers. */

@@ -239,6 +239,25 @@ same_stats(const struct trace *a, const struct trace *b)
 	}
 }
 
+/* The sums of a range (no percentiles) are query_stats' numbers. */
+static void
+same_sums(const struct stats_table *x, const struct stats_table *y)
+{
+	assert_int_equal(x->n, y->n);
+	for (size_t i = 0; i < x->n; i++) {
+		const struct func_stats *a = &x->rows[i], *b = &y->rows[i];
+		assert_int_equal(a->func, b->func);
+		assert_int_equal(a->count, b->count);
+		assert_int_equal(a->weight, b->weight);
+		assert_int_equal(a->total, b->total);
+		assert_int_equal(a->self, b->self);
+		assert_int_equal(a->min, b->min);
+		assert_int_equal(a->max, b->max);
+		assert_memory_equal(&a->longest, &b->longest,
+		    sizeof a->longest);
+	}
+}
+
 /* ------------------------------------------------------------ tests */
 
 static void
@@ -271,6 +290,43 @@ test_roundtrip(void **state)
 }
 
 /* An empty model: no tracks, no functions. */
+/* A range's table from the summaries: the same numbers as a scan, for
+ * ranges anywhere, from a few calls to the whole trace; the summaries
+ * are there (depths of several blocks and nodes above them). */
+static void
+test_summary_sums(void **state)
+{
+	(void)state;
+	struct trace *t = rich_trace(40 * 1024 + 77);
+	int fd = write_index(t);
+	struct trace *m = NULL;
+	char *why = NULL;
+	assert_int_equal(index_map(fd, NULL, INDEX_CHECK_ALL, &m, &why, NULL),
+	    0);
+	assert_non_null(summary_level(m, 0, 0));
+	uint64_t n;
+	assert_non_null(summary_nodes(m, summary_level(m, 0, 0), 1, &n));
+	assert_true(n > 1);
+	for (int k = 0; k < 200; k++) {
+		ttv_ns span = m->last - m->first + 1;
+		ttv_ns t0 = m->first - 10 + (ttv_ns)(rng() % (uint64_t)span);
+		ttv_ns len = k % 3 == 0 ? (ttv_ns)(rng() % 5000) :
+		    (ttv_ns)(rng() % (uint64_t)span);
+		struct stats_table x, y, z;
+		query_stats(m, NULL, t0, t0 + len + 1, &x);
+		query_stats_sums(m, NULL, t0, t0 + len + 1, &y);
+		query_stats_sums(t, NULL, t0, t0 + len + 1, &z);
+		same_sums(&x, &y);
+		same_sums(&x, &z);
+		stats_free(&x);
+		stats_free(&y);
+		stats_free(&z);
+	}
+	trace_free(m);
+	close(fd);
+	trace_free(t);
+}
+
 static void
 test_empty(void **state)
 {
@@ -561,6 +617,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_summary_sums),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped_bits),
