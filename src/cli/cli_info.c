@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "index.h"
 #include "open_trace.h"
+#include "summary.h"
 #include "timefmt.h"
 
 static void
@@ -56,6 +57,12 @@ cli_info(const struct trace *t, const struct filter *f, FILE *out)
 		samples += tr->nsamples;
 		if (tr->ndepth > maxdepth)
 			maxdepth = tr->ndepth;
+		/* An index counted them when it was written. */
+		if (t->summary != NULL && t->summary->tracks != NULL) {
+			for (int b = 0; b < 8; b++)
+				flagged[b] += t->summary->tracks[i].flagged[b];
+			continue;
+		}
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			for (size_t k = 0; k < tr->depth[d].len; k++) {
 				/* most slices have no flag: one test for them */

@@ -439,11 +439,13 @@ main(int argc, char **argv)
 	}
 
 	/* The index's large arrays are checked on first touch where a mode
-	 * may read few of them, else all at open, so that damage found
-	 * never follows output. */
+	 * may read few of them (the viewer; --stats and --info, which an
+	 * index answers from its tables), else all at open, so that damage
+	 * found never follows output. */
 	struct index_report ir = { 0 };
 	oo.index_report = &ir;
-	oo.index_lazy = mode == MODE_VIEW || mode == MODE_STATS;
+	oo.index_lazy = mode == MODE_VIEW || mode == MODE_STATS ||
+	    mode == MODE_INFO;
 	if (mode == MODE_VIEW) {
 		rc = viewer_main(path, &oo, !no_state);
 		if (cli_index_damage(path, &ir, stderr))
