@@ -36,7 +36,7 @@ struct acc {
 	uint32_t n, max;
 	bool none;
 	bool empty;
-	ttv_ns first, last, busy;
+	ttv_ns first, last, busy, widest;
 	uint32_t kids;
 	uint64_t index;		/* its place among the nodes of its height */
 };
@@ -61,6 +61,7 @@ acc_reset(struct acc *a, uint32_t max)
 	a->none = false;
 	a->empty = true;
 	a->busy = 0;
+	a->widest = 0;
 	a->kids = 0;
 }
 
@@ -105,6 +106,8 @@ acc_merge(struct acc *a, const struct sum_node *n, const struct sum_entry *e)
 	if (n->last_end > a->last)
 		a->last = n->last_end;
 	a->busy = add_ns(a->busy, n->busy);
+	if (n->widest > a->widest)
+		a->widest = n->widest;
 	a->kids++;
 	if (n->nentries == SUM_NONE) {
 		a->none = true;
@@ -140,6 +143,7 @@ acc_emit(struct track_job *j, struct acc *a, uint64_t base)
 	n->first_start = a->first;
 	n->last_end = a->last;
 	n->busy = a->busy;
+	n->widest = a->widest;
 	n->pad = 0;
 	if (a->none) {
 		n->entry_first = 0;
@@ -255,6 +259,8 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 		if (end > a->last)
 			a->last = end;
 		a->busy = add_ns(a->busy, dur);
+		if (dur > a->widest)
+			a->widest = dur;
 		if (!(s->flags & SLICE_INEXACT) && !a->none) {
 			struct sum_entry *e = acc_entry(a, s->func, &hint);
 			if (e != NULL) {

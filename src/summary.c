@@ -26,6 +26,58 @@ summary_nodes(const struct trace *t, const struct sum_level *l, uint32_t h,
 	return *n ? t->summary->nodes + at : NULL;
 }
 
+bool
+summary_column(const struct trace *t, uint32_t track, uint32_t depth,
+    ttv_ns t0, ttv_ns t1, bool (*match)(const void *arg, func_id f),
+    const void *arg, struct sum_column *out)
+{
+	const struct sum_level *sl = summary_level(t, track, depth);
+	uint64_t n;
+	memset(out, 0, sizeof *out);
+	if (sl == NULL || t1 <= t0)
+		return false;
+	const struct sum_node *b = summary_nodes(t, sl, 0, &n);
+	/* The blocks that start before t1, from the one holding t0. */
+	uint64_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (b[mid].first_start < t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	uint64_t k = lo > 0 ? lo - 1 : 0;
+	bool whole = false;
+	for (; k < n && b[k].first_start < t1; k++) {
+		if (b[k].last_end <= t0)
+			continue;
+		if (b[k].nentries == SUM_NONE)
+			return false;
+		ttv_ns a = b[k].first_start > t0 ? b[k].first_start : t0;
+		ttv_ns e = b[k].last_end < t1 ? b[k].last_end : t1;
+		ttv_ns span = b[k].last_end - b[k].first_start;
+		if (b[k].first_start >= t0 && b[k].last_end <= t1) {
+			whole = true;
+			out->busy += b[k].busy;
+		} else if (span > 0 && e > a) {
+			out->busy += (ttv_ns)((double)b[k].busy *
+			    (double)(e - a) / (double)span);
+		}
+		if (b[k].widest > out->widest)
+			out->widest = b[k].widest;
+		if (match != NULL && !out->matched) {
+			const struct sum_entry *en = t->summary->entries +
+			    b[k].entry_first;
+			for (uint32_t i = 0; i < b[k].nentries; i++)
+				if (match(arg, en[i].func)) {
+					out->matched = true;
+					break;
+				}
+		}
+	}
+	return whole;
+}
+
 static inline ttv_ns
 add_ns(ttv_ns a, ttv_ns b)
 {

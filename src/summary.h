@@ -40,6 +40,7 @@ struct grow_frame {
 struct sum_node {
 	ttv_ns first_start, last_end;
 	ttv_ns busy;		/* durations of all its calls */
+	ttv_ns widest;		/* the longest of all its calls */
 	uint64_t entry_first;	/* into the entries */
 	uint32_t nentries;	/* SUM_NONE: not summarised */
 	uint32_t pad;
@@ -100,6 +101,22 @@ summary_level(const struct trace *t, uint32_t track, uint32_t depth)
 /* The nodes of height h of a level, and how many. */
 const struct sum_node *summary_nodes(const struct trace *t,
     const struct sum_level *l, uint32_t h, uint64_t *n);
+
+/* The calls of a depth in [t0, t1) as a column of the timeline sees
+ * them, from the summary's blocks alone: how busy they keep it (the
+ * blocks at its two ends counted in proportion to their overlap), the
+ * longest of them, and whether a function `match` says yes to is among
+ * them. false when the summary cannot say: no summary, a block without
+ * entries, or no whole block inside [t0, t1) (a sparse column, drawn
+ * call by call). */
+struct sum_column {
+	ttv_ns busy;
+	ttv_ns widest;
+	bool matched;
+};
+bool summary_column(const struct trace *t, uint32_t track, uint32_t depth,
+    ttv_ns t0, ttv_ns t1, bool (*match)(const void *arg, func_id f),
+    const void *arg, struct sum_column *out);
 
 /* query_stats() without the percentiles (median, p90, p99 are 0): the
  * calls, samples, total, self, min, max and longest call per function of
