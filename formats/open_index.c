@@ -31,8 +31,8 @@
 
 /* A trace read in less than this is not worth an index of its own. */
 #define INDEX_MIN_SECONDS 0.3
-/* A trace this large is built into its index's file (bounded memory);
- * it takes 0.3 s or more to read anyway. */
+/* A trace this large gets an index without waiting to see how long it
+ * takes to read (it takes 0.3 s or more anyway). */
 #define INDEX_STORE_TRACE_MIN ((uint64_t)256 << 20)
 
 void
@@ -209,10 +209,16 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		unlink(file);
 	}
 
-	/* A large trace, or one an index is wanted for whatever its size,
-	 * is built straight into the index's file: memory stays bounded. */
-	if (o->index == OPEN_INDEX_ON || stale != NULL ||
-	    id.sources.bytes >= INDEX_STORE_TRACE_MIN) {
+	/* An index is wanted (asked for, replacing one, or a trace large
+	 * enough to take 0.3 s or more to read). Where memory is short for
+	 * the model (about the trace's size), it is built straight into the
+	 * index's file: memory stays bounded. Otherwise in memory, as
+	 * without an index, and written at the end: one copy into the page
+	 * cache costs less than growing every array in the file. */
+	bool wanted = o->index == OPEN_INDEX_ON || stale != NULL ||
+	    id.sources.bytes >= INDEX_STORE_TRACE_MIN;
+	if (wanted && (ttv_getenv(TTV_ENV_INDEX_STORE) != NULL ||
+	    id.sources.bytes > index_store_memory() / 2)) {
 		char *tmp;
 		int ifd = create(&id, dir, &tmp, r);
 		if (ifd < 0)
@@ -242,14 +248,16 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 	r->seconds = now() - t0;
 	if (o->load.strict && t->has_errors)
 		goto done;	/* refused: nothing to keep */
-	if (r->seconds >= INDEX_MIN_SECONDS) {
-		/* Slow but small: written from memory. */
+	if (wanted || r->seconds >= INDEX_MIN_SECONDS) {
+		/* Written from memory. */
 		double secs = r->seconds;
 		char *tmp;
 		int ifd = create(&id, dir, &tmp, r);
-		if (ifd >= 0)
+		if (ifd >= 0) {
 			t = finish(t, ifd, tmp, NULL, path, o, dir, file, &id,
-			    NULL, r);
+			    stale, r);
+			stale = NULL;
+		}
 		r->seconds = secs;
 	} else {
 		report(r, INDEX_STATE_SKIPPED, NULL, xstrdup("the trace "

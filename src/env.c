@@ -20,6 +20,7 @@ static const char *const names[TTV_ENV_COUNT] = {
 	[TTV_ENV_CACHE_MAX] = "TTV_CACHE_MAX",
 	[TTV_ENV_INDEX_CHECK] = "TTV_INDEX_CHECK",
 	[TTV_ENV_NO_INDEX] = "TTV_NO_INDEX",
+	[TTV_ENV_INDEX_STORE] = "TTV_INDEX_STORE",
 };
 
 const char *

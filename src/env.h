@@ -25,6 +25,8 @@
  *                          cache directory (default 4G; K, M, G suffixes)
  *   TTV_INDEX_CHECK=all    an index's large arrays are checked whole at
  *                          open, never on first touch (index_guard.h)
+ *   TTV_INDEX_STORE        a trace an index is built for is built straight
+ *                          into it (index_store.h), as when memory is short
  *   TTV_NO_INDEX           as --no-index unless --index is given (the test
  *                          suite sets it, so that runs do not depend on
  *                          the indexes earlier runs left); the readers'
@@ -48,6 +50,7 @@ enum ttv_env {
 	TTV_ENV_CACHE_MAX,
 	TTV_ENV_INDEX_CHECK,
 	TTV_ENV_NO_INDEX,
+	TTV_ENV_INDEX_STORE,
 	TTV_ENV_COUNT
 };
 

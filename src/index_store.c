@@ -146,14 +146,20 @@ available(void)
 	return (size_t)kb << 10;
 }
 
-static size_t
-dirty_window(void)
+size_t
+index_store_memory(void)
 {
 	size_t lim = cgroup_limit(), avail = available();
 	/* v1 says "no limit" with a number near 2^63. */
 	if (lim == 0 || lim > ((size_t)1 << 50) || (avail > 0 && avail < lim))
 		lim = avail;
-	size_t w = lim / 8;
+	return lim;
+}
+
+static size_t
+dirty_window(void)
+{
+	size_t w = index_store_memory() / 8;
 	if (w < ((size_t)16 << 20))
 		w = (size_t)16 << 20;
 	if (w > ((size_t)1 << 30))

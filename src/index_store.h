@@ -33,6 +33,10 @@ struct store_array;
 /* Arrays smaller than this stay on the heap. */
 #define INDEX_STORE_MIN ((size_t)64 << 10)
 
+/* The memory this process may use: its memory cgroup's limit (v2 or
+ * v1), or what the system has available, whichever is less. */
+size_t index_store_memory(void);
+
 /* A store on fd, a new empty file; page 0 is left for the header. */
 struct index_store *index_store_new(int fd);
 /* The model's backing: owns the stored arrays, releases them (and the

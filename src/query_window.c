@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "query.h"
+#include "summary.h"
 #include "xalloc.h"
 
 /* First index whose end is > t0 (or a zero-length slice at t0). */
@@ -132,8 +133,14 @@ query_self_time(const struct trace *t, struct slice_ref r)
 		return dur;
 	const struct depth_level *l = &tr->depth[r.depth + 1];
 	ttv_ns end = s->start + dur, child = 0;
-	for (size_t i = level_first_start(l, s->start);
-	    i < l->len && l->slices[i].start < end; i++)
+	size_t i = level_first_start(l, s->start);
+	/* A call of many children: an index has their time summed. */
+	if (summary_level(t, r.track, r.depth + 1) != NULL) {
+		size_t j = level_first_start(l, end);
+		child = summary_busy(t, r.track, r.depth + 1, i, j);
+		return child > dur ? 0 : dur - child;
+	}
+	for (; i < l->len && l->slices[i].start < end; i++)
 		child += level_dur(l, i);
 	return child > dur ? 0 : dur - child;
 }

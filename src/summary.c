@@ -84,6 +84,36 @@ add_ns(ttv_ns a, ttv_ns b)
 	return (ttv_ns)((uint64_t)a + (uint64_t)b);
 }
 
+ttv_ns
+summary_busy(const struct trace *t, uint32_t track, uint32_t depth,
+    size_t i0, size_t i1)
+{
+	const struct depth_level *l = &t->tracks[track].depth[depth];
+	const struct sum_level *sl = summary_level(t, track, depth);
+	ttv_ns sum = 0;
+	size_t i = i0;
+	while (i < i1) {
+		bool done = false;
+		for (uint32_t h = sl ? sl->nheights : 0; h-- > 0 && !done;) {
+			uint64_t size = SUM_BLOCK, n;
+			for (uint32_t k = 0; k < h; k++)
+				size *= SUM_FANOUT;
+			if (i % size != 0 || i + size > i1)
+				continue;
+			sum = add_ns(sum, summary_nodes(t, sl, h, &n)[i /
+			    size].busy);
+			i += size;
+			done = true;
+		}
+		if (done)
+			continue;
+		size_t next = sl ? (i / SUM_BLOCK + 1) * SUM_BLOCK : i1;
+		for (; i < next && i < i1; i++)
+			sum = add_ns(sum, level_dur(l, i));
+	}
+	return sum;
+}
+
 /* One call counted into its function's row (query_stats' rules). */
 static inline void
 take(struct func_stats *rows, const struct filter *f, func_id fn,

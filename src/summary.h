@@ -118,6 +118,11 @@ bool summary_column(const struct trace *t, uint32_t track, uint32_t depth,
     ttv_ns t0, ttv_ns t1, bool (*match)(const void *arg, func_id f),
     const void *arg, struct sum_column *out);
 
+/* The durations of calls [i0, i1) of a depth, summed: from the
+ * summary's nodes inside, the rest read. */
+ttv_ns summary_busy(const struct trace *t, uint32_t track, uint32_t depth,
+    size_t i0, size_t i1);
+
 /* query_stats() without the percentiles (median, p90, p99 are 0): the
  * calls, samples, total, self, min, max and longest call per function of
  * [t0, t1) on the filter's tracks, the same numbers. From the summaries

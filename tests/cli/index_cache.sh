@@ -61,6 +61,12 @@ index_line "$t0" --index | grep -q "^index: used $f (" ||
 env -u TTV_NO_INDEX "$TTV" --info "$t0" | grep -q "^index: used" ||
     fail "an index there is not used without --index"
 answers --index | cmp -s - "$tmp/want" || fail "answers differ with the index"
+# built straight into the file (as when memory is short): the same
+rm -f "$cache"/*
+TTV_INDEX_STORE=1 index_line "$t0" --index | grep -q '^index: built' ||
+    fail "not built into the file: $(TTV_INDEX_STORE=1 index_line "$t0" --index)"
+answers --index | cmp -s - "$tmp/want" ||
+    fail "answers differ with an index built into the file"
 
 # rebuilt: expect_rebuilt WHAT REASON (after damaging the index)
 expect_rebuilt() {

@@ -25,6 +25,7 @@
 #include "index.h"
 #include "index_format.h"
 #include "index_hash.h"
+#include "index_store.h"
 #include "query.h"
 #include "summary.h"
 #include "xalloc.h"
@@ -47,9 +48,10 @@ rng(void)
  * args, counters, slice args, markers, flows, logs, records, metadata,
  * diagnostics, an async track. */
 static struct trace *
-rich_trace(uint32_t deep_slices)
+rich_trace_into(uint32_t deep_slices, struct index_store *store)
 {
 	struct builder *b = builder_new("/some/trace");
+	builder_set_store(b, store);
 	builder_set_format(b, "test", "1", "little-endian");
 	builder_set_tick_rate(b, 1e9);
 	builder_set_wall_origin(b, 1700000000000000000LL);
@@ -116,6 +118,12 @@ rich_trace(uint32_t deep_slices)
 	return builder_finish(b);
 }
 
+static struct trace *
+rich_trace(uint32_t deep_slices)
+{
+	return rich_trace_into(deep_slices, NULL);
+}
+
 static void
 same_bytes(const void *a, const void *b, size_t n)
 {
@@ -155,7 +163,9 @@ same_trace(const struct trace *a, const struct trace *b, bool quiet)
 	EQ(a->nfuncs == b->nfuncs);
 	MEM(a->funcs, b->funcs, a->nfuncs * sizeof *a->funcs);
 	EQ(a->nprocesses == b->nprocesses);
-	MEM(a->processes, b->processes, a->nprocesses * sizeof *a->processes);
+	for (uint32_t i = 0; i < a->nprocesses; i++)
+		EQ(a->processes[i].pid == b->processes[i].pid &&
+		    a->processes[i].name == b->processes[i].name);
 	EQ(a->ntracks == b->ntracks);
 	for (uint32_t i = 0; i < a->ntracks; i++) {
 		const struct track *x = &a->tracks[i], *y = &b->tracks[i];
@@ -289,6 +299,92 @@ test_roundtrip(void **state)
 	trace_free(t);
 }
 
+/* Built straight into the index's file (the store): the same model as
+ * one built in memory, written and mapped back the same, also when a
+ * depth grows past its first reservation and is sorted at the end. */
+static void
+test_store(void **state)
+{
+	(void)state;
+	uint64_t seed = rng_state;
+	struct trace *t = rich_trace(300 * 1024);
+	rng_state = seed;
+	int fd = memfd_create("store", 0);
+	assert_true(fd >= 0);
+	struct index_store *st = index_store_new(fd);
+	struct trace *s = rich_trace_into(300 * 1024, st);
+	assert_non_null(s->backing);
+	same_trace(t, s, false);
+	char *err = NULL;
+	assert_int_equal(index_write(fd, s, NULL, st, &err), 0);
+	struct trace *m = NULL;
+	assert_int_equal(index_map(fd, NULL, INDEX_CHECK_ALL, &m, &err, NULL),
+	    0);
+	same_trace(t, m, false);
+	/* The depths of 300 K slices are in the file, in several extents,
+	 * the file no larger than the model and its tables. */
+	struct stat sb;
+	assert_int_equal(fstat(fd, &sb), 0);
+	assert_true((size_t)sb.st_size < trace_memory(t) * 11 / 10 + 65536);
+	trace_free(m);
+	trace_free(s);
+	close(fd);
+
+	/* Whole slices out of order in a stored depth: sorted in place. */
+	fd = memfd_create("store", 0);
+	st = index_store_new(fd);
+	struct builder *b[2] = { builder_new("u"), builder_new("u") };
+	builder_set_store(b[1], st);
+	struct trace *u[2];
+	for (int k = 0; k < 2; k++) {
+		func_id f = builder_func(b[k], builder_intern_cstr(b[k], "f"),
+		    0, -1);
+		uint32_t tr = builder_track(b[k], TRACK_THREAD,
+		    builder_process(b[k], 1), 1);
+		for (uint32_t i = 0; i < 100000; i++) {
+			uint32_t x = (i * 7919u) % 100000u;
+			builder_slice(b[k], tr, 0, (ttv_ns)x * 10, 5, f, 0,
+			    0);
+		}
+		u[k] = builder_finish(b[k]);
+	}
+	same_trace(u[0], u[1], false);
+	for (size_t i = 1; i < u[1]->tracks[0].depth[0].len; i++)
+		assert_true(u[1]->tracks[0].depth[0].slices[i - 1].start <=
+		    u[1]->tracks[0].depth[0].slices[i].start);
+	trace_free(u[0]);
+	trace_free(u[1]);
+	close(fd);
+
+	/* A depth past its first reservation of addresses (64 MiB): moved,
+	 * its chunks mapped again, its values where they were. */
+	fd = memfd_create("store", 0);
+	st = index_store_new(fd);
+	struct builder *bb = builder_new("big");
+	builder_set_store(bb, st);
+	func_id f = builder_func(bb, builder_intern_cstr(bb, "f"), 0, -1);
+	uint32_t tr = builder_track(bb, TRACK_THREAD, builder_process(bb, 1),
+	    1);
+	const uint32_t n = 4500000;
+	for (uint32_t i = 0; i < n; i++)
+		builder_slice(bb, tr, 0, (ttv_ns)i * 4, i % 3, f, 0, 0);
+	struct trace *big = builder_finish(bb);
+	assert_int_equal(big->tracks[0].depth[0].len, n);
+	for (uint32_t i = 0; i < n; i += 1009) {
+		assert_int_equal(big->tracks[0].depth[0].slices[i].start,
+		    (ttv_ns)i * 4);
+		assert_int_equal(big->tracks[0].depth[0].slices[i].dur32, i % 3);
+	}
+	assert_int_equal(index_write(fd, big, NULL, st, &err), 0);
+	assert_int_equal(index_map(fd, NULL, INDEX_CHECK_ALL, &m, &err, NULL),
+	    0);
+	same_trace(big, m, false);
+	trace_free(m);
+	trace_free(big);
+	close(fd);
+	trace_free(t);
+}
+
 /* An empty model: no tracks, no functions. */
 /* A range's table from the summaries: the same numbers as a scan, for
  * ranges anywhere, from a few calls to the whole trace; the summaries
@@ -322,6 +418,49 @@ test_summary_sums(void **state)
 		stats_free(&y);
 		stats_free(&z);
 	}
+	/* Self times of calls with many children: summed from the nodes. */
+	for (uint32_t d = 0; d < t->tracks[0].ndepth; d++)
+		for (size_t i = 0; i < t->tracks[0].depth[d].len; i += 997) {
+			struct slice_ref r = { 0, d, (uint32_t)i };
+			assert_int_equal(query_self_time(t, r),
+			    query_self_time(m, r));
+		}
+	trace_free(m);
+	close(fd);
+	trace_free(t);
+}
+
+/* The self time of a call of thousands of children, from the nodes of
+ * the depth below: the same as their sum. */
+static void
+test_summary_self(void **state)
+{
+	(void)state;
+	struct builder *b = builder_new("wide");
+	builder_set_format(b, "test", "1", NULL);
+	func_id f = builder_func(b, builder_intern_cstr(b, "outer"), 0, -1);
+	func_id g = builder_func(b, builder_intern_cstr(b, "inner"), 0, -1);
+	uint32_t p = builder_process(b, 1);
+	uint32_t tr = builder_track(b, TRACK_THREAD, p, 1);
+	builder_push(b, tr, 0, f);
+	for (int i = 0; i < 20000; i++) {
+		builder_push(b, tr, 10 + i * 10, g);
+		builder_pop(b, tr, 10 + i * 10 + 1 + (ttv_ns)(rng() % 8), 0);
+	}
+	builder_pop(b, tr, 300000, 0);
+	struct trace *t = builder_finish(b);
+	int fd = write_index(t);
+	struct trace *m = NULL;
+	char *why = NULL;
+	assert_int_equal(index_map(fd, NULL, INDEX_CHECK_ALL, &m, &why, NULL),
+	    0);
+	assert_non_null(summary_level(m, 0, 1));
+	struct slice_ref r = { 0, 0, 0 };
+	assert_int_equal(query_self_time(t, r), query_self_time(m, r));
+	ttv_ns sum = 0;
+	for (size_t i = 0; i < t->tracks[0].depth[1].len; i++)
+		sum += level_dur(&t->tracks[0].depth[1], i);
+	assert_int_equal(query_self_time(m, r), 300000 - sum);
 	trace_free(m);
 	close(fd);
 	trace_free(t);
@@ -617,7 +756,9 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_summary_sums),
+		cmocka_unit_test(test_summary_self),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped_bits),
