@@ -224,9 +224,10 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		if (ifd < 0)
 			goto plain;
 		struct index_store *store = index_store_new(ifd);
+		struct load_options lo = o->load;
+		lo.bounded = true;
 		double t0 = now();
-		t = load_trace_store(path, o->force_format, &o->load, store,
-		    err);
+		t = load_trace_store(path, o->force_format, &lo, store, err);
 		double secs = now() - t0;
 		if (t == NULL || (o->load.strict && t->has_errors)) {
 			index_cache_abandon(ifd, tmp);

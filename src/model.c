@@ -243,3 +243,29 @@ trace_advise(const struct trace *t, enum trace_access how)
 	(void)how;
 #endif
 }
+
+void
+trace_prefetch(const struct trace *t, uint32_t track, uint32_t depth,
+    size_t lo, size_t hi)
+{
+#ifdef HAVE_MADVISE
+	if (t->backing == NULL || track >= t->ntracks ||
+	    depth >= t->tracks[track].ndepth)
+		return;
+	const struct depth_level *l = &t->tracks[track].depth[depth];
+	if (hi > l->len)
+		hi = l->len;
+	if (lo >= hi)
+		return;
+	advise(l->slices + lo, (hi - lo) * sizeof *l->slices, MADV_WILLNEED);
+	if (l->weights != NULL)
+		advise(l->weights + lo, (hi - lo) * sizeof *l->weights,
+		    MADV_WILLNEED);
+#else
+	(void)t;
+	(void)track;
+	(void)depth;
+	(void)lo;
+	(void)hi;
+#endif
+}

@@ -377,6 +377,11 @@ const char *track_label(const struct trace *t, const struct track *tr,
  * ahead and a probe does not. Nothing for a model in memory. */
 enum trace_access { TRACE_SCAN, TRACE_PROBE };
 void trace_advise(const struct trace *t, enum trace_access how);
+/* The calls [lo, hi) of a depth will be read soon: the kernel starts
+ * reading them now (one request, not a fault at a time). Nothing for a
+ * model in memory. */
+void trace_prefetch(const struct trace *t, uint32_t track, uint32_t depth,
+    size_t lo, size_t hi);
 
 /* Total slices in the trace. */
 size_t trace_nslices(const struct trace *t);

@@ -358,6 +358,34 @@ func_matches(const void *arg, func_id f)
 	return view_func_matches(arg, f);
 }
 
+/* Whether a row has more summarised blocks of calls in the window than
+ * it has columns. */
+static bool
+summary_dense(const struct view *v, uint32_t track, uint32_t depth, int w)
+{
+	const struct sum_level *sl = summary_level(v->trace, track, depth);
+	uint64_t nb, lo = 0, hi, first;
+	if (sl == NULL)
+		return false;
+	const struct sum_node *b = summary_nodes(v->trace, sl, 0, &nb);
+	for (hi = nb; lo < hi;) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (b[mid].first_start < v->t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	for (hi = nb; lo < hi;) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (b[mid].first_start < v->t1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo - first >= (uint64_t)w;
+}
+
 /* A row whose columns hold whole blocks of calls, drawn from the
  * index's summaries (summary.h) where a column is dense, slice by slice
  * where it is not: at a coarse zoom of a large trace the calls are never
@@ -373,34 +401,10 @@ draw_depth_summary(struct view *v, struct grid *g, int x, int y, int w,
 	const struct sum_level *sl = summary_level(t, track, depth);
 	struct tmap m = { v->t0, v->t1, w };
 	struct row_pen pen = { 0, -1 };
-	uint64_t nb;
 
 	if (sl == NULL || w <= 0)
 		return false;
-	const struct sum_node *b = summary_nodes(t, sl, 0, &nb);
-	/* Blocks in view: the ones starting inside the window. */
-	uint64_t in_view = 0;
-	for (uint64_t lo = 0, hi = nb; ; ) {
-		while (lo < hi) {
-			uint64_t mid = lo + (hi - lo) / 2;
-			if (b[mid].first_start < v->t0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		uint64_t first = lo;
-		hi = nb;
-		while (lo < hi) {
-			uint64_t mid = lo + (hi - lo) / 2;
-			if (b[mid].first_start < v->t1)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		in_view = lo - first;
-		break;
-	}
-	if (in_view < (uint64_t)w)
+	if (!summary_dense(v, track, depth, w))
 		return false;
 	for (int c = 0; c < w; c++) {
 		ttv_ns ct0 = tmap_time(&m, c), ct1 = tmap_time(&m, c + 1);
@@ -760,6 +764,22 @@ timeline_draw(struct view *v, struct grid *g, struct rect r)
 			v->timeline->top = (int)cur;
 		if ((int)cur >= v->timeline->top + body)
 			v->timeline->top = (int)cur - body + 1;
+	}
+	/* The calls of the rows drawn one by one, asked of the kernel all at
+	 * once: with an index not in memory, one wait instead of a read a
+	 * row. */
+	for (int row = 0; row < body && (size_t)(v->timeline->top + row) < n;
+	    row++) {
+		const struct lane_row *lr = &rows[v->timeline->top + row];
+		const struct track *tr = &v->trace->tracks[lr->track];
+		size_t lo, hi;
+		if (lr->depth < 0 || v->trace->backing == NULL ||
+		    (uint32_t)lr->depth >= tr->ndepth ||
+		    summary_dense(v, lr->track, (uint32_t)lr->depth, r.w))
+			continue;
+		query_window(tr, (uint32_t)lr->depth, v->t0, v->t1, &lo, &hi);
+		trace_prefetch(v->trace, lr->track, (uint32_t)lr->depth, lo,
+		    hi);
 	}
 	for (int row = 0; row < body && (size_t)(v->timeline->top + row) < n;
 	    row++) {
