@@ -151,10 +151,12 @@ acc_emit(struct track_job *j, struct acc *a, uint64_t base)
 	} else {
 		n->entry_first = j->entries.len;
 		n->nentries = a->n;
-		VEC_RESERVE(&j->entries, a->n);
-		memcpy(j->entries.items + j->entries.len, a->e,
-		    a->n * sizeof *a->e);
-		j->entries.len += a->n;
+		if (a->n > 0) {
+			VEC_RESERVE(&j->entries, a->n);
+			memcpy(j->entries.items + j->entries.len, a->e,
+			    a->n * sizeof *a->e);
+			j->entries.len += a->n;
+		}
 	}
 }
 
@@ -344,6 +346,14 @@ track_work(void *arg)
 	return NULL;
 }
 
+/* memcpy, for vectors that may be empty (and NULL). */
+static void
+copy(void *dst, const void *src, size_t n)
+{
+	if (n > 0)
+		memcpy(dst, src, n);
+}
+
 void
 index_summary_build(const struct trace *t, struct summary_build *out)
 {
@@ -379,17 +389,17 @@ index_summary_build(const struct trace *t, struct summary_build *out)
 		for (size_t k = 0; k < j->levels.len; k++)
 			if (j->levels.items[k].nblocks > 0)
 				j->levels.items[k].node_first += nn;
-		memcpy(out->levels + nl, j->levels.items,
+		copy(out->levels + nl, j->levels.items,
 		    j->levels.len * sizeof *j->levels.items);
-		memcpy(out->nodes + nn, j->nodes.items,
+		copy(out->nodes + nn, j->nodes.items,
 		    j->nodes.len * sizeof *j->nodes.items);
-		memcpy(out->entries + ne, j->entries.items,
+		copy(out->entries + ne, j->entries.items,
 		    j->entries.len * sizeof *j->entries.items);
 		nl += j->levels.len;
 		nn += j->nodes.len;
 		ne += j->entries.len;
 		out->tracks[i] = j->flags;
-		memcpy(out->blocks + nb, j->blocks.items,
+		copy(out->blocks + nb, j->blocks.items,
 		    j->blocks.len * sizeof *j->blocks.items);
 		nb += j->blocks.len;
 		if (out->bad == NULL)

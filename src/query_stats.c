@@ -764,8 +764,9 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	    summary_whole(f, t0, t1)) {
 		out->n = t->summary->nstats;
 		out->rows = xcalloc(out->n + 1, sizeof *out->rows);
-		memcpy(out->rows, t->summary->stats, out->n *
-		    sizeof *out->rows);
+		if (out->n > 0)
+			memcpy(out->rows, t->summary->stats, out->n *
+			    sizeof *out->rows);
 		return;
 	}
 	struct query q = { .t = t, .f = f, .t0 = t0, .t1 = t1 };
