@@ -31,6 +31,10 @@
 
 /* A trace read in less than this is not worth an index of its own. */
 #define INDEX_MIN_SECONDS 0.3
+/* Bytes an index and its mapping cost per depth, and what a model may
+ * spend on depths whatever its size. */
+#define INDEX_DEPTH_COST 160
+#define INDEX_DEPTH_FREE ((size_t)16 << 20)
 /* A trace this large gets an index without waiting to see how long it
  * takes to read (it takes 0.3 s or more anyway). */
 #define INDEX_STORE_TRACE_MIN ((uint64_t)256 << 20)
@@ -96,6 +100,22 @@ finish(struct trace *t, int fd, char *tmp, const struct index_store *store,
     struct index_report *r)
 {
 	char *why = NULL;
+	/* An index holds about this much per depth (its tables, and the
+	 * model's tables made at open): worth it only when that is small
+	 * beside the calls. A stack 10^6 calls deep read from a few
+	 * megabytes would cost more, and break the budget of memory. */
+	uint64_t depths = 0;
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		depths += t->tracks[i].ndepth;
+	size_t model = trace_memory(t);
+	if (depths * INDEX_DEPTH_COST > (model > INDEX_DEPTH_FREE ? model :
+	    INDEX_DEPTH_FREE)) {
+		index_cache_abandon(fd, tmp);
+		report(r, INDEX_STATE_SKIPPED, NULL, xasprintf("the trace is "
+		    "%llu depths deep: an index would cost more than it saves",
+		    (unsigned long long)depths));
+		goto out;
+	}
 	if (index_write(fd, t, id, store, &why) != 0) {
 		index_cache_abandon(fd, tmp);
 		report(r, INDEX_STATE_UNAVAILABLE, NULL, xasprintf("%s: %s",

@@ -203,6 +203,10 @@ rm "$tmp/x.fdr"
 "$TTV" --index --info "$tmp/w.fdr" >/dev/null
 ls "$cache" | grep -q '^x\.fdr-' && fail "the index of a removed trace stayed"
 ls "$cache" | grep -q '^z\.fdr-' || fail "an index of a trace still there went"
+# a stack so deep that an index would cost more than it saves: none
+"$TTV_BUILDDIR/tests/gen/xraygen" -N 200000 deep "$tmp/deep.fdr" >/dev/null
+index_line "$tmp/deep.fdr" --index | grep -q '^index: none: the trace is 200000 depths deep' ||
+    fail "deep stack: $(index_line "$tmp/deep.fdr" --index)"
 # TTV_CACHE_MAX=0: none kept
 TTV_CACHE_MAX=0 index_line "$tmp/y.fdr" --index | grep -q '^index: none: TTV_CACHE_MAX is 0' ||
     fail "TTV_CACHE_MAX=0: $(TTV_CACHE_MAX=0 index_line "$tmp/y.fdr" --index)"
