@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void
 walk(const struct trace *t)
 {
-	volatile int64_t sink = 0;
+	/* What was read, summed (unsigned: values are anything). */
+	volatile uint64_t sink = 0;
 	size_t n;
 	struct stats_table st;
 	struct call_tree ct;
@@ -44,39 +45,39 @@ walk(const struct trace *t)
 	query_search(t, NULL, all, &hits, &n);
 	free(hits);
 	free(all);
-	sink += (int64_t)trace_memory(t) + (int64_t)trace_nslices(t);
+	sink += (uint64_t)trace_memory(t) + (uint64_t)trace_nslices(t);
 	for (size_t i = 0; i < t->nflows; i++)
-		sink += trace_slice(t, t->flows[i].from)->start +
-		    trace_slice(t, t->flows[i].to)->start;
+		sink += (uint64_t)trace_slice(t, t->flows[i].from)->start +
+		    (uint64_t)trace_slice(t, t->flows[i].to)->start;
 	for (uint32_t k = 0; k < t->ntracks; k++) {
 		const struct track *tr = &t->tracks[k];
 		char buf[64];
-		sink += (int64_t)strlen(track_label(t, tr, buf, sizeof buf));
-		sink += t->processes[tr->process].pid;
+		sink += (uint64_t)strlen(track_label(t, tr, buf, sizeof buf));
+		sink += (uint64_t)t->processes[tr->process].pid;
 		for (size_t i = 0; i < tr->nslice_args; i++) {
 			const struct arg *a = trace_args(t,
 			    tr->slice_args[i].args, &n);
 			if (n > 0)
-				sink += (int64_t)strlen(trace_str(t,
+				sink += (uint64_t)strlen(trace_str(t,
 				    a[n - 1].name));
 		}
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			for (size_t i = 0; i < tr->depth[d].len; i++)
-				sink += level_end(&tr->depth[d], i) +
+				sink += (uint64_t)level_end(&tr->depth[d], i) +
 				    (int64_t)strlen(trace_func_name(t,
 				    tr->depth[d].slices[i].func));
 		for (size_t i = 0; i < tr->ninstants; i++)
-			sink += (int64_t)strlen(trace_func_name(t,
+			sink += (uint64_t)strlen(trace_func_name(t,
 			    tr->instants[i].func));
 	}
 	for (size_t i = 0; i < t->nmarkers; i++)
-		sink += (int64_t)strlen(marker_kind_name(t->markers[i].kind)) +
+		sink += (uint64_t)strlen(marker_kind_name(t->markers[i].kind)) +
 		    (int64_t)strlen(trace_str(t, t->markers[i].text));
 	for (size_t i = 0; i < t->nlogs; i++)
-		sink += (int64_t)strlen(trace_str(t, t->logs[i].text));
+		sink += (uint64_t)strlen(trace_str(t, t->logs[i].text));
 	for (size_t i = 0; i < t->ndiags; i++)
-		sink += (int64_t)strlen(t->diags[i].text);
-	sink += (int64_t)strlen(t->format) + (int64_t)strlen(t->path);
+		sink += (uint64_t)strlen(t->diags[i].text);
+	sink += (uint64_t)strlen(t->format) + (uint64_t)strlen(t->path);
 	(void)sink;
 }
 
