@@ -513,14 +513,19 @@ index_check_block(const struct index_view *v, const struct idx_level *lv,
 	    rec->last_start)
 		return "slices damaged (bounds)";
 	uint32_t bad_func = 0;
-	uint64_t bad_order = 0;
+	uint64_t bad_order = 0, bad_end = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		bad_func |= s[i].func >= nfuncs;
 		bad_order |= i > 0 && s[i - 1].start > s[i].start;
+		/* An end past the time axis: a query adding them would
+		 * overflow. */
+		bad_end |= s[i].start > TTV_NS_MAX - (ttv_ns)s[i].dur32;
 	}
 	if (bad_func)
 		return "slices damaged (function ids)";
 	if (bad_order)
 		return "slices damaged (order)";
+	if (bad_end)
+		return "slices damaged (ends)";
 	return NULL;
 }

@@ -182,10 +182,11 @@ level_blocks(struct track_job *j, uint32_t d)
 	ttv_ns prev = TTV_NS_MIN;
 	for (size_t i = 0; i < l->len; i++) {
 		const struct slice *s = &l->slices[i];
-		if ((s->start < prev || s->func >= j->t->nfuncs) &&
-		    j->bad == NULL)
+		if ((s->start < prev || s->func >= j->t->nfuncs ||
+		    s->start > TTV_NS_MAX - (ttv_ns)s->dur32) && j->bad == NULL)
 			j->bad = xasprintf("track %u depth %u: slice %zu out "
-			    "of order or without a function", j->track, d, i);
+			    "of order, past the time axis or without a "
+			    "function", j->track, d, i);
 		prev = s->start;
 		if ((i + 1) % INDEX_BLOCK_SLICES == 0 || i + 1 == l->len)
 			block_record(j, l, i);
@@ -239,9 +240,11 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 		const struct slice *s = &l->slices[i];
 		/* The index's rules, and its check records as blocks end. */
 		fmax = s->func > fmax ? s->func : fmax;
-		if (s->start < prev && j->bad == NULL)
+		if ((s->start < prev || s->start > TTV_NS_MAX -
+		    (ttv_ns)s->dur32) && j->bad == NULL)
 			j->bad = xasprintf("track %u depth %u: slice %zu starts "
-			    "before the one before it", j->track, d, i);
+			    "before the one before it or ends past the time "
+			    "axis", j->track, d, i);
 		prev = s->start;
 		if ((i + 1) % INDEX_BLOCK_SLICES == 0 || i + 1 == l->len)
 			block_record(j, l, i);
