@@ -55,6 +55,17 @@ load_probe(const char *path)
 	return r;
 }
 
+/* Ends the recording of a load that failed: what it read is of no use. */
+static void
+drop_files(void)
+{
+	size_t n;
+	struct trace_file *f = mapfile_record_end(&n);
+	for (size_t i = 0; i < n; i++)
+		free(f[i].path);
+	free(f);
+}
+
 struct trace *
 load_trace(const char *path, const char *force_format,
     const struct load_options *opts, char **err)
@@ -77,8 +88,12 @@ load_trace_store(const char *path, const char *force_format,
 	}
 	bool is_dir = S_ISDIR(st.st_mode);
 	struct mapped_file m = { 0 };
-	if (!is_dir && mapfile_open(path, &m, err) != 0)
+	/* every file the reader reads is listed in the trace */
+	mapfile_record_begin();
+	if (!is_dir && mapfile_open(path, &m, err) != 0) {
+		drop_files();
 		goto fail;
+	}
 
 	const struct reader *r;
 	if (force_format != NULL) {
@@ -86,6 +101,7 @@ load_trace_store(const char *path, const char *force_format,
 		if (r == NULL) {
 			*err = xasprintf("unknown format '%s'", force_format);
 			mapfile_close(&m);
+			drop_files();
 			goto fail;
 		}
 	} else {
@@ -95,6 +111,7 @@ load_trace_store(const char *path, const char *force_format,
 			    "directory" : m.size == 0 ? "empty file" :
 			    "not a trace format ttv knows");
 			mapfile_close(&m);
+			drop_files();
 			goto fail;
 		}
 	}
@@ -108,6 +125,7 @@ load_trace_store(const char *path, const char *force_format,
 	int rc = r->load(&ctx);
 	mapfile_close(&m);
 	struct trace *t = builder_finish(b);
+	t->files = mapfile_record_end(&t->nfiles);
 	if (rc != 0) {
 		/* Nothing usable: hand back the first error as the reason. */
 		for (size_t i = 0; i < t->ndiags; i++)

@@ -96,10 +96,16 @@ now(void)
 static struct trace *
 finish(struct trace *t, int fd, char *tmp, const struct index_store *store,
     const char *path, const struct open_options *o, const char *dir,
-    const char *file, const struct index_ident *id, char *stale,
+    const char *file, struct index_ident *id, char *stale,
     struct index_report *r)
 {
 	char *why = NULL;
+	/* Every file the reader read is part of what the index must
+	 * match: an instrumentation map, the binaries a CTF trace's
+	 * functions were named from. */
+	for (size_t i = 0; i < t->nfiles; i++)
+		index_sources_add(&id->sources, t->files[i].path);
+	index_sources_done(&id->sources);
 	/* An index holds about this much per depth (its tables, and the
 	 * model's tables made at open): worth it only when that is small
 	 * beside the calls. A stack 10^6 calls deep read from a few
@@ -123,9 +129,12 @@ finish(struct trace *t, int fd, char *tmp, const struct index_store *store,
 		goto out;
 	}
 	/* What was read must still be what is there. */
-	struct index_sources after;
+	struct index_sources now, after;
 	bool grew;
-	if (!index_sources_of(path, id->trace, o, &after) ||
+	bool listed = index_sources_of(path, id->trace, o, &now);
+	index_sources_cover(&after, &now, &id->sources);
+	index_sources_free(&now);
+	if (!listed ||
 	    (why = index_sources_diff(&id->sources, &after, &grew)) != NULL) {
 		index_cache_abandon(fd, tmp);
 		report(r, INDEX_STATE_SKIPPED, NULL, xasprintf("the trace "

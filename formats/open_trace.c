@@ -99,10 +99,16 @@ open_trace(const char *path, const struct open_options *o,
 		char *why = NULL;
 		re = regex_compile(pattern, &why);
 		free(why);
-		if (re != NULL) {
-			filter_set_functions(f, t, re, o->hide != NULL);
+		/* A filter the regex budget cannot decide is not applied,
+		 * and not silently: --hide would show what it hides. */
+		if (re != NULL && filter_set_functions(f, t, re,
+		    o->hide != NULL) != 0) {
+			*err = xasprintf("%s %s", o->hide != NULL ? "--hide" :
+			    "--function", regex_error(re));
 			regex_free(re);
+			return TTV_EXIT_USAGE;
 		}
+		regex_free(re);
 	}
 	return TTV_EXIT_OK;
 }

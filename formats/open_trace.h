@@ -64,7 +64,8 @@ int open_trace_check(const struct open_options *o, char **err);
 
 /* Loads path and fills *f (filter_clear() it, trace_free() *t). Returns
  * TTV_EXIT_OK, or with *err set (caller frees): TTV_EXIT_USAGE for a bad
- * option, TTV_EXIT_BAD_INPUT when nothing could be read, when --strict
+ * option or a --function/--hide pattern the regex budget could not decide
+ * (query.h), TTV_EXIT_BAD_INPUT when nothing could be read, when --strict
  * meets damage (*t is then set, for its diagnostics), or when --thread
  * names a thread the trace does not have. */
 int open_trace(const char *path, const struct open_options *o,

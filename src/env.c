@@ -17,6 +17,8 @@ static const char *const names[TTV_ENV_COUNT] = {
 	[TTV_ENV_FXT_READER_SHARE] = "TTV_FXT_READER_SHARE",
 	[TTV_ENV_FXT_BUILDER_STACKS] = "TTV_FXT_BUILDER_STACKS",
 	[TTV_ENV_TEST_SHRINK] = "TTV_TEST_SHRINK",
+	[TTV_ENV_REGEX_SECONDS] = "TTV_REGEX_SECONDS",
+	[TTV_ENV_SQL_MEMORY] = "TTV_SQL_MEMORY",
 	[TTV_ENV_CACHE_MAX] = "TTV_CACHE_MAX",
 	[TTV_ENV_INDEX_CHECK] = "TTV_INDEX_CHECK",
 	[TTV_ENV_NO_INDEX] = "TTV_NO_INDEX",
@@ -46,4 +48,22 @@ ttv_cpus(void)
 	}
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+int
+ttv_env_mib(enum ttv_env e, uint64_t *mib)
+{
+	const char *s = ttv_getenv(e);
+	if (s == NULL || *s == '\0')
+		return 0;
+	uint64_t n = 0;
+	for (const char *p = s; *p != '\0'; p++) {
+		if (*p < '0' || *p > '9' || n > ((uint64_t)1 << 40) / 10)
+			return -1;
+		n = n * 10 + (uint64_t)(*p - '0');
+	}
+	if (n > (uint64_t)1 << 40)
+		return -1;
+	*mib = n;
+	return 1;
 }

@@ -21,6 +21,11 @@
  *                          (tests compare with the reader-kept ones)
  *   TTV_TEST_SHRINK        a mapped trace is cut to half its size right
  *                          after mapping (tests of a file that shrinks)
+ *   TTV_REGEX_SECONDS      CPU seconds one pattern may work over a trace's
+ *                          strings (default 3; tests: less, to reach the
+ *                          limit quickly on a busy machine)
+ *   TTV_SQL_MEMORY         MiB SQLite may take (0: no limit; default: what
+ *                          the memory budget leaves, see sql.h)
  *   TTV_CACHE_MAX          bytes the indexes of traces may take in the
  *                          cache directory (default 4G; K, M, G suffixes)
  *   TTV_INDEX_CHECK=all    an index's large arrays are checked whole at
@@ -36,6 +41,8 @@
 #ifndef TTV_ENV_H
 #define TTV_ENV_H
 
+#include <stdint.h>
+
 enum ttv_env {
 	TTV_ENV_THREADS,
 	TTV_ENV_ASYNC_SLICES,
@@ -47,6 +54,8 @@ enum ttv_env {
 	TTV_ENV_FXT_READER_SHARE,
 	TTV_ENV_FXT_BUILDER_STACKS,
 	TTV_ENV_TEST_SHRINK,
+	TTV_ENV_REGEX_SECONDS,
+	TTV_ENV_SQL_MEMORY,
 	TTV_ENV_CACHE_MAX,
 	TTV_ENV_INDEX_CHECK,
 	TTV_ENV_NO_INDEX,
@@ -61,5 +70,9 @@ const char *ttv_env_name(enum ttv_env e);
 /* The cores work may be spread over: TTV_THREADS when set to a number of
  * at least 1, else the processors online (at least 1). */
 int ttv_cpus(void);
+/* A count of MiB in the variable: 1 with *mib set when it is a whole
+ * number (at most 2^40), 0 when it is unset or empty, -1 when it holds
+ * anything else. */
+int ttv_env_mib(enum ttv_env e, uint64_t *mib);
 
 #endif

@@ -1,4 +1,4 @@
-/* Escaping of trace text for terminals and JSON (see escape.h). */
+/* The text form and the model's holding of strings (see escape.h). */
 #include <stdint.h>
 #include <string.h>
 
@@ -36,7 +36,7 @@ utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* Appends the escape for byte c; returns bytes needed. */
+/* The escape of byte c into out; returns its length. */
 static size_t
 escape_byte(unsigned char c, char *out)
 {
@@ -56,31 +56,44 @@ escape_byte(unsigned char c, char *out)
 	}
 }
 
-static int
-needs_escape(unsigned char c)
+/*
+ * The text form of what starts at p[i] (of n bytes): either bytes of p
+ * kept as they are (*src points into p) or an escape made in tmp. Returns
+ * how many bytes of p it stands for; *len is the length of the text.
+ */
+static size_t
+piece(const unsigned char *p, size_t i, size_t n, char tmp[4],
+    const char **src, size_t *len)
 {
-	return c < 0x20 || c == 0x7f || c == '\\';
+	unsigned char c = p[i];
+	if (c == 0xc0 && i + 1 < n && (p[i + 1] == 0x80 || p[i + 1] == 0xc0)) {
+		/* a held NUL or C0 */
+		*len = escape_byte(p[i + 1] == 0x80 ? 0 : 0xc0, tmp);
+		*src = tmp;
+		return 2;
+	}
+	size_t u = utf8_len(p + i, n - i);
+	if (u > 1 || (u == 1 && c >= 0x20 && c != 0x7f && c != '\\')) {
+		*src = (const char *)p + i;
+		*len = u;
+		return u;
+	}
+	*len = escape_byte(c, tmp);
+	*src = tmp;
+	return 1;
 }
 
 size_t
 escape_text(const char *s, size_t len, char *out, size_t size)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t o = 0, i = 0;
+	size_t o = 0;
 	if (size == 0)
 		return 0;
-	while (i < len) {
+	for (size_t i = 0; i < len;) {
 		char tmp[4];
-		size_t n, adv;
 		const char *src;
-		size_t u = utf8_len(p + i, len - i);
-		if (u == 1 && !needs_escape(p[i])) {
-			src = (const char *)p + i, n = 1, adv = 1;
-		} else if (u > 1) {
-			src = (const char *)p + i, n = u, adv = u;
-		} else {
-			n = escape_byte(p[i], tmp), src = tmp, adv = 1;
-		}
+		size_t n, adv = piece(p, i, len, tmp, &src, &n);
 		if (o + n >= size)
 			break;
 		memcpy(out + o, src, n);
@@ -97,56 +110,85 @@ escape_fputs(const char *s, FILE *fp)
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s);
 	for (size_t i = 0; i < len;) {
-		size_t u = utf8_len(p + i, len - i);
-		if (u == 1 && !needs_escape(p[i])) {
-			putc(p[i], fp);
+		char tmp[4];
+		const char *src;
+		size_t n;
+		i += piece(p, i, len, tmp, &src, &n);
+		fwrite(src, 1, n, fp);
+	}
+}
+
+void
+escape_frame(const char *s, FILE *fp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s);
+	for (size_t i = 0; i < len;) {
+		char tmp[4];
+		const char *src;
+		size_t n;
+		if (p[i] == ';') {
+			fputs("\\x3b", fp);
 			i++;
-		} else if (u > 1) {
-			fwrite(p + i, 1, u, fp);
-			i += u;
-		} else {
-			char tmp[4];
-			fwrite(tmp, 1, escape_byte(p[i], tmp), fp);
-			i++;
+			continue;
 		}
+		i += piece(p, i, len, tmp, &src, &n);
+		fwrite(src, 1, n, fp);
 	}
 }
 
 void
 escape_json(const char *s, FILE *fp)
 {
-	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s);
 	for (size_t i = 0; i < len;) {
-		unsigned char c = p[i];
-		size_t u = utf8_len(p + i, len - i);
-		if (c == '"' || c == '\\') {
-			putc('\\', fp);
-			putc(c, fp);
-			i++;
-		} else if (u == 1 && c >= 0x20 && c != 0x7f) {
-			putc(c, fp);
-			i++;
-		} else if (c == 0xc2 && i + 1 < len && p[i + 1] >= 0x80 &&
-		    p[i + 1] < 0xa0) {
-			/* C1 controls (U+0080..U+009F): escaped, never raw. */
-			fprintf(fp, "\\u00%c%c", hex[p[i + 1] >> 4],
-			    hex[p[i + 1] & 15]);
-			i += 2;
-		} else if (u > 1) {
-			fwrite(p + i, 1, u, fp);
-			i += u;
-		} else if (c < 0x80) {
-			/* Controls as \u00XX. */
-			fprintf(fp, "\\u00%c%c", hex[c >> 4], hex[c & 15]);
-			i++;
-		} else {
-			/* A byte of invalid UTF-8 as the text \xNN, as the
-			 * screen shows it: the name stays tellable from any
-			 * other (U+FFFD would merge them). */
-			fprintf(fp, "\\\\x%c%c", hex[c >> 4], hex[c & 15]);
-			i++;
+		char tmp[4];
+		const char *src;
+		size_t n;
+		i += piece(p, i, len, tmp, &src, &n);
+		/* The text form holds no control: only the backslash and the
+		 * quote need JSON's escapes. */
+		for (size_t k = 0; k < n; k++) {
+			if (src[k] == '\\' || src[k] == '"')
+				putc('\\', fp);
+			putc(src[k], fp);
 		}
 	}
+}
+
+bool
+escape_is_formula(const char *s)
+{
+	return s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@';
+}
+
+void
+escape_cell(const char *s, bool guard, FILE *fp)
+{
+	if (guard && escape_is_formula(s))
+		putc('\'', fp);
+	escape_fputs(s, fp);
+}
+
+bool
+escape_hold_needed(const char *s, size_t len)
+{
+	return memchr(s, '\0', len) != NULL || memchr(s, 0xc0, len) != NULL;
+}
+
+size_t
+escape_hold(const char *s, size_t len, char *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == 0 || c == 0xc0) {
+			out[n++] = (char)0xc0;
+			out[n++] = c == 0 ? (char)0x80 : (char)0xc0;
+		} else {
+			out[n++] = (char)c;
+		}
+	}
+	return n;
 }

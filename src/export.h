@@ -25,7 +25,7 @@ int export_chrome_json_range(const struct trace *t, const struct filter *f,
  * tools: self time in ns, or self samples when the trace is sampled. A
  * line has max_depth frames at most: the frames below are one frame
  * "[N frames]" carrying their weight (*folded counts such lines). A ';'
- * inside a name is written as ':' (it would split the frame). */
+ * inside a name is written as \x3b (it would split the frame). */
 #define EXPORT_MAX_DEPTH 1024
 int export_collapsed(const struct trace *t, const struct filter *f,
     bool per_thread, uint32_t max_depth, FILE *out, uint64_t *folded);

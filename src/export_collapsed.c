@@ -17,21 +17,9 @@ trace_is_sampled(const struct trace *t)
 	return false;
 }
 
-/* A frame's name: escaped as everywhere, and ';' (the frame separator of
- * the format) written as ':', so that one frame stays one frame. */
-static void
-put_name(const char *name, FILE *fp)
-{
-	if (strchr(name, ';') == NULL) {
-		escape_fputs(name, fp);
-		return;
-	}
-	char *copy = xstrdup(name);
-	for (char *p = copy; (p = strchr(p, ';')) != NULL; p++)
-		*p = ':';
-	escape_fputs(copy, fp);
-	free(copy);
-}
+/* A frame's name: in the text form, ';' (the frame separator of the
+ * format) written as \x3b, so that one frame stays one (escape.h). */
+#define put_name escape_frame
 
 static void
 put_path(const struct trace *t, const struct call_tree *ct, uint32_t n,
@@ -63,31 +51,6 @@ put_path(const struct trace *t, const struct call_tree *ct, uint32_t n,
 	free(big);
 }
 
-/* Everything below node n: the weight of its own and its descendants'
- * frames, and how many frames its deepest stack has below n's parent. */
-static uint64_t
-subtree(const struct call_tree *ct, uint32_t n, bool sampled,
-    uint32_t *frames)
-{
-	VEC(uint32_t) stack = { 0 };
-	uint64_t w = 0;
-	uint32_t top = ct->nodes[n].depth, deepest = top;
-
-	VEC_PUSH(&stack, n);
-	while (stack.len > 0) {
-		const struct call_node *c = &ct->nodes[stack.items[--stack.len]];
-		w += sampled ? c->self_weight : (uint64_t)c->self;
-		if (c->depth > deepest)
-			deepest = c->depth;
-		for (uint32_t k = c->first_child; k != CALL_NONE;
-		    k = ct->nodes[k].next_sibling)
-			VEC_PUSH(&stack, k);
-	}
-	VEC_FREE(&stack);
-	*frames = deepest - top + 1;
-	return w;
-}
-
 int
 export_collapsed(const struct trace *t, const struct filter *f,
     bool per_thread, uint32_t max_depth, FILE *fp, uint64_t *folded)
@@ -103,9 +66,12 @@ export_collapsed_range(const struct trace *t, const struct filter *f,
 {
 	struct call_tree ct;
 	bool sampled = trace_is_sampled(t);
-	query_call_tree(t, f, t0, t1, per_thread, &ct);
 	if (max_depth < 2)
 		max_depth = 2;
+	/* A line of max_depth frames at most: what lies deeper is one
+	 * frame "[N frames]" with all its weight, so that the output (and
+	 * the tree) stays linear in the trace however deep its stacks. */
+	query_call_tree_folded(t, f, t0, t1, per_thread, max_depth, &ct);
 	*folded = 0;
 	/* Depth-first, children in the tree's order (largest first). */
 	VEC(uint32_t) stack = { 0 };
@@ -116,21 +82,6 @@ export_collapsed_range(const struct trace *t, const struct filter *f,
 		const struct call_node *c = &ct.nodes[n];
 		if (c->next_sibling != CALL_NONE)
 			VEC_PUSH(&stack, c->next_sibling);
-		if (c->depth >= max_depth) {
-			/* A line of max_depth frames at most: what lies
-			 * deeper is one frame "[N frames]" with all its
-			 * weight, so that output stays linear in the trace
-			 * however deep its stacks are. */
-			uint32_t frames;
-			uint64_t w = subtree(&ct, n, sampled, &frames);
-			if (w == 0)
-				continue;
-			put_path(t, &ct, c->parent, fp);
-			fprintf(fp, ";[%" PRIu32 " frames] %" PRIu64 "\n",
-			    frames, w);
-			(*folded)++;
-			continue;
-		}
 		if (c->first_child != CALL_NONE)
 			VEC_PUSH(&stack, c->first_child);
 		if (c->func == CALL_NONE)
@@ -138,6 +89,13 @@ export_collapsed_range(const struct trace *t, const struct filter *f,
 		uint64_t w = sampled ? c->self_weight : (uint64_t)c->self;
 		if (w == 0)
 			continue;
+		if (c->func == CALL_FOLDED) {
+			put_path(t, &ct, c->parent, fp);
+			fprintf(fp, ";[%" PRIu32 " frames] %" PRIu64 "\n",
+			    c->track - c->depth + 1, w);
+			(*folded)++;
+			continue;
+		}
 		put_path(t, &ct, n, fp);
 		fprintf(fp, " %" PRIu64 "\n", w);
 	}

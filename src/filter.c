@@ -54,27 +54,32 @@ filter_set_threads(struct filter *f, const struct trace *t,
 }
 
 void
-filter_set_functions(struct filter *f, const struct trace *t,
-    const struct regex *re, bool hide)
+filter_set_function_mask(struct filter *f, const struct trace *t,
+    uint8_t *match, bool hide)
 {
 	free(f->func_on);
-	f->func_on = NULL;
-	f->hide_functions = false;
-	if (re == NULL)
-		return;
-	f->func_on = regex_match_funcs(t, re);
-	/* A function's category counts like its name, in the viewer and in
-	 * every batch mode alike. */
-	for (uint32_t i = 0; i < t->nfuncs; i++) {
-		const char *c = trace_str(t, t->funcs[i].category);
-		if (!f->func_on[i] && c[0] != '\0' &&
-		    regex_match(re, c, strlen(c)))
-			f->func_on[i] = 1;
-	}
-	f->hide_functions = hide;
-	if (hide)
+	f->func_on = match;
+	f->hide_functions = match != NULL && hide;
+	if (f->hide_functions)
 		for (uint32_t i = 0; i < t->nfuncs; i++)
 			f->func_on[i] = !f->func_on[i];
+}
+
+int
+filter_set_functions(struct filter *f, const struct trace *t,
+    struct regex *re, bool hide)
+{
+	if (re == NULL) {
+		filter_set_function_mask(f, t, NULL, false);
+		return 0;
+	}
+	/* A function's category counts like its name, in the viewer and in
+	 * every batch mode alike. */
+	uint8_t *m = regex_match_funcs_or_categories(t, re);
+	if (m == NULL)
+		return -1;
+	filter_set_function_mask(f, t, m, hide);
+	return 0;
 }
 
 int

@@ -52,6 +52,7 @@ static const size_t table_size[IDX_TABLE_COUNT] = {
 	[IDX_SUM_NODES] = sizeof(struct sum_node),
 	[IDX_SUM_ENTRIES] = sizeof(struct sum_entry),
 	[IDX_SUM_TRACKS] = sizeof(struct sum_track),
+	[IDX_FILES] = sizeof(struct idx_file),
 };
 
 static const char *const table_name[IDX_TABLE_COUNT] = {
@@ -68,7 +69,7 @@ static const char *const table_name[IDX_TABLE_COUNT] = {
 	[IDX_STATS] = "function table", [IDX_SUM_LEVELS] = "summaries",
 	[IDX_SUM_NODES] = "summary nodes",
 	[IDX_SUM_ENTRIES] = "summary entries",
-	[IDX_SUM_TRACKS] = "track summaries",
+	[IDX_SUM_TRACKS] = "track summaries", [IDX_FILES] = "files read",
 };
 
 uint64_t
@@ -189,6 +190,10 @@ check_texts(const struct index_view *v)
 	for (uint64_t i = 0; i < index_count(v, IDX_DIAGS); i++)
 		if (dg[i].level > DIAG_ERROR || !text_ok(v, dg[i].text, false))
 			return xstrdup("bad diagnostic");
+	const struct idx_file *fl = index_table(v, IDX_FILES);
+	for (uint64_t i = 0; i < index_count(v, IDX_FILES); i++)
+		if (!text_ok(v, fl[i].path, false))
+			return xstrdup("bad file read");
 	const struct idx_source *src = index_table(v, IDX_SOURCES);
 	for (uint64_t i = 0; i < index_count(v, IDX_SOURCES); i++)
 		if (!text_ok(v, src[i].path, false) ||

@@ -66,6 +66,7 @@ enum idx_table {
 	IDX_SUM_NODES,		/* struct sum_node */
 	IDX_SUM_ENTRIES,	/* struct sum_entry */
 	IDX_SUM_TRACKS,		/* struct sum_track, one per track (or none) */
+	IDX_FILES,		/* struct idx_file: the files the reader read */
 	IDX_TABLE_COUNT
 };
 
@@ -77,7 +78,7 @@ enum idx_size {
 	IDX_SIZE_ARG, IDX_SIZE_FUNC, IDX_SIZE_PROCESS, IDX_SIZE_TRACK,
 	IDX_SIZE_LEVEL, IDX_SIZE_EXTENT, IDX_SIZE_BLOCK, IDX_SIZE_SOURCE,
 	IDX_SIZE_FRAME, IDX_SIZE_STAT, IDX_SIZE_SUM_LEVEL, IDX_SIZE_SUM_NODE,
-	IDX_SIZE_SUM_ENTRY, IDX_SIZE_SUM_TRACK, IDX_SIZE_HEADER,
+	IDX_SIZE_SUM_ENTRY, IDX_SIZE_SUM_TRACK, IDX_SIZE_FILE, IDX_SIZE_HEADER,
 	IDX_SIZE_COUNT
 };
 
@@ -167,6 +168,13 @@ struct idx_diag {
 	uint32_t level;		/* enum diag_level */
 	uint32_t pad;
 	uint64_t text;		/* blob offset */
+};
+
+/* A file the reader read (struct trace_file). */
+struct idx_file {
+	uint64_t path;		/* blob offset */
+	uint64_t dev, ino;
+	int64_t size, mtime_ns;
 };
 
 enum idx_source_kind {

@@ -175,6 +175,16 @@ make_trace(struct trace *t, struct map_backing *mb,
 		t->meta_keys[i] = xstrdup(index_text(v, meta[i].key));
 		t->meta_values[i] = xstrdup(index_text(v, meta[i].value));
 	}
+	t->nfiles = index_count(v, IDX_FILES);
+	t->files = xcalloc(t->nfiles + 1, sizeof *t->files);
+	const struct idx_file *fl = index_table(v, IDX_FILES);
+	for (size_t i = 0; i < t->nfiles; i++) {
+		t->files[i].path = xstrdup(index_text(v, fl[i].path));
+		t->files[i].dev = fl[i].dev;
+		t->files[i].ino = fl[i].ino;
+		t->files[i].size = fl[i].size;
+		t->files[i].mtime_ns = fl[i].mtime_ns;
+	}
 	t->ndiags = index_count(v, IDX_DIAGS);
 	t->diags = xcalloc(t->ndiags + 1, sizeof *t->diags);
 	const struct idx_diag *dg = index_table(v, IDX_DIAGS);
@@ -370,9 +380,11 @@ index_map(int fd, const struct index_ident *id, enum index_check check,
 	if ((*why = index_check_tables(&v)) != NULL)
 		goto fail;
 	if (id != NULL) {
-		struct index_sources was;
+		struct index_sources was, cur;
 		stored_sources(&v, &was);
-		*why = index_sources_diff(&was, &id->sources, &grew);
+		index_sources_cover(&cur, &id->sources, &was);
+		*why = index_sources_diff(&was, &cur, &grew);
+		index_sources_free(&cur);
 		index_sources_free(&was);
 		if (*why != NULL)
 			goto fail;

@@ -164,3 +164,29 @@ index_sources_diff(const struct index_sources *was,
 	*appended = true;
 	return xstrdup("the trace grew (data was appended)");
 }
+
+void
+index_sources_cover(struct index_sources *cur,
+    const struct index_sources *now, const struct index_sources *was)
+{
+	memset(cur, 0, sizeof *cur);
+	for (size_t i = 0; i < now->n; i++) {
+		if (cur->n == cur->cap) {
+			cur->cap = cur->cap ? cur->cap * 2 : 8;
+			cur->v = xreallocarray(cur->v, cur->cap, sizeof *cur->v);
+		}
+		cur->v[cur->n] = now->v[i];
+		cur->v[cur->n++].path = xstrdup(now->v[i].path);
+	}
+	cur->bytes = now->bytes;
+	/* Both sorted by path: one walk finds what now lacks. */
+	size_t j = 0;
+	for (size_t i = 0; i < was->n; i++) {
+		while (j < now->n && strcmp(now->v[j].path, was->v[i].path) < 0)
+			j++;
+		if (j < now->n && strcmp(now->v[j].path, was->v[i].path) == 0)
+			continue;
+		index_sources_add(cur, was->v[i].path);
+	}
+	index_sources_done(cur);
+}

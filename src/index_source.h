@@ -42,6 +42,13 @@ void index_sources_add(struct index_sources *s, const char *path);
 void index_sources_done(struct index_sources *s);
 void index_sources_free(struct index_sources *s);
 
+/* cur: the files now (now), and every file of `was` that `now` does not
+ * list, as it is now: the files a reader read beyond those a trace is
+ * made of (an instrumentation map, traced binaries) are held to their
+ * identity too, without `now` knowing of them. */
+void index_sources_cover(struct index_sources *cur,
+    const struct index_sources *now, const struct index_sources *was);
+
 /* How the files now (cur) differ from the ones an index was built from
  * (was): NULL when they are the same, else a reason ("FILE changed"...).
  * *appended is set when the only change is data appended to files. The

@@ -174,7 +174,8 @@ block_record(struct track_job *j, const struct depth_level *l, size_t i)
 	VEC_PUSH(&j->blocks, blk);
 }
 
-/* A depth not summarised still has its check records and rules. */
+/* A depth not summarised still has its check records, rules and flag
+ * counts. */
 static void
 level_blocks(struct track_job *j, uint32_t d)
 {
@@ -182,6 +183,8 @@ level_blocks(struct track_job *j, uint32_t d)
 	ttv_ns prev = TTV_NS_MIN;
 	for (size_t i = 0; i < l->len; i++) {
 		const struct slice *s = &l->slices[i];
+		for (uint32_t fl = s->flags; fl != 0; fl &= fl - 1)
+			j->flags.flagged[__builtin_ctz(fl)]++;
 		if ((s->start < prev || s->func >= j->t->nfuncs ||
 		    s->start > TTV_NS_MAX - (ttv_ns)s->dur32) && j->bad == NULL)
 			j->bad = xasprintf("track %u depth %u: slice %zu out "

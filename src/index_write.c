@@ -356,6 +356,7 @@ write_texts(struct writer *w, const struct trace *t,
 	struct idx_meta *meta = xcalloc(nmeta + 1, sizeof *meta);
 	struct idx_diag *diag = xcalloc(ndiag + 1, sizeof *diag);
 	struct idx_source *src = xcalloc(nsrc + 1, sizeof *src);
+	struct idx_file *files = xcalloc(t->nfiles + 1, sizeof *files);
 	struct blob b = { w, 0 };
 
 	tbl_begin(w, IDX_BLOB, 1);
@@ -391,12 +392,21 @@ write_texts(struct writer *w, const struct trace *t,
 		src[i].tail_hash = s->tail_hash;
 		src[i].resume = s->covered;
 	}
+	for (size_t i = 0; i < t->nfiles; i++) {
+		files[i].path = blob_add(&b, t->files[i].path);
+		files[i].dev = t->files[i].dev;
+		files[i].ino = t->files[i].ino;
+		files[i].size = t->files[i].size;
+		files[i].mtime_ns = t->files[i].mtime_ns;
+	}
 	tbl_end(w);
 	tbl_whole(w, IDX_STR_OFF, soff, t->nstrings, sizeof *soff);
 	tbl_whole(w, IDX_RECORDS, rec, nrec, sizeof *rec);
 	tbl_whole(w, IDX_META, meta, nmeta, sizeof *meta);
 	tbl_whole(w, IDX_DIAGS, diag, ndiag, sizeof *diag);
 	tbl_whole(w, IDX_SOURCES, src, nsrc, sizeof *src);
+	tbl_whole(w, IDX_FILES, files, t->nfiles, sizeof *files);
+	free(files);
 	free(soff);
 	free(rec);
 	free(meta);
@@ -467,6 +477,7 @@ index_header_init(struct idx_header *h)
 		[IDX_SIZE_SUM_NODE] = sizeof(struct sum_node),
 		[IDX_SIZE_SUM_ENTRY] = sizeof(struct sum_entry),
 		[IDX_SIZE_SUM_TRACK] = sizeof(struct sum_track),
+		[IDX_SIZE_FILE] = sizeof(struct idx_file),
 		[IDX_SIZE_HEADER] = sizeof(struct idx_header),
 	};
 	memcpy(h->sizes, sizes, sizeof sizes);

@@ -1,11 +1,14 @@
 /* mmap-backed read-only files (see mapfile.h). */
 #include "config.h"
 #include "env.h"
+#include "hashmap.h"
 #include "mapfile.h"
+#include "model.h"
 #include "xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
@@ -32,17 +35,31 @@ mapfile_kind(unsigned mode)
 
 /*
  * A file shrunk while it is mapped: reading a page past its new end raises
- * SIGBUS, on whichever thread reads. The handler (async-signal-safe only)
- * says which file changed, lets the caller's hook put the terminal back,
- * and exits with status 1. Other SIGBUS keep their default action.
+ * SIGBUS, on whichever thread reads. The handler says which file changed,
+ * lets the caller's hook put the terminal back, and exits with status 1.
+ * Other SIGBUS keep their default action.
+ *
+ * Every mapping has a guard: blocks of GUARDS_PER_BLOCK slots in a list
+ * that only grows (a block is never freed, a slot is reused), so that the
+ * handler can walk it without a lock or an allocation, whatever thread it
+ * interrupts. A slot is claimed by compare-and-swap of its lo from NULL
+ * to CLAIMED, filled, then published by storing lo; the handler reads lo
+ * first (acquire) and skips what is not published.
  */
-#define GUARDS 64
-static struct {
-	const unsigned char *lo, *hi;
+#define GUARDS_PER_BLOCK 64
+#define CLAIMED ((const unsigned char *)1)
+struct guard {
+	const unsigned char *lo;	/* atomic: NULL, CLAIMED or the start */
+	const unsigned char *hi;
 	char name[256];
-} guards[GUARDS];
+};
+struct guard_block {
+	struct guard g[GUARDS_PER_BLOCK];
+	struct guard_block *next;	/* atomic */
+};
+static struct guard_block guards;
 static void (*bus_hook)(void);
-static bool guard_installed;
+static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
 
 static void
 put(const char *s)
@@ -62,13 +79,18 @@ on_bus(int sig, siginfo_t *si, void *ctx)
 {
 	const unsigned char *a = si != NULL ? si->si_addr : NULL;
 	(void)ctx;
-	for (int i = 0; i < GUARDS; i++)
-		if (guards[i].lo != NULL && a >= guards[i].lo &&
-		    a < guards[i].hi) {
+	for (struct guard_block *b = &guards; b != NULL;
+	    b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE))
+		for (int i = 0; i < GUARDS_PER_BLOCK; i++) {
+			struct guard *g = &b->g[i];
+			const unsigned char *lo = __atomic_load_n(&g->lo,
+			    __ATOMIC_ACQUIRE);
+			if (lo == NULL || lo == CLAIMED || a < lo || a >= g->hi)
+				continue;
 			if (bus_hook != NULL)
 				bus_hook();
 			put("ttv: ");
-			put(guards[i].name);
+			put(g->name);
 			put(": changed while being read (the file shrank)\n");
 			_exit(1);
 		}
@@ -83,34 +105,122 @@ mapfile_on_bus(void (*hook)(void))
 }
 
 static void
-guard(const struct mapped_file *m, bool on)
+install_handler(void)
 {
-	for (int i = 0; i < GUARDS; i++) {
-		if (on && guards[i].lo == NULL) {
-			/* The name first: the handler reads it once lo is set. */
-			snprintf(guards[i].name, sizeof guards[i].name, "%s",
-			    m->path);
-			for (char *c = guards[i].name; *c != '\0'; c++)
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_bus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
+static void
+guard_on(const struct mapped_file *m)
+{
+	pthread_once(&guard_once, install_handler);
+	for (struct guard_block *b = &guards;;) {
+		for (int i = 0; i < GUARDS_PER_BLOCK; i++) {
+			struct guard *g = &b->g[i];
+			const unsigned char *none = NULL;
+			if (__atomic_load_n(&g->lo, __ATOMIC_RELAXED) != NULL ||
+			    !__atomic_compare_exchange_n(&g->lo, &none, CLAIMED,
+			    false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+				continue;
+			snprintf(g->name, sizeof g->name, "%s", m->path);
+			for (char *c = g->name; *c != '\0'; c++)
 				if ((unsigned char)*c < 0x20 || *c == 0x7f)
 					*c = '?';
-			guards[i].hi = m->data + m->size;
-			__atomic_store_n(&guards[i].lo, m->data, __ATOMIC_RELEASE);
-			break;
+			g->hi = m->data + m->size;
+			__atomic_store_n(&g->lo, m->data, __ATOMIC_RELEASE);
+			return;
 		}
-		if (!on && guards[i].lo == m->data) {
-			__atomic_store_n(&guards[i].lo, NULL, __ATOMIC_RELEASE);
-			break;
+		struct guard_block *next = __atomic_load_n(&b->next,
+		    __ATOMIC_ACQUIRE);
+		if (next == NULL) {
+			/* every slot taken: a new block, unless another
+			 * thread put one first */
+			struct guard_block *nb = xcalloc(1, sizeof *nb);
+			if (__atomic_compare_exchange_n(&b->next, &next, nb,
+			    false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+				next = nb;
+			else
+				free(nb);
 		}
+		b = next;
 	}
-	if (on && !guard_installed) {
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_sigaction = on_bus;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGBUS, &sa, NULL);
-		guard_installed = true;
+}
+
+static void
+guard_off(const struct mapped_file *m)
+{
+	for (struct guard_block *b = &guards; b != NULL;
+	    b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE))
+		for (int i = 0; i < GUARDS_PER_BLOCK; i++)
+			if (__atomic_load_n(&b->g[i].lo, __ATOMIC_ACQUIRE) ==
+			    m->data) {
+				__atomic_store_n(&b->g[i].lo, NULL,
+				    __ATOMIC_RELEASE);
+				return;
+			}
+}
+
+/* ------------------------------------------------------------ recording */
+
+static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool recording;
+static VEC(struct trace_file) recorded;
+static struct hashmap recorded_ids;	/* (dev, ino) -> index */
+
+static void
+record(const char *path, const struct stat *st)
+{
+	pthread_mutex_lock(&record_lock);
+	uint32_t k;
+	if (recording && !hashmap_get(&recorded_ids, (uint64_t)st->st_dev,
+	    (uint64_t)st->st_ino, &k)) {
+		struct trace_file f = {
+			.path = xstrdup(path), .dev = (uint64_t)st->st_dev,
+			.ino = (uint64_t)st->st_ino,
+			.size = (int64_t)st->st_size,
+			.mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000 +
+			    st->st_mtim.tv_nsec,
+		};
+		hashmap_put(&recorded_ids, f.dev, f.ino,
+		    (uint32_t)recorded.len);
+		VEC_PUSH(&recorded, f);
 	}
+	pthread_mutex_unlock(&record_lock);
+}
+
+void
+mapfile_record_begin(void)
+{
+	pthread_mutex_lock(&record_lock);
+	recording = true;
+	pthread_mutex_unlock(&record_lock);
+}
+
+struct trace_file *
+mapfile_record_end(size_t *n)
+{
+	pthread_mutex_lock(&record_lock);
+	struct trace_file *files = recorded.items;
+	*n = recorded.len;
+	recorded.items = NULL;
+	recorded.len = recorded.cap = 0;
+	hashmap_free(&recorded_ids);
+	recording = false;
+	pthread_mutex_unlock(&record_lock);
+	return files;
+}
+
+void
+mapfile_note(const char *path, int fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		record(path, &st);
 }
 
 int
@@ -136,6 +246,7 @@ mapfile_open(const char *path, struct mapped_file *out, char **err)
 		close(fd);
 		return -1;
 	}
+	record(path, &st);
 	out->size = (size_t)st.st_size;
 	out->path = xstrdup(path);
 	if (out->size > 0) {
@@ -148,7 +259,7 @@ mapfile_open(const char *path, struct mapped_file *out, char **err)
 			return -1;
 		}
 		out->data = p;
-		guard(out, true);
+		guard_on(out);
 		/* Tests shrink the file here, as a writer still at work or a
 		 * rotation would, to meet the guard. */
 		if (ttv_getenv(TTV_ENV_TEST_SHRINK) != NULL && out->size > 8192)
@@ -162,7 +273,7 @@ void
 mapfile_close(struct mapped_file *m)
 {
 	if (m->data != NULL) {
-		guard(m, false);
+		guard_off(m);
 		munmap((void *)m->data, m->size);
 	}
 	free(m->path);

@@ -20,10 +20,25 @@ struct mapped_file {
 int mapfile_open(const char *path, struct mapped_file *out, char **err);
 void mapfile_close(struct mapped_file *m);
 /* A mapped file that shrinks while it is read ends the process: the
- * message "ttv: FILE: changed while being read", exit status 1. hook (may
- * be NULL) runs first, in the signal handler: async-signal-safe calls
- * only (the viewer puts the terminal back). */
+ * message "ttv: FILE: changed while being read", exit status 1, whatever
+ * the number of files mapped and the thread that reads. hook (may be
+ * NULL) runs first, in the signal handler: async-signal-safe calls only
+ * (the viewer puts the terminal back). */
 void mapfile_on_bus(void (*hook)(void));
+/*
+ * The files a load reads. Between mapfile_record_begin() and
+ * mapfile_record_end(), every file mapped on any thread, and every file
+ * given to mapfile_note() (read by other means, as libelf reads a
+ * binary), is listed once by device and inode with its size and
+ * modification time. One recording at a time (the loader's).
+ */
+struct trace_file;
+void mapfile_record_begin(void);
+/* The list (caller frees it and each path) and its length. */
+struct trace_file *mapfile_record_end(size_t *n);
+/* Lists the regular file open at fd (named path) while recording. */
+void mapfile_note(const char *path, int fd);
+
 /* "a FIFO", "a directory"... for a stat mode, in messages. */
 const char *mapfile_kind(unsigned mode);
 /* Hints that [off, off+len) will be read in order. */

@@ -63,6 +63,9 @@ trace_free(struct trace *t)
 	}
 	free(t->meta_keys);
 	free(t->meta_values);
+	for (size_t i = 0; i < t->nfiles; i++)
+		free(t->files[i].path);
+	free(t->files);
 	for (size_t i = 0; i < t->ndiags; i++)
 		free(t->diags[i].text);
 	free(t->diags);

@@ -239,6 +239,16 @@ struct record_count {
 	uint64_t count;
 };
 
+/* A file the trace was read from (the trace, a CTF trace's metadata,
+ * streams and indexes, a binary its names came from) as it was when
+ * read: what an output must not overwrite, and what tells whether the
+ * trace changed since. */
+struct trace_file {
+	char *path;
+	uint64_t dev, ino;
+	int64_t size, mtime_ns;
+};
+
 enum diag_level { DIAG_WARNING, DIAG_ERROR };
 
 struct diag_msg {
@@ -299,6 +309,9 @@ struct trace {
 	/* Key/value metadata for --info (modules, clocks, env...). */
 	char **meta_keys, **meta_values;
 	size_t nmeta;
+
+	struct trace_file *files;	/* each file read, once, set by the loader */
+	size_t nfiles;
 
 	struct diag_msg *diags;
 	size_t ndiags;

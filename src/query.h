@@ -6,6 +6,7 @@
 #ifndef TTV_QUERY_H
 #define TTV_QUERY_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -14,6 +15,13 @@
 
 /* ---------------------------------------------------------------- regex */
 
+/*
+ * Patterns (src/regex.c, the one place that compiles and matches them):
+ * matched against the trace's interned strings, each distinct string
+ * once, within a budget (README, "budget"). A match that PCRE2 gives up
+ * on (a limit hit) is an error, never a "no": whatever asked then gets no
+ * answer, and regex_error() says why.
+ */
 struct regex;
 /* Compiles a pcre2 pattern (UTF-8 when valid). On error returns NULL and
  * sets *err to "MESSAGE at column N" (caller frees). */
@@ -22,10 +30,79 @@ struct regex *regex_compile(const char *pattern, char **err);
  * upper-case letter (escapes such as \S aside) ignores case. */
 bool regex_smart_caseless(const char *pattern);
 struct regex *regex_compile_search(const char *pattern, char **err);
-bool regex_match(const struct regex *re, const char *s, size_t len);
 void regex_free(struct regex *re);
-/* One byte per function: 1 where the function's name matches. */
-uint8_t *regex_match_funcs(const struct trace *t, const struct regex *re);
+/* Whether PCRE2 compiled it to machine code (not with (*NO_JIT)). */
+bool regex_jit(const struct regex *re);
+
+/* The work one pattern may do over a trace's strings, per question asked
+ * of them. The match limit of one string is steps / strings (a tenth of
+ * that without JIT, ten times slower a step), at least REGEX_LIMIT_MIN
+ * (unless quick) and at most REGEX_LIMIT_MAX: together the strings take
+ * at most `steps`, about 2 s. The thread's CPU time (seconds, 0: no
+ * limit) and *stop (another thread's Esc) are looked at between strings. A quick budget
+ * is the viewer's try on its own thread: no floor under the limit, and
+ * strings longer than max_len or more than max_bytes in all (0: any) are
+ * not even tried, so it answers within a frame or not at all. */
+#define REGEX_STEPS 1000000000ULL
+#define REGEX_SECONDS 3.0
+#define REGEX_LIMIT_MIN 10000u
+#define REGEX_LIMIT_MAX 10000000u
+struct regex_budget {
+	uint64_t steps;
+	double seconds;
+	bool quick;
+	size_t max_len, max_bytes;
+	const atomic_int *stop;		/* not NULL: stop when it is set */
+};
+/* The README's budget: REGEX_STEPS, REGEX_SECONDS (TTV_REGEX_SECONDS
+ * for tests, env.h), no stop flag. */
+void regex_budget_default(struct regex_budget *b);
+/* What the regex's next questions may cost (a copy is kept). */
+void regex_set_budget(struct regex *re, const struct regex_budget *b);
+/* Why the last question got no answer: "regex 'P' too costly: match
+ * limit of N steps hit on string I of N (...)", "... too costly: stopped
+ * after 3 s of work, ...", "regex 'P': stopped ..." (owned by re). */
+const char *regex_error(const struct regex *re);
+
+/* One string, with the match limit of the last question (PCRE2's
+ * default at first): 1 match, 0 no match, -1 error (regex_error). */
+int regex_match(struct regex *re, const char *s, size_t len);
+
+/* Verdicts over a trace's strings, one byte per str_id (t->nstrings
+ * bytes, from regex_verdicts_new): mark the strings a question needs with
+ * regex_ask; regex_match_strings turns each into REGEX_YES or REGEX_NO
+ * (in str_id order, one budget for them all) and returns 0, or -1 when it
+ * could not (regex_error): the verdicts are then not to be used. */
+enum { REGEX_UNASKED, REGEX_ASK, REGEX_NO, REGEX_YES };
+uint8_t *regex_verdicts_new(const struct trace *t);
+static inline void
+regex_ask(const struct trace *t, uint8_t *v, str_id s)
+{
+	if (s < t->nstrings && v[s] == REGEX_UNASKED)
+		v[s] = REGEX_ASK;
+}
+int regex_match_strings(struct regex *re, const struct trace *t,
+    uint8_t *v);
+/* The same, each string asked with every match cut out: cut (t->nstrings
+ * pointers, NULL at first) gets at cut[s] the string without its matches
+ * (caller frees), and stays NULL where nothing matched. A search per
+ * character at most (an empty match steps over one character), each
+ * within the string's share of the steps, and the CPU time looked at
+ * between them. Returns 0, or -1 (regex_error) with every cut[s] NULL. */
+int regex_cut_strings(struct regex *re, const struct trace *t, uint8_t *v,
+    char **cut);
+/* Asks every function's name (and non-empty category). */
+void regex_ask_funcs(const struct trace *t, uint8_t *v, bool categories);
+/* One byte per function from the verdicts: 1 where its name (or, with
+ * categories, its category) matched (caller frees). */
+uint8_t *regex_funcs_from(const struct trace *t, const uint8_t *v,
+    bool categories);
+/* One byte per function: 1 where the name matches (--calls); or the name
+ * or the category (filters). NULL when the budget ran out (regex_error);
+ * caller frees. */
+uint8_t *regex_match_funcs(const struct trace *t, struct regex *re);
+uint8_t *regex_match_funcs_or_categories(const struct trace *t,
+    struct regex *re);
 
 /* --------------------------------------------------------------- filter */
 
@@ -48,9 +125,16 @@ void filter_clear(struct filter *f);
 void filter_set_threads(struct filter *f, const struct trace *t,
     const int64_t *tids, size_t n, bool invert);
 /* Keeps only functions whose name or category matches re, or hides them
- * (hide = true). */
-void filter_set_functions(struct filter *f, const struct trace *t,
-    const struct regex *re, bool hide);
+ * (hide = true). Returns 0, or -1 when re could not be matched within its
+ * budget (regex_error says why): the filter is then left as it was, for a
+ * filter that cannot be decided is not applied. */
+int filter_set_functions(struct filter *f, const struct trace *t,
+    struct regex *re, bool hide);
+/* The same from the functions a pattern matched (one byte per function,
+ * from regex_match_funcs_or_categories), which the filter takes; NULL
+ * clears the function filter. */
+void filter_set_function_mask(struct filter *f, const struct trace *t,
+    uint8_t *match, bool hide);
 /* Parses "TID[,TID...]" into a new array; -1 with *err on a bad list. */
 int filter_parse_tids(const char *list, int64_t **tids, size_t *n, char **err);
 
@@ -121,6 +205,15 @@ enum stats_key {
  * value at index floor(q * n) of the sorted list. */
 void query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, struct stats_table *out);
+/* The same with one row per group of functions: group[func] (nfuncs
+ * entries) is the row of a function, below ngroups (ngroups or more: the
+ * function is left out). A row's func is its group; the percentiles are
+ * those of all the group's calls. Functions that share a name, or names
+ * that pair once numbers are cut out of them (query_diff.h), are one row
+ * so. */
+void query_stats_grouped(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, const uint32_t *group, uint32_t ngroups,
+    struct stats_table *out);
 void stats_sort(const struct trace *t, struct stats_table *st,
     enum stats_key key, bool descending);
 const char *stats_key_name(enum stats_key k);
@@ -132,10 +225,15 @@ void stats_free(struct stats_table *st);
 /* ------------------------------------------------------------ call tree */
 
 #define CALL_NONE UINT32_MAX
+/* The func of a node that stands for every call below a depth limit. */
+#define CALL_FOLDED (UINT32_MAX - 1)
 
 struct call_node {
-	func_id func;		/* CALL_NONE for the root and thread nodes */
-	uint32_t track;		/* thread nodes (per-thread trees), else CALL_NONE */
+	func_id func;		/* CALL_NONE for the root and thread nodes,
+				 * CALL_FOLDED for folded calls */
+	uint32_t track;		/* thread nodes (per-thread trees): the track;
+				 * folded nodes: the depth of the deepest
+				 * call folded; else CALL_NONE */
 	uint32_t parent, first_child, next_sibling;	/* CALL_NONE if none */
 	uint32_t depth;
 	uint64_t count;
@@ -158,6 +256,16 @@ struct call_tree {
  * numbered in that depth-first order, whatever the threads did. */
 void query_call_tree(const struct trace *t, const struct filter *f,
     ttv_ns t0, ttv_ns t1, bool per_thread, struct call_tree *out);
+/* The same with nodes down to depth max_depth - 1 (at least 1): below a
+ * node of that depth, every call is one node, CALL_FOLDED, with the count
+ * of all those calls, and the total, self time and weight of the
+ * outermost ones (what they take of their caller's); its track is the
+ * depth of the deepest. The tree then has at most max_depth levels, and
+ * its memory keeps in proportion to the trace's however deep the stacks
+ * (batch outputs; the whole tree is query_call_tree's). */
+void query_call_tree_folded(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, bool per_thread, uint32_t max_depth,
+    struct call_tree *out);
 void call_tree_free(struct call_tree *ct);
 
 /* -------------------------------------------------------------- markers */
@@ -189,21 +297,33 @@ struct search_hit {
 void query_search(const struct trace *t, const struct filter *f,
     const uint8_t *match, struct search_hit **hits, size_t *n);
 
-/* The functions a search pattern finds: one byte per function, 1 where
- * the name or the category matches (caller frees). */
-uint8_t *query_search_funcs(const struct trace *t, const struct regex *re);
+/* What a search pattern matches, each distinct string matched once: the
+ * functions by name or category, and the verdicts of every string a
+ * search looks at (names, categories, string args, log texts), so that
+ * the hits can be made again (another filter, another range) without
+ * matching anything. */
+struct search_match {
+	uint8_t *func;		/* nfuncs bytes: 1 where name or category matches */
+	uint8_t *str;		/* nstrings verdicts (REGEX_YES...) */
+};
+/* Returns 0, or -1 when re could not be matched within its budget
+ * (regex_error says why; *m is then empty). */
+int query_search_match(const struct trace *t, struct regex *re,
+    struct search_match *m);
+void search_match_free(struct search_match *m);
 
 /* What a search finds: the slices and instants of the matching functions,
  * and those whose string args match, in time order; and the log records
- * whose text matches. The viewer's / and --search run the same. */
+ * whose text matches. The viewer's / and --search run the same. m->str
+ * NULL: the functions' hits alone. */
 struct search_result {
 	struct search_hit *hits;
 	size_t nhits;
-	uint8_t *log_match;	/* nlogs bytes, NULL without a pattern */
+	uint8_t *log_match;	/* nlogs bytes, NULL without string verdicts */
 	size_t nlog_matches;
 };
 void query_search_all(const struct trace *t, const struct filter *f,
-    const uint8_t *match, const struct regex *re, struct search_result *out);
+    const struct search_match *m, struct search_result *out);
 void search_result_free(struct search_result *r);
 
 /* One row per function with hits: how many, their total time; by total,
@@ -217,8 +337,9 @@ size_t query_search_rows(const struct trace *t, const struct search_hit *hits,
     size_t nhits, struct search_row **rows);
 
 /* Where a hit matched: "name", "category" or "arg KEY" (in buf). */
-const char *query_search_where(const struct trace *t, const struct regex *re,
-    const struct search_hit *h, char *buf, size_t size);
+const char *query_search_where(const struct trace *t,
+    const struct search_match *m, const struct search_hit *h, char *buf,
+    size_t size);
 
 /* ----------------------------------------------------------------- flows */
 

@@ -3,10 +3,9 @@
  * whose text matches. Each track depth is already sorted, so the hits of
  * one list are sorted and the lists are merged by one sort of the
  * collected hits. The viewer's / and --search both run it. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <stdio.h>
 
 #include "query.h"
 #include "xalloc.h"
@@ -56,37 +55,71 @@ query_search(const struct trace *t, const struct filter *f,
 	*n = v.len;
 }
 
-uint8_t *
-query_search_funcs(const struct trace *t, const struct regex *re)
+/* Asks the string args of a run (empty strings never match). */
+static void
+ask_args(const struct trace *t, uint8_t *v, const struct arg *a, size_t n)
 {
-	uint8_t *match = regex_match_funcs(t, re);
+	for (size_t i = 0; i < n; i++)
+		if (a[i].type == ARG_STR && a[i].v.s != 0)
+			regex_ask(t, v, a[i].v.s);
+}
 
-	if (t->nfuncs == 0) {
-		free(match);
-		return xcalloc(1, 1);
+int
+query_search_match(const struct trace *t, struct regex *re,
+    struct search_match *m)
+{
+	uint8_t *v = regex_verdicts_new(t);
+	const struct arg *a;
+	size_t n;
+
+	memset(m, 0, sizeof *m);
+	/* Every string a search may look at, on every track (the verdicts
+	 * outlive the filters), asked at once: one budget for them all. */
+	regex_ask_funcs(t, v, true);
+	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
+		const struct track *tr = &t->tracks[ti];
+		for (size_t k = 0; k < tr->nslice_args; k++) {
+			a = trace_args(t, tr->slice_args[k].args, &n);
+			ask_args(t, v, a, n);
+		}
+		for (size_t i = 0; i < tr->ninstants; i++) {
+			a = trace_args(t, tr->instants[i].args, &n);
+			ask_args(t, v, a, n);
+		}
 	}
-	/* A function's category matches like its name. */
-	for (uint32_t f = 0; f < t->nfuncs; f++) {
-		const char *c = trace_str(t, t->funcs[f].category);
-		if (!match[f] && c[0] != '\0' && regex_match(re, c, strlen(c)))
-			match[f] = 1;
+	for (size_t i = 0; i < t->nlogs; i++)
+		regex_ask(t, v, t->logs[i].text);
+	if (regex_match_strings(re, t, v) != 0) {
+		free(v);
+		return -1;
 	}
-	return match;
+	m->str = v;
+	m->func = regex_funcs_from(t, v, true);
+	return 0;
+}
+
+void
+search_match_free(struct search_match *m)
+{
+	free(m->func);
+	free(m->str);
+	memset(m, 0, sizeof *m);
+}
+
+static bool
+str_yes(const struct trace *t, const struct search_match *m, str_id s)
+{
+	return s != 0 && s < t->nstrings && m->str[s] == REGEX_YES;
 }
 
 /* The first string arg of the run that matches, or NULL. */
 static const struct arg *
 arg_matching(const struct trace *t, const struct arg *a, size_t n,
-    const struct regex *re)
+    const struct search_match *m)
 {
-	for (size_t i = 0; i < n; i++) {
-		const char *s;
-		if (a[i].type != ARG_STR)
-			continue;
-		s = trace_str(t, a[i].v.s);
-		if (s[0] != '\0' && regex_match(re, s, strlen(s)))
+	for (size_t i = 0; i < n; i++)
+		if (a[i].type == ARG_STR && str_yes(t, m, a[i].v.s))
 			return &a[i];
-	}
 	return NULL;
 }
 
@@ -94,10 +127,10 @@ arg_matching(const struct trace *t, const struct arg *a, size_t n,
  * arg does: added to the hits, which stay in time order. */
 static void
 search_args(const struct trace *t, const struct filter *f,
-    const uint8_t *match, const struct regex *re, struct search_hit **hits,
-    size_t *nhits)
+    const struct search_match *m, struct search_hit **hits, size_t *nhits)
 {
 	VEC(struct search_hit) more = { 0 };
+	const uint8_t *match = m->func;
 
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
 		const struct track *tr = &t->tracks[ti];
@@ -116,7 +149,7 @@ search_args(const struct trace *t, const struct filter *f,
 			if (match[s->func] || !filter_func(f, s->func))
 				continue;
 			a = trace_args(t, sa->args, &n);
-			if (arg_matching(t, a, n, re) != NULL)
+			if (arg_matching(t, a, n, m) != NULL)
 				VEC_PUSH(&more, ((struct search_hit){
 				    s->start, r }));
 		}
@@ -128,7 +161,7 @@ search_args(const struct trace *t, const struct filter *f,
 			    !filter_func(f, in->func))
 				continue;
 			a = trace_args(t, in->args, &n);
-			if (arg_matching(t, a, n, re) != NULL)
+			if (arg_matching(t, a, n, m) != NULL)
 				VEC_PUSH(&more, ((struct search_hit){ in->t,
 				    { ti, SEARCH_INSTANT, (uint32_t)i } }));
 		}
@@ -144,21 +177,22 @@ search_args(const struct trace *t, const struct filter *f,
 
 void
 query_search_all(const struct trace *t, const struct filter *f,
-    const uint8_t *match, const struct regex *re, struct search_result *out)
+    const struct search_match *m, struct search_result *out)
 {
 	memset(out, 0, sizeof *out);
-	query_search(t, f, match, &out->hits, &out->nhits);
-	if (re == NULL)
+	query_search(t, f, m->func, &out->hits, &out->nhits);
+	if (m->str == NULL)
 		return;
-	search_args(t, f, match, re, &out->hits, &out->nhits);
+	search_args(t, f, m, &out->hits, &out->nhits);
 	/* Log records of shown tracks (or of none) whose text matches. */
 	out->log_match = xcalloc(t->nlogs ? t->nlogs : 1, 1);
 	for (size_t i = 0; i < t->nlogs; i++) {
-		const char *s = trace_str(t, t->logs[i].text);
+		str_id s = t->logs[i].text;
 		uint32_t tr = t->logs[i].track;
 		if (tr < t->ntracks && !filter_track(f, tr))
 			continue;
-		if (regex_match(re, s, strlen(s))) {
+		/* An empty text is asked too: ^$ finds it. */
+		if (s < t->nstrings && m->str[s] == REGEX_YES) {
 			out->log_match[i] = 1;
 			out->nlog_matches++;
 		}
@@ -213,7 +247,7 @@ query_search_rows(const struct trace *t, const struct search_hit *hits,
 }
 
 const char *
-query_search_where(const struct trace *t, const struct regex *re,
+query_search_where(const struct trace *t, const struct search_match *m,
     const struct search_hit *h, char *buf, size_t size)
 {
 	func_id fn;
@@ -229,15 +263,16 @@ query_search_where(const struct trace *t, const struct regex *re,
 		fn = trace_slice(t, h->ref)->func;
 		a = trace_slice_args(t, h->ref, &n);
 	}
-	const char *name = trace_func_name(t, fn);
-	if (regex_match(re, name, strlen(name)))
+	if (m->str == NULL || fn >= t->nfuncs)
 		return "name";
-	const char *c = trace_str(t, t->funcs[fn].category);
-	if (c[0] != '\0' && regex_match(re, c, strlen(c)))
+	str_id name = t->funcs[fn].name;
+	if (name < t->nstrings && m->str[name] == REGEX_YES)
+		return "name";
+	if (str_yes(t, m, t->funcs[fn].category))
 		return "category";
-	const struct arg *m = arg_matching(t, a, n, re);
-	if (m != NULL) {
-		snprintf(buf, size, "arg %s", trace_str(t, m->name));
+	const struct arg *hit = arg_matching(t, a, n, m);
+	if (hit != NULL) {
+		snprintf(buf, size, "arg %s", trace_str(t, hit->name));
 		return buf;
 	}
 	return "name";

@@ -108,13 +108,17 @@ struct query {
 	struct span *spans;
 	size_t nspans, total;	/* total: slices in all spans */
 	int nthreads;
-	struct func_stats *rows;	/* the result, nfuncs */
+	/* Rows: one per function, or per group of functions (the
+	 * function's row, row_of[func], NULL: the function itself). */
+	const uint32_t *row_of;
+	uint32_t nrows;
+	struct func_stats *rows;	/* the result, nrows */
 
-	struct fn_plan *plan;	/* nfuncs, for the current batch */
+	struct fn_plan *plan;	/* nrows, for the current batch */
 	size_t hist_len;	/* buckets in each worker's hist */
 	struct target *targets;
 	size_t ntargets;
-	struct fn_window *windows;	/* nfuncs, FN_HIST with targets */
+	struct fn_window *windows;	/* nrows, FN_HIST with targets */
 	size_t ta, tb;		/* the targets of the current pass 3 */
 	ttv_ns *vals;		/* copied durations */
 	size_t vals_cap;
@@ -136,13 +140,12 @@ struct worker {
 
 /* ------------------------------------------------------------- threads */
 
-/* Threads for nslices slices of nfuncs functions: each thread has rows
- * for every function, not worth it when there are few slices per
- * function. */
+/* Threads for nslices slices of nrows rows: each thread has every row,
+ * not worth it when there are few slices per row. */
 static int
-thread_count(size_t nslices, uint32_t nfuncs)
+thread_count(size_t nslices, uint32_t nrows)
 {
-	if (nslices < THREAD_MIN_SLICES || nfuncs > nslices / 16)
+	if (nslices < THREAD_MIN_SLICES || nrows > nslices / 16)
 		return 1;
 	long n = ttv_cpus();
 	if (n < 1)
@@ -227,6 +230,16 @@ add_ns(ttv_ns a, ttv_ns b)
 	return (ttv_ns)((uint64_t)a + (uint64_t)b);
 }
 
+/* The row of a function. Each pass is written once and made twice: with
+ * rows NULL (a function is its row: the walk of --stats, compiled as it
+ * was before groups) and with the groups' table, a load more a slice. */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+static ALWAYS_INLINE uint32_t
+row_of(const uint32_t *rows, func_id fn)
+{
+	return rows != NULL ? rows[fn] : fn;
+}
+
 /* Only the first and the last slice of a span can stick out of the range
  * (slices at one depth do not overlap): their durations are clipped. */
 static inline bool
@@ -262,10 +275,9 @@ edge_children(const struct query *q, const struct depth_level *cl,
  * starts inside a depth finds its first child by search where a single
  * walk would have stepped to it: the same child, as slices at one depth
  * do not overlap. */
-static void *
-sum_pass(void *arg)
+static ALWAYS_INLINE void
+sum_walk(struct worker *w, const uint32_t *rows)
 {
-	struct worker *w = arg;
 	const struct trace *t = w->q->t;
 	const struct filter *f = w->q->f;
 	const struct span *sp;
@@ -310,7 +322,7 @@ sum_pass(void *arg)
 					child = edge_children(w->q, cl, s->start,
 					    end);
 			}
-			struct sums *fs = &w->sums[s->func];
+			struct sums *fs = &w->sums[row_of(rows, s->func)];
 			if (fs->count == 0) {
 				if (!filter_func(f, s->func))
 					continue;
@@ -331,6 +343,20 @@ sum_pass(void *arg)
 			    (ttv_ns)((uint64_t)dur - (uint64_t)child));
 		}
 	}
+}
+
+static void *
+sum_pass(void *arg)
+{
+	sum_walk(arg, NULL);
+	return NULL;
+}
+
+static void *
+sum_pass_grouped(void *arg)
+{
+	struct worker *w = arg;
+	sum_walk(w, w->q->row_of);
 	return NULL;
 }
 
@@ -408,10 +434,9 @@ hist_bits(const struct func_stats *fs, uint64_t calls)
 
 /* Pass 2: copies the durations of FN_COPY functions, counts those of
  * FN_HIST ones. */
-static void *
-count_pass(void *arg)
+static ALWAYS_INLINE void
+count_walk(struct worker *w, const uint32_t *rows)
 {
-	struct worker *w = arg;
 	const struct query *q = w->q;
 	const struct fn_plan *plan = q->plan;
 	ttv_ns *vals = q->vals;
@@ -428,7 +453,7 @@ count_pass(void *arg)
 		const struct slice *s = l->slices;
 		size_t lc = 0;
 		for (size_t i = lo; i < hi; i++) {
-			func_id fn = s[i].func;
+			uint32_t fn = row_of(rows, s[i].func);
 			const struct fn_plan *p = &plan[fn];
 			if (p->mode == FN_NONE || (s[i].flags & SLICE_INEXACT))
 				continue;
@@ -441,16 +466,29 @@ count_pass(void *arg)
 				vals[fill[fn]++] = dur;
 		}
 	}
+}
+
+static void *
+count_pass(void *arg)
+{
+	count_walk(arg, NULL);
+	return NULL;
+}
+
+static void *
+count_pass_grouped(void *arg)
+{
+	struct worker *w = arg;
+	count_walk(w, w->q->row_of);
 	return NULL;
 }
 
 /* Pass 3: copies the durations in the targets [ta, tb). Almost no
  * duration is in a target, and which one it misses by is random: the test
  * has no branch per target. */
-static void *
-copy_pass(void *arg)
+static ALWAYS_INLINE void
+copy_walk(struct worker *w, const uint32_t *rows)
 {
-	struct worker *w = arg;
 	const struct query *q = w->q;
 	const struct span *sp;
 	size_t lo, hi;
@@ -461,12 +499,13 @@ copy_pass(void *arg)
 		const struct slice *s = l->slices;
 		size_t lc = 0;
 		for (size_t i = lo; i < hi; i++) {
-			const struct fn_plan *p = &q->plan[s[i].func];
+			uint32_t fn = row_of(rows, s[i].func);
+			const struct fn_plan *p = &q->plan[fn];
 			if (p->ntargets == 0 || (s[i].flags & SLICE_INEXACT))
 				continue;
 			ttv_ns dur = edge_dur(q, sp, i, level_dur_walk(l, i,
 			    &lc));
-			const struct fn_window *fw = &q->windows[s[i].func];
+			const struct fn_window *fw = &q->windows[fn];
 			bool in = ((uint64_t)(dur - fw->lo[0]) <= fw->span[0]) |
 			    ((uint64_t)(dur - fw->lo[1]) <= fw->span[1]) |
 			    ((uint64_t)(dur - fw->lo[2]) <= fw->span[2]);
@@ -483,6 +522,20 @@ copy_pass(void *arg)
 			}
 		}
 	}
+}
+
+static void *
+copy_pass(void *arg)
+{
+	copy_walk(arg, NULL);
+	return NULL;
+}
+
+static void *
+copy_pass_grouped(void *arg)
+{
+	struct worker *w = arg;
+	copy_walk(w, w->q->row_of);
 	return NULL;
 }
 
@@ -722,7 +775,7 @@ run_batch(struct query *q, struct worker *w, uint32_t first, uint32_t next,
 			w[i].hist_cap = hist_len;
 		}
 	reserve_vals(q, used);
-	run_workers(w, nt, count_pass);
+	run_workers(w, nt, q->row_of ? count_pass_grouped : count_pass);
 	select_all(q, w, first, next, 0, 0);
 	if (nhist == 0)
 		return;
@@ -747,32 +800,27 @@ run_batch(struct query *q, struct worker *w, uint32_t first, uint32_t next,
 			}
 		}
 		reserve_vals(q, used);
-		run_workers(w, nt, copy_pass);
+		run_workers(w, nt, q->row_of ? copy_pass_grouped :
+		    copy_pass);
 		select_all(q, w, next, next, q->ta, q->tb);
 	}
 }
 
-void
-query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
-    ttv_ns t1, struct stats_table *out)
+/* The statistics of nrows rows, row_of[func] the row of a function (NULL:
+ * its own). */
+static void
+stats_rows(const struct trace *t, const struct filter *f, ttv_ns t0,
+    ttv_ns t1, const uint32_t *row_of, uint32_t nrows,
+    struct stats_table *out)
 {
 	memset(out, 0, sizeof *out);
-	if (t->nfuncs == 0)
+	if (nrows == 0)
 		return;
-	/* The whole trace, unfiltered: the table an index stored. */
-	if (t->summary != NULL && t->summary->has_stats &&
-	    summary_whole(f, t0, t1)) {
-		out->n = t->summary->nstats;
-		out->rows = xcalloc(out->n + 1, sizeof *out->rows);
-		if (out->n > 0)
-			memcpy(out->rows, t->summary->stats, out->n *
-			    sizeof *out->rows);
-		return;
-	}
-	struct query q = { .t = t, .f = f, .t0 = t0, .t1 = t1 };
+	struct query q = { .t = t, .f = f, .t0 = t0, .t1 = t1,
+	    .row_of = row_of, .nrows = nrows };
 	plan_spans(&q, t0, t1);
-	q.nthreads = thread_count(q.total, t->nfuncs);
-	q.rows = xcalloc(t->nfuncs, sizeof *q.rows);
+	q.nthreads = thread_count(q.total, nrows);
+	q.rows = xcalloc(nrows, sizeof *q.rows);
 
 	/* Pass 1, then the chunks' rows in order. */
 	struct worker w[THREADS_MAX];
@@ -782,14 +830,13 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 		w[i].from = q.total * (size_t)i / (size_t)q.nthreads;
 		w[i].to = q.total * (size_t)(i + 1) / (size_t)q.nthreads;
 		/* Aligned by hand: x*alloc have no aligned variant. */
-		w[i].sums_mem = xcalloc((size_t)t->nfuncs + 1,
-		    sizeof *w[i].sums);
+		w[i].sums_mem = xcalloc((size_t)nrows + 1, sizeof *w[i].sums);
 		w[i].sums = (struct sums *)(((uintptr_t)w[i].sums_mem +
 		    sizeof *w[i].sums - 1) & ~(uintptr_t)(sizeof *w[i].sums - 1));
-		w[i].fill = xmalloc(t->nfuncs * sizeof *w[i].fill);
+		w[i].fill = xmalloc(nrows * sizeof *w[i].fill);
 	}
-	run_workers(w, q.nthreads, sum_pass);
-	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+	run_workers(w, q.nthreads, row_of ? sum_pass_grouped : sum_pass);
+	for (uint32_t fn = 0; fn < nrows; fn++)
 		for (int i = 0; i < q.nthreads; i++)
 			merge_sums(&q.rows[fn], &w[i].sums[fn]);
 
@@ -797,17 +844,17 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	 * histograms fit BATCH_MAX (one larger function is a batch of its
 	 * own). The function filter is in the counts already: a function
 	 * out of it has count 0 and is in no batch. */
-	q.plan = xcalloc(t->nfuncs, sizeof *q.plan);
-	q.windows = xmalloc(t->nfuncs * sizeof *q.windows);
+	q.plan = xcalloc(nrows, sizeof *q.plan);
+	q.windows = xmalloc(nrows * sizeof *q.windows);
 	uint32_t *h = xmalloc(HIST_BUCKETS_MAX * sizeof *h);
 	size_t ntargets_max = 0;
 	uint64_t calls = 0;
-	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+	for (uint32_t fn = 0; fn < nrows; fn++)
 		calls += q.rows[fn].count;
-	for (uint32_t next = 0; next < t->nfuncs;) {
+	for (uint32_t next = 0; next < nrows;) {
 		size_t used = 0, nhist = 0;
 		uint32_t first = next;
-		for (; next < t->nfuncs; next++) {
+		for (; next < nrows; next++) {
 			struct func_stats *fs = &q.rows[next];
 			struct fn_plan *p = &q.plan[next];
 			p->mode = FN_NONE;
@@ -861,7 +908,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 
 	struct func_stats *rows = q.rows;
 	size_t n = 0;
-	for (uint32_t i = 0; i < t->nfuncs; i++) {
+	for (uint32_t i = 0; i < nrows; i++) {
 		if (rows[i].count == 0)
 			continue;
 		rows[i].func = i;
@@ -869,6 +916,45 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 	}
 	out->rows = rows;
 	out->n = n;
+}
+
+void
+query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
+    ttv_ns t1, struct stats_table *out)
+{
+	/* The whole trace, unfiltered: the table an index stored. */
+	if (t->summary != NULL && t->summary->has_stats && t->nfuncs > 0 &&
+	    summary_whole(f, t0, t1)) {
+		memset(out, 0, sizeof *out);
+		out->n = t->summary->nstats;
+		out->rows = xcalloc(out->n + 1, sizeof *out->rows);
+		if (out->n > 0)
+			memcpy(out->rows, t->summary->stats, out->n *
+			    sizeof *out->rows);
+		return;
+	}
+	stats_rows(t, f, t0, t1, NULL, t->nfuncs, out);
+}
+
+void
+query_stats_grouped(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, const uint32_t *group, uint32_t ngroups,
+    struct stats_table *out)
+{
+	/* Pass 1 asks the function filter at a row's first call only (the
+	 * rows of functions it leaves out then stay empty): here the
+	 * functions it leaves out go to a row of their own past the
+	 * groups, which stays empty, and a group never meets them. */
+	uint32_t *row_of = xmalloc((t->nfuncs ? t->nfuncs : 1) *
+	    sizeof *row_of);
+	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
+		row_of[fn] = filter_func(f, fn) && group[fn] < ngroups ?
+		    group[fn] : ngroups;
+	stats_rows(t, f, t0, t1, row_of, ngroups + 1, out);
+	free(row_of);
+	/* the row past the groups, last if it is there */
+	if (out->n > 0 && out->rows[out->n - 1].func >= ngroups)
+		out->n--;
 }
 
 static const char *const key_names[STATS_KEY_COUNT] = {

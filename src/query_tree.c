@@ -13,6 +13,10 @@
  * stack (traces can nest thousands of frames deep), and each walk reports
  * how much of its subtree's time is in focus, so ancestors of focused
  * frames keep exactly that time.
+ *
+ * Folded (query_call_tree_folded), a call at the depth limit gets the
+ * CALL_FOLDED node of its caller's, and every call inside it that same
+ * node: it counts them all, and the time of the outermost.
  */
 #include "config.h"
 
@@ -29,6 +33,8 @@ struct tree_builder {
 	struct hashmap children;	/* (parent, func) -> node */
 };
 
+/* The node for func under parent: a function, a thread node (CALL_NONE
+ * and its track) or the folded node (CALL_FOLDED, track its depth). */
 static uint32_t
 child_node(struct tree_builder *tb, uint32_t parent, func_id func,
     uint32_t track)
@@ -60,22 +66,28 @@ clip(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
 
 struct frame {
 	uint32_t depth;
-	size_t index;
 	uint32_t node;
+	size_t index;
 	size_t child;		/* next child index at depth + 1 */
-	bool in_focus;
 	ttv_ns clipped;
 	ttv_ns focus_below;	/* focused time reported by children */
 	ttv_ns child_clipped;	/* clipped time of visited children */
 	uint64_t child_weight;
+	/* last, packed: a frame a level, and stacks go 10^6 deep */
+	bool in_focus;
 	bool has_focus_below;
+	uint8_t fold;		/* FOLD_TOP, FOLD_INSIDE, or 0 */
 };
+
+enum { FOLD_TOP = 1, FOLD_INSIDE = 2 };
 
 struct walk {
 	const struct trace *t;
 	const struct filter *f;
 	const struct track *tr;
 	ttv_ns t0, t1;
+	uint32_t base;		/* the node depth of level 0, less one */
+	uint32_t fold;		/* the node depth calls fold at */
 	struct tree_builder *tb;
 	VEC(struct frame) stack;
 };
@@ -90,9 +102,22 @@ open_frame(struct walk *w, uint32_t parent, uint32_t d, size_t i,
 	bool on = filter_func(w->f, s->func);
 	if (w->f != NULL && w->f->hide_functions && !on)
 		return false;
+	uint32_t nd = d + 1 + w->base, node = parent;
+	uint8_t fold = 0;
+	if (nd < w->fold) {
+		node = child_node(w->tb, parent, s->func, CALL_NONE);
+	} else if (nd == w->fold) {
+		node = child_node(w->tb, parent, CALL_FOLDED, nd);
+		fold = FOLD_TOP;
+	} else {
+		/* inside a folded call: its node, one level deeper */
+		struct call_node *c = &w->tb->nodes.items[node];
+		if (nd > c->track)
+			c->track = nd;
+		fold = FOLD_INSIDE;
+	}
 	struct frame fr = {
-		.depth = d, .index = i,
-		.node = child_node(w->tb, parent, s->func, CALL_NONE),
+		.depth = d, .index = i, .node = node, .fold = fold,
 		.in_focus = parent_focus || on,
 		.clipped = clip(l, i, w->t0, w->t1),
 	};
@@ -114,7 +139,17 @@ close_frame(struct walk *w)
 	struct call_node *n = &w->tb->nodes.items[fr.node];
 	ttv_ns focus = fr.in_focus ? fr.clipped : fr.focus_below;
 	bool counted = fr.in_focus || fr.has_focus_below;
-	if (counted) {
+	if (counted && fr.fold == FOLD_INSIDE) {
+		/* the outermost folded call holds its time */
+		n->count++;
+	} else if (counted && fr.fold == FOLD_TOP) {
+		/* all of it is self time: nothing below is a node */
+		n->count++;
+		n->total += focus;
+		n->self += focus;
+		n->weight += weight;
+		n->self_weight += weight;
+	} else if (counted) {
 		n->count++;
 		n->total += focus;
 		n->weight += weight;
@@ -226,8 +261,9 @@ struct level_tree {
 };
 
 /* The node for func under parent (func may be a track's thread node:
- * THREAD_KEY | track). */
+ * THREAD_KEY | track, or the folded node, FOLD_KEY). */
 #define THREAD_KEY ((uint64_t)1 << 31)
+#define FOLD_KEY ((uint64_t)1 << 30)
 
 static uint32_t
 level_node(struct level_tree *lt, uint32_t parent, uint64_t k)
@@ -250,12 +286,15 @@ level_node(struct level_tree *lt, uint32_t parent, uint64_t k)
 	nt->vals[j] = n;
 	nt->n++;
 	bool thread = k & THREAD_KEY;
+	uint32_t depth = lt->nodes.items[parent].depth + 1;
 	struct call_node node = {
-		.func = thread ? CALL_NONE : (func_id)k,
-		.track = thread ? (uint32_t)(k & ~THREAD_KEY) : CALL_NONE,
+		.func = thread ? CALL_NONE : k == FOLD_KEY ? CALL_FOLDED :
+		    (func_id)k,
+		.track = thread ? (uint32_t)(k & ~THREAD_KEY) : k == FOLD_KEY ?
+		    depth : CALL_NONE,
 		.parent = parent,
 		.first_child = CALL_NONE, .next_sibling = CALL_NONE,
-		.depth = lt->nodes.items[parent].depth + 1,
+		.depth = depth,
 	};
 	VEC_PUSH(&lt->nodes, node);
 	return n;
@@ -287,6 +326,7 @@ struct level_walk {
 	const struct filter *f;
 	ttv_ns t0, t1;
 	bool per_thread;
+	uint32_t fold;		/* the node depth calls fold at */
 	const struct chunk_set *cs;
 	struct level_tree w[WORKERS_MAX];
 };
@@ -305,6 +345,7 @@ level_chunk(int worker, void *arg, size_t ci)
 	    level_node(lt, 0, THREAD_KEY | ch->track) : 0;
 	size_t plo = 0, phi = 0;
 	for (uint32_t d = 0; d < tr->ndepth; d++) {
+		uint32_t nd = d + 1 + (lw->per_thread ? 1 : 0);
 		size_t lo, hi;
 		chunk_level(t, ch, d, lw->t0, lw->t1, &lo, &hi);
 		if (lo >= hi)
@@ -338,7 +379,17 @@ level_chunk(int worker, void *arg, size_t ci)
 				here[i - lo] = CALL_NONE;
 				continue;
 			}
-			uint32_t n = level_node(lt, parent, s->func);
+			if (nd > lw->fold) {
+				/* inside a folded call: counted there */
+				struct call_node *c = &lt->nodes.items[parent];
+				c->count++;
+				if (nd > c->track)
+					c->track = nd;
+				here[i - lo] = parent;
+				continue;
+			}
+			uint32_t n = level_node(lt, parent, nd == lw->fold ?
+			    FOLD_KEY : s->func);
 			struct call_node *c = &lt->nodes.items[n];
 			c->count++;
 			c->total += level_clip(l, i, lw->t0, lw->t1);
@@ -365,13 +416,15 @@ merge_tree(struct level_tree *to, const struct level_tree *from)
 	for (size_t i = 1; i < n; i++) {
 		const struct call_node *c = &from->nodes.items[i];
 		uint64_t k = c->func == CALL_NONE ? THREAD_KEY | c->track :
-		    c->func;
+		    c->func == CALL_FOLDED ? FOLD_KEY : c->func;
 		uint32_t m = level_node(to, map[c->parent], k);
 		map[i] = m;
 		struct call_node *d = &to->nodes.items[m];
 		d->count += c->count;
 		d->total += c->total;
 		d->weight += c->weight;
+		if (c->func == CALL_FOLDED && c->track > d->track)
+			d->track = c->track;
 	}
 	free(map);
 }
@@ -379,7 +432,7 @@ merge_tree(struct level_tree *to, const struct level_tree *from)
 /* The tree without a focus filter, self times included, into tb. */
 static void
 level_tree_build(const struct trace *t, const struct filter *f, ttv_ns t0,
-    ttv_ns t1, bool per_thread, struct tree_builder *tb)
+    ttv_ns t1, bool per_thread, uint32_t fold, struct tree_builder *tb)
 {
 	struct chunk_set cs;
 	chunks_plan(t, f, t0, t1, CHUNK_SLICES, &cs);
@@ -388,7 +441,7 @@ level_tree_build(const struct trace *t, const struct filter *f, ttv_ns t0,
 		nw = WORKERS_MAX;
 	struct level_walk *lw = xcalloc(1, sizeof *lw);
 	*lw = (struct level_walk){ .t = t, .f = f, .t0 = t0, .t1 = t1,
-	    .per_thread = per_thread, .cs = &cs };
+	    .per_thread = per_thread, .fold = fold, .cs = &cs };
 	for (int i = 0; i < nw; i++)
 		level_tree_init(&lw->w[i]);
 	chunks_run(&cs, nw, level_chunk, lw);
@@ -444,7 +497,7 @@ cmp_children(const void *a, const void *b, void *arg)
 	/* Equal times by name: function ids follow the order a reader met
 	 * the functions, which parallel readers do not fix. */
 	if (x->func != y->func) {
-		if (x->func == CALL_NONE || y->func == CALL_NONE)
+		if (x->func >= CALL_FOLDED || y->func >= CALL_FOLDED)
 			return x->func < y->func ? -1 : 1;
 		int c = strcmp(trace_func_name(ctx->t, x->func),
 		    trace_func_name(ctx->t, y->func));
@@ -494,6 +547,17 @@ void
 query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, bool per_thread, struct call_tree *out)
 {
+	query_call_tree_folded(t, f, t0, t1, per_thread, UINT32_MAX, out);
+}
+
+void
+query_call_tree_folded(const struct trace *t, const struct filter *f,
+    ttv_ns t0, ttv_ns t1, bool per_thread, uint32_t max_depth,
+    struct call_tree *out)
+{
+	/* calls fold at max_depth, never above the first level of calls */
+	uint32_t base = per_thread ? 1 : 0;
+	uint32_t fold = max_depth > base + 1 ? max_depth : base + 1;
 	struct tree_builder tb = { 0 };
 	struct call_node root = {
 		.func = CALL_NONE, .track = CALL_NONE, .parent = CALL_NONE,
@@ -501,11 +565,11 @@ query_call_tree(const struct trace *t, const struct filter *f, ttv_ns t0,
 	};
 	bool focus = f != NULL && f->func_on != NULL && !f->hide_functions;
 	if (!focus) {
-		level_tree_build(t, f, t0, t1, per_thread, &tb);
+		level_tree_build(t, f, t0, t1, per_thread, fold, &tb);
 	} else {
 		VEC_PUSH(&tb.nodes, root);
 		struct walk w = { .t = t, .f = f, .t0 = t0, .t1 = t1,
-		    .tb = &tb };
+		    .base = base, .fold = fold, .tb = &tb };
 		for (uint32_t ti = 0; ti < t->ntracks; ti++) {
 			if (!filter_track(f, ti) || t->tracks[ti].nslices == 0 ||
 			    t->tracks[ti].kind == TRACK_CPU)

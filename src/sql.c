@@ -12,17 +12,38 @@
  *    DETACH, pragmas that set something, load_extension() and creating
  *    virtual tables;
  *  - SQLITE_DBCONFIG_DEFENSIVE, and the schema is not trusted.
- * Creating temporary tables and views, and writing to them, is allowed:
- * all of it lives in memory and goes away with the connection.
+ * Creating tables, views and indexes, temporary or not, and writing to
+ * them, is allowed: all of it lives in memory (temp_store is MEMORY and
+ * cannot be set) and goes away with the connection. The virtual tables
+ * are innocuous (no side effect), so views may read them although the
+ * schema is not trusted. SQLite's heap has a hard limit (sql_memory_limit
+ * in sql.h): a query that sorts or stores without end fails with "out of
+ * memory" at the limit instead of taking the machine's.
+ *
+ * Stopping: the progress handler polls the cancel flag while a statement
+ * runs, the tables' long loops poll it too, and sqlite3_interrupt() reaches
+ * the parser, which the progress handler does not (a statement of
+ * 100,000 common table expressions takes a minute to prepare).
  */
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#ifdef HAVE_MALLOC_USABLE_SIZE
+#include <malloc.h>
+#endif
 
+#include "env.h"
 #include "sql_int.h"
 #include "xalloc.h"
+
+/* sql_cancel() runs in signal handlers: its store must not take a lock. */
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "atomic_int must be lock-free");
+
+#define MIB ((uint64_t)1 << 20)
 
 /* --------------------------------------------------------------- guard */
 
@@ -78,7 +99,178 @@ static int
 progress(void *arg)
 {
 	const struct sql *s = arg;
-	return s->cancel != 0;
+	return sql_cancelled(s);
+}
+
+/* ------------------------------------------------------------- memory */
+
+/* The limit in bytes (0: none), for sql_memory_limit() and the
+ * allocator below. */
+static _Atomic uint64_t heap_limit;
+
+#ifdef HAVE_MALLOC_USABLE_SIZE
+/*
+ * SQLite's memory, counted and limited as the C library hands it out:
+ * SQLite's own count (sqlite3_hard_heap_limit64) is of the bytes asked
+ * for, and a sort of small records then takes twice its count (40 MiB
+ * counted, 80 MiB resident). Here a block counts its usable size and its
+ * header, and one that would pass the limit is refused (SQLITE_NOMEM).
+ */
+static _Atomic uint64_t heap_used;
+
+#define BLOCK_HEADER 8
+
+static uint64_t
+block_cost(void *p)
+{
+	return (uint64_t)malloc_usable_size(p) + BLOCK_HEADER;
+}
+
+static bool
+fits(uint64_t more)
+{
+	uint64_t limit = atomic_load_explicit(&heap_limit,
+	    memory_order_relaxed);
+	return limit == 0 || atomic_load_explicit(&heap_used,
+	    memory_order_relaxed) + more <= limit;
+}
+
+static void *
+mem_malloc(int n)
+{
+	if (!fits((uint64_t)n + BLOCK_HEADER))
+		return NULL;
+	void *p = malloc((size_t)n);
+	if (p != NULL)
+		atomic_fetch_add_explicit(&heap_used, block_cost(p),
+		    memory_order_relaxed);
+	return p;
+}
+
+static void
+mem_free(void *p)
+{
+	if (p == NULL)
+		return;
+	atomic_fetch_sub_explicit(&heap_used, block_cost(p),
+	    memory_order_relaxed);
+	free(p);
+}
+
+static void *
+mem_realloc(void *p, int n)
+{
+	uint64_t old = block_cost(p);
+	if ((uint64_t)n + BLOCK_HEADER > old &&
+	    !fits((uint64_t)n + BLOCK_HEADER - old))
+		return NULL;
+	void *q = realloc(p, (size_t)n);
+	if (q == NULL)
+		return NULL;
+	atomic_fetch_sub_explicit(&heap_used, old, memory_order_relaxed);
+	atomic_fetch_add_explicit(&heap_used, block_cost(q),
+	    memory_order_relaxed);
+	return q;
+}
+
+static int
+mem_size(void *p)
+{
+	return p != NULL ? (int)malloc_usable_size(p) : 0;
+}
+
+/* What a block asked for n bytes holds (glibc: 16-byte steps with an
+ * 8-byte header, 24 bytes at least). */
+static int
+mem_roundup(int n)
+{
+	if (n <= 24)
+		return 24;
+	return n > INT32_MAX - 32 ? n : ((n + 8 + 15) & ~15) - 8;
+}
+
+static int
+mem_init(void *arg)
+{
+	(void)arg;
+	return SQLITE_OK;
+}
+
+static void
+mem_shutdown(void *arg)
+{
+	(void)arg;
+}
+
+static void
+set_allocator(void)
+{
+	static const sqlite3_mem_methods m = { mem_malloc, mem_free,
+	    mem_realloc, mem_size, mem_roundup, mem_init, mem_shutdown, NULL };
+	/* refused (and harmless) once SQLite has started: then SQLite's
+	 * own limit alone holds */
+	sqlite3_config(SQLITE_CONFIG_MALLOC, &m);
+}
+#else
+static void
+set_allocator(void)
+{
+}
+#endif
+
+/* The trace's size, as the budget counts it: its file's; a directory's
+ * traces (or a file gone since) count as the memory of their model. */
+static uint64_t
+input_bytes(const struct trace *t, uint64_t model)
+{
+	struct stat st;
+	if (t->path != NULL && stat(t->path, &st) == 0 &&
+	    S_ISREG(st.st_mode))
+		return (uint64_t)st.st_size;
+	return model;
+}
+
+/* What the budget of a run (64 MiB + 16 x the input) leaves SQLite once
+ * the program (24 MiB) and the loaded trace
+ * (its model, and a quarter more for the indexes the tables build over
+ * it) have their share: whole MiB, at least 16. */
+static uint64_t
+default_limit(const struct trace *t)
+{
+	uint64_t model = trace_memory(t);
+	uint64_t in = input_bytes(t, model);
+	uint64_t budget = 40 * MIB + (in < ((uint64_t)1 << 58) ? 16 * in :
+	    (uint64_t)1 << 62);
+	uint64_t taken = model + model / 4;
+	uint64_t limit = budget > taken + 16 * MIB ? budget - taken :
+	    16 * MIB;
+	return limit / MIB * MIB;
+}
+
+/* Sets SQLite's heap limit for t: TTV_SQL_MEMORY, else the default. */
+static int
+set_memory_limit(const struct trace *t, char **err)
+{
+	uint64_t mib = 0, limit;
+	int e = ttv_env_mib(TTV_ENV_SQL_MEMORY, &mib);
+	if (e < 0) {
+		*err = xasprintf("%s must be a number of MiB (0: no limit), "
+		    "not '%s'", ttv_env_name(TTV_ENV_SQL_MEMORY),
+		    ttv_getenv(TTV_ENV_SQL_MEMORY));
+		return -1;
+	}
+	limit = e > 0 ? mib * MIB : default_limit(t);
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, set_allocator);
+	atomic_store(&heap_limit, limit);
+	sqlite3_hard_heap_limit64((sqlite3_int64)limit);
+	return 0;
+}
+
+uint64_t
+sql_memory_limit(void)
+{
+	return atomic_load(&heap_limit);
 }
 
 /* -------------------------------------------------------------- id maps */
@@ -516,8 +708,11 @@ db_error(sqlite3 *db, const char *what)
 struct sql *
 sql_open(const struct trace *t, const struct sql_view *v, char **err)
 {
+	if (set_memory_limit(t, err) != 0)
+		return NULL;
 	struct sql *s = xcalloc(1, sizeof *s);
 	s->t = t;
+	atomic_init(&s->cancel, 0);
 	s->t0 = TTV_NS_MIN;
 	s->t1 = TTV_NS_MAX;
 	build_ids(s);
@@ -539,6 +734,8 @@ sql_open(const struct trace *t, const struct sql_view *v, char **err)
 	if (sqlite3_exec(db, "PRAGMA temp_store = MEMORY", NULL, NULL,
 	    &msg) != SQLITE_OK || sql_slice_register(s) != SQLITE_OK ||
 	    sql_tables_register(s) != SQLITE_OK ||
+	    sql_ancestry_register(s) != SQLITE_OK ||
+	    sql_funcs_register(s) != SQLITE_OK ||
 	    sqlite3_exec(db, "CREATE VIEW slices AS SELECT * FROM slice",
 	    NULL, NULL, &msg) != SQLITE_OK) {
 		*err = msg ? xasprintf("cannot set up SQLite: %s", msg) :
@@ -575,6 +772,7 @@ sql_close(struct sql *s)
 	free(s->block_start);
 	free(s->blocks);
 	free(s->arg_head);
+	free(s->prepare_err);
 	free(s);
 }
 
@@ -584,10 +782,24 @@ sql_db(struct sql *s)
 	return s->db;
 }
 
-volatile sig_atomic_t *
-sql_cancel_flag(struct sql *s)
+void
+sql_cancel(struct sql *s)
 {
-	return &s->cancel;
+	atomic_store_explicit(&s->cancel, 1, memory_order_relaxed);
+	if (s->db != NULL)
+		sqlite3_interrupt(s->db);
+}
+
+void
+sql_cancel_clear(struct sql *s)
+{
+	atomic_store_explicit(&s->cancel, 0, memory_order_relaxed);
+}
+
+bool
+sql_cancel_requested(const struct sql *s)
+{
+	return sql_cancelled(s);
 }
 
 struct sql_scan_stats *
@@ -599,7 +811,8 @@ sql_scan_stats(struct sql *s)
 long
 sql_error_offset(struct sql *s, const char *text, const char *stmt)
 {
-	int off = sqlite3_error_offset(s->db);
+	int off = s->prepare_err != NULL ? (int)s->prepare_err_off :
+	    sqlite3_error_offset(s->db);
 	if (off < 0 || text == NULL || stmt == NULL || stmt < text ||
 	    (size_t)off > strlen(stmt))
 		return -1;
@@ -609,8 +822,16 @@ sql_error_offset(struct sql *s, const char *text, const char *stmt)
 char *
 sql_errmsg(struct sql *s, const char *text, const char *stmt)
 {
-	const char *m = sqlite3_errmsg(s->db);
-	const char *hint = (sqlite3_errcode(s->db) & 0xff) == SQLITE_AUTH ?
+	const char *m = s->prepare_err != NULL ? s->prepare_err :
+	    sqlite3_errmsg(s->db);
+	uint64_t limit = sql_memory_limit();
+	if (s->prepare_err == NULL &&
+	    (sqlite3_errcode(s->db) & 0xff) == SQLITE_NOMEM && limit > 0)
+		return xasprintf("out of memory (limit %llu MiB; raise it with "
+		    "%s=MIB)", (unsigned long long)((limit + MIB - 1) / MIB),
+		    ttv_env_name(TTV_ENV_SQL_MEMORY));
+	const char *hint = s->prepare_err == NULL &&
+	    (sqlite3_errcode(s->db) & 0xff) == SQLITE_AUTH ?
 	    " (queries may not attach files, load extensions, change "
 	    "settings or create virtual tables)" : "";
 	long off = sql_error_offset(s, text, stmt);

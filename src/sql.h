@@ -3,12 +3,15 @@
  * reading the immutable model in place, under Perfetto trace processor's
  * table names (slice, thread, process, thread_track, track, counter_track,
  * counter, flow, args, sched, trace_bounds) and ttv's own (marker, log,
- * metadata). No row is copied into SQLite.
+ * metadata; sql_schema.def describes them all), with the functions of
+ * Perfetto's that ttv has (sql_funcs.c, sql_ancestry.c, sql_include.c).
+ * No row is copied into SQLite.
  *
  * The connection is contained: it has no file of its own, cannot attach
  * one, load an extension or run a statement that writes outside memory
- * (see sql.c for how). A query is stopped from another thread or a signal
- * handler by setting the cancel flag.
+ * (see sql.c for how), and SQLite's memory is bounded (sql_memory_limit).
+ * A statement, running or being prepared, is stopped from another thread
+ * or a signal handler with sql_cancel().
  *
  * The batch mode (cli_query.c) and the query pane both open one with
  * sql_open() and run statements with SQLite's own API.
@@ -16,7 +19,6 @@
 #ifndef TTV_SQL_H
 #define TTV_SQL_H
 
-#include <signal.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 
@@ -45,10 +47,33 @@ sqlite3 *sql_db(struct sql *s);
  * afterwards; not while a statement of the connection runs. */
 void sql_set_view(struct sql *s, const struct sql_view *v);
 
-/* The flag a running statement polls: nonzero stops it with
- * SQLITE_INTERRUPT. Safe to set from a signal handler or another thread;
- * the owner clears it before the next statement. */
-volatile sig_atomic_t *sql_cancel_flag(struct sql *s);
+/* Stops the statement running or being prepared on the connection
+ * (SQLITE_INTERRUPT), and every later one until sql_cancel_clear(): the
+ * caller's own loops over rows ask sql_cancel_requested(). Safe from a
+ * signal handler (async-signal-safe) and from any thread. */
+void sql_cancel(struct sql *s);
+/* The owner, before the next statement, when none runs. */
+void sql_cancel_clear(struct sql *s);
+bool sql_cancel_requested(const struct sql *s);
+
+/*
+ * SQLite's memory, counted over every connection of the process, is
+ * bounded so that a query cannot take more than the README's budget for a
+ * run (64 MiB + 16 x the trace's size) leaves: 40 MiB + 16 x the trace's
+ * size (its file; for a directory, its model's memory), less 1.25 x the
+ * memory of the loaded trace, and at least 16 MiB. TTV_SQL_MEMORY (MiB;
+ * 0: no limit) replaces it. sql_open() sets it; past it a statement fails with
+ * SQLITE_NOMEM, and sql_errmsg() says the limit and how to raise it.
+ * The limit in effect, in bytes (0: none).
+ */
+uint64_t sql_memory_limit(void);
+
+/* sqlite3_prepare_v2 on the connection, which also runs Perfetto's
+ * `INCLUDE PERFETTO MODULE name;` (then *st is NULL and *tail after it,
+ * as for a blank statement). On failure its message and place are
+ * sql_errmsg's. */
+int sql_prepare(struct sql *s, const char *text, sqlite3_stmt **st,
+    const char **tail);
 
 /* SQLite's message for the last error of the connection, with its place
  * when SQLite knows it: "MESSAGE at offset N (line L, column C)". `text`

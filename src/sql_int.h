@@ -12,6 +12,7 @@
 #ifndef TTV_SQL_INT_H
 #define TTV_SQL_INT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "sql.h"
@@ -34,7 +35,7 @@ struct sql {
 	uint8_t *track_on, *func_on;	/* NULL: all */
 	ttv_ns t0, t1;
 
-	volatile sig_atomic_t cancel;
+	atomic_int cancel;	/* sql_cancel(): set from any thread */
 	struct sql_scan_stats stats;
 
 	/* Slice ids: level L (the depths of all tracks end to end, track by
@@ -75,6 +76,10 @@ struct sql {
 	uint32_t *arg_head;
 	uint64_t marker_counts[MARKER_KIND_COUNT];
 	bool have_marker_counts;
+	/* sql_prepare's own error (INCLUDE PERFETTO MODULE), and where in
+	 * the statement; NULL: SQLite's. */
+	char *prepare_err;
+	long prepare_err_off;
 };
 
 static inline bool
@@ -122,12 +127,34 @@ bool sql_name_index(struct sql *s);
 static inline bool
 sql_cancelled(const struct sql *s)
 {
-	return s->cancel != 0;
+	return atomic_load_explicit(&s->cancel, memory_order_relaxed) != 0;
 }
 
-/* Modules: each registers its eponymous tables. */
+/* A row of the slice or sched table: a slice (level: its depth's array)
+ * or an instant (depth SEARCH_INSTANT, level NULL). */
+struct sql_row {
+	uint32_t track, depth;
+	size_t index;
+	const struct depth_level *level;
+};
+void sql_row_at(const struct sql *s, struct slice_ref ref,
+    struct sql_row *out);
+/* Whether the slice table shows the row at ref under the view. */
+bool sql_slice_shown(const struct sql *s, struct slice_ref ref);
+/* The row's parent_id: the nearest enclosing slice the view shows. */
+bool sql_slice_parent(const struct sql *s, struct slice_ref ref,
+    struct slice_ref *out);
+/* Column col (enum slice_column) of a row of the slice table. */
+void sql_slice_result(const struct sql *s, const struct sql_row *r, int col,
+    sqlite3_context *ctx);
+
+/* Modules: each registers its eponymous tables (or functions). */
 int sql_slice_register(struct sql *s);
 int sql_tables_register(struct sql *s);
+int sql_ancestry_register(struct sql *s);
+int sql_funcs_register(struct sql *s);
+/* The functions of Perfetto's time.conversion module (sql_funcs.c). */
+int sql_time_functions_register(struct sql *s);
 
 /* Reading an integer (or a real, rounded toward -inf or +inf) from a
  * constraint's value; false when it is neither. */

@@ -6,7 +6,9 @@
  * the instants of every track; `sched` holds the CPU lanes' slices (what
  * ran on a CPU).
  *
- * A scan is planned from what the model can answer without a full pass:
+ * The columns, and which of them a plan takes, come from the tables'
+ * description (sql_schema.def). A scan is planned from what the model can
+ * answer without a full pass:
  *  - id = X: one row, found by binary search over the id bases;
  *  - parent_id = X: the level below X's, inside X's time span;
  *  - track_id = X, depth = X, ts bounds: the index ranges of each depth
@@ -31,20 +33,10 @@
 #include <string.h>
 
 #include "sql_int.h"
+#include "sql_schema.h"
 #include "xalloc.h"
 
 enum table_kind { T_SLICE, T_SCHED };
-
-enum slice_col {
-	S_ID, S_TS, S_DUR, S_TRACK_ID, S_CATEGORY, S_NAME, S_DEPTH,
-	S_PARENT_ID, S_ARG_SET_ID, S_THREAD_TS, S_THREAD_DUR, S_FLAGS,
-	S_INCOMPLETE, S_NCOLS
-};
-
-enum sched_col {
-	C_ID, C_TS, C_DUR, C_TS_END, C_CPU, C_UTID, C_END_STATE, C_PRIORITY,
-	C_NAME, C_ARG_SET_ID, C_NCOLS
-};
 
 /* What xBestIndex chose: bits of idxNum; the values come in argv in the
  * order of the bits. */
@@ -61,6 +53,7 @@ struct table {
 	sqlite3_vtab base;
 	struct sql *s;
 	enum table_kind kind;
+	const struct sql_table_desc *desc;
 };
 
 /* A run of rows: index range [lo, hi) of one depth of one track, or of
@@ -80,12 +73,7 @@ struct cursor {
 	enum table_kind kind;
 	enum mode mode;
 
-	/* The current row. */
-	uint32_t track, depth;
-	size_t index;
-	const struct depth_level *level;	/* NULL for an instant */
-	uint32_t inst_depth;	/* an instant's depth, computed on demand */
-	bool have_inst_depth;
+	struct sql_row r;	/* the current row */
 
 	/* Spans (M_SPANS, M_BY_NAME). */
 	struct span *spans;
@@ -145,27 +133,27 @@ instants_in_table(enum table_kind kind)
 	return kind == T_SLICE;
 }
 
-/* The function of the current row. */
+/* The function of a row. */
 static func_id
-row_func(const struct cursor *c)
+row_func(const struct sql *s, const struct sql_row *r)
 {
-	const struct track *tr = &c->s->t->tracks[c->track];
-	return c->level ? c->level->slices[c->index].func :
-	    tr->instants[c->index].func;
+	const struct track *tr = &s->t->tracks[r->track];
+	return r->level ? r->level->slices[r->index].func :
+	    tr->instants[r->index].func;
 }
 
 static ttv_ns
-row_ts(const struct cursor *c)
+row_ts(const struct sql *s, const struct sql_row *r)
 {
-	const struct track *tr = &c->s->t->tracks[c->track];
-	return c->level ? c->level->slices[c->index].start :
-	    tr->instants[c->index].t;
+	const struct track *tr = &s->t->tracks[r->track];
+	return r->level ? r->level->slices[r->index].start :
+	    tr->instants[r->index].t;
 }
 
 static ttv_ns
-row_dur(const struct cursor *c)
+row_dur(const struct sql_row *r)
 {
-	return c->level ? level_dur(c->level, c->index) : 0;
+	return r->level ? level_dur(r->level, r->index) : 0;
 }
 
 /* True when a slice or an instant is in the view's window. */
@@ -179,53 +167,71 @@ in_window(const struct sql *s, ttv_ns start, ttv_ns dur)
 	return start + dur > s->t0 || (dur == 0 && start >= s->t0);
 }
 
+void
+sql_row_at(const struct sql *s, struct slice_ref ref, struct sql_row *out)
+{
+	out->track = ref.track;
+	out->depth = ref.depth;
+	out->index = ref.index;
+	out->level = ref.depth == SEARCH_INSTANT ? NULL :
+	    &s->t->tracks[ref.track].depth[ref.depth];
+}
+
 static void
 set_row(struct cursor *c, uint32_t track, uint32_t depth, size_t index)
 {
-	c->track = track;
-	c->depth = depth;
-	c->index = index;
-	c->level = depth == SEARCH_INSTANT ? NULL :
-	    &c->s->t->tracks[track].depth[depth];
-	c->have_inst_depth = false;
+	sql_row_at(c->s, (struct slice_ref){ track, depth, (uint32_t)index },
+	    &c->r);
 }
 
-/* Whether the row at a ref is one this table shows under the view. */
+/* Whether the row at a ref is one a table shows under the view. */
 static bool
-ref_visible(const struct cursor *c, struct slice_ref r)
+kind_visible(const struct sql *s, enum table_kind kind, struct slice_ref r)
 {
-	const struct sql *s = c->s;
 	const struct trace *t = s->t;
 	if (!sql_track_on(s, r.track))
 		return false;
 	const struct track *tr = &t->tracks[r.track];
 	if (r.depth == SEARCH_INSTANT) {
-		if (!instants_in_table(c->kind))
+		if (!instants_in_table(kind))
 			return false;
 		const struct instant *in = &tr->instants[r.index];
 		return sql_func_on(s, in->func) && in_window(s, in->t, 0);
 	}
-	if (!track_in_table(t, c->kind, r.track))
+	if (!track_in_table(t, kind, r.track))
 		return false;
 	const struct depth_level *l = &tr->depth[r.depth];
 	return sql_func_on(s, l->slices[r.index].func) &&
 	    in_window(s, l->slices[r.index].start, level_dur(l, r.index));
 }
 
-/* The depth of the current instant: one below the deepest slice of its
- * track that contains it. */
-static uint32_t
-instant_depth(struct cursor *c, struct slice_ref *parent, bool *has_parent)
+static bool
+ref_visible(const struct cursor *c, struct slice_ref r)
 {
-	const struct trace *t = c->s->t;
-	const struct track *tr = &t->tracks[c->track];
-	ttv_ns when = tr->instants[c->index].t;
+	return kind_visible(c->s, c->kind, r);
+}
+
+bool
+sql_slice_shown(const struct sql *s, struct slice_ref r)
+{
+	return kind_visible(s, T_SLICE, r);
+}
+
+/* The depth of an instant: one below the deepest slice of its track
+ * that contains it. */
+static uint32_t
+instant_depth(const struct sql *s, const struct sql_row *r,
+    struct slice_ref *parent, bool *has_parent)
+{
+	const struct trace *t = s->t;
+	const struct track *tr = &t->tracks[r->track];
+	ttv_ns when = tr->instants[r->index].t;
 	*has_parent = false;
 	/* a CPU lane's slices are in sched, not slice */
 	if (tr->kind == TRACK_CPU)
 		return 0;
 	for (uint32_t d = tr->ndepth; d-- > 0;)
-		if (query_slice_at(t, c->track, d, when, parent)) {
+		if (query_slice_at(t, r->track, d, when, parent)) {
 			*has_parent = true;
 			return d + 1;
 		}
@@ -770,29 +776,27 @@ plan_by_name(struct cursor *c)
 
 /* ------------------------------------------------------------- vtab api */
 
-static const char slice_schema[] =
-    "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, track_id INTEGER,"
-    " category TEXT, name TEXT, depth INTEGER, parent_id INTEGER,"
-    " arg_set_id INTEGER, thread_ts INTEGER, thread_dur INTEGER,"
-    " flags INTEGER, incomplete INTEGER)";
-static const char sched_schema[] =
-    "CREATE TABLE x(id INTEGER, ts INTEGER, dur INTEGER, ts_end INTEGER,"
-    " cpu INTEGER, utid INTEGER, end_state TEXT, priority INTEGER,"
-    " name TEXT, arg_set_id INTEGER)";
-
 static int
 connect(sqlite3 *db, void *aux, enum table_kind kind, sqlite3_vtab **out)
 {
-	int rc = sqlite3_declare_vtab(db, kind == T_SLICE ? slice_schema :
-	    sched_schema);
+	const struct sql_table_desc *d = sql_schema_table(kind == T_SLICE ?
+	    "slice" : "sched");
+	char *schema = sql_schema_create(d);
+	int rc = sqlite3_declare_vtab(db, schema);
+	free(schema);
 	if (rc != SQLITE_OK)
 		return rc;
+	/* Reading the trace has no side effect: views and triggers may use
+	 * the table even though the schema is not trusted (CREATE VIEW,
+	 * the slices view). */
+	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
 	struct table *tb = sqlite3_malloc(sizeof *tb);
 	if (tb == NULL)
 		return SQLITE_NOMEM;
 	memset(tb, 0, sizeof *tb);
 	tb->s = aux;
 	tb->kind = kind;
+	tb->desc = d;
 	*out = &tb->base;
 	return SQLITE_OK;
 }
@@ -823,44 +827,45 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 {
 	const struct table *tb = (const struct table *)vt;
 	const struct sql *s = tb->s;
-	bool slice = tb->kind == T_SLICE;
-	int col_id = slice ? S_ID : C_ID, col_ts = slice ? S_TS : C_TS;
 	int which[P_NARGS];
 	for (int k = 0; k < P_NARGS; k++)
 		which[k] = -1;
+	/* which constraints a plan takes comes from the columns' lookups
+	 * (sql_schema.def) */
 	for (int i = 0; i < info->nConstraint; i++) {
 		const struct sqlite3_index_constraint *ct = &info->aConstraint[i];
 		if (!ct->usable)
 			continue;
+		enum sql_lookup l = sql_schema_lookup(tb->desc, ct->iColumn);
 		int bit = -1;
 		switch (ct->op) {
 		case SQLITE_INDEX_CONSTRAINT_EQ:
-			if (ct->iColumn == col_id)
+			if (l == SQL_LOOKUP_ID)
 				bit = 0;
-			else if (slice && ct->iColumn == S_PARENT_ID)
+			else if (l == SQL_LOOKUP_PARENT)
 				bit = 1;
-			else if (slice && ct->iColumn == S_TRACK_ID)
+			else if (l == SQL_LOOKUP_TRACK)
 				bit = 2;
-			else if (slice && ct->iColumn == S_DEPTH)
+			else if (l == SQL_LOOKUP_DEPTH)
 				bit = 3;
-			else if (slice && ct->iColumn == S_NAME &&
+			else if (l == SQL_LOOKUP_NAME &&
 			    sqlite3_stricmp(sqlite3_vtab_collation(info, i),
 			    "BINARY") == 0)
 				bit = 4;
-			else if (ct->iColumn == col_ts)
+			else if (l == SQL_LOOKUP_TIME)
 				bit = 5;
 			break;
 		case SQLITE_INDEX_CONSTRAINT_GT:
-			bit = ct->iColumn == col_ts ? 6 : -1;
+			bit = l == SQL_LOOKUP_TIME ? 6 : -1;
 			break;
 		case SQLITE_INDEX_CONSTRAINT_GE:
-			bit = ct->iColumn == col_ts ? 7 : -1;
+			bit = l == SQL_LOOKUP_TIME ? 7 : -1;
 			break;
 		case SQLITE_INDEX_CONSTRAINT_LT:
-			bit = ct->iColumn == col_ts ? 8 : -1;
+			bit = l == SQL_LOOKUP_TIME ? 8 : -1;
 			break;
 		case SQLITE_INDEX_CONSTRAINT_LE:
-			bit = ct->iColumn == col_ts ? 9 : -1;
+			bit = l == SQL_LOOKUP_TIME ? 9 : -1;
 			break;
 		default:
 			break;
@@ -915,14 +920,15 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 	 * in id order), name (by-name, or one name). */
 	if (info->nOrderBy == 1) {
 		const struct sqlite3_index_orderby *ob = &info->aOrderBy[0];
-		if (ob->iColumn == col_id && !ob->desc) {
+		enum sql_lookup l = sql_schema_lookup(tb->desc, ob->iColumn);
+		if (l == SQL_LOOKUP_ID && !ob->desc) {
 			info->orderByConsumed = 1;
-		} else if (slice && ob->iColumn == S_NAME &&
+		} else if (l == SQL_LOOKUP_NAME &&
 		    !(plan & (P_ID | P_PARENT))) {
 			if (!(plan & P_NAME))
 				plan |= P_BY_NAME | (ob->desc ? P_DESC : 0);
 			info->orderByConsumed = 1;
-		} else if (ob->iColumn == col_id && (plan & P_ID)) {
+		} else if (l == SQL_LOOKUP_ID && (plan & P_ID)) {
 			info->orderByConsumed = 1;
 		}
 	}
@@ -1011,8 +1017,7 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	if (plan & P_ID) {
 		int64_t id;
 		struct slice_ref r;
-		if (sqlite3_value_type(arg[0]) == SQLITE_INTEGER &&
-		    (id = sqlite3_value_int64(arg[0]), sql_id_ref(s, id, &r)) &&
+		if (sql_value_integer(arg[0], &id) && sql_id_ref(s, id, &r) &&
 		    ref_visible(c, r)) {
 			set_row(c, r.track, r.depth, r.index);
 			s->stats.slice_rows_visited++;
@@ -1026,8 +1031,7 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	if (plan & P_PARENT) {
 		int64_t id;
 		struct slice_ref p;
-		if (sqlite3_value_type(arg[1]) != SQLITE_INTEGER ||
-		    (id = sqlite3_value_int64(arg[1]), !sql_id_ref(s, id, &p)) ||
+		if (!sql_value_integer(arg[1], &id) || !sql_id_ref(s, id, &p) ||
 		    p.depth == SEARCH_INSTANT || !ref_visible(c, p))
 			return SQLITE_OK;
 		/* its children: one depth below (any depth below when the
@@ -1042,8 +1046,7 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	}
 	int64_t v;
 	if (plan & P_TRACK) {
-		if (sqlite3_value_type(arg[2]) != SQLITE_INTEGER ||
-		    (v = sqlite3_value_int64(arg[2])) < 0 ||
+		if (!sql_value_integer(arg[2], &v) || v < 0 ||
 		    v >= (int64_t)t->ntracks)
 			return SQLITE_OK;
 		b.one_track = true;
@@ -1052,8 +1055,7 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	if (plan & P_DEPTH) {
 		/* instants' depths are computed: they stay in, SQLite tests
 		 * them */
-		if (sqlite3_value_type(arg[3]) != SQLITE_INTEGER ||
-		    (v = sqlite3_value_int64(arg[3])) < 0 || v >= UINT32_MAX)
+		if (!sql_value_integer(arg[3], &v) || v < 0 || v >= UINT32_MAX)
 			return SQLITE_OK;
 		b.d0 = (uint32_t)v;
 		b.d1 = (uint32_t)v + 1;
@@ -1120,26 +1122,41 @@ eof(sqlite3_vtab_cursor *cur)
 }
 
 static int64_t
-row_id(const struct cursor *c)
+row_id(const struct sql *s, const struct sql_row *r)
 {
-	if (c->level == NULL)
-		return (int64_t)sql_instant_id(c->s, c->track, c->index);
-	return (int64_t)sql_slice_id(c->s, c->track, c->depth, c->index);
+	if (r->level == NULL)
+		return (int64_t)sql_instant_id(s, r->track, r->index);
+	return (int64_t)sql_slice_id(s, r->track, r->depth, r->index);
 }
 
-/* The args run of the current row, 0 if none. */
+/* The args run of a row, 0 if none. */
 static args_id
-row_args(const struct cursor *c)
+row_args(const struct sql *s, const struct sql_row *r)
 {
-	const struct trace *t = c->s->t;
-	if (c->level == NULL)
-		return t->tracks[c->track].instants[c->index].args;
-	if (!(c->level->slices[c->index].flags & SLICE_HAS_ARGS))
+	const struct trace *t = s->t;
+	if (r->level == NULL)
+		return t->tracks[r->track].instants[r->index].args;
+	if (!(r->level->slices[r->index].flags & SLICE_HAS_ARGS))
 		return 0;
 	size_t n;
 	const struct arg *a = trace_slice_args(t, (struct slice_ref){
-	    c->track, c->depth, (uint32_t)c->index }, &n);
+	    r->track, r->depth, (uint32_t)r->index }, &n);
 	return a != NULL ? (args_id)(a - t->args - 1) : 0;
+}
+
+bool
+sql_slice_parent(const struct sql *s, struct slice_ref ref,
+    struct slice_ref *out)
+{
+	struct sql_row r;
+	bool has;
+	sql_row_at(s, ref, &r);
+	if (r.level != NULL)
+		return visible_parent(s, ref, out);
+	instant_depth(s, &r, out, &has);
+	if (has && !sql_func_on(s, trace_slice(s->t, *out)->func))
+		has = visible_parent(s, *out, out);
+	return has;
 }
 
 static void
@@ -1151,38 +1168,40 @@ result_str(sqlite3_context *ctx, const struct trace *t, str_id s, bool null0)
 		sqlite3_result_text(ctx, trace_str(t, s), -1, SQLITE_STATIC);
 }
 
-static void
-slice_column(struct cursor *c, sqlite3_context *ctx, int col)
+void
+sql_slice_result(const struct sql *s, const struct sql_row *r, int col,
+    sqlite3_context *ctx)
 {
-	const struct sql *s = c->s;
 	const struct trace *t = s->t;
 	const struct track *tr;
 	func_id f;
 	/* the hot columns first, before anything else is looked up */
 	if (col == S_DUR) {
-		sqlite3_result_int64(ctx, row_dur(c));
+		sqlite3_result_int64(ctx, row_dur(r));
 		return;
 	}
 	if (col == S_TS) {
-		sqlite3_result_int64(ctx, row_ts(c));
+		sqlite3_result_int64(ctx, row_ts(s, r));
 		return;
 	}
-	tr = &t->tracks[c->track];
-	f = row_func(c);
+	tr = &t->tracks[r->track];
+	f = row_func(s, r);
 	switch (col) {
 	case S_ID:
-		sqlite3_result_int64(ctx, row_id(c));
+	case S_SLICE_ID:
+		sqlite3_result_int64(ctx, row_id(s, r));
 		break;
 	case S_TS:
-		sqlite3_result_int64(ctx, row_ts(c));
+		sqlite3_result_int64(ctx, row_ts(s, r));
 		break;
 	case S_DUR:
-		sqlite3_result_int64(ctx, row_dur(c));
+		sqlite3_result_int64(ctx, row_dur(r));
 		break;
 	case S_TRACK_ID:
-		sqlite3_result_int64(ctx, c->track);
+		sqlite3_result_int64(ctx, r->track);
 		break;
 	case S_CATEGORY:
+	case S_CAT:
 		result_str(ctx, t, f < t->nfuncs ? t->funcs[f].category : 0,
 		    true);
 		break;
@@ -1195,14 +1214,14 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 		struct slice_ref p;
 		bool has;
 		uint32_t depth;
-		if (c->level == NULL) {
-			depth = instant_depth(c, &p, &has);
+		if (r->level == NULL) {
+			depth = instant_depth(s, r, &p, &has);
 			if (has && !sql_func_on(s, trace_slice(t, p)->func))
 				has = visible_parent(s, p, &p);
 		} else {
-			depth = c->depth;
-			has = visible_parent(s, (struct slice_ref){ c->track,
-			    c->depth, (uint32_t)c->index }, &p);
+			depth = r->depth;
+			has = visible_parent(s, (struct slice_ref){ r->track,
+			    r->depth, (uint32_t)r->index }, &p);
 		}
 		if (col == S_DEPTH)
 			sqlite3_result_int64(ctx, depth);
@@ -1213,7 +1232,7 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 		break;
 	}
 	case S_ARG_SET_ID: {
-		args_id a = row_args(c);
+		args_id a = row_args(s, r);
 		if (a != 0)
 			sqlite3_result_int64(ctx, a);
 		else
@@ -1222,13 +1241,13 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 	}
 	case S_FLAGS: {
 		uint32_t fl;
-		if (c->level != NULL) {
-			fl = c->level->slices[c->index].flags;
-			if (c->level->weights != NULL)
+		if (r->level != NULL) {
+			fl = r->level->slices[r->index].flags;
+			if (r->level->weights != NULL)
 				fl |= SLICE_SAMPLED;
 		} else {
 			fl = SLICE_INSTANT | SQL_FLAG_TRACK_INSTANT;
-			if (tr->instants[c->index].args != 0)
+			if (tr->instants[r->index].args != 0)
 				fl |= SLICE_HAS_ARGS;
 		}
 		if (tr->kind == TRACK_ASYNC)
@@ -1237,8 +1256,8 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 		break;
 	}
 	case S_INCOMPLETE:
-		sqlite3_result_int(ctx, c->level != NULL &&
-		    (c->level->slices[c->index].flags & SLICE_INEXACT) != 0);
+		sqlite3_result_int(ctx, r->level != NULL &&
+		    (r->level->slices[r->index].flags & SLICE_INEXACT) != 0);
 		break;
 	default:
 		sqlite3_result_null(ctx);
@@ -1246,13 +1265,13 @@ slice_column(struct cursor *c, sqlite3_context *ctx, int col)
 	}
 }
 
-/* An integer or string arg of the current row, by name. */
+/* An integer or string arg of a row, by name. */
 static const struct arg *
-row_arg(const struct cursor *c, const char *name)
+row_arg(const struct sql *s, const struct sql_row *r, const char *name)
 {
-	const struct trace *t = c->s->t;
+	const struct trace *t = s->t;
 	size_t n;
-	const struct arg *a = trace_args(t, row_args(c), &n);
+	const struct arg *a = trace_args(t, row_args(s, r), &n);
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(trace_str(t, a[i].name), name) == 0)
 			return &a[i];
@@ -1260,24 +1279,24 @@ row_arg(const struct cursor *c, const char *name)
 }
 
 static void
-sched_column(struct cursor *c, sqlite3_context *ctx, int col)
+sched_column(struct sql *s, const struct sql_row *r, int col,
+    sqlite3_context *ctx)
 {
-	const struct sql *s = c->s;
 	const struct trace *t = s->t;
-	const struct track *tr = &t->tracks[c->track];
-	func_id f = row_func(c);
+	const struct track *tr = &t->tracks[r->track];
+	func_id f = row_func(s, r);
 	switch (col) {
 	case C_ID:
-		sqlite3_result_int64(ctx, row_id(c));
+		sqlite3_result_int64(ctx, row_id(s, r));
 		break;
 	case C_TS:
-		sqlite3_result_int64(ctx, row_ts(c));
+		sqlite3_result_int64(ctx, row_ts(s, r));
 		break;
 	case C_DUR:
-		sqlite3_result_int64(ctx, row_dur(c));
+		sqlite3_result_int64(ctx, row_dur(r));
 		break;
 	case C_TS_END:
-		sqlite3_result_int64(ctx, row_ts(c) + row_dur(c));
+		sqlite3_result_int64(ctx, row_ts(s, r) + row_dur(r));
 		break;
 	case C_CPU:
 		sqlite3_result_int64(ctx, tr->tid);
@@ -1287,11 +1306,11 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		 * slice's tid argument (FXT) */
 		int64_t tid = f < t->nfuncs ? t->funcs[f].source_id : -1;
 		const struct arg *a;
-		if (tid < 0 && (a = row_arg(c, "tid")) != NULL &&
+		if (tid < 0 && (a = row_arg(s, r, "tid")) != NULL &&
 		    (a->type == ARG_I64 || a->type == ARG_U64 ||
 		    a->type == ARG_KOID))
 			tid = a->v.i;
-		int64_t u = tid >= 0 ? sql_tid_utid(c->s, tid) : -1;
+		int64_t u = tid >= 0 ? sql_tid_utid(s, tid) : -1;
 		if (u >= 0)
 			sqlite3_result_int64(ctx, u);
 		else
@@ -1299,7 +1318,7 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		break;
 	}
 	case C_END_STATE: {
-		const struct arg *a = row_arg(c, "end_state");
+		const struct arg *a = row_arg(s, r, "end_state");
 		if (a != NULL && a->type == ARG_STR)
 			result_str(ctx, t, a->v.s, false);
 		else
@@ -1307,7 +1326,7 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		break;
 	}
 	case C_PRIORITY: {
-		const struct arg *a = row_arg(c, "priority");
+		const struct arg *a = row_arg(s, r, "priority");
 		if (a != NULL && (a->type == ARG_I64 || a->type == ARG_U64))
 			sqlite3_result_int64(ctx, a->v.i);
 		else
@@ -1319,7 +1338,7 @@ sched_column(struct cursor *c, sqlite3_context *ctx, int col)
 		    SQLITE_STATIC);
 		break;
 	case C_ARG_SET_ID: {
-		args_id a = row_args(c);
+		args_id a = row_args(s, r);
 		if (a != 0)
 			sqlite3_result_int64(ctx, a);
 		else
@@ -1337,16 +1356,17 @@ column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
 	struct cursor *c = (struct cursor *)cur;
 	if (c->kind == T_SLICE)
-		slice_column(c, ctx, col);
+		sql_slice_result(c->s, &c->r, col, ctx);
 	else
-		sched_column(c, ctx, col);
+		sched_column(c->s, &c->r, col, ctx);
 	return SQLITE_OK;
 }
 
 static int
 rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out)
 {
-	*out = row_id((struct cursor *)cur);
+	const struct cursor *c = (const struct cursor *)cur;
+	*out = row_id(c->s, &c->r);
 	return SQLITE_OK;
 }
 

@@ -1,15 +1,18 @@
 /*
  * The small tables of the SQL connection (see sql.h): thread, process,
- * thread_track, process_track, track, counter_track, counter, flow, args,
- * trace_bounds, marker, log and metadata, read from the model in place.
+ * thread_track, process_track, track, counter_track, cpu_track, counter,
+ * flow, args, trace_bounds, marker, log, metadata, ttv_tables and
+ * ttv_columns, read from the model (or the description) in place.
  *
  * They share one virtual table implementation: a table is a numbered list
  * of rows (a row number is an index into one of the model's arrays) with
  * a column function; a scan visits ranges of row numbers, which the table
- * narrows by its id, by its track or thread column and by time bounds
- * where the model keeps rows sorted by time. Rows outside the view
- * (filter, window) are skipped. As in sql_slice.c, time bounds are met
- * exactly and every other constraint is checked again by SQLite.
+ * narrows by its id, by its key column (track, thread, arg set) and by
+ * time bounds where the model keeps rows sorted by time. Which column is
+ * which, and the columns themselves, are in the tables' description
+ * (sql_schema.def), which ttv_tables and ttv_columns list. Rows outside
+ * the view (filter, window) are skipped. As in sql_slice.c, time bounds
+ * are met exactly and every other constraint is checked again by SQLite.
  */
 #include "config.h"
 
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include "sql_int.h"
+#include "sql_schema.h"
 #include "xalloc.h"
 
 /* What a scan is asked: an id, a key (track, thread, arg set...), time
@@ -50,8 +54,6 @@ push_range(struct ranges *rs, uint64_t a, uint64_t b)
 
 struct tdef {
 	const char *name;
-	const char *schema;
-	int id_col, key_col, ts_col;	/* -1: none */
 	/* Pushes the ranges of row numbers that may answer, in increasing
 	 * order (so rows come in id order). */
 	void (*ranges)(struct sql *s, const struct ask *q, struct ranges *out);
@@ -145,9 +147,6 @@ time_range(const struct sql *s, const void *base, size_t n, size_t size,
 
 /* -------------------------------------------------------------- thread */
 
-enum { TH_UTID, TH_TID, TH_NAME, TH_UPID, TH_START_TS, TH_END_TS,
-	TH_IS_MAIN };
-
 static void
 thread_ranges(struct sql *s, const struct ask *q, struct ranges *out)
 {
@@ -181,8 +180,6 @@ thread_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 
 /* ------------------------------------------------------------- process */
 
-enum { PR_UPID, PR_PID, PR_NAME };
-
 static void
 process_ranges(struct sql *s, const struct ask *q, struct ranges *out)
 {
@@ -203,8 +200,9 @@ process_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 /* -------------------------------------------------------------- tracks */
 
 /* track, thread_track, process_track, counter_track, cpu_track: rows are
- * track indexes; the id is the track's index. */
-enum { TR_ID, TR_NAME, TR_TYPE, TR_UPID, TR_UTID, TR_CPU };
+ * track indexes; the id is the track's index. The tables of one kind
+ * show some of track's columns (track_column, by track's column
+ * numbers) and their own type. */
 
 static void
 track_ranges(struct sql *s, const struct ask *q, struct ranges *out)
@@ -281,9 +279,7 @@ cpu_track_visible(struct sql *s, uint64_t row)
 	return kind_visible(s, row, TRACK_CPU);
 }
 
-/* thread_track(id, name, type, utid): the key is utid. */
-enum { TT_ID, TT_NAME, TT_TYPE, TT_UTID, TT_UPID };
-
+/* thread_track: the key is utid. */
 static void
 thread_track_ranges(struct sql *s, const struct ask *q, struct ranges *out)
 {
@@ -302,53 +298,51 @@ static void
 thread_track_column(struct sql *s, uint64_t row, int col,
     sqlite3_context *ctx)
 {
-	static const int map[] = { TR_ID, TR_NAME, TR_TYPE, TR_UTID, TR_UPID };
+	static const int map[thread_track_NCOLS] = { [TT_ID] = TR_ID,
+	    [TT_NAME] = TR_NAME, [TT_UTID] = TR_UTID, [TT_UPID] = TR_UPID };
 	if (col == TT_TYPE)
 		result_text(ctx, "thread_track");
 	else
 		track_column(s, row, map[col], ctx);
 }
 
-/* process_track(id, name, type, upid): async tracks. */
-enum { PT_ID, PT_NAME, PT_TYPE, PT_UPID };
-
+/* process_track: async tracks. */
 static void
 process_track_column(struct sql *s, uint64_t row, int col,
     sqlite3_context *ctx)
 {
-	static const int map[] = { TR_ID, TR_NAME, TR_TYPE, TR_UPID };
+	static const int map[process_track_NCOLS] = { [PT_ID] = TR_ID,
+	    [PT_NAME] = TR_NAME, [PT_UPID] = TR_UPID };
 	if (col == PT_TYPE)
 		result_text(ctx, "process_track");
 	else
 		track_column(s, row, map[col], ctx);
 }
 
-/* counter_track(id, name, type, upid) */
 static void
 counter_track_column(struct sql *s, uint64_t row, int col,
     sqlite3_context *ctx)
 {
-	static const int map[] = { TR_ID, TR_NAME, TR_TYPE, TR_UPID };
-	if (col == PT_TYPE)
+	static const int map[counter_track_NCOLS] = { [CT_ID] = TR_ID,
+	    [CT_NAME] = TR_NAME, [CT_UPID] = TR_UPID };
+	if (col == CT_TYPE)
 		result_text(ctx, "counter_track");
 	else
 		track_column(s, row, map[col], ctx);
 }
 
-/* cpu_track(id, name, type, cpu) */
 static void
 cpu_track_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 {
-	static const int map[] = { TR_ID, TR_NAME, TR_TYPE, TR_CPU };
-	if (col == PT_TYPE)
+	static const int map[cpu_track_NCOLS] = { [CP_ID] = TR_ID,
+	    [CP_NAME] = TR_NAME, [CP_CPU] = TR_CPU };
+	if (col == CP_TYPE)
 		result_text(ctx, "cpu_track");
 	else
 		track_column(s, row, map[col], ctx);
 }
 
 /* ------------------------------------------------------------- counter */
-
-enum { CO_ID, CO_TS, CO_TRACK_ID, CO_VALUE };
 
 /* The counter track of a sample id. */
 static uint32_t
@@ -419,8 +413,6 @@ counter_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 
 /* ---------------------------------------------------------------- flow */
 
-enum { FL_ID, FL_SLICE_OUT, FL_SLICE_IN, FL_TRACE_ID, FL_ARG_SET_ID };
-
 static bool
 ref_ok(const struct trace *t, struct slice_ref r)
 {
@@ -476,9 +468,6 @@ flow_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 }
 
 /* ---------------------------------------------------------------- args */
-
-enum { AR_ID, AR_ARG_SET_ID, AR_FLAT_KEY, AR_KEY, AR_INT_VALUE,
-	AR_STRING_VALUE, AR_REAL_VALUE, AR_VALUE_TYPE, AR_DISPLAY_VALUE };
 
 /* Marks the runs of args that rows in the view refer to: arg_head[i] is
  * the run holding entry i, 0 when no shown row refers to it. */
@@ -619,12 +608,11 @@ bounds_ranges(struct sql *s, const struct ask *q, struct ranges *out)
 static void
 bounds_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 {
-	sqlite3_result_int64(ctx, col == 0 ? s->t->first : s->t->last);
+	sqlite3_result_int64(ctx, col == TB_START_TS ? s->t->first :
+	    s->t->last);
 }
 
 /* -------------------------------------------------------------- marker */
-
-enum { MK_ID, MK_TS, MK_KIND, MK_UTID, MK_TRACK_ID, MK_VALUE, MK_TEXT };
 
 static void
 marker_ranges(struct sql *s, const struct ask *q, struct ranges *out)
@@ -671,8 +659,6 @@ marker_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 }
 
 /* ----------------------------------------------------------------- log */
-
-enum { LG_ID, LG_TS, LG_UTID, LG_TRACK_ID, LG_SEVERITY, LG_MESSAGE };
 
 static void
 log_ranges(struct sql *s, const struct ask *q, struct ranges *out)
@@ -781,7 +767,7 @@ metadata_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 		uint64_t r = row - MD_FIXED;
 		char buf[128];
 		if (r < t->nrecords) {
-			if (col == 0) {
+			if (col == MDC_NAME) {
 				snprintf(buf, sizeof buf, "record.%s",
 				    t->records[r].kind);
 				sqlite3_result_text(ctx, buf, -1,
@@ -794,7 +780,7 @@ metadata_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 		}
 		r -= t->nrecords;
 		if (r < MARKER_KIND_COUNT) {
-			if (col == 0) {
+			if (col == MDC_NAME) {
 				snprintf(buf, sizeof buf, "marker.%s",
 				    marker_kind_name((enum marker_kind)r));
 				sqlite3_result_text(ctx, buf, -1,
@@ -806,7 +792,7 @@ metadata_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 			return;
 		}
 		r -= MARKER_KIND_COUNT;
-		if (col == 0) {
+		if (col == MDC_NAME) {
 			char *n = xasprintf("meta.%s", t->meta_keys[r]);
 			sqlite3_result_text(ctx, n, -1, free);
 		} else {
@@ -814,7 +800,7 @@ metadata_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 		}
 		return;
 	}
-	if (col == 0) {
+	if (col == MDC_NAME) {
 		result_text(ctx, md_names[row]);
 		return;
 	}
@@ -917,56 +903,115 @@ metadata_size(const struct sql *s)
 	return MD_FIXED + s->t->nrecords + MARKER_KIND_COUNT + s->t->nmeta;
 }
 
+/* ----------------------------------------------- ttv_tables, ttv_columns */
+
+/* The description the tables are made from (sql_schema.def), as rows. */
+
+static void
+schema_ranges(struct sql *s, const struct ask *q, struct ranges *out)
+{
+	push_range(out, 0, sql_schema_len);
+}
+
+static void
+schema_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
+{
+	const struct sql_table_desc *d = &sql_schema[row];
+	switch (col) {
+	case TN_NAME: result_text(ctx, d->name); break;
+	case TN_KIND:
+		result_text(ctx, d->columns_of ? "table function" : "table");
+		break;
+	case TN_COLUMNS_OF:
+		if (d->columns_of != NULL)
+			result_text(ctx, d->columns_of);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case TN_DESCRIPTION: result_text(ctx, d->doc); break;
+	}
+}
+
+static uint64_t
+schema_size(const struct sql *s)
+{
+	return sql_schema_len;
+}
+
+static uint64_t
+columns_size(const struct sql *s)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < sql_schema_len; i++)
+		n += sql_schema_ncols(&sql_schema[i]);
+	return n;
+}
+
+static void
+columns_ranges(struct sql *s, const struct ask *q, struct ranges *out)
+{
+	push_range(out, 0, columns_size(s));
+}
+
+static void
+columns_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
+{
+	static const char *const kinds[] = {
+		[SQL_COLUMN] = "column", [SQL_COLUMN_HIDDEN] = "hidden",
+		[SQL_COLUMN_ARG] = "argument",
+	};
+	size_t t = 0;
+	while (row >= sql_schema_ncols(&sql_schema[t]))
+		row -= sql_schema_ncols(&sql_schema[t++]);
+	const struct sql_table_desc *d = &sql_schema[t];
+	const struct sql_column_desc *c = sql_schema_column(d, row);
+	const char *ops;
+	switch (col) {
+	case TC_TABLE_NAME: result_text(ctx, d->name); break;
+	case TC_CID: sqlite3_result_int64(ctx, (int64_t)row); break;
+	case TC_NAME: result_text(ctx, c->name); break;
+	case TC_TYPE: result_text(ctx, c->type); break;
+	case TC_KIND: result_text(ctx, kinds[c->kind]); break;
+	case TC_LOOKUP:
+		if ((ops = sql_lookup_ops(sql_schema_lookup(d, (int)row))) !=
+		    NULL)
+			result_text(ctx, ops);
+		else
+			sqlite3_result_null(ctx);
+		break;
+	case TC_DESCRIPTION: result_text(ctx, c->doc); break;
+	}
+}
+
 /* -------------------------------------------------------------- tables */
 
+/* What each table reads; its columns and lookups are in its description
+ * (sql_schema.def), found by name. */
 static const struct tdef tables[] = {
-	{ "thread", "CREATE TABLE x(utid INTEGER, tid INTEGER, name TEXT,"
-	    " upid INTEGER, start_ts INTEGER, end_ts INTEGER,"
-	    " is_main_thread INTEGER)", TH_UTID, -1, -1,
-	    thread_ranges, thread_visible, thread_column, threads_size },
-	{ "process", "CREATE TABLE x(upid INTEGER, pid INTEGER, name TEXT)",
-	    PR_UPID, -1, -1, process_ranges, NULL, process_column, processes_size },
-	{ "track", "CREATE TABLE x(id INTEGER, name TEXT, type TEXT,"
-	    " upid INTEGER, utid INTEGER, cpu INTEGER)", TR_ID, -1, -1,
-	    track_ranges, track_visible, track_column, tracks_size },
-	{ "thread_track", "CREATE TABLE x(id INTEGER, name TEXT, type TEXT,"
-	    " utid INTEGER, upid INTEGER)", TT_ID, TT_UTID, -1,
-	    thread_track_ranges, thread_track_visible, thread_track_column,
+	{ "thread", thread_ranges, thread_visible, thread_column,
 	    threads_size },
-	{ "process_track", "CREATE TABLE x(id INTEGER, name TEXT, type TEXT,"
-	    " upid INTEGER)", PT_ID, -1, -1,
-	    track_ranges, process_track_visible, process_track_column,
+	{ "process", process_ranges, NULL, process_column, processes_size },
+	{ "track", track_ranges, track_visible, track_column, tracks_size },
+	{ "thread_track", thread_track_ranges, thread_track_visible,
+	    thread_track_column, threads_size },
+	{ "process_track", track_ranges, process_track_visible,
+	    process_track_column, tracks_size },
+	{ "counter_track", track_ranges, counter_track_visible,
+	    counter_track_column, tracks_size },
+	{ "cpu_track", track_ranges, cpu_track_visible, cpu_track_column,
 	    tracks_size },
-	{ "counter_track", "CREATE TABLE x(id INTEGER, name TEXT, type TEXT,"
-	    " upid INTEGER)", PT_ID, -1, -1,
-	    track_ranges, counter_track_visible, counter_track_column,
-	    tracks_size },
-	{ "cpu_track", "CREATE TABLE x(id INTEGER, name TEXT, type TEXT,"
-	    " cpu INTEGER)", PT_ID, -1, -1,
-	    track_ranges, cpu_track_visible, cpu_track_column, tracks_size },
-	{ "counter", "CREATE TABLE x(id INTEGER, ts INTEGER, track_id INTEGER,"
-	    " value REAL)", CO_ID, CO_TRACK_ID, CO_TS,
-	    counter_ranges, NULL, counter_column, counters_size },
-	{ "flow", "CREATE TABLE x(id INTEGER, slice_out INTEGER,"
-	    " slice_in INTEGER, trace_id INTEGER, arg_set_id INTEGER)",
-	    FL_ID, -1, -1, flow_ranges, flow_visible, flow_column, flows_size },
-	{ "args", "CREATE TABLE x(id INTEGER, arg_set_id INTEGER,"
-	    " flat_key TEXT, key TEXT, int_value INTEGER, string_value TEXT,"
-	    " real_value REAL, value_type TEXT, display_value TEXT)",
-	    AR_ID, AR_ARG_SET_ID, -1, args_ranges, args_visible, args_column,
-	    args_size },
-	{ "trace_bounds", "CREATE TABLE x(start_ts INTEGER, end_ts INTEGER)",
-	    -1, -1, -1, bounds_ranges, NULL, bounds_column, one_size },
-	{ "marker", "CREATE TABLE x(id INTEGER, ts INTEGER, kind TEXT,"
-	    " utid INTEGER, track_id INTEGER, value INTEGER, text TEXT)",
-	    MK_ID, -1, MK_TS, marker_ranges, marker_visible, marker_column,
+	{ "counter", counter_ranges, NULL, counter_column, counters_size },
+	{ "flow", flow_ranges, flow_visible, flow_column, flows_size },
+	{ "args", args_ranges, args_visible, args_column, args_size },
+	{ "trace_bounds", bounds_ranges, NULL, bounds_column, one_size },
+	{ "marker", marker_ranges, marker_visible, marker_column,
 	    markers_size },
-	{ "log", "CREATE TABLE x(id INTEGER, ts INTEGER, utid INTEGER,"
-	    " track_id INTEGER, severity TEXT, message TEXT)",
-	    LG_ID, -1, LG_TS, log_ranges, log_visible, log_column, logs_size },
-	{ "metadata", "CREATE TABLE x(name TEXT, value)", -1, -1, -1,
-	    metadata_ranges, metadata_visible, metadata_column,
+	{ "log", log_ranges, log_visible, log_column, logs_size },
+	{ "metadata", metadata_ranges, metadata_visible, metadata_column,
 	    metadata_size },
+	{ "ttv_tables", schema_ranges, NULL, schema_column, schema_size },
+	{ "ttv_columns", columns_ranges, NULL, columns_column,
+	    columns_size },
 };
 
 /* ---------------------------------------------------------- the module */
@@ -975,6 +1020,7 @@ struct table {
 	sqlite3_vtab base;
 	struct sql *s;
 	const struct tdef *def;
+	const struct sql_table_desc *desc;
 };
 
 struct cursor {
@@ -995,17 +1041,26 @@ connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 	for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
 		if (strcmp(argv[0], tables[i].name) == 0)
 			def = &tables[i];
-	if (def == NULL)
+	const struct sql_table_desc *desc = def ? sql_schema_table(def->name) :
+	    NULL;
+	if (desc == NULL)
 		return SQLITE_ERROR;
-	int rc = sqlite3_declare_vtab(db, def->schema);
+	char *schema = sql_schema_create(desc);
+	int rc = sqlite3_declare_vtab(db, schema);
+	free(schema);
 	if (rc != SQLITE_OK)
 		return rc;
+	/* Reading the trace has no side effect: views and triggers may use
+	 * the table even though the schema is not trusted (CREATE VIEW,
+	 * the slices view). */
+	sqlite3_vtab_config(db, SQLITE_VTAB_INNOCUOUS);
 	struct table *tb = sqlite3_malloc(sizeof *tb);
 	if (tb == NULL)
 		return SQLITE_NOMEM;
 	memset(tb, 0, sizeof *tb);
 	tb->s = aux;
 	tb->def = def;
+	tb->desc = desc;
 	*out = &tb->base;
 	return SQLITE_OK;
 }
@@ -1031,14 +1086,16 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 		const struct sqlite3_index_constraint *ct = &info->aConstraint[i];
 		if (!ct->usable)
 			continue;
+		/* the columns' lookups (sql_schema.def) say which
+		 * constraints a scan takes */
+		enum sql_lookup l = sql_schema_lookup(tb->desc, ct->iColumn);
 		int k = -1;
-		if (ct->op == SQLITE_INDEX_CONSTRAINT_EQ && ct->iColumn ==
-		    def->id_col && def->id_col >= 0)
+		if (ct->op == SQLITE_INDEX_CONSTRAINT_EQ && l == SQL_LOOKUP_ID)
 			k = A_ID;
-		else if (ct->op == SQLITE_INDEX_CONSTRAINT_EQ && ct->iColumn ==
-		    def->key_col && def->key_col >= 0)
+		else if (ct->op == SQLITE_INDEX_CONSTRAINT_EQ &&
+		    l == SQL_LOOKUP_KEY)
 			k = A_KEY;
-		else if (ct->iColumn == def->ts_col && def->ts_col >= 0)
+		else if (l == SQL_LOOKUP_TIME)
 			k = ct->op == SQLITE_INDEX_CONSTRAINT_EQ ? A_EQ :
 			    ct->op == SQLITE_INDEX_CONSTRAINT_GT ? A_GT :
 			    ct->op == SQLITE_INDEX_CONSTRAINT_GE ? A_GE :
@@ -1072,8 +1129,9 @@ best_index(sqlite3_vtab *vt, sqlite3_index_info *info)
 			rows /= 4;
 	}
 	/* rows come in row order, which is id order */
-	if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == def->id_col &&
-	    def->id_col >= 0 && !info->aOrderBy[0].desc)
+	if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+	    sql_schema_lookup(tb->desc, info->aOrderBy[0].iColumn) ==
+	    SQL_LOOKUP_ID)
 		info->orderByConsumed = 1;
 	info->idxNum = plan;
 	info->estimatedRows = (sqlite3_int64)rows;
@@ -1137,17 +1195,16 @@ filter(sqlite3_vtab_cursor *cur, int plan, const char *idx, int argc,
 	c->ri = 0;
 	c->row = 0;
 	c->eof = true;
+	/* ids and keys are INTEGER columns: '0' finds what 0 finds */
 	if (arg[A_ID] != NULL) {
-		if (sqlite3_value_type(arg[A_ID]) != SQLITE_INTEGER)
+		if (!sql_value_integer(arg[A_ID], &q.id))
 			return SQLITE_OK;
 		q.has_id = true;
-		q.id = sqlite3_value_int64(arg[A_ID]);
 	}
 	if (arg[A_KEY] != NULL) {
-		if (sqlite3_value_type(arg[A_KEY]) != SQLITE_INTEGER)
+		if (!sql_value_integer(arg[A_KEY], &q.key))
 			return SQLITE_OK;
 		q.has_key = true;
-		q.key = sqlite3_value_int64(arg[A_KEY]);
 	}
 	static const int ts_op[A_N] = {
 		[A_EQ] = SQLITE_INDEX_CONSTRAINT_EQ,

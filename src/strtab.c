@@ -1,4 +1,5 @@
 /* String interning (see strtab.h). */
+#include "escape.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -83,34 +84,9 @@ strtab_new(void)
 	return st;
 }
 
-uint32_t
-strtab_intern(struct strtab *st, const char *s, size_t len)
+static uint32_t
+intern(struct strtab *st, const char *s, size_t len)
 {
-	if (len > UINT32_MAX - 1)
-		len = UINT32_MAX - 1;
-	/* NULs at the end terminate a C string the traced program wrote:
-	 * not part of it. */
-	while (len > 0 && s[len - 1] == '\0')
-		len--;
-	if (len > 0 && memchr(s, '\0', len) != NULL) {
-		/* Strings are read back as C strings: a NUL inside one
-		 * would cut it short wherever it goes (the screen, JSON).
-		 * It is kept as the four characters \x00 instead. */
-		if (len > (UINT32_MAX - 1) / 4)
-			len = (UINT32_MAX - 1) / 4;
-		char *w = xmalloc(len * 4 + 1);
-		size_t n = 0;
-		for (size_t i = 0; i < len; i++) {
-			if (s[i] == '\0') {
-				memcpy(w + n, "\\x00", 4);
-				n += 4;
-			} else
-				w[n++] = s[i];
-		}
-		uint32_t id = strtab_intern(st, w, n);
-		free(w);
-		return id;
-	}
 	if ((uint64_t)(st->n + 1) * 2 > st->nslots)
 		rehash(st);
 	uint64_t h = hash_bytes(s, len);
@@ -132,6 +108,37 @@ strtab_intern(struct strtab *st, const char *s, size_t len)
 	st->lens[id] = (uint32_t)len;
 	st->slots[i] = id + 1;
 	return id;
+}
+
+uint32_t
+strtab_intern(struct strtab *st, const char *s, size_t len)
+{
+	if (len > UINT32_MAX - 1)
+		len = UINT32_MAX - 1;
+	/* NULs at the end terminate a C string the traced program wrote:
+	 * not part of it. */
+	while (len > 0 && s[len - 1] == '\0')
+		len--;
+	if (len == 0 || !escape_hold_needed(s, len))
+		return intern(st, s, len);
+	/* Strings are read back as C strings: a NUL inside one would cut
+	 * it short wherever it goes. It is held as escape.h says, so that
+	 * it stays apart from every other string. */
+	if (len > (UINT32_MAX - 1) / 2)
+		len = (UINT32_MAX - 1) / 2;
+	char *w = xmalloc(len * 2 + 1);
+	size_t n = escape_hold(s, len, w);
+	uint32_t id = intern(st, w, n);
+	free(w);
+	return id;
+}
+
+uint32_t
+strtab_intern_held(struct strtab *st, const char *s, size_t len)
+{
+	if (len > UINT32_MAX - 1)
+		len = UINT32_MAX - 1;
+	return intern(st, s, len);
 }
 
 const char *

@@ -47,21 +47,25 @@ summary_column(const struct trace *t, uint32_t track, uint32_t depth,
 			hi = mid;
 	}
 	uint64_t k = lo > 0 ? lo - 1 : 0;
-	bool whole = false;
+	bool any = false;
 	for (; k < n && b[k].first_start < t1; k++) {
 		if (b[k].last_end <= t0)
 			continue;
 		if (b[k].nentries == SUM_NONE)
 			return false;
+		uint64_t ncalls = k + 1 < n ? SUM_BLOCK :
+		    t->tracks[track].depth[depth].len - k * SUM_BLOCK;
 		ttv_ns a = b[k].first_start > t0 ? b[k].first_start : t0;
 		ttv_ns e = b[k].last_end < t1 ? b[k].last_end : t1;
 		ttv_ns span = b[k].last_end - b[k].first_start;
+		any = true;
 		if (b[k].first_start >= t0 && b[k].last_end <= t1) {
-			whole = true;
 			out->busy += b[k].busy;
+			out->calls += (double)ncalls;
 		} else if (span > 0 && e > a) {
-			out->busy += (ttv_ns)((double)b[k].busy *
-			    (double)(e - a) / (double)span);
+			double part = (double)(e - a) / (double)span;
+			out->busy += (ttv_ns)((double)b[k].busy * part);
+			out->calls += (double)ncalls * part;
 		}
 		if (b[k].widest > out->widest)
 			out->widest = b[k].widest;
@@ -75,7 +79,7 @@ summary_column(const struct trace *t, uint32_t track, uint32_t depth,
 				}
 		}
 	}
-	return whole;
+	return any;
 }
 
 static inline ttv_ns

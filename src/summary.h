@@ -103,13 +103,13 @@ const struct sum_node *summary_nodes(const struct trace *t,
     const struct sum_level *l, uint32_t h, uint64_t *n);
 
 /* The calls of a depth in [t0, t1) as a column of the timeline sees
- * them, from the summary's blocks alone: how busy they keep it (the
- * blocks at its two ends counted in proportion to their overlap), the
- * longest of them, and whether a function `match` says yes to is among
- * them. false when the summary cannot say: no summary, a block without
- * entries, or no whole block inside [t0, t1) (a sparse column, drawn
- * call by call). */
+ * them, from the summary's blocks alone: how many and how busy they keep
+ * it (the blocks at its two ends counted in proportion to their overlap),
+ * the longest of them, and whether a function `match` says yes to is
+ * among them. false when the summary cannot say: no summary, no block
+ * there, or a block without entries. */
 struct sum_column {
+	double calls;
 	ttv_ns busy;
 	ttv_ns widest;
 	bool matched;

@@ -3,6 +3,7 @@
  * enough: the queries are each single-threaded, and the machine is shared.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ static bool started, stopping;
 static struct job *queued[JOB_KINDS];
 static struct job *done[JOB_KINDS];
 static int running = -1;	/* kind being worked on */
+static struct job *current;	/* the job being worked on */
 
 static uint8_t *
 copy_mask(const uint8_t *m, size_t n)
@@ -55,7 +57,9 @@ job_free(struct job *j)
 		return;
 	filter_clear(&j->filter);
 	free(j->match);
+	free(j->str);
 	free(j->pattern);
+	free(j->error);
 	stats_free(&j->stats);
 	call_tree_free(&j->tree);
 	free(j->hits);
@@ -66,21 +70,51 @@ job_free(struct job *j)
 	free(j);
 }
 
+/* A regex held to the budget, stopped by jobs_cancel; NULL with
+ * j->error when it does not compile (the view compiled it first). */
+static struct regex *
+job_regex(struct job *j, bool search)
+{
+	char *err = NULL;
+	struct regex *re = search ? regex_compile_search(j->pattern, &err) :
+	    regex_compile(j->pattern, &err);
+	struct regex_budget b;
+
+	if (re == NULL) {
+		j->error = xasprintf("bad regex: %s", err);
+		free(err);
+		return NULL;
+	}
+	regex_budget_default(&b);
+	b.stop = &j->cancel;
+	regex_set_budget(re, &b);
+	return re;
+}
+
 /* The search itself is a query (query_search_all): here it only runs
- * off the drawing thread. */
+ * off the drawing thread, after the pattern's matching when the view
+ * left that to the worker. */
 static void
 run_search(struct job *j)
 {
 	struct search_result res;
-	struct regex *re = NULL;
 
-	if (j->pattern != NULL) {
-		char *err = NULL;
-		re = regex_compile_search(j->pattern, &err);
-		free(err);
+	if (j->match == NULL && j->pattern != NULL) {
+		struct regex *re = job_regex(j, true);
+		struct search_match m;
+		if (re == NULL)
+			return;
+		if (query_search_match(j->t, re, &m) != 0) {
+			j->error = xstrdup(regex_error(re));
+			regex_free(re);
+			return;
+		}
+		regex_free(re);
+		j->match = m.func;
+		j->str = m.str;
 	}
-	query_search_all(j->t, &j->filter, j->match, re, &res);
-	regex_free(re);
+	struct search_match m = { j->match, j->str };
+	query_search_all(j->t, &j->filter, &m, &res);
 	j->hits = res.hits;
 	/* The range, when one is set: the hits in it by the range rule. */
 	j->nhits = res.nhits;
@@ -90,6 +124,20 @@ run_search(struct job *j)
 	j->log_match = res.log_match;
 	j->nlog_matches = res.nlog_matches;
 	j->nresults = query_search_rows(j->t, j->hits, j->nhits, &j->results);
+}
+
+/* f and F: the functions whose name or category matches. */
+static void
+run_filter(struct job *j)
+{
+	struct regex *re = job_regex(j, false);
+
+	if (re == NULL)
+		return;
+	j->match = regex_match_funcs_or_categories(j->t, re);
+	if (j->match == NULL)
+		j->error = xstrdup(regex_error(re));
+	regex_free(re);
 }
 
 void
@@ -105,6 +153,9 @@ job_run(struct job *j)
 		break;
 	case JOB_SEARCH:
 		run_search(j);
+		break;
+	case JOB_FILTER:
+		run_filter(j);
 		break;
 	default:
 		if (j->run != NULL)
@@ -135,10 +186,12 @@ work(void *arg)
 		}
 		if (stopping)
 			break;
+		current = j;
 		pthread_mutex_unlock(&lock);
 		job_run(j);
 		pthread_mutex_lock(&lock);
 		running = -1;
+		current = NULL;
 		job_free(done[j->kind]);
 		done[j->kind] = j;
 	}
@@ -151,8 +204,20 @@ jobs_submit(struct job *j)
 {
 	pthread_mutex_lock(&lock);
 	if (!started) {
+		/* The terminal's signals (Ctrl-C, resize, Ctrl-Z...) go to
+		 * the drawing thread, whose wait for a key they cut short:
+		 * the worker is started with them blocked. */
+		sigset_t async, old;
+		sigemptyset(&async);
+		int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH,
+			SIGTSTP, SIGCONT };
+		for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+			sigaddset(&async, sigs[i]);
+		pthread_sigmask(SIG_BLOCK, &async, &old);
 		stopping = false;
-		if (pthread_create(&worker, NULL, work, NULL) != 0) {
+		int rc = pthread_create(&worker, NULL, work, NULL);
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		if (rc != 0) {
 			/* No thread: do it here, late but correct. */
 			pthread_mutex_unlock(&lock);
 			job_run(j);
@@ -167,6 +232,17 @@ jobs_submit(struct job *j)
 	job_free(queued[j->kind]);
 	queued[j->kind] = j;
 	pthread_cond_signal(&wake);
+	pthread_mutex_unlock(&lock);
+}
+
+void
+jobs_cancel(enum job_kind kind)
+{
+	pthread_mutex_lock(&lock);
+	job_free(queued[kind]);
+	queued[kind] = NULL;
+	if (current != NULL && running == (int)kind)
+		atomic_store(&current->cancel, 1);
 	pthread_mutex_unlock(&lock);
 }
 

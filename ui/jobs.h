@@ -20,7 +20,7 @@
 #include "query.h"
 
 enum job_kind { JOB_STATS, JOB_TREE, JOB_SEARCH, JOB_SQL, JOB_CALLERS,
-	JOB_INSTANCES, JOB_KINDS };
+	JOB_INSTANCES, JOB_FILTER, JOB_KINDS };
 
 struct job {
 	enum job_kind kind;
@@ -30,8 +30,18 @@ struct job {
 	struct filter filter;
 	ttv_ns t0, t1;
 	bool per_thread;
+	/* Searches: the functions and strings matched (a search_match),
+	 * or, both NULL, the pattern to match first, within the regex
+	 * budget (the viewer's own thread found it too costly to try).
+	 * Filters (JOB_FILTER): the pattern, whose functions' mask comes
+	 * back in match. */
 	uint8_t *match;
-	char *pattern;		/* searches: string args match it too */
+	uint8_t *str;
+	char *pattern;
+	bool hide;
+	uint64_t req;		/* the view's search or filter it was for */
+	atomic_int cancel;	/* set by jobs_cancel: the regex stops */
+	char *error;		/* why the pattern got no answer */
 	/* Outputs, owned until taken. */
 	struct stats_table stats;
 	struct call_tree tree;
@@ -59,6 +69,10 @@ void job_run(struct job *j);
 /* Queues j (owned by the queue from now), replacing a queued job of the
  * same kind that has not started. Starts the worker on first use. */
 void jobs_submit(struct job *j);
+/* Drops a queued job of that kind and tells a running one to stop (a
+ * regex stops between two strings; other work runs to its end, and the
+ * view ignores its result). */
+void jobs_cancel(enum job_kind kind);
 /* A finished job of that kind (caller owns it), or NULL. */
 struct job *jobs_take(enum job_kind kind);
 /* Jobs of that kind (any kind: JOB_KINDS) queued, running, or finished

@@ -18,13 +18,13 @@ search_draw(struct view *v, struct grid *g, struct rect r)
 	char buf[128];
 	int rows = r.h - 2, name_w = r.w - 24;
 
+	if (v->search_pending) {
+		pane_title(g, r, "Search results", "searching... (Esc stops)");
+		return;
+	}
 	if (v->match == NULL) {
 		pane_title(g, r, "Search results", "none yet: press / and "
 		    "type a regex");
-		return;
-	}
-	if (v->search_pending) {
-		pane_title(g, r, "Search results", "searching...");
 		return;
 	}
 	if (v->nlog_matches > 0)

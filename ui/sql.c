@@ -5,10 +5,15 @@
  * either changes, the query runs again.
  *
  * The query runs on the worker thread (jobs.h), for small traces too (a
- * query may never end); Esc stops it (SQLite's progress handler polls
- * the connection's cancel flag). The
- * connection belongs to the pane; while a job has it, the pane does not
- * touch it. A bad query's message goes to the status line.
+ * query may never end); Esc stops it, running or being prepared
+ * (sql_cancel). The connection belongs to the pane; while a job has it,
+ * the pane does not touch it but to cancel. A bad query's message goes to
+ * the status line, out of memory with SQLite's limit (sql.h).
+ *
+ * What is kept of a result is bounded: SQL_ROWS_MAX rows, SQL_KEEP_MAX
+ * bytes of cells in all, and a cell of more than SQL_CELL_MAX bytes
+ * keeps its start and its length ("abc... (1048576 bytes)"): the column
+ * shows no more anyway.
  *
  * Enter on a row jumps to it: to the slice its `id` names (when its `ts`
  * agrees), else to its `ts` on the track its `track_id` or `utid` names,
@@ -27,6 +32,12 @@
 
 /* Rows kept of a result: enough to read, bounded in memory. */
 #define SQL_ROWS_MAX 10000
+/* Bytes of cells kept of a result, at most. */
+#define SQL_KEEP_MAX ((size_t)8 << 20)
+/* A cell longer than this keeps its first SQL_CELL_START bytes and its
+ * length, which fit a column together. */
+#define SQL_CELL_MAX 1024
+#define SQL_CELL_START 20
 /* Widest column shown, in cells. */
 #define SQL_COL_MAX 40
 
@@ -47,7 +58,8 @@ struct sql_result {
 	char **cells;		/* nrows * ncols, NULL for an SQL NULL */
 	struct sql_jump *jump;	/* nrows */
 	size_t nrows;
-	bool truncated;		/* more rows than SQL_ROWS_MAX */
+	bool truncated;		/* more rows than SQL_ROWS_MAX or than
+				 * SQL_KEEP_MAX bytes of cells hold */
 	bool cancelled;
 	char *error;
 	double ms;
@@ -122,6 +134,26 @@ jump_column(const char *name)
 	return 0;
 }
 
+/* What the pane keeps of a cell's text s[0..n): the whole of a short
+ * one; the start of a long one (not cut inside a UTF-8 sequence) and its
+ * length. NULL for NULL. */
+static char *
+keep_cell(const char *s, size_t n)
+{
+	if (s == NULL)
+		return NULL;
+	const char *nul = memchr(s, '\0', n);
+	if (n <= SQL_CELL_MAX || (nul != NULL && nul - s <= SQL_CELL_MAX))
+		return xstrdup(s);	/* to a NUL, as the text shows */
+	size_t k = SQL_CELL_START;
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	char *c = xmalloc(k + 40);
+	memcpy(c, s, k);
+	snprintf(c + k, 40, "... (%zu bytes)", n);
+	return c;
+}
+
 /* Runs on the worker (or here, for small traces): only this job uses
  * the connection meanwhile. */
 static void
@@ -130,16 +162,23 @@ run_query(struct job *j)
 	struct sql_result *r = j->arg;
 	struct sql_view view = { .filter = &j->filter, .t0 = j->t0,
 	    .t1 = j->t1 };
-	sqlite3 *db = sql_db(r->conn);
 	double t0 = now_ms();
 	sql_set_view(r->conn, &view);
 	const char *rest = r->query;
 	VEC(char *) cells = { 0 };
 	VEC(struct sql_jump) jumps = { 0 };
+	size_t kept = 0;
 	while (*rest != '\0' && r->error == NULL) {
 		sqlite3_stmt *st = NULL;
 		const char *tail = NULL;
-		if (sqlite3_prepare_v2(db, rest, -1, &st, &tail) != SQLITE_OK) {
+		int prc = sql_cancel_requested(r->conn) ? SQLITE_INTERRUPT :
+		    sql_prepare(r->conn, rest, &st, &tail);
+		if (prc != SQLITE_OK && ((prc & 0xff) == SQLITE_INTERRUPT ||
+		    sql_cancel_requested(r->conn))) {
+			r->cancelled = true;
+			break;
+		}
+		if (prc != SQLITE_OK) {
 			r->error = sql_errmsg(r->conn, r->query, rest);
 			break;
 		}
@@ -154,6 +193,7 @@ run_query(struct job *j)
 			for (size_t i = 0; i < cells.len; i++)
 				free(cells.items[i]);
 			cells.len = jumps.len = 0;
+			kept = 0;
 			for (int c = 0; c < r->ncols; c++)
 				free(r->names[c]);
 			free(r->names);
@@ -167,16 +207,28 @@ run_query(struct job *j)
 		}
 		int rc;
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW && keep) {
-			if (jumps.len == SQL_ROWS_MAX) {
+			if (jumps.len == SQL_ROWS_MAX || kept > SQL_KEEP_MAX) {
 				r->truncated = true;
 				rc = SQLITE_DONE;
 				break;
 			}
 			struct sql_jump jp = { 0 };
 			for (int c = 0; c < ncols; c++) {
+				int type = sqlite3_column_type(st, c);
 				const char *s = (const char *)
 				    sqlite3_column_text(st, c);
-				VEC_PUSH(&cells, s ? xstrdup(s) : NULL);
+				size_t n = (size_t)sqlite3_column_bytes(st, c);
+				if (s == NULL && type != SQLITE_NULL &&
+				    (sqlite3_errcode(sql_db(r->conn)) & 0xff) ==
+				    SQLITE_NOMEM) {
+					/* at SQLite's memory limit */
+					rc = SQLITE_NOMEM;
+					break;
+				}
+				char *cell = keep_cell(s, n);
+				kept += sizeof cell + (cell != NULL ?
+				    strlen(cell) + 1 : 0);
+				VEC_PUSH(&cells, cell);
 				unsigned what = jump_column(r->names[c]);
 				if (what == 0 || sqlite3_column_type(st, c) !=
 				    SQLITE_INTEGER)
@@ -191,6 +243,12 @@ run_query(struct job *j)
 					jp.track = x;
 				else
 					jp.utid = x;
+			}
+			if (rc == SQLITE_NOMEM) {
+				/* the cells of the row taken so far go */
+				while (cells.len > jumps.len * (size_t)ncols)
+					free(cells.items[--cells.len]);
+				break;
 			}
 			VEC_PUSH(&jumps, jp);
 		}
@@ -223,7 +281,7 @@ submit(struct view *v)
 		free(err);
 		return;
 	}
-	*sql_cancel_flag(p->conn) = 0;
+	sql_cancel_clear(p->conn);
 	struct sql_result *r = xcalloc(1, sizeof *r);
 	r->conn = p->conn;
 	r->query = xstrdup(p->query);
@@ -315,7 +373,7 @@ sql_pane_run(struct view *v, const char *query)
 	if (p->running) {
 		/* the connection is busy: stop that query, run this one
 		 * when it has stopped */
-		*sql_cancel_flag(p->conn) = 1;
+		sql_cancel(p->conn);
 		p->rerun = true;
 		return PANE_REDRAW;
 	}
@@ -337,9 +395,11 @@ sql_pane_free(struct view *v)
 		return;
 	result_free(p->res);
 	free(p->query);
-	/* a job still running has the connection: it ends with the
-	 * process (jobs_stop) */
-	if (!p->running)
+	/* a job still running has the connection: it is stopped, and ends
+	 * with the process (jobs_stop) */
+	if (p->running)
+		sql_cancel(p->conn);
+	else
 		sql_close(p->conn);
 	free(p);
 	v->sql = NULL;
@@ -490,7 +550,7 @@ sql_command(struct view *v, enum cmd c)
 	size_t n = res != NULL ? res->nrows : 0;
 	if (c == CMD_CLOSE) {
 		if (p->running) {
-			*sql_cancel_flag(p->conn) = 1;
+			sql_cancel(p->conn);
 			view_message(v, false, "sql: stopping the query");
 			return PANE_REDRAW;
 		}

@@ -2,20 +2,23 @@
  * The viewer's state between sessions (see state.h). The file is text,
  * one setting a line:
  *
- *   ttv-state 1
- *   trace SIZE MTIME_NS REALPATH
+ *   ttv-state 2
+ *   trace SIZE MTIME_NS REALPATH   the path in the text form (escape.h)
  *   window T0 T1              times in ns on the trace's clock
  *   range T0 T1
  *   pane NAME                 the pane's command name (timeline, calls...)
  *   details 0|1               the details pane shown
- *   function NAME             of the callers and calls panes
+ *   function NAME             of the callers and calls panes, in the
+ *                             text form
  *   filter show|hide REGEX
  *   threads INVERT TID...
  *   mark LETTER T0 T1 CURSOR_T PINNED [TRACK DEPTH INDEX]
  *
  * Reading builds a candidate state and applies it only when every line
- * passed; writing goes to a temporary file renamed into place, so a crash
- * never leaves half a file.
+ * passed; writing goes to a new temporary file renamed into place, so a
+ * crash never leaves half a file. Version 1 had the path and the name
+ * raw (a path with a newline in it could not be read back); it is still
+ * read.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,12 +31,16 @@
 #include <unistd.h>
 
 #include "callpanes.h"
+#include "escape.h"
 #include "keys.h"
 #include "state.h"
 #include "xalloc.h"
 
 #define STATE_MAX_BYTES (1 << 20)
-#define STATE_VERSION "ttv-state 1"
+/* More lines than a state has settings: a state file holds at most 35. */
+#define STATE_MAX_LINES 64
+#define STATE_VERSION "ttv-state 2"
+#define STATE_VERSION_1 "ttv-state 1"
 
 struct identity {
 	char *real;
@@ -52,6 +59,8 @@ struct candidate {
 	bool window, range, pane_set, details_set, details;
 	ttv_ns w0, w1, r0, r1;
 	enum pane_id pane;
+	const char *func_name;	/* in the file's text, looked up once */
+	int func_line;
 	func_id func;
 	char *filter;
 	bool filter_hide;
@@ -59,6 +68,8 @@ struct candidate {
 	int64_t *tids;
 	size_t ntids;
 	struct saved_mark marks[26];
+	int lineno;		/* of the line being read */
+	bool text_form;		/* version 2: names and path escaped */
 };
 
 static bool
@@ -187,13 +198,37 @@ pane_by_name(const char *name)
 	return PANE_COUNT;
 }
 
+/* The function named name: its text form (escape.h), or, in a file of
+ * version 1, its bytes. */
 static func_id
-func_by_name(const struct trace *t, const char *name)
+func_by_name(const struct trace *t, const char *name, bool text_form)
 {
-	for (func_id f = 0; f < t->nfuncs; f++)
-		if (strcmp(trace_func_name(t, f), name) == 0)
-			return f;
-	return CALL_NONE;
+	size_t want = strlen(name);
+	char *buf = xmalloc(4 * want + 1);
+	func_id found = CALL_NONE;
+	for (func_id f = 0; f < t->nfuncs && found == CALL_NONE; f++) {
+		const char *s = trace_func_name(t, f);
+		size_t len = strlen(s);
+		if (!text_form) {
+			if (strcmp(s, name) == 0)
+				found = f;
+		} else if (len <= want && escape_text(s, len, buf,
+		    4 * len + 1) == want && memcmp(buf, name, want) == 0) {
+			found = f;
+		}
+	}
+	free(buf);
+	return found;
+}
+
+/* s in the text form; caller frees. */
+static char *
+text_form(const char *s)
+{
+	size_t len = strlen(s);
+	char *out = xmalloc(4 * len + 1);
+	escape_text(s, len, out, 4 * len + 1);
+	return out;
 }
 
 /* One line into the candidate; NULL, or what is wrong with it. */
@@ -234,8 +269,11 @@ parse_line(const struct trace *t, char *line, struct candidate *c)
 		return NULL;
 	}
 	if (strcmp(line, "function") == 0) {
-		c->func = func_by_name(t, rest);
-		return c->func == CALL_NONE ? "no such function" : NULL;
+		/* found when all lines passed, once: the lookup walks every
+		 * function of the trace */
+		c->func_name = rest;
+		c->func_line = c->lineno;
+		return NULL;
 	}
 	if (strcmp(line, "filter") == 0) {
 		bool hide = strncmp(rest, "hide ", 5) == 0;
@@ -293,17 +331,27 @@ parse_line(const struct trace *t, char *line, struct candidate *c)
 	return "unknown setting";
 }
 
+static int
+cmp_tid(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
 static void
 apply(struct view *v, struct candidate *c, bool keep_filters)
 {
 	const struct trace *t = v->trace;
 
 	if (!keep_filters && c->threads) {
+		/* sorted, then looked up: a trace of many threads and a
+		 * list of them all stay linear-logarithmic */
+		qsort(c->tids, c->ntids, sizeof *c->tids, cmp_tid);
 		for (uint32_t i = 0; i < t->ntracks; i++)
-			for (size_t k = 0; k < c->ntids; k++)
-				if (t->tracks[i].kind == TRACK_THREAD &&
-				    t->tracks[i].tid == c->tids[k])
-					v->thread_pick[i] = 1;
+			if (t->tracks[i].kind == TRACK_THREAD &&
+			    bsearch(&t->tracks[i].tid, c->tids, c->ntids,
+			    sizeof *c->tids, cmp_tid) != NULL)
+				v->thread_pick[i] = 1;
 		v->thread_invert = c->invert;
 		view_apply_threads(v);
 	}
@@ -360,19 +408,27 @@ state_load(struct view *v, const char *path, bool keep_filters)
 		next = strchr(line, '\n');
 		if (next != NULL)
 			*next++ = '\0';
-		lineno++;
+		c.lineno = ++lineno;
+		if (lineno > STATE_MAX_LINES) {
+			why = xasprintf("more than %d lines", STATE_MAX_LINES);
+			break;
+		}
 		if (lineno == 1) {
-			if (strcmp(line, STATE_VERSION) != 0)
+			c.text_form = strcmp(line, STATE_VERSION) == 0;
+			if (!c.text_form && strcmp(line, STATE_VERSION_1) != 0)
 				why = xstrdup("not a ttv state file");
 			continue;
 		}
 		if (lineno == 2) {
+			char *real = c.text_form ? text_form(id.real) :
+			    xstrdup(id.real);
 			char *want = xasprintf("trace %lld %lld %s", id.size,
-			    id.mtime_ns, id.real);
+			    id.mtime_ns, real);
 			/* A hash shared with another trace: not ours. */
 			if (strcmp(line, want) != 0)
 				why = xstrdup("saved for another trace");
 			free(want);
+			free(real);
 			continue;
 		}
 		const char *bad = parse_line(v->trace, line, &c);
@@ -381,6 +437,10 @@ state_load(struct view *v, const char *path, bool keep_filters)
 	}
 	if (text != NULL && why == NULL && lineno < 2)
 		why = xstrdup("not a ttv state file");
+	if (why == NULL && c.func_name != NULL &&
+	    (c.func = func_by_name(v->trace, c.func_name, c.text_form)) ==
+	    CALL_NONE)
+		why = xasprintf("line %d: no such function", c.func_line);
 	if (why != NULL)
 		view_message(v, true, "saved state %s ignored: %s", file, why);
 	else if (text != NULL) {
@@ -417,8 +477,10 @@ write_state(FILE *fp, const struct view *v, const struct identity *id)
 {
 	const struct trace *t = v->trace;
 
+	char *real = text_form(id->real);
 	fprintf(fp, "%s\ntrace %lld %lld %s\n", STATE_VERSION, id->size,
-	    id->mtime_ns, id->real);
+	    id->mtime_ns, real);
+	free(real);
 	fprintf(fp, "window %lld %lld\n", (long long)v->t0, (long long)v->t1);
 	if (v->range_on)
 		fprintf(fp, "range %lld %lld\n", (long long)v->range_t0,
@@ -428,9 +490,11 @@ write_state(FILE *fp, const struct view *v, const struct identity *id)
 	fprintf(fp, "details %d\n", v->details ? 1 : 0);
 	if (v->pane == PANE_CALLERS || v->pane == PANE_INSTANCES) {
 		func_id f = calls_pane_func(v, v->pane);
-		const char *name = f != CALL_NONE ? trace_func_name(t, f) : "";
-		if (f != CALL_NONE && strchr(name, '\n') == NULL)
+		if (f != CALL_NONE) {
+			char *name = text_form(trace_func_name(t, f));
 			fprintf(fp, "function %s\n", name);
+			free(name);
+		}
 	}
 	if (v->func_pattern != NULL && strchr(v->func_pattern, '\n') == NULL)
 		fprintf(fp, "filter %s %s\n", v->func_hide ? "hide" : "show",
@@ -474,15 +538,19 @@ state_save(const struct view *v, const char *path, char **err)
 	}
 	dir = xstrdup(file);
 	*strrchr(dir, '/') = '\0';
-	tmp = xasprintf("%s.%ld.tmp", file, (long)getpid());
+	/* A fresh name, made with O_EXCL: whatever sits at a name already
+	 * (a FIFO, a link) is never opened nor followed. */
+	tmp = xasprintf("%s.XXXXXX", file);
 	FILE *fp = NULL;
 	int fd = -1;
-	if (mkdirs(dir) != 0 || (fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC |
-	    O_NOFOLLOW | O_CLOEXEC, 0600)) < 0 ||
+	if (mkdirs(dir) != 0 || (fd = mkstemp(tmp)) < 0 ||
+	    fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 ||
 	    (fp = fdopen(fd, "w")) == NULL) {
 		*err = xasprintf("%s: %s", fd < 0 ? dir : tmp, strerror(errno));
-		if (fd >= 0)
+		if (fd >= 0) {
 			close(fd);
+			unlink(tmp);
+		}
 		goto out;
 	}
 	write_state(fp, v, &id);

@@ -19,6 +19,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,17 +33,31 @@
 #include "xalloc.h"
 
 static SCREEN *screen;
-static bool is_open;
+/* Flags that signal handlers read or write: atomic, as a handler may run
+ * on the worker thread (and lock-free, as handlers need). */
+static atomic_bool is_open;
 static struct cell *shadow;
 static int shadow_w, shadow_h;
 static attr_t style_attr[STYLE_COUNT];
 static int style_pair[STYLE_COUNT];
-static volatile sig_atomic_t quit_flag;
-static volatile sig_atomic_t winch_flag;
+static atomic_int quit_flag;
+static atomic_int winch_flag;
 /* The terminal's modes before curses, for term_emergency_restore(). */
 static struct termios saved_modes;
-static volatile sig_atomic_t have_saved_modes;
+static atomic_bool have_saved_modes;
 static int sentinel_on = -1;
+
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2 && ATOMIC_BOOL_LOCK_FREE == 2,
+    "the flags signal handlers touch must be lock-free");
+
+/* Signals that end the process whatever it is doing: abort() (an
+ * allocation that cannot be met, a failed check), crashes, Ctrl-\. Each
+ * puts the terminal back first, then takes the action it had before (the
+ * default, or a sanitizer's report). */
+static const int fatal_signals[] = { SIGABRT, SIGSEGV, SIGBUS, SIGFPE,
+	SIGILL, SIGQUIT };
+#define NFATAL (sizeof fatal_signals / sizeof *fatal_signals)
+static struct sigaction fatal_old[NFATAL];
 
 const char *
 term_colour_name(enum term_colour c)
@@ -60,20 +75,36 @@ static void
 on_signal(int sig)
 {
 	(void)sig;
-	quit_flag = 1;
+	atomic_store(&quit_flag, 1);
 }
 
 static void
 on_winch(int sig)
 {
 	(void)sig;
-	winch_flag = 1;
+	atomic_store(&winch_flag, 1);
+}
+
+static void
+on_fatal(int sig, siginfo_t *info, void *ctx)
+{
+	(void)ctx;
+	term_emergency_restore();
+	for (size_t i = 0; i < NFATAL; i++)
+		if (fatal_signals[i] == sig)
+			sigaction(sig, &fatal_old[i], NULL);
+	/* A fault comes back when the instruction runs again, with what
+	 * it says of itself; any other signal is sent again. */
+	bool fault = sig != SIGABRT && sig != SIGQUIT && info != NULL &&
+	    info->si_code > 0;
+	if (!fault)
+		raise(sig);
 }
 
 bool
 term_quit_requested(void)
 {
-	return quit_flag != 0;
+	return atomic_load(&quit_flag) != 0;
 }
 
 /* Hues for slices, in RGB, 256-colour index and 8-colour index. Muted
@@ -220,7 +251,7 @@ term_open(struct term_info *info, char **err)
 	info->utf8 = cs != NULL && (strcmp(cs, "UTF-8") == 0 ||
 	    strcmp(cs, "utf8") == 0);
 	if (tcgetattr(STDIN_FILENO, &saved_modes) == 0)
-		have_saved_modes = 1;
+		atomic_store(&have_saved_modes, true);
 	/* A short Esc delay unless the user chose one: Esc closes panes. */
 	if (getenv("ESCDELAY") == NULL)
 		set_escdelay(25);
@@ -238,7 +269,7 @@ term_open(struct term_info *info, char **err)
 		    t != NULL ? t : "(unset)");
 		return -1;
 	}
-	is_open = true;
+	atomic_store(&is_open, true);
 	cbreak();		/* not raw: Ctrl-Z and Ctrl-C keep working */
 	noecho();
 	nonl();
@@ -262,6 +293,12 @@ term_open(struct term_info *info, char **err)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = on_fatal;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++)
+		sigaction(fatal_signals[i], &sa, &fatal_old[i]);
 	sentinel_on = ttv_getenv(TTV_ENV_TEST_SENTINEL) != NULL;
 	return 0;
 }
@@ -269,21 +306,31 @@ term_open(struct term_info *info, char **err)
 void
 term_emergency_restore(void)
 {
-	static const char seq[] = "\033[0m\033[?1000l\033[?25h\033[?1049l\r";
+	/* attributes, the mouse (and its SGR mode), the cursor, the
+	 * keypad, the main screen */
+	static const char seq[] = "\033[0m\033[?1000l\033[?1006l\033[?25h"
+	    "\033[?1l\033>\033[?1049l\r";
 
-	if (!is_open)
+	if (!atomic_exchange(&is_open, false))
 		return;
 	(void)!write(STDOUT_FILENO, seq, sizeof seq - 1);
-	if (have_saved_modes)
+	if (atomic_load(&have_saved_modes))
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved_modes);
 }
 
 void
 term_close(void)
 {
-	if (!is_open)
+	if (!atomic_exchange(&is_open, false))
 		return;
-	is_open = false;
+	/* the fatal signals' actions from before: the terminal is ours no
+	 * more (a fault after this needs nothing put back) */
+	for (size_t i = 0; i < NFATAL; i++) {
+		struct sigaction cur;
+		sigaction(fatal_signals[i], NULL, &cur);
+		if (cur.sa_sigaction == on_fatal)
+			sigaction(fatal_signals[i], &fatal_old[i], NULL);
+	}
 	curs_set(1);
 	endwin();
 	delscreen(screen);
@@ -299,7 +346,7 @@ term_invalidate(void)
 	free(shadow);
 	shadow = NULL;
 	shadow_w = shadow_h = 0;
-	if (is_open)
+	if (atomic_load(&is_open))
 		clearok(curscr, TRUE);
 }
 
@@ -330,7 +377,7 @@ term_draw(const struct grid *g, int cx, int cy)
 	size_t n = (size_t)g->w * (size_t)g->h;
 	bool full = shadow == NULL || shadow_w != g->w || shadow_h != g->h;
 
-	if (!is_open)
+	if (!atomic_load(&is_open))
 		return;
 	if (full) {
 		free(shadow);
@@ -422,9 +469,8 @@ take_resize(struct term_info *info)
 {
 	struct winsize ws;
 
-	if (!winch_flag)
+	if (!atomic_exchange(&winch_flag, 0))
 		return false;
-	winch_flag = 0;
 	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 &&
 	    ws.ws_col > 0)
 		resize_term(ws.ws_row, ws.ws_col);
@@ -442,14 +488,14 @@ term_getkey(struct term_info *info, int timeout_ms)
 	 * read is then seen within this many ms. */
 	const int slice = 100;
 
-	if (!is_open)
+	if (!atomic_load(&is_open))
 		return TK_NONE;
 	for (;;) {
 		int t;
 
 		if (take_resize(info))
 			return TK_RESIZE;
-		if (quit_flag)
+		if (atomic_load(&quit_flag))
 			return TK_NONE;
 		t = timeout_ms < 0 || timeout_ms - waited > slice ? slice :
 		    timeout_ms - waited;
@@ -459,7 +505,7 @@ term_getkey(struct term_info *info, int timeout_ms)
 			/* Timeout or EINTR (resize, Ctrl-Z and back). */
 			waited += t;
 			if (timeout_ms >= 0 && waited >= timeout_ms &&
-			    !winch_flag)
+			    !atomic_load(&winch_flag))
 				return TK_NONE;
 			continue;
 		}

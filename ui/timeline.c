@@ -358,8 +358,13 @@ func_matches(const void *arg, func_id f)
 	return view_func_matches(arg, f);
 }
 
-/* Whether a row has more summarised blocks of calls in the window than
- * it has columns. */
+/* Calls a column must hold, by the summary's count, to be shaded from
+ * it: a column of fewer is drawn call by call, as a narrow call alone in
+ * its column is drawn to its width. */
+#define SUMMARY_COLUMN_CALLS 8.0
+
+/* Whether a row has, in the window, at least a summarised block of calls
+ * for every SUM_BLOCK / SUMMARY_COLUMN_CALLS columns. */
 static bool
 summary_dense(const struct view *v, uint32_t track, uint32_t depth, int w)
 {
@@ -383,15 +388,15 @@ summary_dense(const struct view *v, uint32_t track, uint32_t depth, int w)
 		else
 			hi = mid;
 	}
-	return lo - first >= (uint64_t)w;
+	return (double)(lo - first) * SUM_BLOCK >=
+	    (double)w * SUMMARY_COLUMN_CALLS;
 }
 
-/* A row whose columns hold whole blocks of calls, drawn from the
- * index's summaries (summary.h) where a column is dense, slice by slice
- * where it is not: at a coarse zoom of a large trace the calls are never
+/* A row of many calls per column, drawn from the index's summaries
+ * (summary.h) where a column holds many narrow calls, call by call where
+ * it does not: at a coarse zoom of a large trace the calls are never
  * read, so the first screen of an index costs what is on it. false when
- * there is no summary or the row is not dense (fewer calls in view than
- * a block per column). */
+ * there is no summary or the row is not dense. */
 static bool
 draw_depth_summary(struct view *v, struct grid *g, int x, int y, int w,
     uint32_t track, uint32_t depth)
@@ -412,7 +417,8 @@ draw_depth_summary(struct view *v, struct grid *g, int x, int y, int w,
 		if (c < pen.next_free)
 			continue;
 		if (summary_column(t, track, depth, ct0, ct1, func_matches, v,
-		    &sc) && sc.widest < ct1 - ct0) {
+		    &sc) && sc.widest < ct1 - ct0 &&
+		    sc.calls >= SUMMARY_COLUMN_CALLS) {
 			double frac = (double)sc.busy / (double)(ct1 - ct0);
 			int level = frac < 0.34 ? 0 : frac < 0.67 ? 1 : 2;
 			int style = sc.matched ? STYLE_MATCH : STYLE_DENSITY;

@@ -75,6 +75,7 @@ view_free(struct view *v)
 	flow_index_free(&v->flows);
 	filter_clear(&v->filter);
 	free(v->func_pattern);
+	free(v->func_pending);
 	view_search_clear(v);
 	functions_pane_free(v);
 	flame_pane_free(v);
@@ -136,6 +137,26 @@ view_filter_changed(struct view *v)
 		search_submit(v);
 }
 
+static void view_filter_install(struct view *v, const char *pattern,
+    bool hide, uint8_t *match);
+
+/* A function filter matched on the worker: applied if it is still the
+ * one asked for last, or said why not. */
+static void
+install_filter(struct view *v, struct job *j)
+{
+	if (j->req != v->filter_req || v->func_pending == NULL)
+		return;
+	free(v->func_pending);
+	v->func_pending = NULL;
+	if (j->error != NULL) {
+		view_message(v, true, "filter not applied: %s", j->error);
+		return;
+	}
+	view_filter_install(v, j->pattern, j->hide, j->match);
+	j->match = NULL;
+}
+
 static void
 install(struct view *v, struct job *j)
 {
@@ -161,8 +182,29 @@ install(struct view *v, struct job *j)
 		v->tree_valid = true;
 		v->tree_gen++;
 		break;
+	case JOB_FILTER:
+		install_filter(v, j);
+		break;
 	case JOB_SEARCH:
-		if (j->gen != v->filter_gen || v->match == NULL)
+		if (j->req != v->search_req)
+			break;		/* an older search, or one cleared */
+		if (j->error != NULL) {
+			view_search_clear(v);
+			view_message(v, true, "search not run: %s", j->error);
+			break;
+		}
+		if (v->match == NULL) {
+			/* The worker matched the pattern: its verdicts serve
+			 * every later filter and range. */
+			v->match = j->match;
+			v->str_match = j->str;
+			j->match = j->str = NULL;
+			if (j->gen != v->filter_gen) {
+				search_submit(v);
+				break;
+			}
+		}
+		if (j->gen != v->filter_gen)
 			break;
 		free(v->hits);
 		free(v->results);
@@ -219,10 +261,11 @@ view_collect(struct view *v)
 
 	for (int k = 0; k < JOB_KINDS; k++) {
 		/* small traces compute everything on this thread but SQL,
-		 * which may run for ever and must stay stoppable, and the
-		 * call queries, submitted by their panes */
+		 * which may run for ever and must stay stoppable, the call
+		 * queries, submitted by their panes, and the patterns too
+		 * costly to match within a frame */
 		if (!v->async && k != JOB_SQL && k != JOB_CALLERS &&
-		    k != JOB_INSTANCES)
+		    k != JOB_INSTANCES && k != JOB_SEARCH && k != JOB_FILTER)
 			continue;
 		struct job *j = jobs_take((enum job_kind)k);
 		if (j == NULL)
@@ -424,6 +467,46 @@ view_goto_time(struct view *v, ttv_ns t)
 
 /* ------------------------------------------------------------ filters */
 
+/* What the viewer's own thread may spend on a pattern: a frame's work
+ * (a few ms), counted so that whether it decides does not depend on the
+ * machine; beyond it the worker takes the whole budget. */
+static void
+quick_budget(struct regex *re)
+{
+	struct regex_budget b;
+
+	regex_budget_default(&b);
+	b.steps = 2000000;
+	b.seconds = 0;
+	b.quick = true;
+	b.max_len = 1024;
+	b.max_bytes = 65536;
+	regex_set_budget(re, &b);
+}
+
+static void
+view_filter_install(struct view *v, const char *pattern, bool hide,
+    uint8_t *match)
+{
+	filter_set_function_mask(&v->filter, v->trace, match, hide);
+	free(v->func_pattern);
+	v->func_pattern = match != NULL ? xstrdup(pattern) : NULL;
+	v->func_hide = match != NULL && hide;
+	view_filter_changed(v);
+}
+
+/* Forgets a function filter still being matched. */
+static void
+filter_pending_drop(struct view *v)
+{
+	v->filter_req++;
+	if (v->func_pending == NULL)
+		return;
+	jobs_cancel(JOB_FILTER);
+	free(v->func_pending);
+	v->func_pending = NULL;
+}
+
 int
 view_filter_functions(struct view *v, const char *pattern, bool hide)
 {
@@ -431,10 +514,8 @@ view_filter_functions(struct view *v, const char *pattern, bool hide)
 	char *err = NULL;
 
 	if (pattern == NULL || pattern[0] == '\0') {
-		filter_set_functions(&v->filter, v->trace, NULL, false);
-		free(v->func_pattern);
-		v->func_pattern = NULL;
-		view_filter_changed(v);
+		filter_pending_drop(v);
+		view_filter_install(v, NULL, false, NULL);
 		return 0;
 	}
 	re = regex_compile(pattern, &err);
@@ -443,13 +524,59 @@ view_filter_functions(struct view *v, const char *pattern, bool hide)
 		free(err);
 		return -1;
 	}
-	filter_set_functions(&v->filter, v->trace, re, hide);
+	filter_pending_drop(v);
+	quick_budget(re);
+	uint8_t *m = regex_match_funcs_or_categories(v->trace, re);
 	regex_free(re);
-	free(v->func_pattern);
-	v->func_pattern = xstrdup(pattern);
-	v->func_hide = hide;
-	view_filter_changed(v);
+	if (m != NULL) {
+		view_filter_install(v, pattern, hide, m);
+		return 0;
+	}
+	/* Too costly for a frame: the worker matches it within the whole
+	 * budget while the view keeps answering; Esc stops it. */
+	struct job *j = job_new(JOB_FILTER, v->trace, NULL, v->filter_gen);
+	j->pattern = xstrdup(pattern);
+	j->hide = hide;
+	j->req = v->filter_req;
+	v->func_pending = xstrdup(pattern);
+	v->func_pending_hide = hide;
+	view_message(v, false, "filtering %s/%s/ ... (Esc stops)",
+	    hide ? "hide" : "only", pattern);
+	jobs_submit(j);
 	return 0;
+}
+
+void
+view_filter_take(struct view *v, const char *pattern, bool hide,
+    uint8_t *func_on)
+{
+	filter_pending_drop(v);
+	free(v->filter.func_on);
+	v->filter.func_on = func_on;
+	v->filter.hide_functions = func_on != NULL && hide;
+	free(v->func_pattern);
+	v->func_pattern = func_on != NULL ? xstrdup(pattern) : NULL;
+	v->func_hide = func_on != NULL && hide;
+	view_filter_changed(v);
+}
+
+bool
+view_regex_stop(struct view *v)
+{
+	if (v->func_pending != NULL) {
+		view_message(v, true, "filter %s/%s/ not applied: stopped",
+		    v->func_pending_hide ? "hide" : "only", v->func_pending);
+		filter_pending_drop(v);
+		return true;
+	}
+	if (v->search_pending) {
+		char *p = xstrdup(v->search_pattern ? v->search_pattern : "");
+		view_search_clear(v);
+		view_message(v, true, "search /%s/ stopped", p);
+		free(p);
+		return true;
+	}
+	return false;
 }
 
 void
@@ -505,7 +632,10 @@ view_filter_text(const struct view *v, char *buf, size_t size)
 		n = (size_t)snprintf(buf, size, "threads all %zu", all);
 	if (n >= size)
 		return;
-	if (v->func_pattern != NULL)
+	if (v->func_pending != NULL)
+		snprintf(buf + n, size - n, "  fn %s/%s/ (filtering...)",
+		    v->func_pending_hide ? "hide" : "only", v->func_pending);
+	else if (v->func_pattern != NULL)
 		snprintf(buf + n, size - n, "  fn %s/%s/",
 		    v->func_hide ? "hide" : "only", v->func_pattern);
 }
@@ -515,8 +645,14 @@ view_filter_text(const struct view *v, char *buf, size_t size)
 void
 view_search_clear(struct view *v)
 {
+	/* A search still matching (or finding its hits) is of no use now. */
+	if (v->search_pending)
+		jobs_cancel(JOB_SEARCH);
+	v->search_req++;
 	free(v->search_pattern);
 	free(v->match);
+	free(v->str_match);
+	v->str_match = NULL;
 	free(v->hits);
 	free(v->results);
 	free(v->log_match);
@@ -541,10 +677,12 @@ search_submit(struct view *v)
 
 	j->match = xmalloc(n);
 	memcpy(j->match, v->match, n);
+	n = v->trace->nstrings ? v->trace->nstrings : 1;
+	j->str = xmalloc(n);
+	memcpy(j->str, v->str_match, n);
+	j->req = v->search_req;
 	j->t0 = v->range_on ? v->range_t0 : TTV_NS_MIN;
 	j->t1 = v->range_on ? v->range_t1 : TTV_NS_MAX;
-	if (v->search_pattern != NULL)
-		j->pattern = xstrdup(v->search_pattern);
 	v->search_pending = true;
 	if (!v->async) {
 		job_run(j);
@@ -558,6 +696,7 @@ int
 view_search(struct view *v, const char *pattern)
 {
 	const struct trace *t = v->trace;
+	struct search_match m;
 	struct regex *re;
 	char *err = NULL;
 
@@ -569,9 +708,24 @@ view_search(struct view *v, const char *pattern)
 	}
 	view_search_clear(v);
 	v->search_pattern = xstrdup(pattern);
-	v->match = query_search_funcs(t, re);
+	quick_budget(re);
+	int rc = query_search_match(t, re, &m);
 	regex_free(re);
-	search_submit(v);
+	if (rc == 0) {
+		v->match = m.func;
+		v->str_match = m.str;
+		search_submit(v);
+		return 0;
+	}
+	/* Too costly for a frame: the worker matches the pattern within the
+	 * whole budget, then finds the hits; Esc stops it. */
+	struct job *j = job_new(JOB_SEARCH, t, &v->filter, v->filter_gen);
+	j->t0 = v->range_on ? v->range_t0 : TTV_NS_MIN;
+	j->t1 = v->range_on ? v->range_t1 : TTV_NS_MAX;
+	j->pattern = xstrdup(pattern);
+	j->req = v->search_req;
+	v->search_pending = true;
+	jobs_submit(j);
 	return 0;
 }
 
@@ -603,12 +757,12 @@ view_search_jump(struct view *v, bool forward)
 	    v->cursor_t;
 	size_t lo = 0, hi = v->nhits, exact = SIZE_MAX;
 
-	if (v->match == NULL) {
-		view_message(v, true, "no search: press / first");
+	if (v->search_pending) {
+		view_message(v, true, "still searching... (Esc stops)");
 		return;
 	}
-	if (v->search_pending) {
-		view_message(v, true, "still searching...");
+	if (v->match == NULL) {
+		view_message(v, true, "no search: press / first");
 		return;
 	}
 	if (v->nhits == 0) {

@@ -83,15 +83,23 @@ struct view {
 	bool thread_active;
 	char *func_pattern;	/* NULL: no function filter */
 	bool func_hide;
+	/* A function filter too costly to decide on this thread: being
+	 * matched on the worker (NULL: none); filter_req counts the
+	 * function filters asked for, so only the last one is applied. */
+	char *func_pending;
+	bool func_pending_hide;
+	uint64_t filter_req;
 
 	/* Search. */
 	char *search_pattern;
-	uint8_t *match;		/* nfuncs, NULL: no search */
+	uint8_t *match;		/* nfuncs, NULL: no search (yet) */
+	uint8_t *str_match;	/* nstrings verdicts (query.h), with match */
+	uint64_t search_req;	/* searches asked for (or cleared) */
 	struct search_hit *hits;
 	size_t nhits;
 	struct search_row *results;	/* per matching function */
 	size_t nresults;
-	bool search_pending;	/* hits being computed */
+	bool search_pending;	/* hits (or the matching) being computed */
 	bool arg_hits;		/* some hits match by an arg, not by name */
 	uint8_t *log_match;	/* nlogs, NULL: no search */
 	size_t nlog_matches;
@@ -204,8 +212,18 @@ void view_reset(struct view *v);
 void view_zoom_slice(struct view *v);
 void view_goto_time(struct view *v, ttv_ns t);
 
-/* Filters: return 0, or -1 with a message set. */
+/* Filters: return 0, or -1 with a message set. A function filter is
+ * matched on this thread when that takes a frame's work at most, else on
+ * the worker (func_pending), within the regex budget; one the budget
+ * cannot decide is not applied, and the status line says why. */
 int view_filter_functions(struct view *v, const char *pattern, bool hide);
+/* The function filter open_trace() made (--function, --hide): its mask
+ * (func_on of a struct filter, taken) becomes the view's. */
+void view_filter_take(struct view *v, const char *pattern, bool hide,
+    uint8_t *func_on);
+/* Esc: stops the matching of a search or a function filter; false when
+ * none runs. */
+bool view_regex_stop(struct view *v);
 void view_apply_threads(struct view *v);
 void view_clear_filters(struct view *v);
 /* "threads: 2 of 5  functions: only /re/" for the header line. */

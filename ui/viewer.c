@@ -428,7 +428,8 @@ prompt_submit(struct viewer *w)
 		}
 		rc = view_search(v, p->buf);
 		if (rc == 0 && v->search_pending)
-			view_message(v, false, "searching /%s/ ...", p->buf);
+			view_message(v, false, "searching /%s/ ... (Esc stops)",
+			    p->buf);
 		else if (rc == 0)
 			search_done(v, true);
 		break;
@@ -860,6 +861,9 @@ handle_key(struct viewer *w, int key)
 			view_mark_jump(v, key);
 		return PANE_REDRAW | PANE_DATA;
 	}
+	/* Esc first stops a pattern being matched (or a search). */
+	if (key == TK_ESC && view_regex_stop(v))
+		return PANE_REDRAW | PANE_DATA;
 	/* A new key replaces the last message. */
 	v->msg[0] = '\0';
 	ctx = v->help ? CTX_HELP : pane_get(v->pane)->ctx;
@@ -887,7 +891,7 @@ handle_key(struct viewer *w, int key)
  * function pattern), so the thread pane and x see and clear it. */
 static void
 apply_options(struct viewer *w, const struct open_options *o,
-    const struct filter *f)
+    struct filter *f)
 {
 	struct view *v = &w->view;
 	const struct trace *t = v->trace;
@@ -899,10 +903,12 @@ apply_options(struct viewer *w, const struct open_options *o,
 				v->thread_pick[i] = 1;
 		view_apply_threads(v);
 	}
-	if (o->function != NULL)
-		view_filter_functions(v, o->function, false);
-	else if (o->hide != NULL)
-		view_filter_functions(v, o->hide, true);
+	/* open_trace matched the pattern already, within the budget. */
+	if (o->function != NULL || o->hide != NULL) {
+		view_filter_take(v, o->function ? o->function : o->hide,
+		    o->hide != NULL, f->func_on);
+		f->func_on = NULL;
+	}
 }
 
 /* Several traces under one directory are one view: say which. */
@@ -1009,7 +1015,7 @@ viewer_main(const char *path, const struct open_options *opts,
 		bool searching = w.view.search_pending;
 
 		if (view_collect(&w.view) && searching &&
-		    !w.view.search_pending)
+		    !w.view.search_pending && w.view.match != NULL)
 			search_done(&w.view, true);
 		render(&w, &cx, &cy);
 		term_draw(w.grid, cx, cy);

@@ -193,10 +193,30 @@ raw_ctx(const struct ctf_stream_class *sc, const struct ctf_event_class *ec,
 	    raw_find(ec->context, 2, name, out);
 }
 
+/* The trace's `vpid` from its env (the last integer entry of the name),
+ * found once per trace and not once per event class: an env may be as
+ * long as the classes are many. */
+struct env_vpid {
+	uint64_t v;
+	bool has;
+};
+
+static struct env_vpid
+env_vpid(const struct ctf_meta *m)
+{
+	struct env_vpid r = { 0, false };
+	for (size_t i = 0; i < m->nenv; i++)
+		if (!strcmp(m->env[i].key, "vpid") && m->env[i].str == NULL) {
+			r.v = (uint64_t)m->env[i].i;
+			r.has = true;
+		}
+	return r;
+}
+
 /* Marks a cyg-profile event class raw when its scopes are all fixed and
  * its thread and address are found in them as the generic path would. */
 static void
-raw_plan(struct ev_info *in, const struct ctf_meta *m,
+raw_plan(struct ev_info *in, struct env_vpid ev,
     const struct ctf_stream_class *sc, struct ctf_event_class *ec)
 {
 	struct raw_plan *p = &in->raw;
@@ -226,12 +246,8 @@ raw_plan(struct ev_info *in, const struct ctf_meta *m,
 	p->has_vpid = raw_ctx(sc, ec, "vpid", &pick[PICK_VPID]) ||
 	    raw_ctx(sc, ec, "pid", &pick[PICK_VPID]);
 	if (!p->has_vpid) {
-		for (size_t i = 0; i < m->nenv; i++)
-			if (!strcmp(m->env[i].key, "vpid") &&
-			    m->env[i].str == NULL) {
-				p->vpid_env = (uint64_t)m->env[i].i;
-				p->has_vpid_env = true;
-			}
+		p->vpid_env = ev.v;
+		p->has_vpid_env = ev.has;
 	}
 	p->call = in->kind == EV_ENTRY ? CALL_ENTRY : p->has_addr ?
 	    CALL_EXIT : CALL_EXIT_ANY;
@@ -266,6 +282,7 @@ plan_classes(struct loader *L)
 {
 	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
 		const struct ctf_meta *m = ctf_reader_trace(L->r, ti)->m;
+		struct env_vpid ev = env_vpid(m);
 		for (size_t si = 0; si < m->nstreams; si++) {
 			const struct ctf_stream_class *sc = m->streams[si];
 			for (size_t ei = 0; ei < sc->nevents; ei++) {
@@ -276,7 +293,7 @@ plan_classes(struct loader *L)
 				in->name = ec->name;
 				in->kind = event_kind(ec->name);
 				if (in->kind == EV_ENTRY || in->kind == EV_EXIT)
-					raw_plan(in, m, sc, ec);
+					raw_plan(in, ev, sc, ec);
 				ec->user = in;
 				in->index = L->infos.len;
 				VEC_PUSH(&L->infos, in);

@@ -53,7 +53,8 @@ struct c2 {
 	char where[384];	/* what is being read, for messages */
 	int scope;		/* enum ctf_scope of the class being built, -1 */
 	int clock;		/* the data stream class's default clock, -1 */
-	const char **clock_ids;	/* by index in m->clocks */
+	struct ctf_names clock_ids;	/* id -> index in m->clocks */
+	struct hashmap streams;		/* id -> index in m->streams */
 	bool have_bo;
 	bool have_tc;
 };
@@ -438,6 +439,12 @@ static struct ctf_type *field_class(struct c2 *c, json_t *v, int depth);
 static struct ctf_type *
 new_type(struct c2 *c, enum ctf_kind kind)
 {
+	/* every use of an alias builds its types again: a chain of aliases
+	 * of structures of the last one would build exponentially many */
+	if (ctf_meta_over(c->m)) {
+		char msg[200];
+		fail(c, "%s", ctf_meta_over_msg(c->m, msg, sizeof msg));
+	}
 	struct ctf_type *t = ctf_type_new(c->m, kind);
 	t->line = c->off > INT_MAX - 2 ? INT_MAX : (int)c->off + 1;
 	t->col = 0;
@@ -579,8 +586,6 @@ structure(struct c2 *c, const json_t *o, int depth)
 	struct ctf_type *t = new_type(c, CTF_STRUCT);
 	t->align = want_align(c, o, "minimum-alignment");
 	json_t *ms = want_arr(c, o, "member-classes", false);
-	size_t n = json_array_size(ms);
-	t->fields = ctf_alloc(c->m, (n ? n : 1) * sizeof *t->fields);
 	size_t i;
 	json_t *mc;
 	json_array_foreach(ms, i, mc) {
@@ -588,21 +593,18 @@ structure(struct c2 *c, const json_t *o, int depth)
 			fail(c, "a member class must be an object, not %s",
 			    kind_name(mc));
 		const char *name = want_str(c, mc, "name", true);
-		for (size_t k = 0; k < i; k++)
-			if (!strcmp(t->fields[k].name, name))
-				fail(c, "two members named `%s`", name);
+		if (ctf_field_find(t, t->nfields, name, strlen(name)) >= 0)
+			fail(c, "two members named `%s`", name);
 		size_t at = push(c, "member `%s`", name);
 		json_t *fc = json_object_get(mc, "field-class");
 		if (fc == NULL)
 			fail(c, "missing `field-class`");
-		struct ctf_field *f = &t->fields[i];
-		f->name = keep_str(c, name);
-		f->display = f->name;
-		f->slot = -1;
-		f->type = field_class(c, fc, depth + 1);
-		t->nfields = i + 1;
+		struct ctf_type *ft = field_class(c, fc, depth + 1);
+		ctf_field_add(c->m, t, keep_str(c, name), ft);
 		pop(c, at);
 	}
+	if (t->fields == NULL)
+		t->fields = ctf_alloc(c->m, sizeof *t->fields);
 	return t;
 }
 
@@ -904,9 +906,8 @@ clock_class(struct c2 *c, const json_t *f)
 	struct ctf_meta *m = c->m;
 	const char *id = want_str(c, f, "id", true);
 	size_t at = push(c, "`%s`", id);
-	for (size_t i = 0; i < m->nclocks; i++)
-		if (!strcmp(c->clock_ids[i], id))
-			fail(c, "a second clock class with id `%s`", id);
+	if (ctf_names_get(&c->clock_ids, id, strlen(id)) >= 0)
+		fail(c, "a second clock class with id `%s`", id);
 	struct ctf_clock k = { 0 };
 	const char *name = want_str(c, f, "name", false);
 	k.name = keep_str(c, name ? name : id);
@@ -929,27 +930,20 @@ clock_class(struct c2 *c, const json_t *f)
 		fail(c, "`origin` must be \"unix-epoch\" or an object");
 	(void)want_uint(c, f, "precision", false, 0, 0, UINT64_MAX);
 	(void)want_uint(c, f, "accuracy", false, 0, 0, UINT64_MAX);
-	struct ctf_clock *n = ctf_alloc(m, (m->nclocks + 1) * sizeof *n);
-	const char **ids = ctf_alloc(m, (m->nclocks + 1) * sizeof *ids);
-	if (m->nclocks) {
-		memcpy(n, m->clocks, m->nclocks * sizeof *n);
-		memcpy(ids, c->clock_ids, m->nclocks * sizeof *ids);
-	}
-	n[m->nclocks] = k;
-	ids[m->nclocks] = keep_str(c, id);
-	m->clocks = n;
-	c->clock_ids = ids;
+	m->clocks = ctf_grow(m, m->clocks, m->nclocks, &m->clocks_cap,
+	    sizeof *m->clocks);
+	m->clocks[m->nclocks] = k;
+	ctf_names_put(m, &c->clock_ids, keep_str(c, id), (uint32_t)m->nclocks,
+	    false);
 	m->nclocks++;
 	pop(c, at);
 }
 
 static struct ctf_stream_class *
-stream_by_id(const struct ctf_meta *m, uint64_t id)
+stream_by_id(const struct c2 *c, uint64_t id)
 {
-	for (size_t i = 0; i < m->nstreams; i++)
-		if (m->streams[i]->id == id)
-			return m->streams[i];
-	return NULL;
+	uint32_t at;
+	return hashmap_get(&c->streams, id, 0, &at) ? c->m->streams[at] : NULL;
 }
 
 static int
@@ -964,15 +958,13 @@ data_stream_class(struct c2 *c, const json_t *f)
 	struct ctf_meta *m = c->m;
 	uint64_t id = want_uint(c, f, "id", false, 0, 0, UINT64_MAX);
 	size_t at = push(c, "id %llu", (unsigned long long)id);
-	if (stream_by_id(m, id) != NULL)
+	if (stream_by_id(c, id) != NULL)
 		fail(c, "a second data stream class with id %llu",
 		    (unsigned long long)id);
 	c->clock = -1;
 	const char *ck = want_str(c, f, "default-clock-class-id", false);
 	if (ck != NULL) {
-		for (size_t i = 0; i < m->nclocks; i++)
-			if (!strcmp(c->clock_ids[i], ck))
-				c->clock = (int)i;
+		c->clock = (int)ctf_names_get(&c->clock_ids, ck, strlen(ck));
 		if (c->clock < 0)
 			fail(c, "no clock class with id `%s` before it", ck);
 	}
@@ -988,12 +980,10 @@ data_stream_class(struct c2 *c, const json_t *f)
 	s->event_context = root_class(c, f,
 	    "event-record-common-context-field-class",
 	    SCOPE_STREAM_EVENT_CONTEXT);
-	struct ctf_stream_class **n = ctf_alloc(m,
-	    (m->nstreams + 1) * sizeof *n);
-	if (m->nstreams)
-		memcpy(n, m->streams, m->nstreams * sizeof *n);
-	n[m->nstreams++] = s;
-	m->streams = n;
+	m->streams = ctf_grow(m, m->streams, m->nstreams, &m->streams_cap,
+	    sizeof *m->streams);
+	hashmap_put(&c->streams, id, 0, (uint32_t)m->nstreams);
+	m->streams[m->nstreams++] = s;
 	pop(c, at);
 }
 
@@ -1034,7 +1024,7 @@ event_record_class(struct c2 *c, const json_t *f)
 	e->has_stream_id = true;
 	e->loglevel = lttng_log_level(f);
 	e->line = line_of(c);
-	struct ctf_stream_class *s = stream_by_id(m, e->stream_id);
+	struct ctf_stream_class *s = stream_by_id(c, e->stream_id);
 	if (s == NULL)
 		fail(c, "no data stream class with id %llu before it",
 		    (unsigned long long)e->stream_id);
@@ -1043,11 +1033,9 @@ event_record_class(struct c2 *c, const json_t *f)
 	    SCOPE_EVENT_CONTEXT);
 	e->fields = root_class(c, f, "payload-field-class",
 	    SCOPE_EVENT_FIELDS);
-	struct ctf_event_class **n = ctf_alloc(m, (s->nevents + 1) * sizeof *n);
-	if (s->nevents)
-		memcpy(n, s->events, s->nevents * sizeof *n);
-	n[s->nevents++] = e;
-	s->events = n;
+	s->events = ctf_grow(m, s->events, s->nevents, &s->events_cap,
+	    sizeof *s->events);
+	s->events[s->nevents++] = e;
 	pop(c, at);
 }
 
@@ -1171,6 +1159,8 @@ ctf2_parse(struct ctf_meta *m, const char *text, size_t len, char *err,
 	m->minor = 0;
 	m->has_major = m->has_minor = true;
 	m->byte_order = CTF_BO_LE;
+	if (m->arena_limit == 0)
+		ctf_meta_limit(m, len);
 	int rc = 0;
 	if (setjmp(c->jb) == 0) {
 		size_t i = 0, nfrag = 0;
@@ -1205,6 +1195,7 @@ ctf2_parse(struct ctf_meta *m, const char *text, size_t len, char *err,
 	if (c->frag != NULL)
 		json_decref(c->frag);
 	json_decref(c->aliases);
+	hashmap_free(&c->streams);
 	free(c);
 	return rc;
 }

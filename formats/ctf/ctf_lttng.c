@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mapfile.h"
 #include "xalloc.h"
 #include "ctf_lttng.h"
 
@@ -187,6 +188,7 @@ open_binary(const char *path, char **why)
 		close(fd);
 		return -1;
 	}
+	mapfile_note(path, fd);
 	return fd;
 }
 

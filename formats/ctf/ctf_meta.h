@@ -8,7 +8,10 @@
  * (ctf2_json.c) from JSON fragments, and ctf_decode.c only ever reads it.
  *
  * Everything in a ctf_meta is allocated in its arena and freed at once by
- * ctf_meta_free().
+ * ctf_meta_free(). Metadata may describe tens of thousands of classes,
+ * members, labels or types: nothing here is grown by a copy per item or
+ * looked up by walking them all, and what the types expand to is held to
+ * a budget (ctf_meta_limit).
  */
 #ifndef TTV_CTF_META_H
 #define TTV_CTF_META_H
@@ -17,6 +20,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "hashmap.h"
+#include "ctf_names.h"
 
 enum ctf_kind {
 	CTF_INT, CTF_FLOAT, CTF_ENUM, CTF_STRING, CTF_STRUCT, CTF_VARIANT,
@@ -67,6 +73,21 @@ struct ctf_enum_map {
 	int64_t lo, hi;		/* compared as unsigned when the container is */
 };
 
+/* The maps of an enum with many of them, for ctf_enum_label: the values
+ * as disjoint runs sorted by value, each with the first map holding it
+ * (values as compared: a signed one plus 2^63). */
+struct ctf_enum_index {
+	struct ctf_enum_run {
+		uint64_t lo, hi;
+		uint32_t map;
+	} *runs;
+	size_t nruns;
+	/* unsigned enums: the largest n with 0..n all in maps that do not
+	 * end at UINT64_MAX (event header plans), and whether there is one */
+	uint64_t prefix_max;
+	bool prefix_any;
+};
+
 struct ctf_field {
 	const char *name;	/* as in the metadata (leading '_' kept) */
 	const char *display;	/* one leading '_' removed */
@@ -101,10 +122,15 @@ struct ctf_type {
 	/* enums */
 	struct ctf_enum_map *maps;
 	size_t nmaps;
+	const struct ctf_enum_index *enum_index;	/* NULL: few maps */
 
 	/* structs and variants */
 	struct ctf_field *fields;
 	size_t nfields;
+	/* the fields by name, when added by ctf_field_add (NULL: fewer
+	 * than CTF_FIELDS_INDEXED, or a CTF 2 variant's options, which are
+	 * never looked up by name); shared by the copies of the type */
+	struct ctf_names *names;
 	const char *tag;	/* variant: tag path as written, NULL if untagged */
 	int tag_slot;		/* resolved */
 	/* variant: option index for each of the tag enum's maps (-1: none) */
@@ -235,9 +261,11 @@ struct ctf_stream_class {
 	size_t nevents;
 	size_t events_cap;	/* room in events (arena memory: grown by
 				 * doubling, so n classes cost O(n)) */
-	/* id -> event, for small dense ids; sparse ids use a sorted list */
+	/* id -> event, for small dense ids; sparse ids use a list sorted
+	 * by id (`sorted`, nevents long) */
 	struct ctf_event_class **by_id;
 	size_t nby_id;
+	struct ctf_event_class **sorted;
 	int clock;		/* the clock of its timestamps, or -1 */
 	struct ctf_header_plan *hplan;	/* or NULL */
 	bool has_raw;		/* an event class of it is read raw */
@@ -291,12 +319,16 @@ struct ctf_meta {
 	int bo_line, bo_col;	/* where the trace block gave it, or 0 */
 	struct ctf_type *packet_header;
 
+	/* arrays of the arena that the front ends grow by doubling
+	 * (ctf_grow), so that n items cost O(n) */
 	struct ctf_clock *clocks;
-	size_t nclocks;
+	size_t nclocks, clocks_cap;
 	struct ctf_env *env;
-	size_t nenv;
+	size_t nenv, env_cap;
 	struct ctf_stream_class **streams;
-	size_t nstreams;
+	size_t nstreams, streams_cap;
+	/* the streams sorted by id, for ctf_stream_by_id (resolved) */
+	struct ctf_stream_class **streams_by_id;
 	int nslots;
 	/* warnings about the metadata ("line L, column C: ..."), kept going */
 	const char **warns;
@@ -314,10 +346,34 @@ struct ctf_meta {
 	/* every type, so resolution can walk them all */
 	struct ctf_type **types;
 	size_t ntypes, captypes;
-	/* the arena */
-	void **allocs;
+	/* the arena, and what it may hold (0: no limit; see
+	 * ctf_meta_limit) */
+	void **allocs;		/* its blocks */
 	size_t nallocs, capallocs;
+	char *chunk;		/* room left in the last small-piece block */
+	size_t chunk_left;
+	uint64_t arena_bytes, arena_limit;
+	/* the enum indexes made, by maps array (ctf_enum_prepare): the
+	 * hashmap's values are positions in enum_indexes */
+	struct hashmap enum_maps;
+	const struct ctf_enum_index **enum_indexes;
+	size_t nenum_indexes, enum_indexes_cap;
 };
+
+/* The most a metadata text of len bytes may make the arena hold: its
+ * types, once every alias and shared struct is expanded where it is
+ * used, must fit in the memory budget (README: 64 MiB + 16 x the input).
+ * Metadata whose types expand past it (a chain of typedefs of structs of
+ * the last one, each use a copy) is refused rather than read. */
+#define CTF_META_ARENA_BASE ((uint64_t)32 << 20)
+#define CTF_META_ARENA_PER_BYTE 16
+void ctf_meta_limit(struct ctf_meta *m, size_t len);
+/* Is the arena past its limit? (Its allocations still succeed: the front
+ * ends and the resolution check this at their own pace.) */
+bool ctf_meta_over(const struct ctf_meta *m);
+/* The message for it: "metadata types expand to more than N MiB ..." */
+const char *ctf_meta_over_msg(const struct ctf_meta *m, char *buf,
+    size_t size);
 
 struct ctf_meta *ctf_meta_new(void);
 void ctf_meta_free(struct ctf_meta *m);
@@ -325,6 +381,26 @@ void *ctf_alloc(struct ctf_meta *m, size_t size);
 char *ctf_strdup(struct ctf_meta *m, const char *s, size_t len);
 struct ctf_type *ctf_type_new(struct ctf_meta *m, enum ctf_kind kind);
 struct ctf_type *ctf_type_copy(struct ctf_meta *m, const struct ctf_type *t);
+/* An arena array of items of size bytes, with room for one more than n:
+ * itself, or a copy twice as large (*cap updated). */
+void *ctf_grow(struct ctf_meta *m, void *items, size_t n, size_t *cap,
+    size_t size);
+
+/* From this many fields on, a struct's are indexed by name. */
+#define CTF_FIELDS_INDEXED 8
+/* Appends a field to a struct or variant whose fields were all added
+ * this way (the array grows by doubling), named name (kept by pointer:
+ * an arena or static string), its slot -1. No check for a duplicate. */
+struct ctf_field *ctf_field_add(struct ctf_meta *m, struct ctf_type *st,
+    const char *name, struct ctf_type *type);
+/* The index of the field named s[0..len) among the first upto of st (the
+ * first such when names repeat), or -1. */
+int64_t ctf_field_find(const struct ctf_type *st, size_t upto, const char *s,
+    size_t len);
+/* The index below upto of the last field (the first if not last) whose
+ * name is s[0..len), or it with one leading '_' more or less, or -1. */
+int64_t ctf_field_find_loose(const struct ctf_type *st, size_t upto,
+    const char *s, size_t len, bool last);
 void ctf_meta_warn(struct ctf_meta *m, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
@@ -338,8 +414,13 @@ struct ctf_stream_class *ctf_stream_by_id(const struct ctf_meta *m,
     uint64_t id);
 struct ctf_event_class *ctf_event_by_id(const struct ctf_stream_class *s,
     uint64_t id);
-/* The label of an enum value, or NULL. */
+/* The label of an enum value (the first map holding it), or NULL; its
+ * map's index in *index (-1: none). */
 const char *ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index);
+/* Indexes the maps of an enum with CTF_ENUM_INDEXED maps or more
+ * (t->enum_index), once per maps array however many types share it. */
+void ctf_enum_prepare(struct ctf_meta *m, struct ctf_type *t);
+#define CTF_ENUM_INDEXED 16
 /* Nanoseconds from the Unix epoch (or the clock's origin) of a value. */
 int64_t ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles);
 /* ns out of int64's range clamped to it, and counted in ctf_clock_clamps

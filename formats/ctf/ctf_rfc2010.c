@@ -79,6 +79,12 @@ struct built {
 
 struct rpair;
 
+/* Where a value was: its first token's line and column (the token
+ * itself would make every value of a long list four times larger). */
+struct rpos {
+	int line, col;
+};
+
 struct rval {
 	enum rv_kind kind;
 	int64_t i;
@@ -87,7 +93,7 @@ struct rval {
 	struct built type;
 	struct rpair *pairs;
 	size_t npairs;
-	struct tsdl_token tok;
+	struct rpos tok;
 };
 
 struct rpair {
@@ -110,13 +116,13 @@ struct section {
 	int header_type;	/* 1, 2, or 0: by its event ids */
 	bool event_size;
 	struct built ctx;	/* context fields: a struct, or NULL */
-	struct tsdl_token at;
+	struct rpos at;
 };
 
 struct pending {
 	struct ctf_event_class *e;
 	const char *section;
-	struct tsdl_token at;
+	struct rpos at;
 };
 
 struct rparser {
@@ -131,17 +137,38 @@ struct rparser {
 	VEC(struct named) types;
 	VEC(struct section) secs;
 	VEC(struct pending) evs;
+	/* names -> positions in types and secs */
+	struct ctf_names type_names, sec_names;
+	/* what is being read, used as stacks: the attributes of the types
+	 * being read, and the entries of the lists (each kept in the arena
+	 * at its size once read) */
+	VEC(struct rattr) attrs;
+	VEC(struct rpair) pairs;
+	/* the event headers, built once for every section: [type - 1] */
+	struct ctf_type *headers[2];
 	bool has_trace;
 };
 
-static void rerr(struct rparser *p, const struct tsdl_token *t,
-    const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
+static struct rpos
+pos_of(const struct tsdl_token *t)
+{
+	return (struct rpos){ t->line, t->col };
+}
+
+/* rerr(p, at, ...) and rwarn(p, at, ...) take anything with a line and
+ * a column: a token or an rpos. */
+#define rerr(p, at, ...) rerr_at((p), (at)->line, (at)->col, __VA_ARGS__)
+#define rwarn(p, at, what, name) \
+	rwarn_at((p), (at)->line, (at)->col, (what), (name))
+
+static void rerr_at(struct rparser *p, int line, int col,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5), noreturn));
 
 static void
-rerr(struct rparser *p, const struct tsdl_token *t, const char *fmt, ...)
+rerr_at(struct rparser *p, int line, int col, const char *fmt, ...)
 {
-	int n = snprintf(p->err, p->errsize, "line %d, column %d: ", t->line,
-	    t->col);
+	int n = snprintf(p->err, p->errsize, "line %d, column %d: ", line,
+	    col);
 	if (n < 0 || (size_t)n >= p->errsize)
 		n = 0;
 	va_list ap;
@@ -152,10 +179,10 @@ rerr(struct rparser *p, const struct tsdl_token *t, const char *fmt, ...)
 }
 
 static void
-rwarn(struct rparser *p, const struct tsdl_token *t, const char *what,
+rwarn_at(struct rparser *p, int line, int col, const char *what,
     const char *name)
 {
-	ctf_meta_warn(p->m, "line %d, column %d: %s `%s`", t->line, t->col,
+	ctf_meta_warn(p->m, "line %d, column %d: %s `%s`", line, col,
 	    what, name);
 }
 
@@ -229,10 +256,8 @@ keep(struct rparser *p, const char *s)
 static struct named *
 find_type(struct rparser *p, const char *name)
 {
-	for (size_t i = p->types.len; i-- > 0;)
-		if (!strcmp(p->types.items[i].name, name))
-			return &p->types.items[i];
-	return NULL;
+	int64_t i = ctf_names_get(&p->type_names, name, strlen(name));
+	return i >= 0 ? &p->types.items[i] : NULL;
 }
 
 static struct built parse_type_body(struct rparser *p,
@@ -267,7 +292,10 @@ parse_pairs(struct rparser *p, struct rval *v)
 	if (++p->depth > 100)
 		rerr(p, peek(p, 0), "lists nested too deeply");
 	expect(p, TOK_LBRACE);
-	size_t cap = 0;
+	/* the entries go on the parser's stack: a list inside one is read
+	 * (and moved out) before the entry is pushed, so this list's are
+	 * together at the top when it ends */
+	size_t base = p->pairs.len;
 	while (!accept(p, TOK_RBRACE)) {
 		struct tsdl_token open = expect(p, TOK_LBRACE);
 		struct rpair pr;
@@ -280,16 +308,16 @@ parse_pairs(struct rparser *p, struct rval *v)
 			rerr(p, peek(p, 0), "expected '}' closing the entry "
 			    "opened at line %d, column %d", open.line, open.col);
 		next(p);
-		if (v->npairs == cap) {
-			cap = cap ? cap * 2 : 8;
-			struct rpair *n = ctf_alloc(p->m, cap * sizeof *n);
-			if (v->npairs)
-				memcpy(n, v->pairs, v->npairs * sizeof *n);
-			v->pairs = n;
-		}
-		v->pairs[v->npairs++] = pr;
+		VEC_PUSH(&p->pairs, pr);
 		accept(p, TOK_COMMA);
 	}
+	v->npairs = p->pairs.len - base;
+	if (v->npairs > 0) {
+		v->pairs = ctf_alloc(p->m, v->npairs * sizeof *v->pairs);
+		memcpy(v->pairs, p->pairs.items + base,
+		    v->npairs * sizeof *v->pairs);
+	}
+	p->pairs.len = base;
 	p->depth--;
 }
 
@@ -297,8 +325,9 @@ static void
 parse_value(struct rparser *p, struct rval *v)
 {
 	memset(v, 0, sizeof *v);
-	v->tok = *peek(p, 0);
-	switch (v->tok.kind) {
+	struct tsdl_token tok = *peek(p, 0);
+	v->tok = pos_of(&tok);
+	switch (tok.kind) {
 	case TOK_MINUS:
 	case TOK_INT:
 	case TOK_CHAR: {
@@ -316,17 +345,17 @@ parse_value(struct rparser *p, struct rval *v)
 	}
 	case TOK_STRING:
 		v->kind = RV_STR;
-		v->s = keep(p, v->tok.sval);
+		v->s = keep(p, tok.sval);
 		next(p);
 		break;
 	case TOK_IDENT:
-		if (!strcmp(v->tok.sval, "type") &&
+		if (!strcmp(tok.sval, "type") &&
 		    peek(p, 1)->kind == TOK_LBRACE) {
 			v->kind = RV_TYPE;
 			v->type = parse_typeref(p);
 		} else {
 			v->kind = RV_NAME;
-			v->s = keep(p, v->tok.sval);
+			v->s = keep(p, tok.sval);
 			next(p);
 		}
 		break;
@@ -335,7 +364,7 @@ parse_value(struct rparser *p, struct rval *v)
 		break;
 	default:
 		rerr(p, &v->tok, "unexpected %s in a value",
-		    tsdl_tok_name(v->tok.kind));
+		    tsdl_tok_name(tok.kind));
 	}
 }
 
@@ -403,24 +432,11 @@ want_pow2(struct rparser *p, const struct rval *v, const char *what)
  * its length (NAME_length) and its elements. */
 static void
 add_field(struct rparser *p, struct ctf_type *st, const char *name,
-    struct ctf_type *t, const struct tsdl_token *at)
+    struct ctf_type *t, const struct rpos *at)
 {
-	for (size_t i = 0; i < st->nfields; i++)
-		if (!strcmp(st->fields[i].name, name))
-			rerr(p, at, "duplicate field `%s`", name);
-	if ((st->nfields & (st->nfields - 1)) == 0) {
-		size_t nc = st->nfields ? st->nfields * 2 : 4;
-		struct ctf_field *a = ctf_alloc(p->m, nc * sizeof *a);
-		if (st->nfields)
-			memcpy(a, st->fields, st->nfields * sizeof *a);
-		st->fields = a;
-	}
-	struct ctf_field *f = &st->fields[st->nfields++];
-	memset(f, 0, sizeof *f);
-	f->name = keep(p, name);
-	f->display = f->name;
-	f->type = t;
-	f->slot = -1;
+	if (ctf_field_find(st, st->nfields, name, strlen(name)) >= 0)
+		rerr(p, at, "duplicate field `%s`", name);
+	ctf_field_add(p->m, st, keep(p, name), t);
 }
 
 static uint32_t
@@ -434,8 +450,11 @@ fill_struct(struct rparser *p, struct ctf_type *st, const struct rval *v)
 {
 	if (v->kind != RV_LIST)
 		rerr(p, &v->tok, "`fields` expects `{ { type, name }, ... }`");
+	/* a copy of its parent's type shares the parent's fields: its own
+	 * replace them */
 	st->fields = NULL;
 	st->nfields = 0;
+	st->names = NULL;
 	for (size_t i = 0; i < v->npairs; i++) {
 		const struct rpair *pr = &v->pairs[i];
 		struct built b;
@@ -472,22 +491,20 @@ parse_type_body(struct rparser *p, const struct tsdl_token *at)
 	if (++p->depth > 100)
 		rerr(p, at, "types nested too deeply");
 	expect(p, TOK_LBRACE);
-	/* in the arena: an error unwinds past this */
-	struct { struct rattr *items; size_t len, cap; } attrs = { 0 };
+	/* on the parser's stack (a type inside is read before its
+	 * attribute is pushed, and pops its own): this type's are
+	 * items[base..] until it is built */
+	size_t base = p->attrs.len;
 	while (!accept(p, TOK_RBRACE)) {
 		if (is_tok(p, TOK_EOF))
 			rerr(p, peek(p, 0), "unterminated type");
-		if (attrs.len == attrs.cap) {
-			size_t nc = attrs.cap ? attrs.cap * 2 : 8;
-			struct rattr *n = ctf_alloc(p->m, nc * sizeof *n);
-			if (attrs.len)
-				memcpy(n, attrs.items, attrs.len * sizeof *n);
-			attrs.items = n;
-			attrs.cap = nc;
-		}
-		parse_attr(p, &attrs.items[attrs.len++]);
+		struct rattr ra;
+		parse_attr(p, &ra);
+		VEC_PUSH(&p->attrs, ra);
 	}
 	accept(p, TOK_SEMI);
+	struct { struct rattr *items; size_t len; } attrs = {
+	    p->attrs.items + base, p->attrs.len - base };
 	/* the parent first, whatever its place */
 	const struct rattr *par = NULL;
 	for (size_t i = 0; i < attrs.len; i++)
@@ -701,6 +718,7 @@ parse_type_body(struct rparser *p, const struct tsdl_token *at)
 	default:
 		break;
 	}
+	p->attrs.len = base;
 	p->depth--;
 	return b;
 }
@@ -717,7 +735,9 @@ add_named(struct rparser *p, const char *name, struct built b, bool builtin,
 		n->builtin = false;
 		return;
 	}
-	VEC_PUSH(&p->types, ((struct named){ keep(p, name), b, builtin }));
+	const char *k = keep(p, name);
+	ctf_names_put(p->m, &p->type_names, k, (uint32_t)p->types.len, false);
+	VEC_PUSH(&p->types, ((struct named){ k, b, builtin }));
 }
 
 static void
@@ -809,7 +829,8 @@ parse_section(struct rparser *p)
 {
 	struct section s;
 	memset(&s, 0, sizeof s);
-	s.at = next(p);
+	struct tsdl_token kw = next(p);
+	s.at = pos_of(&kw);
 	expect(p, TOK_LBRACE);
 	while (!accept(p, TOK_RBRACE)) {
 		if (is_tok(p, TOK_EOF))
@@ -854,9 +875,9 @@ parse_section(struct rparser *p)
 	accept(p, TOK_SEMI);
 	if (s.name == NULL)
 		rerr(p, &s.at, "section without a name");
-	for (size_t i = 0; i < p->secs.len; i++)
-		if (!strcmp(p->secs.items[i].name, s.name))
-			rerr(p, &s.at, "a second section `%s`", s.name);
+	if (ctf_names_put(p->m, &p->sec_names, s.name, (uint32_t)p->secs.len,
+	    false) >= 0)
+		rerr(p, &s.at, "a second section `%s`", s.name);
 	VEC_PUSH(&p->secs, s);
 }
 
@@ -865,7 +886,8 @@ parse_event(struct rparser *p)
 {
 	struct pending pe;
 	memset(&pe, 0, sizeof pe);
-	pe.at = next(p);
+	struct tsdl_token kw = next(p);
+	pe.at = pos_of(&kw);
 	struct ctf_event_class *e = ctf_alloc(p->m, sizeof *e);
 	e->line = pe.at.line;
 	e->col = pe.at.col;
@@ -937,14 +959,7 @@ static void
 mk_field(struct ctf_meta *m, struct ctf_type *st, const char *name,
     struct ctf_type *t)
 {
-	struct ctf_field *a = ctf_alloc(m, (st->nfields + 1) * sizeof *a);
-	if (st->nfields)
-		memcpy(a, st->fields, st->nfields * sizeof *a);
-	struct ctf_field *f = &a[st->nfields++];
-	f->name = f->display = name;
-	f->type = t;
-	f->slot = -1;
-	st->fields = a;
+	ctf_field_add(m, st, name, t);
 	if (align_of(t) > st->align)
 		st->align = align_of(t);
 }
@@ -1098,6 +1113,7 @@ build(struct rparser *p)
 	struct ctf_rfc *rfc = ctf_alloc(m, sizeof *rfc);
 	rfc->nsections = p->secs.len;
 	rfc->sections = ctf_alloc(m, (p->secs.len + 1) * sizeof *rfc->sections);
+	rfc->by_name = p->sec_names;
 	m->rfc = rfc;
 	m->sizes_in_bytes = true;
 	m->packet_check = packet_check;
@@ -1118,21 +1134,16 @@ build(struct rparser *p)
 	}
 	for (size_t i = 0; i < p->evs.len; i++) {
 		const struct pending *pe = &p->evs.items[i];
-		size_t si = 0;
-		while (si < p->secs.len &&
-		    strcmp(p->secs.items[si].name, pe->section) != 0)
-			si++;
-		if (si == p->secs.len)
+		int64_t si = ctf_names_get(&p->sec_names, pe->section,
+		    strlen(pe->section));
+		if (si < 0)
 			rerr(p, &pe->at, "event `%s` of section `%s`, which is "
 			    "not declared", pe->e->name, pe->section);
 		struct ctf_stream_class *sc = m->streams[si];
-		struct ctf_event_class **n = ctf_alloc(m,
-		    (sc->nevents + 1) * sizeof *n);
-		if (sc->nevents)
-			memcpy(n, sc->events, sc->nevents * sizeof *n);
-		n[sc->nevents++] = pe->e;
-		sc->events = n;
-		pe->e->stream_id = si;
+		sc->events = ctf_grow(m, sc->events, sc->nevents,
+		    &sc->events_cap, sizeof *sc->events);
+		sc->events[sc->nevents++] = pe->e;
+		pe->e->stream_id = (uint64_t)si;
 		pe->e->has_stream_id = true;
 	}
 	for (size_t i = 0; i < p->secs.len; i++) {
@@ -1147,7 +1158,10 @@ build(struct rparser *p)
 				if (sc->events[e]->id >= 31)
 					ht = 2;
 		}
-		sc->event_header = mk_event_header(m, ht);
+		/* one of each type for all sections: resolved once too */
+		if (p->headers[ht - 1] == NULL)
+			p->headers[ht - 1] = mk_event_header(m, ht);
+		sc->event_header = p->headers[ht - 1];
 		struct ctf_type *ctx = NULL;
 		if (sec->event_size || sec->ctx.t != NULL) {
 			ctx = mk_struct(m, 1);
@@ -1156,16 +1170,15 @@ build(struct rparser *p)
 				sc->payload_size = true;
 			}
 			for (size_t f = 0; sec->ctx.t != NULL &&
-			    f < sec->ctx.t->nfields; f++)
-				mk_field(m, ctx, sec->ctx.t->fields[f].name,
-				    sec->ctx.t->fields[f].type);
-			for (size_t a = 0; a < ctx->nfields; a++)
-				for (size_t b = 0; b < a; b++)
-					if (!strcmp(ctx->fields[a].name,
-					    ctx->fields[b].name))
-						rerr(p, &sec->at, "duplicate "
-						    "context field `%s`",
-						    ctx->fields[a].name);
+			    f < sec->ctx.t->nfields; f++) {
+				const char *fn = sec->ctx.t->fields[f].name;
+				/* the context's own are distinct already */
+				if (ctf_field_find(ctx, ctx->nfields, fn,
+				    strlen(fn)) >= 0)
+					rerr(p, &sec->at, "duplicate context "
+					    "field `%s`", fn);
+				mk_field(m, ctx, fn, sec->ctx.t->fields[f].type);
+			}
 		}
 		sc->event_context = ctx;
 	}
@@ -1200,6 +1213,8 @@ ctf_rfc_parse(struct ctf_meta *m, const char *text, size_t len, char *err,
 	p->m = m;
 	p->err = err;
 	p->errsize = errsize;
+	if (m->arena_limit == 0)
+		ctf_meta_limit(m, len);
 	tsdl_lex_init(&p->lx, text, len);
 	if (setjmp(p->jb) == 0) {
 		builtins(p);
@@ -1207,6 +1222,11 @@ ctf_rfc_parse(struct ctf_meta *m, const char *text, size_t len, char *err,
 			const struct tsdl_token *t = peek(p, 0);
 			if (t->kind == TOK_EOF)
 				break;
+			if (ctf_meta_over(m)) {
+				char msg[200];
+				rerr(p, t, "%s", ctf_meta_over_msg(m, msg,
+				    sizeof msg));
+			}
 			if (t->kind == TOK_SEMI) {
 				next(p);
 				continue;
@@ -1237,9 +1257,16 @@ ctf_rfc_parse(struct ctf_meta *m, const char *text, size_t len, char *err,
 				    t->sval);
 		}
 		build(p);
+		if (ctf_meta_over(m)) {
+			char msg[200];
+			rerr(p, peek(p, 0), "%s", ctf_meta_over_msg(m, msg,
+			    sizeof msg));
+		}
 	} else
 		rc = -1;
 	tsdl_lex_free(&p->lx);
+	VEC_FREE(&p->attrs);
+	VEC_FREE(&p->pairs);
 	VEC_FREE(&p->types);
 	VEC_FREE(&p->secs);
 	VEC_FREE(&p->evs);
@@ -1341,16 +1368,19 @@ ctf_rfc_section_of(const struct ctf_meta *m, const char *file)
 		return NULL;
 	const char *base = strrchr(file, '/');
 	base = base ? base + 1 : file;
-	for (size_t i = 0; i < rfc->nsections; i++) {
-		size_t l = strlen(rfc->sections[i]);
-		if (strncmp(base, rfc->sections[i], l) != 0)
-			continue;
-		const char *r = base + l;
-		if (*r == '\0')
-			return m->streams[i];
-		if (*r == '_' && r[1] != '\0' && strspn(r + 1, "0123456789") ==
-		    strlen(r + 1))
-			return m->streams[i];
+	/* the name whole, or before its last `_` when digits follow: of
+	 * the two sections that may be, the first declared */
+	size_t len = strlen(base);
+	int64_t i = ctf_names_get(&rfc->by_name, base, len);
+	const char *us = strrchr(base, '_');
+	if (us != NULL && us[1] != '\0' &&
+	    strspn(us + 1, "0123456789") == strlen(us + 1)) {
+		int64_t k = ctf_names_get(&rfc->by_name, base,
+		    (size_t)(us - base));
+		if (k >= 0 && (i < 0 || k < i))
+			i = k;
 	}
+	if (i >= 0)
+		return m->streams[i];
 	return rfc->nsections == 1 ? m->streams[0] : NULL;
 }

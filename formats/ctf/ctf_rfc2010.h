@@ -30,6 +30,7 @@ struct ctf_rfc {
 	uint32_t session_id;	/* the metadata's: every packet's */
 	const char **sections;	/* by stream class index */
 	size_t nsections;
+	struct ctf_names by_name;	/* name -> stream class index */
 };
 
 /* Does a metadata file start with the RFC's packet magic (either byte

@@ -14,6 +14,7 @@
 
 #include "xalloc.h"
 #include "ctf_meta.h"
+#include "ctf_names.h"
 
 struct ctf_meta *
 ctf_meta_new(void)
@@ -33,19 +34,82 @@ ctf_meta_free(struct ctf_meta *m)
 	free(m->allocs);
 	free(m->types);
 	free(m->warns);
+	hashmap_free(&m->enum_maps);
 	free(m);
+}
+
+void
+ctf_meta_limit(struct ctf_meta *m, size_t len)
+{
+	m->arena_limit = CTF_META_ARENA_BASE +
+	    (uint64_t)len * CTF_META_ARENA_PER_BYTE;
+}
+
+bool
+ctf_meta_over(const struct ctf_meta *m)
+{
+	return m->arena_limit != 0 && m->arena_bytes > m->arena_limit;
+}
+
+const char *
+ctf_meta_over_msg(const struct ctf_meta *m, char *buf, size_t size)
+{
+	snprintf(buf, size, "its types expand to more than %llu MiB (%llu "
+	    "MiB and %d bytes for each byte of metadata): too many copies of "
+	    "shared types", (unsigned long long)(m->arena_limit >> 20),
+	    (unsigned long long)(CTF_META_ARENA_BASE >> 20),
+	    CTF_META_ARENA_PER_BYTE);
+	return buf;
+}
+
+/* The arena hands out small pieces of zeroed chunks (most of what
+ * metadata makes is small: a malloc each would cost its header and a
+ * pointer more); larger ones are blocks of their own. Under
+ * AddressSanitizer every piece is a block, so that it still sees a piece
+ * overrun. What is counted against the limit is the pieces either way. */
+#define ARENA_CHUNK ((size_t)64 << 10)
+#define ARENA_BIG ((size_t)4 << 10)
+#define ARENA_ALIGN ((size_t)16)
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_PIECES 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_PIECES 0
+#endif
+#endif
+#ifndef ARENA_PIECES
+#define ARENA_PIECES 1
+#endif
+
+static void *
+arena_block(struct ctf_meta *m, size_t size)
+{
+	void *p = xcalloc(1, size);
+	if (m->nallocs == m->capallocs) {
+		m->capallocs = m->capallocs ? m->capallocs * 2 : 64;
+		m->allocs = xreallocarray(m->allocs, m->capallocs,
+		    sizeof *m->allocs);
+	}
+	m->allocs[m->nallocs++] = p;
+	return p;
 }
 
 void *
 ctf_alloc(struct ctf_meta *m, size_t size)
 {
-	void *p = xcalloc(1, size ? size : 1);
-	if (m->nallocs == m->capallocs) {
-		m->capallocs = m->capallocs ? m->capallocs * 2 : 256;
-		m->allocs = xreallocarray(m->allocs, m->capallocs,
-		    sizeof *m->allocs);
+	size = (size + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+	if (size == 0)
+		size = ARENA_ALIGN;
+	m->arena_bytes += size;
+	if (size > ARENA_BIG || !ARENA_PIECES)
+		return arena_block(m, size);
+	if (size > m->chunk_left) {
+		m->chunk = arena_block(m, ARENA_CHUNK);
+		m->chunk_left = ARENA_CHUNK;
 	}
-	m->allocs[m->nallocs++] = p;
+	void *p = m->chunk;
+	m->chunk += size;
+	m->chunk_left -= size;
 	return p;
 }
 
@@ -92,6 +156,86 @@ ctf_type_copy(struct ctf_meta *m, const struct ctf_type *t)
 	return c;
 }
 
+void *
+ctf_grow(struct ctf_meta *m, void *items, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return items;
+	/* the arena gives nothing back: a copy per item would cost the
+	 * square of the count, doubling twice the last size */
+	size_t nc = *cap ? *cap * 2 : 8;
+	void *a = ctf_alloc(m, nc * size);
+	if (n > 0)
+		memcpy(a, items, n * size);
+	*cap = nc;
+	return a;
+}
+
+struct ctf_field *
+ctf_field_add(struct ctf_meta *m, struct ctf_type *st, const char *name,
+    struct ctf_type *type)
+{
+	size_t n = st->nfields;
+	if (n == 0 || (n >= 2 && (n & (n - 1)) == 0)) {
+		/* the array is full: it holds 2, then each power of two */
+		struct ctf_field *a = ctf_alloc(m, (n ? 2 * n : 2) * sizeof *a);
+		if (n > 0)
+			memcpy(a, st->fields, n * sizeof *a);
+		st->fields = a;
+	}
+	struct ctf_field *f = &st->fields[st->nfields++];
+	memset(f, 0, sizeof *f);
+	f->name = name;
+	f->display = name;
+	f->type = type;
+	f->slot = -1;
+	if (st->nfields == CTF_FIELDS_INDEXED) {
+		st->names = ctf_alloc(m, sizeof *st->names);
+		for (size_t i = 0; i < st->nfields; i++)
+			ctf_names_put(m, st->names, st->fields[i].name,
+			    (uint32_t)i, false);
+	} else if (st->names != NULL)
+		ctf_names_put(m, st->names, name, (uint32_t)n, false);
+	return f;
+}
+
+int64_t
+ctf_field_find(const struct ctf_type *st, size_t upto, const char *s,
+    size_t len)
+{
+	if (st->names != NULL) {
+		int64_t i = ctf_names_get(st->names, s, len);
+		return i >= 0 && (size_t)i < upto ? i : -1;
+	}
+	for (size_t i = 0; i < upto && i < st->nfields; i++)
+		if (strncmp(st->fields[i].name, s, len) == 0 &&
+		    st->fields[i].name[len] == '\0')
+			return (int64_t)i;
+	return -1;
+}
+
+int64_t
+ctf_field_find_loose(const struct ctf_type *st, size_t upto, const char *s,
+    size_t len, bool last)
+{
+	/* the name itself, with a '_' before, and without its own */
+	int64_t c[3] = { ctf_field_find(st, upto, s, len), -1, -1 };
+	char buf[256];
+	char *u = len + 1 <= sizeof buf ? buf : xmalloc(len + 1);
+	u[0] = '_';
+	memcpy(u + 1, s, len);
+	c[1] = ctf_field_find(st, upto, u, len + 1);
+	if (u != buf)
+		free(u);
+	if (len > 0 && s[0] == '_')
+		c[2] = ctf_field_find(st, upto, s + 1, len - 1);
+	int64_t r = -1;
+	for (int k = 0; k < 3; k++)
+		if (c[k] >= 0 && (r < 0 || (last ? c[k] > r : c[k] < r)))
+			r = c[k];
+	return r;
+}
+
 void
 ctf_meta_warn(struct ctf_meta *m, const char *fmt, ...)
 {
@@ -121,6 +265,19 @@ ctf_stream_by_id(const struct ctf_meta *m, uint64_t id)
 {
 	if (m->nstreams == 1 && !m->streams[0]->has_id)
 		return m->streams[0];
+	if (m->streams_by_id != NULL) {
+		/* the first of that id, as the walk below finds it */
+		size_t lo = 0, hi = m->nstreams;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (m->streams_by_id[mid]->id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < m->nstreams && m->streams_by_id[lo]->id == id ?
+		    m->streams_by_id[lo] : NULL;
+	}
 	for (size_t i = 0; i < m->nstreams; i++)
 		if (m->streams[i]->id == id)
 			return m->streams[i];
@@ -134,28 +291,21 @@ ctf_event_by_id(const struct ctf_stream_class *s, uint64_t id)
 		return s->by_id[id];
 	if (s->nby_id != 0)
 		return NULL;
+	if (s->sorted != NULL) {
+		size_t lo = 0, hi = s->nevents;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (s->sorted[mid]->id < id)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return lo < s->nevents && s->sorted[lo]->id == id ?
+		    s->sorted[lo] : NULL;
+	}
 	for (size_t i = 0; i < s->nevents; i++)
 		if (s->events[i]->id == id)
 			return s->events[i];
-	return NULL;
-}
-
-const char *
-ctf_enum_label(const struct ctf_type *t, uint64_t raw, int *index)
-{
-	for (size_t i = 0; i < t->nmaps; i++) {
-		const struct ctf_enum_map *mp = &t->maps[i];
-		bool in = t->is_signed ?
-		    (int64_t)raw >= mp->lo && (int64_t)raw <= mp->hi :
-		    raw >= (uint64_t)mp->lo && raw <= (uint64_t)mp->hi;
-		if (in) {
-			if (index)
-				*index = (int)i;
-			return mp->label;
-		}
-	}
-	if (index)
-		*index = -1;
 	return NULL;
 }
 
@@ -200,10 +350,12 @@ ctf_clock_ns(const struct ctf_clock *c, uint64_t cycles)
 
 /* --- resolution --- */
 
+/* NULL when nested too deeply or past the arena's limit (the caller
+ * tells which with ctf_meta_over). */
 static struct ctf_type *
 deep_copy(struct ctf_meta *m, const struct ctf_type *t, int depth)
 {
-	if (depth > 100)
+	if (depth > 100 || ctf_meta_over(m))
 		return NULL;
 	switch (t->kind) {
 	case CTF_STRUCT:
@@ -247,36 +399,25 @@ struct rctx {
 	char *err;
 	size_t errsize;
 	const char *where;
+	/* a path of the root being resolved was found outside it (in an
+	 * earlier root scope) */
+	bool outside;
+	/* roots resolved without going outside, by (type declared, scope):
+	 * the position of their copy in m->types, for the next use */
+	struct hashmap done;
 };
-
-static bool
-name_eq(const char *a, const char *b)
-{
-	if (!strcmp(a, b))
-		return true;
-	if (a[0] == '_' && !strcmp(a + 1, b))
-		return true;
-	if (b[0] == '_' && !strcmp(a, b + 1))
-		return true;
-	return false;
-}
 
 static struct ctf_field *
 find_field(struct ctf_type *st, size_t upto, const char *name, size_t len)
 {
-	char buf[256];
-	if (len >= sizeof buf)
+	if (len >= 256)
 		return NULL;
-	memcpy(buf, name, len);
-	buf[len] = '\0';
-	/* exact names first, then with one underscore dropped */
-	for (size_t i = upto; i-- > 0;)
-		if (!strcmp(st->fields[i].name, buf))
-			return &st->fields[i];
-	for (size_t i = upto; i-- > 0;)
-		if (name_eq(st->fields[i].name, buf))
-			return &st->fields[i];
-	return NULL;
+	/* exact names first (they are unique in a struct), then the last
+	 * with one underscore more or less */
+	int64_t i = ctf_field_find(st, upto, name, len);
+	if (i < 0)
+		i = ctf_field_find_loose(st, upto, name, len, true);
+	return i >= 0 ? &st->fields[i] : NULL;
 }
 
 /* Follows the rest of a dotted path from a field into nested structs. */
@@ -353,6 +494,8 @@ resolve_path(struct rctx *c, const char *path, const struct ctf_lex *lex)
 		int sc = abs_prefixes[i].scope;
 		if (sc > c->scope || c->roots[sc] == NULL)
 			return NULL;
+		if (sc != c->scope)
+			c->outside = true;
 		struct ctf_type *root = c->roots[sc];
 		const char *rest = path + n;
 		const char *dot = strchr(rest, '.');
@@ -385,8 +528,10 @@ resolve_path(struct rctx *c, const char *path, const struct ctf_lex *lex)
 			continue;
 		struct ctf_field *f = find_field(c->roots[sc],
 		    c->roots[sc]->nfields, path, len);
-		if (f != NULL)
+		if (f != NULL) {
+			c->outside = true;
 			return follow(f, path + len);
+		}
 	}
 	return NULL;
 }
@@ -415,12 +560,6 @@ rerr(struct rctx *c, int line, int col, const char *fmt, ...)
 	return -1;
 }
 
-static bool
-option_matches(const char *opt, const char *label)
-{
-	return name_eq(opt, label);
-}
-
 /* A CTF 2 field location (ctf_meta.h), followed as CTF2-SPEC-2.0 says:
  * member by member from a root scope or from the struct holding the
  * field being resolved, into the elements of arrays on the way; only
@@ -433,6 +572,8 @@ resolve_loc(struct rctx *c, const struct ctf_loc *l)
 	if (l->scope >= 0) {
 		if (l->scope > c->scope || c->roots[l->scope] == NULL)
 			return NULL;
+		if (l->scope != c->scope)
+			c->outside = true;
 		st = c->roots[l->scope];
 	} else {
 		int k = c->nstack - 1, up = l->up;
@@ -461,12 +602,11 @@ resolve_loc(struct rctx *c, const struct ctf_loc *l)
 				upto = c->stack[k].upto + (last ? 0 : 1);
 				break;
 			}
-		f = NULL;
-		for (size_t j = 0; j < upto && f == NULL; j++)
-			if (!strcmp(st->fields[j].name, l->names[i]))
-				f = &st->fields[j];
-		if (f == NULL)
+		int64_t j = ctf_field_find(st, upto, l->names[i],
+		    strlen(l->names[i]));
+		if (j < 0)
 			return NULL;
+		f = &st->fields[j];
 	}
 	return f;
 }
@@ -548,21 +688,15 @@ resolve_type(struct rctx *c, struct ctf_type *t)
 			    sizeof *t->opt_of_map);
 			bool any = false;
 			for (size_t i = 0; i < f->type->nmaps; i++) {
-				t->opt_of_map[i] = -1;
+				/* the option of that name, else the first with
+				 * one underscore more or less */
 				const char *lab = f->type->maps[i].label;
-				for (size_t o = 0; o < t->nfields; o++)
-					if (!strcmp(t->fields[o].name, lab)) {
-						t->opt_of_map[i] = (int)o;
-						break;
-					}
-				if (t->opt_of_map[i] >= 0)
-					continue;
-				for (size_t o = 0; o < t->nfields; o++)
-					if (option_matches(t->fields[o].name,
-					    lab)) {
-						t->opt_of_map[i] = (int)o;
-						break;
-					}
+				size_t len = strlen(lab);
+				int64_t o = ctf_field_find(t, t->nfields, lab, len);
+				if (o < 0)
+					o = ctf_field_find_loose(t, t->nfields, lab,
+					    len, false);
+				t->opt_of_map[i] = (int)o;
 			}
 			for (size_t i = 0; i < f->type->nmaps; i++)
 				if (t->opt_of_map[i] >= 0)
@@ -831,10 +965,18 @@ header_plan(struct ctf_meta *m, const struct ctf_type *h)
 	}
 	if (!have_ext || hp.compact == NULL)
 		return NULL;
-	/* the largest n with 0..n all labelled, to skip the label search */
+	/* the largest n with 0..n all labelled, to skip the label search:
+	 * found by the enum's index when it has one (this loop takes the
+	 * square of its maps) */
 	hp.compact_max = 0;
 	bool grew = true;
 	bool any = false;
+	ctf_enum_prepare(m, (struct ctf_type *)tag);
+	if (tag->enum_index != NULL) {
+		grew = false;
+		any = tag->enum_index->prefix_any;
+		hp.compact_max = tag->enum_index->prefix_max;
+	}
 	while (grew) {
 		grew = false;
 		for (size_t i = 0; i < tag->nmaps; i++) {
@@ -877,13 +1019,37 @@ resolve_root(struct rctx *c, struct ctf_type **slot, int scope,
 		c->roots[scope] = NULL;
 		return 0;
 	}
+	/* A root whose paths all stay inside it resolves the same wherever
+	 * it is used in that scope: the stream classes of the 2010 RFC
+	 * layout share their headers, TSDL's events their typedef'd
+	 * structs. One copy serves them all, instead of one each. */
+	const struct ctf_type *declared = *slot;
+	uint32_t pos;
+	if (hashmap_get(&c->done, (uint64_t)(uintptr_t)declared,
+	    (uint64_t)scope, &pos)) {
+		*slot = c->roots[scope] = c->m->types[pos];
+		return 0;
+	}
+	size_t at = c->m->ntypes;
 	struct ctf_type *t = deep_copy(c->m, *slot, 0);
+	if (t == NULL && ctf_meta_over(c->m)) {
+		char msg[200];
+		return rerr(c, (*slot)->line, (*slot)->col, "%s: %s", where,
+		    ctf_meta_over_msg(c->m, msg, sizeof msg));
+	}
 	if (t == NULL)
 		return rerr(c, (*slot)->line, (*slot)->col, "types nested too deeply");
 	*slot = t;
 	c->roots[scope] = t;
 	assign_roles(c->m, t, scope);
-	return resolve_type(c, t);
+	c->outside = false;
+	if (resolve_type(c, t) < 0)
+		return -1;
+	if (!c->outside && at < c->m->ntypes && c->m->types[at] == t &&
+	    at < UINT32_MAX)
+		hashmap_put(&c->done, (uint64_t)(uintptr_t)declared,
+		    (uint64_t)scope, (uint32_t)at);
+	return 0;
 }
 
 /* Slots are given to fields when later paths refer to them: the flat
@@ -925,28 +1091,118 @@ finish_ops(struct ctf_type *t, int depth)
 	}
 }
 
-int
-ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
+/* A class with its id and place, sorted by id then place: of classes
+ * of one id, a look-up by id takes the first declared, as a walk over
+ * them would. */
+struct by_id {
+	uint64_t id;
+	size_t at;
+	void *cls;
+};
+
+static int
+by_id_cmp(const void *a, const void *b)
 {
-	struct rctx c = { .m = m, .err = err, .errsize = errsize };
+	const struct by_id *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* Event classes by id: a table when the ids are small and dense enough
+ * for its size to follow the number of classes, else a list sorted by
+ * id; either way every duplicate id is found. */
+static int
+index_events(struct rctx *c, struct ctf_stream_class *s, uint64_t maxid)
+{
+	struct ctf_meta *m = c->m;
+	if (s->nevents == 0)
+		return 0;
+	if (maxid < (1u << 20) && maxid < 16 * (uint64_t)s->nevents + 16) {
+		s->nby_id = maxid + 1;
+		s->by_id = ctf_alloc(m, s->nby_id * sizeof *s->by_id);
+		for (size_t ei = 0; ei < s->nevents; ei++) {
+			struct ctf_event_class *e = s->events[ei];
+			if (s->by_id[e->id] != NULL)
+				return rerr(c, e->line, e->col, "duplicate event id "
+				    "%llu", (unsigned long long)e->id);
+			s->by_id[e->id] = e;
+		}
+		return 0;
+	}
+	struct by_id *v = xcalloc(s->nevents, sizeof *v);
+	for (size_t i = 0; i < s->nevents; i++)
+		v[i] = (struct by_id){ s->events[i]->id, i, s->events[i] };
+	xqsort(v, s->nevents, sizeof *v, by_id_cmp);
+	s->sorted = ctf_alloc(m, s->nevents * sizeof *s->sorted);
+	for (size_t i = 0; i < s->nevents; i++) {
+		s->sorted[i] = v[i].cls;
+		if (i > 0 && v[i].id == v[i - 1].id) {
+			const struct ctf_event_class *e = s->events[
+			    v[i].at > v[i - 1].at ? v[i].at : v[i - 1].at];
+			free(v);
+			return rerr(c, e->line, e->col, "duplicate event id %llu",
+			    (unsigned long long)e->id);
+		}
+	}
+	free(v);
+	return 0;
+}
+
+/* Stream classes by id, for the packets' stream ids. */
+static void
+index_streams(struct ctf_meta *m)
+{
+	if (m->nstreams < 8)
+		return;
+	struct by_id *v = xcalloc(m->nstreams, sizeof *v);
+	for (size_t i = 0; i < m->nstreams; i++)
+		v[i] = (struct by_id){ m->streams[i]->id, i, m->streams[i] };
+	xqsort(v, m->nstreams, sizeof *v, by_id_cmp);
+	m->streams_by_id = ctf_alloc(m, m->nstreams * sizeof *m->streams_by_id);
+	for (size_t i = 0; i < m->nstreams; i++)
+		m->streams_by_id[i] = v[i].cls;
+	free(v);
+}
+
+static void
+finish_root(struct hashmap *finished, struct ctf_type *t)
+{
+	uint32_t v;
+	if (t == NULL || hashmap_get(finished, (uint64_t)(uintptr_t)t, 0, &v))
+		return;
+	hashmap_put(finished, (uint64_t)(uintptr_t)t, 0, 1);
+	finish_ops(t, 0);
+}
+
+static int
+resolve_meta(struct rctx *c)
+{
+	struct ctf_meta *m = c->m;
 	if (!m->has_major)
-		return rerr(&c, 0, 0, "metadata without a trace block");
+		return rerr(c, 0, 0, "metadata without a trace block");
 	if (m->byte_order == CTF_BO_NATIVE)
 		m->byte_order = CTF_BO_LE;
+	/* clocks by name: the last of a name, as a walk over them all
+	 * would find it */
+	struct ctf_names clocks = { 0 };
+	for (size_t k = 0; k < m->nclocks; k++)
+		if (m->clocks[k].name != NULL)
+			ctf_names_put(m, &clocks, m->clocks[k].name, (uint32_t)k,
+			    true);
 	for (size_t i = 0; i < m->ntypes; i++) {
 		struct ctf_type *t = m->types[i];
 		if (t->byte_order == CTF_BO_NATIVE)
 			t->byte_order = m->byte_order;
 		if (t->clock_name != NULL && t->clock < 0) {
-			for (size_t k = 0; k < m->nclocks; k++)
-				if (!strcmp(m->clocks[k].name, t->clock_name))
-					t->clock = (int)k;
+			t->clock = (int)ctf_names_get(&clocks, t->clock_name,
+			    strlen(t->clock_name));
 			if (t->clock < 0)
-				return rerr(&c, t->line, t->col, "unknown clock `%s`",
+				return rerr(c, t->line, t->col, "unknown clock `%s`",
 				    t->clock_name);
 		}
 		if (t->kind == CTF_FLOAT && t->size != 32 && t->size != 64)
-			return rerr(&c, t->line, t->col, "unsupported float size");
+			return rerr(c, t->line, t->col, "unsupported float size");
 	}
 	for (size_t i = 0; i < m->nclocks; i++) {
 		struct ctf_clock *ck = &m->clocks[i];
@@ -976,28 +1232,27 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 		m->streams[0] = s;
 		m->nstreams = 1;
 	}
-	if (resolve_root(&c, &m->packet_header, SCOPE_PACKET_HEADER,
+	if (resolve_root(c, &m->packet_header, SCOPE_PACKET_HEADER,
 	    "the packet header") < 0)
 		return -1;
-	struct ctf_type *ph = c.roots[SCOPE_PACKET_HEADER];
-	finish_ops(m->packet_header, 0);
+	struct ctf_type *ph = c->roots[SCOPE_PACKET_HEADER];
 	for (size_t si = 0; si < m->nstreams; si++) {
 		struct ctf_stream_class *s = m->streams[si];
-		c.roots[SCOPE_PACKET_HEADER] = ph;
+		c->roots[SCOPE_PACKET_HEADER] = ph;
 		if (s->line == 0 && s->has_id && s->nevents > 0)
-			return rerr(&c, s->events[0]->line, s->events[0]->col, "event `%s` refers "
+			return rerr(c, s->events[0]->line, s->events[0]->col, "event `%s` refers "
 			    "to stream class %llu, which is not declared",
 			    s->events[0]->name, (unsigned long long)s->id);
-		if (resolve_root(&c, &s->packet_context, SCOPE_PACKET_CONTEXT,
+		if (resolve_root(c, &s->packet_context, SCOPE_PACKET_CONTEXT,
 		    "the packet context") < 0 ||
-		    resolve_root(&c, &s->event_header, SCOPE_EVENT_HEADER,
+		    resolve_root(c, &s->event_header, SCOPE_EVENT_HEADER,
 		    "the event header") < 0 ||
-		    resolve_root(&c, &s->event_context,
+		    resolve_root(c, &s->event_context,
 		    SCOPE_STREAM_EVENT_CONTEXT, "the stream event context") < 0)
 			return -1;
-		struct ctf_type *pc = c.roots[SCOPE_PACKET_CONTEXT];
-		struct ctf_type *eh = c.roots[SCOPE_EVENT_HEADER];
-		struct ctf_type *sec = c.roots[SCOPE_STREAM_EVENT_CONTEXT];
+		struct ctf_type *pc = c->roots[SCOPE_PACKET_CONTEXT];
+		struct ctf_type *eh = c->roots[SCOPE_EVENT_HEADER];
+		struct ctf_type *sec = c->roots[SCOPE_STREAM_EVENT_CONTEXT];
 		s->hplan = header_plan(m, s->event_header);
 		s->clock = clock_of(s->event_header, 0);
 		if (s->clock < 0)
@@ -1006,54 +1261,64 @@ ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
 		for (size_t ei = 0; ei < s->nevents; ei++) {
 			struct ctf_event_class *e = s->events[ei];
 			char where[300];
-			c.roots[SCOPE_PACKET_CONTEXT] = pc;
-			c.roots[SCOPE_EVENT_HEADER] = eh;
-			c.roots[SCOPE_STREAM_EVENT_CONTEXT] = sec;
+			c->roots[SCOPE_PACKET_CONTEXT] = pc;
+			c->roots[SCOPE_EVENT_HEADER] = eh;
+			c->roots[SCOPE_STREAM_EVENT_CONTEXT] = sec;
 			snprintf(where, sizeof where, "the context of event `%s`",
 			    e->name);
-			if (resolve_root(&c, &e->context, SCOPE_EVENT_CONTEXT,
+			if (resolve_root(c, &e->context, SCOPE_EVENT_CONTEXT,
 			    where) < 0)
 				return -1;
 			snprintf(where, sizeof where, "the fields of event `%s`",
 			    e->name);
-			if (resolve_root(&c, &e->fields, SCOPE_EVENT_FIELDS,
+			if (resolve_root(c, &e->fields, SCOPE_EVENT_FIELDS,
 			    where) < 0)
 				return -1;
 			if (!e->has_id) {
 				if (s->nevents > 1)
-					return rerr(&c, e->line, e->col, "event `%s` "
+					return rerr(c, e->line, e->col, "event `%s` "
 					    "without an id", e->name);
 				e->id = 0;
 			}
 			if (e->id > maxid)
 				maxid = e->id;
 		}
-		for (size_t a = 0; a < s->nevents; a++)
-			for (size_t b = a + 1; b < s->nevents && b < a + 64; b++)
-				if (s->events[a]->id == s->events[b]->id)
-					return rerr(&c, s->events[b]->line,
-					    s->events[b]->col,
-					    "duplicate event id %llu",
-					    (unsigned long long)s->events[b]->id);
-		finish_ops(s->packet_context, 0);
-		finish_ops(s->event_header, 0);
-		finish_ops(s->event_context, 0);
-		for (size_t ei = 0; ei < s->nevents; ei++) {
-			finish_ops(s->events[ei]->context, 0);
-			finish_ops(s->events[ei]->fields, 0);
-		}
-		if (s->nevents > 0 && maxid < (1u << 20)) {
-			s->nby_id = maxid + 1;
-			s->by_id = ctf_alloc(m, s->nby_id * sizeof *s->by_id);
-			for (size_t ei = 0; ei < s->nevents; ei++) {
-				if (s->by_id[s->events[ei]->id] != NULL)
-					return rerr(&c, s->events[ei]->line,
-					    s->events[ei]->col,
-					    "duplicate event id %llu",
-					    (unsigned long long)s->events[ei]->id);
-				s->by_id[s->events[ei]->id] = s->events[ei];
-			}
+		if (index_events(c, s, maxid) < 0)
+			return -1;
+		if (ctf_meta_over(m)) {
+			char msg[200];
+			return rerr(c, s->line, 0, "%s",
+			    ctf_meta_over_msg(m, msg, sizeof msg));
 		}
 	}
+	/* once every path has its slot: each root once, however many
+	 * stream or event classes share it */
+	struct hashmap finished = { 0 };
+	finish_root(&finished, m->packet_header);
+	for (size_t si = 0; si < m->nstreams; si++) {
+		struct ctf_stream_class *s = m->streams[si];
+		finish_root(&finished, s->packet_context);
+		finish_root(&finished, s->event_header);
+		finish_root(&finished, s->event_context);
+		for (size_t ei = 0; ei < s->nevents; ei++) {
+			finish_root(&finished, s->events[ei]->context);
+			finish_root(&finished, s->events[ei]->fields);
+		}
+	}
+	hashmap_free(&finished);
+	index_streams(m);
+	/* decoding looks up the label of every enum value and variant tag */
+	for (size_t i = 0; i < m->ntypes; i++)
+		if (m->types[i]->kind == CTF_ENUM)
+			ctf_enum_prepare(m, m->types[i]);
 	return 0;
+}
+
+int
+ctf_meta_resolve(struct ctf_meta *m, char *err, size_t errsize)
+{
+	struct rctx c = { .m = m, .err = err, .errsize = errsize };
+	int rc = resolve_meta(&c);
+	hashmap_free(&c.done);
+	return rc;
 }

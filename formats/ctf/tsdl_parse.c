@@ -49,12 +49,15 @@ struct parser {
 	unsigned head, count;
 	struct ctf_meta *m;
 	struct scope *sc;
+	struct scope *spare;	/* an empty one popped, for the next push */
 	/* the struct whose body is being read (NULL: none), and where it
 	 * sits itself: the lexical scope of lengths and tags */
 	struct ctf_type *cur;
 	const struct ctf_lex *cur_up;
 	/* the last token taken */
 	enum tsdl_tok prev;
+	/* the stream classes by (id, has_id): positions in m->streams */
+	struct hashmap streams;
 	jmp_buf jb;
 	char *err;
 	size_t errsize;
@@ -142,10 +145,17 @@ expect(struct parser *p, enum tsdl_tok k)
 
 /* --- scopes --- */
 
+/* Every block and struct body has a scope, most of them never naming a
+ * type: a scope left empty is used again (nothing points to a scope
+ * once popped), not one more piece of the arena per block. */
 static void
 scope_push(struct parser *p)
 {
-	struct scope *s = ctf_alloc(p->m, sizeof *s);
+	struct scope *s = p->spare;
+	if (s != NULL)
+		p->spare = NULL;
+	else
+		s = ctf_alloc(p->m, sizeof *s);
 	s->up = p->sc;
 	p->sc = s;
 }
@@ -153,7 +163,12 @@ scope_push(struct parser *p)
 static void
 scope_pop(struct parser *p)
 {
-	p->sc = p->sc->up;
+	struct scope *s = p->sc;
+	p->sc = s->up;
+	if (s->n == 0 && s->nprefix == 0) {
+		memset(s, 0, sizeof *s);
+		p->spare = s;
+	}
 }
 
 static uint64_t
@@ -387,15 +402,17 @@ static struct ctf_type *parse_type_spec(struct parser *p);
 static struct ctf_type *parse_declarator(struct parser *p,
     struct ctf_type *base, const char **name);
 
-static const char *
-parse_path(struct parser *p)
+/* A dotted path, into buf (PATH_MAX_LEN bytes); its length. */
+#define PATH_MAX_LEN 512
+
+static size_t
+parse_path_into(struct parser *p, char *buf)
 {
-	char buf[512];
 	size_t n = 0;
 	for (;;) {
 		struct tsdl_token t = expect(p, TOK_IDENT);
 		size_t l = strlen(t.sval);
-		if (n + l + 2 > sizeof buf)
+		if (n + l + 2 > PATH_MAX_LEN)
 			perr(p, &t, "path too long");
 		memcpy(buf + n, t.sval, l);
 		n += l;
@@ -406,6 +423,15 @@ parse_path(struct parser *p)
 		}
 		break;
 	}
+	buf[n] = '\0';
+	return n;
+}
+
+static const char *
+parse_path(struct parser *p)
+{
+	char buf[PATH_MAX_LEN];
+	size_t n = parse_path_into(p, buf);
 	return ctf_strdup(p->m, buf, n);
 }
 
@@ -517,11 +543,12 @@ want_byte_order(struct parser *p, const struct value *v, bool allow_native)
 }
 
 /* One attribute: `a.b.c = value;` or `a.b := type;`. Returns the dotted
- * name (arena) and fills v. */
+ * name (in name, PATH_MAX_LEN bytes: most are only compared, so they are
+ * not kept in the arena) and fills v. */
 static const char *
-parse_attr(struct parser *p, struct value *v)
+parse_attr(struct parser *p, struct value *v, char *name)
 {
-	const char *name = parse_path(p);
+	parse_path_into(p, name);
 	struct tsdl_token t = next(p);
 	if (t.kind == TOK_EQUAL)
 		parse_value(p, false, v);
@@ -557,7 +584,8 @@ parse_integer(struct parser *p, bool floating)
 	expect(p, TOK_LBRACE);
 	while (!accept(p, TOK_RBRACE)) {
 		struct value v;
-		const char *a = parse_attr(p, &v);
+		char abuf[PATH_MAX_LEN];
+		const char *a = parse_attr(p, &v, abuf);
 		if (!floating && !strcmp(a, "size")) {
 			uint64_t s = want_uint(p, &v, a);
 			if (s < 1 || s > CTF_INT_MAX_BITS)
@@ -662,7 +690,8 @@ parse_string(struct parser *p)
 	if (accept(p, TOK_LBRACE)) {
 		while (!accept(p, TOK_RBRACE)) {
 			struct value v;
-			const char *a = parse_attr(p, &v);
+			char abuf[PATH_MAX_LEN];
+			const char *a = parse_attr(p, &v, abuf);
 			if (strcmp(a, "encoding") != 0)
 				unknown_attr(p, &v, "string", a);
 		}
@@ -742,15 +771,6 @@ parse_struct(struct parser *p)
 	return t;
 }
 
-/* Names equal, or equal but for one leading '_' (how options and labels
- * are matched: ctf_types.c). */
-static bool
-names_match(const char *a, const char *b)
-{
-	return !strcmp(a, b) || (a[0] == '_' && !strcmp(a + 1, b)) ||
-	    (b[0] == '_' && !strcmp(a, b + 1));
-}
-
 /* A variant whose tag is an enum declared before it, in a struct around
  * it, is checked here, used or not: none of its options can be chosen
  * when no label of the enum names one. (A tag found elsewhere is
@@ -761,21 +781,26 @@ check_variant_options(struct parser *p, const struct ctf_type *v,
 {
 	if (strchr(v->tag, '.') != NULL)
 		return;
+	/* names equal, or equal but for one leading '_' (how options and
+	 * labels are matched: ctf_types.c); each look-up by the names'
+	 * indexes, the enum may have as many labels as the variant options */
 	const struct ctf_field *tf = NULL;
+	size_t taglen = strlen(v->tag);
 	for (const struct ctf_lex *l = v->lex; l != NULL && tf == NULL;
-	    l = l->up)
-		for (size_t i = l->upto; i-- > 0;)
-			if (names_match(l->st->fields[i].name, v->tag)) {
-				tf = &l->st->fields[i];
-				break;
-			}
+	    l = l->up) {
+		int64_t i = ctf_field_find_loose(l->st, l->upto, v->tag, taglen,
+		    true);
+		if (i >= 0)
+			tf = &l->st->fields[i];
+	}
 	if (tf == NULL || tf->type->kind != CTF_ENUM)
 		return;
-	for (size_t i = 0; i < tf->type->nmaps; i++)
-		for (size_t o = 0; o < v->nfields; o++)
-			if (names_match(v->fields[o].name,
-			    tf->type->maps[i].label))
-				return;
+	for (size_t i = 0; i < tf->type->nmaps; i++) {
+		const char *lab = tf->type->maps[i].label;
+		if (ctf_field_find_loose(v, v->nfields, lab, strlen(lab),
+		    false) >= 0)
+			return;
+	}
 	perr(p, at, "no label of the tag `%s` names an option of the variant",
 	    v->tag);
 }
@@ -1126,22 +1151,12 @@ static void
 add_field(struct parser *p, struct ctf_type *st, const char *name,
     struct ctf_type *t, const struct tsdl_token *at)
 {
-	for (size_t i = 0; i < st->nfields; i++)
-		if (!strcmp(st->fields[i].name, name))
-			perr(p, at, "duplicate field `%s`", name);
-	if ((st->nfields & (st->nfields - 1)) == 0) {
-		size_t nc = st->nfields ? st->nfields * 2 : 4;
-		struct ctf_field *a = ctf_alloc(p->m, nc * sizeof *a);
-		if (st->nfields)
-			memcpy(a, st->fields, st->nfields * sizeof *a);
-		st->fields = a;
-	}
-	struct ctf_field *f = &st->fields[st->nfields++];
-	memset(f, 0, sizeof *f);
-	f->name = ctf_strdup(p->m, name, strlen(name));
+	size_t len = strlen(name);
+	if (ctf_field_find(st, st->nfields, name, len) >= 0)
+		perr(p, at, "duplicate field `%s`", name);
+	struct ctf_field *f = ctf_field_add(p->m, st,
+	    ctf_strdup(p->m, name, len), t);
 	f->display = f->name[0] == '_' ? f->name + 1 : f->name;
-	f->type = t;
-	f->slot = -1;
 }
 
 static void
@@ -1265,7 +1280,8 @@ parse_uuid(const char *s, uint8_t out[16])
 		if (is_word(p, 0, "typealias")) { parse_typealias(p); continue; } \
 		if (is_word(p, 0, "typedef")) { parse_typedef(p); continue; } \
 		struct value v; \
-		const char *a = parse_attr(p, &v);
+		char abuf[PATH_MAX_LEN]; \
+		const char *a = parse_attr(p, &v, abuf);
 #define BLOCK_END(p) \
 	} \
 	scope_pop(p); \
@@ -1323,18 +1339,16 @@ parse_env(struct parser *p)
 	next(p);
 	struct ctf_meta *m = p->m;
 	BLOCK_BEGIN(p)
-		struct ctf_env e = { .key = a };
+		struct ctf_env e = { .key = ctf_strdup(m, a, strlen(a)) };
 		if (v.kind == VAL_INT)
 			e.i = v.i;
 		else if (v.kind == VAL_STR || v.kind == VAL_IDENT)
 			e.str = v.s;
 		else
 			perr(p, &v.tok, "env values are strings or integers");
-		struct ctf_env *n = ctf_alloc(m, (m->nenv + 1) * sizeof *n);
-		if (m->nenv)
-			memcpy(n, m->env, m->nenv * sizeof *n);
-		n[m->nenv++] = e;
-		m->env = n;
+		m->env = ctf_grow(m, m->env, m->nenv, &m->env_cap,
+		    sizeof *m->env);
+		m->env[m->nenv++] = e;
 	BLOCK_END(p);
 }
 
@@ -1366,30 +1380,29 @@ parse_clock(struct parser *p)
 	BLOCK_END(p);
 	if (c.name == NULL)
 		perr(p, &start, "clock without a name");
-	struct ctf_clock *n = ctf_alloc(m, (m->nclocks + 1) * sizeof *n);
-	if (m->nclocks)
-		memcpy(n, m->clocks, m->nclocks * sizeof *n);
-	n[m->nclocks++] = c;
-	m->clocks = n;
+	m->clocks = ctf_grow(m, m->clocks, m->nclocks, &m->clocks_cap,
+	    sizeof *m->clocks);
+	m->clocks[m->nclocks++] = c;
 }
 
+/* The stream class of an id (has_id false: the one without), found by
+ * the parser's index of them or added. */
 static struct ctf_stream_class *
-stream_find_or_add(struct ctf_meta *m, bool has_id, uint64_t id)
+stream_find_or_add(struct parser *p, bool has_id, uint64_t id)
 {
-	for (size_t i = 0; i < m->nstreams; i++)
-		if (m->streams[i]->has_id == has_id &&
-		    (!has_id || m->streams[i]->id == id))
-			return m->streams[i];
+	struct ctf_meta *m = p->m;
+	uint32_t at;
+	if (hashmap_get(&p->streams, has_id ? id : 0, has_id, &at))
+		return m->streams[at];
 	struct ctf_stream_class *s = ctf_alloc(m, sizeof *s);
 	s->has_id = has_id;
 	s->id = id;
 	s->clock = -1;
-	struct ctf_stream_class **n = ctf_alloc(m,
-	    (m->nstreams + 1) * sizeof *n);
-	if (m->nstreams)
-		memcpy(n, m->streams, m->nstreams * sizeof *n);
-	n[m->nstreams++] = s;
-	m->streams = n;
+	m->streams = ctf_grow(m, m->streams, m->nstreams, &m->streams_cap,
+	    sizeof *m->streams);
+	hashmap_put(&p->streams, has_id ? id : 0, has_id,
+	    (uint32_t)m->nstreams);
+	m->streams[m->nstreams++] = s;
 	return s;
 }
 
@@ -1397,7 +1410,6 @@ static void
 parse_stream(struct parser *p)
 {
 	struct tsdl_token start = next(p);
-	struct ctf_meta *m = p->m;
 	struct ctf_stream_class tmp = { .clock = -1 };
 	BLOCK_BEGIN(p)
 		if (!strcmp(a, "id")) {
@@ -1412,12 +1424,11 @@ parse_stream(struct parser *p)
 		else
 			unknown_attr(p, &v, "stream", a);
 	BLOCK_END(p);
-	for (size_t i = 0; i < m->nstreams; i++)
-		if (m->streams[i]->has_id == tmp.has_id &&
-		    m->streams[i]->id == tmp.id && m->streams[i]->line != 0)
-			perr(p, &start, "duplicate stream class %llu",
-			    (unsigned long long)tmp.id);
-	struct ctf_stream_class *s = stream_find_or_add(m, tmp.has_id, tmp.id);
+	/* one declared already, not only named by an event */
+	struct ctf_stream_class *s = stream_find_or_add(p, tmp.has_id, tmp.id);
+	if (s->line != 0)
+		perr(p, &start, "duplicate stream class %llu",
+		    (unsigned long long)tmp.id);
 	s->packet_context = tmp.packet_context;
 	s->event_header = tmp.event_header;
 	s->event_context = tmp.event_context;
@@ -1459,24 +1470,16 @@ parse_event(struct parser *p)
 	 * id fills in the same class */
 	struct ctf_stream_class *s;
 	if (e->has_stream_id)
-		s = stream_find_or_add(m, true, e->stream_id);
+		s = stream_find_or_add(p, true, e->stream_id);
 	else if (m->nstreams == 1)
 		s = m->streams[0];
 	else if (m->nstreams == 0)
-		s = stream_find_or_add(m, false, 0);
+		s = stream_find_or_add(p, false, 0);
 	else
 		perr(p, &start, "event `%s` without stream_id in a trace with "
 		    "several stream classes", e->name);
-	if (s->nevents == s->events_cap) {
-		/* The arena never gives memory back: a copy per class would
-		 * make 10,000 classes cost 400 MB. */
-		size_t cap = s->events_cap ? s->events_cap * 2 : 8;
-		struct ctf_event_class **n = ctf_alloc(m, cap * sizeof *n);
-		if (s->nevents)
-			memcpy(n, s->events, s->nevents * sizeof *n);
-		s->events = n;
-		s->events_cap = cap;
-	}
+	s->events = ctf_grow(m, s->events, s->nevents, &s->events_cap,
+	    sizeof *s->events);
 	s->events[s->nevents++] = e;
 }
 
@@ -1518,6 +1521,10 @@ parse_top(struct parser *p)
 		if (t->kind != TOK_IDENT)
 			perr(p, t, "unexpected %s at top level",
 			    tsdl_tok_name(t->kind));
+		if (ctf_meta_over(p->m)) {
+			char msg[200];
+			perr(p, t, "%s", ctf_meta_over_msg(p->m, msg, sizeof msg));
+		}
 		const char *w = t->sval;
 		bool block = peek(p, 1)->kind == TOK_LBRACE;
 		if (!strcmp(w, "typealias"))
@@ -1566,6 +1573,8 @@ tsdl_parse(struct ctf_meta *m, const char *text, size_t len, char *err,
 	p->m = m;
 	p->err = err;
 	p->errsize = errsize;
+	if (m->arena_limit == 0)
+		ctf_meta_limit(m, len);
 	tsdl_lex_init(&p->lx, text, len);
 	scope_push(p);
 	if (setjmp(p->jb) == 0)
@@ -1573,6 +1582,7 @@ tsdl_parse(struct ctf_meta *m, const char *text, size_t len, char *err,
 	else
 		rc = -1;
 	tsdl_lex_free(&p->lx);
+	hashmap_free(&p->streams);
 	free(p);
 	return rc;
 }

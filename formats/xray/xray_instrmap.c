@@ -53,6 +53,7 @@ char *cplus_demangle(const char *mangled, int options);
 #endif
 #endif
 
+#include "mapfile.h"
 #include "xalloc.h"
 #include "xray_instrmap.h"
 
@@ -148,6 +149,7 @@ elf_open_file(const char *path, int *fd, Elf **elf, char **err)
 		close(*fd);
 		return -1;
 	}
+	mapfile_note(path, *fd);
 	/*
 	 * Mapped, not read: only the map and the symbol tables are touched,
 	 * and a binary with debug info can be hundreds of megabytes.

@@ -17,19 +17,28 @@ _ttv()
 	--format)
 		COMPREPLY=($(compgen -W 'xray fxt coreprofiler ctf' -- "$cur"))
 		return ;;
-	-o|--output|--instr-map|--query-file)
+	--by)
+		COMPREPLY=($(compgen -W 'function path' -- "$cur"))
+		return ;;
+	--normalize)
+		COMPREPLY=($(compgen -W 'calls total' -- "$cur"))
+		return ;;
+	-o|--output|--instr-map|--query-file|--diff)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--sysroot)
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;
-	-t|--thread|-f|--function|--hide|--search|--max-depth|--query|--calls|--callers|--callees|--range)
+	-t|--thread|-f|--function|--hide|--search|--max-depth|--query|--calls|--callers|--callees|--range|--range-base|--match-strip|--min-change|--fail-above)
 		return ;;
 	esac
 	if [[ $cur == -* ]]; then
 		COMPREPLY=($(compgen -W '--info --stats --markers --search
 		    --query --query-file --calls --callers --callees --tree
-		    --range --tsv --csv --json --sort --ascending --export
+		    --diff --by --normalize --match-strip --range-base
+		    --min-change --fail-above --fail-on-new
+		    --range --tsv --csv --json --spreadsheet-safe --sort
+		    --ascending --export
 		    --output --per-thread --max-depth --thread --function
 		    --hide --instr-map --sysroot --format --strict --no-state
 		    --index --no-index --help --version' -- "$cur"))

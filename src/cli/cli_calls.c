@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "cli_calls.h"
 #include "escape.h"
 #include "export.h"
@@ -91,8 +92,8 @@ put_i64(char *p, int64_t v)
 }
 
 /* s right-aligned in width columns: "µs" takes two bytes, one column. */
-static void
-put_right(FILE *out, const char *s, int width)
+void
+cli_put_right(FILE *out, const char *s, int width)
 {
 	int cols = 0;
 	for (const char *p = s; *p; p++)
@@ -130,15 +131,21 @@ free_names(const struct trace *t, char **names)
 
 static int
 list_calls(const struct trace *t, const struct filter *f,
-    const struct calls_options *o, FILE *out)
+    const struct calls_options *o, FILE *out, char **err)
 {
-	char *err = NULL;
-	struct regex *re = regex_compile(o->arg, &err);
+	struct regex *re = regex_compile(o->arg, err);
 	if (re == NULL) {
-		free(err);	/* checked before the load */
+		free(*err);	/* checked before the load */
+		*err = NULL;
 		return 0;
 	}
 	uint8_t *match = regex_match_funcs(t, re);
+	if (match == NULL) {
+		/* the regex budget ran out: no list rather than a short one */
+		*err = xstrdup(regex_error(re));
+		regex_free(re);
+		return 2;
+	}
 	regex_free(re);
 	struct instance_list l;
 	query_instances(t, f, match, o->t0, o->t1, &l);
@@ -162,11 +169,11 @@ list_calls(const struct trace *t, const struct filter *f,
 		const struct track *tr = &t->tracks[c->ref.track];
 		const char *name = names[s->func];
 		if (o->tsv) {
-			if (cap - used < 5 * 24 + nlen[s->func] + 8) {
+			if (cap - used < 5 * 24 + nlen[s->func] + 9) {
 				fwrite(buf, 1, used, out);
 				used = 0;
-				if (cap < 5 * 24 + nlen[s->func] + 8) {
-					cap = 5 * 24 + nlen[s->func] + 8;
+				if (cap < 5 * 24 + nlen[s->func] + 9) {
+					cap = 5 * 24 + nlen[s->func] + 9;
 					buf = xrealloc(buf, cap);
 				}
 			}
@@ -181,19 +188,23 @@ list_calls(const struct trace *t, const struct filter *f,
 			*p++ = '\t';
 			p = put_i64(p, c->ref.depth);
 			*p++ = '\t';
+			if (o->guard && escape_is_formula(name))
+				*p++ = '\'';
 			memcpy(p, name, nlen[s->func]);
 			p += nlen[s->func];
 			*p++ = '\n';
 			used = (size_t)(p - buf);
 		} else {
 			char b[32];
-			put_right(out, timefmt_time(s->start, t->first, b,
+			cli_put_right(out, timefmt_time(s->start, t->first, b,
 			    sizeof b), 14);
 			putc(' ', out);
-			put_right(out, timefmt_duration(c->dur, b, sizeof b), 10);
+			cli_put_right(out, timefmt_duration(c->dur, b,
+			    sizeof b), 10);
 			putc(' ', out);
-			put_right(out, timefmt_duration(call_instance_self(t, c,
-			    l.t0, l.t1), b, sizeof b), 10);
+			cli_put_right(out, timefmt_duration(
+			    call_instance_self(t, c, l.t0, l.t1), b, sizeof b),
+			    10);
 			fprintf(out, " %8lld %5u  %s\n", (long long)tr->tid,
 			    c->ref.depth, name);
 		}
@@ -218,11 +229,21 @@ edges(const struct trace *t, const struct filter *f,
     const struct calls_options *o, FILE *out, char **err)
 {
 	uint8_t *match = xcalloc(t->nfuncs ? t->nfuncs : 1, 1);
-	bool any = false;
-	for (uint32_t i = 0; i < t->nfuncs; i++)
-		if (strcmp(trace_func_name(t, i), o->arg) == 0)
-			match[i] = any = true;
-	if (!any) {
+	func_id any = CALL_NONE;
+	/* FUNC as --stats prints it: the text form of escape.h, which
+	 * tells every name from every other. */
+	size_t alen = strlen(o->arg);
+	char *text = xmalloc(4 * alen + 1);
+	for (uint32_t i = 0; i < t->nfuncs; i++) {
+		const char *name = trace_func_name(t, i);
+		size_t len = strlen(name);
+		/* the text form is never shorter than the name */
+		if (len <= alen && escape_text(name, len, text, 4 * len + 1) ==
+		    alen && memcmp(text, o->arg, alen) == 0)
+			match[i] = true, any = any == CALL_NONE ? i : any;
+	}
+	free(text);
+	if (any == CALL_NONE) {
 		free(match);
 		*err = xasprintf("no function named '%s' (names as --stats "
 		    "prints them)", o->arg);
@@ -237,7 +258,7 @@ edges(const struct trace *t, const struct filter *f,
 		fputs("function\tcount\ttotal_ns\n", out);
 	} else {
 		char b[2][32];
-		escape_fputs(o->arg, out);
+		escape_fputs(trace_func_name(t, any), out);
 		fprintf(out, ": %llu calls, %llu outermost: total %s, self "
 		    "%s\n", (unsigned long long)bf.count,
 		    (unsigned long long)bf.outermost,
@@ -250,15 +271,15 @@ edges(const struct trace *t, const struct filter *f,
 		const char *name = e[i].func == CALL_NONE ? "<root>" :
 		    trace_func_name(t, e[i].func);
 		if (o->tsv) {
-			escape_tsv(name, out);
+			escape_cell(name, o->guard, out);
 			fprintf(out, "\t%llu\t%lld\n",
 			    (unsigned long long)e[i].count,
 			    (long long)e[i].total);
 		} else {
 			char b[32];
 			fprintf(out, "%10llu ", (unsigned long long)e[i].count);
-			put_right(out, timefmt_duration(e[i].total, b, sizeof b),
-			    10);
+			cli_put_right(out, timefmt_duration(e[i].total, b,
+			    sizeof b), 10);
 			fputs("  ", out);
 			escape_fputs(name, out);
 			putc('\n', out);
@@ -281,11 +302,61 @@ node_name(const struct trace *t, const struct call_node *c, char *buf,
 }
 
 static void
+tree_row_put(const struct trace *t, const struct call_tree *ct,
+    const uint32_t *path, size_t npath, const struct calls_options *o,
+    FILE *out)
+{
+	const struct call_node *c = &ct->nodes[path[npath - 1]];
+	char buf[64];
+	if (o->tsv) {
+		/* the path is one cell: its first frame is where a
+		 * spreadsheet would see a formula */
+		if (o->guard && escape_is_formula(node_name(t,
+		    &ct->nodes[path[0]], buf, sizeof buf)))
+			putc('\'', out);
+		for (size_t i = 0; i < npath; i++) {
+			const struct call_node *p = &ct->nodes[path[i]];
+			if (i > 0)
+				putc(';', out);
+			if (p->func == CALL_FOLDED)
+				fprintf(out, "[%u frames]", p->track - p->depth +
+				    1);
+			else
+				escape_frame(node_name(t, p, buf, sizeof buf),
+				    out);
+		}
+		fprintf(out, "\t%llu\t%lld\t%lld\n",
+		    (unsigned long long)c->count, (long long)c->total,
+		    (long long)c->self);
+		return;
+	}
+	char b[32];
+	fprintf(out, "%10llu ", (unsigned long long)c->count);
+	cli_put_right(out, timefmt_duration(c->total, b, sizeof b), 10);
+	putc(' ', out);
+	cli_put_right(out, timefmt_duration(c->self, b, sizeof b), 10);
+	fprintf(out, "  %*s", (int)(2 * (c->depth - 1)), "");
+	if (c->func == CALL_FOLDED)
+		fprintf(out, "[%u frames]", c->track - c->depth + 1);
+	else
+		escape_fputs(node_name(t, c, buf, sizeof buf), out);
+	putc('\n', out);
+}
+
+/* --tree. A path is printed whole down to max_depth - 1 frames; what its
+ * callees call below that is one row "[K frames]" (as --export collapsed
+ * folds it), so that the output grows with the trace, not with the square
+ * of its depth. Returns the number of rows folded so. */
+static uint64_t
 tree(const struct trace *t, const struct filter *f,
     const struct calls_options *o, FILE *out)
 {
 	struct call_tree ct;
-	query_call_tree(t, f, o->t0, o->t1, o->per_thread, &ct);
+	uint32_t max_depth = o->max_depth >= 2 ? o->max_depth :
+	    EXPORT_MAX_DEPTH;
+	uint64_t folded = 0;
+	query_call_tree_folded(t, f, o->t0, o->t1, o->per_thread, max_depth,
+	    &ct);
 	if (o->tsv)
 		fputs("path\tcount\ttotal_ns\tself_ns\n", out);
 	else
@@ -307,32 +378,13 @@ tree(const struct trace *t, const struct filter *f,
 		/* depth 1 is a child of the root */
 		path.len = c->depth - 1;
 		VEC_PUSH(&path, k);
-		char buf[64];
-		if (o->tsv) {
-			for (size_t i = 0; i < path.len; i++) {
-				if (i > 0)
-					putc(';', out);
-				escape_tsv(node_name(t, &ct.nodes[path.items[i]],
-				    buf, sizeof buf), out);
-			}
-			fprintf(out, "\t%llu\t%lld\t%lld\n",
-			    (unsigned long long)c->count, (long long)c->total,
-			    (long long)c->self);
-		} else {
-			char b[32];
-			fprintf(out, "%10llu ", (unsigned long long)c->count);
-			put_right(out, timefmt_duration(c->total, b, sizeof b),
-			    10);
-			putc(' ', out);
-			put_right(out, timefmt_duration(c->self, b, sizeof b), 10);
-			fprintf(out, "  %*s", (int)(2 * (c->depth - 1)), "");
-			escape_fputs(node_name(t, c, buf, sizeof buf), out);
-			putc('\n', out);
-		}
+		tree_row_put(t, &ct, path.items, path.len, o, out);
+		folded += c->func == CALL_FOLDED;
 	}
 	VEC_FREE(&stack);
 	VEC_FREE(&path);
 	call_tree_free(&ct);
+	return folded;
 }
 
 int
@@ -342,10 +394,19 @@ cli_calls(const struct trace *t, const struct filter *f,
 	char *err = NULL;
 	int rc = 0;
 	switch (o->mode) {
-	case CALLS_LIST: rc = list_calls(t, f, o, out); break;
+	case CALLS_LIST: rc = list_calls(t, f, o, out, &err); break;
 	case CALLS_CALLERS:
 	case CALLS_CALLEES: rc = edges(t, f, o, out, &err); break;
-	case CALLS_TREE: tree(t, f, o, out); break;
+	case CALLS_TREE: {
+		uint64_t folded = tree(t, f, o, out);
+		if (folded > 0)
+			fprintf(stderr, "ttv: warning: %llu call paths deeper "
+			    "than %u frames folded into one \"[N frames]\" "
+			    "row each (--max-depth)\n",
+			    (unsigned long long)folded, o->max_depth >= 2 ?
+			    o->max_depth : EXPORT_MAX_DEPTH);
+		break;
+	}
 	default: break;
 	}
 	if (err != NULL) {

@@ -23,6 +23,10 @@ struct calls_options {
 	bool tsv;
 	bool ascending;		/* --calls: fastest first */
 	bool per_thread;	/* --tree: one root per thread */
+	uint32_t max_depth;	/* --tree: frames a path shows whole (0:
+				 * EXPORT_MAX_DEPTH) */
+	bool guard;		/* TSV: ' before a name that starts like a
+				 * spreadsheet formula */
 	const char *range;	/* --range text, or NULL */
 	struct range_spec spec;	/* parsed by cli_range_check */
 	ttv_ns t0, t1;		/* resolved by cli_range_resolve */
@@ -38,8 +42,9 @@ int cli_range_resolve(const struct trace *t, struct calls_options *o,
 /* --info --range: the range resolved, its length and what is in it. */
 void cli_range_info(const struct trace *t, const struct filter *f,
     const struct calls_options *o, FILE *out);
-/* Runs o->mode: 0, or 1 after "ttv: PATH: no function named ..." on
- * stderr. */
+/* Runs o->mode: 0, or the exit status after "ttv: PATH: ..." on stderr:
+ * 1 for no function named so, 2 for a --calls pattern the regex budget
+ * could not decide. */
 int cli_calls(const struct trace *t, const struct filter *f,
     const struct calls_options *o, const char *path, FILE *out);
 

@@ -19,7 +19,7 @@ utf8_extra(const char *s)
 
 void
 cli_markers(const struct trace *t, const struct filter *f, ttv_ns t0,
-    ttv_ns t1, bool tsv, FILE *out)
+    ttv_ns t1, bool tsv, bool guard, FILE *out)
 {
 	size_t *rows, n = query_markers(t, f, &rows);
 	char lb[64], tb[64];
@@ -46,7 +46,7 @@ cli_markers(const struct trace *t, const struct filter *f, ttv_ns t0,
 			fprintf(out, "%lld\t%s\t%s\t%" PRId64 "\t", ts,
 			    marker_kind_name((enum marker_kind)m->kind), lb,
 			    m->value);
-			escape_tsv(text, out);
+			escape_cell(text, guard, out);
 		} else {
 			timefmt_time_exact(m->t, t->first, tb, sizeof tb);
 			fprintf(out, "%-*s %-14s %-10s %10" PRId64 "  ",

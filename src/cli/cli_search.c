@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "query_calls.h"
 #include "timefmt.h"
+#include "xalloc.h"
 
 /* Bytes beyond one per column, for printf widths ("µ" is two bytes). */
 static int
@@ -20,7 +21,7 @@ extra_bytes(const char *s)
 }
 
 static void
-row(const struct trace *t, bool tsv, ttv_ns when, ttv_ns dur, uint32_t track,
+row(const struct trace *t, bool tsv, bool guard, ttv_ns when, ttv_ns dur, uint32_t track,
     const char *where, const char *name, FILE *out)
 {
 	char tid[32], tb[64], db[64];
@@ -33,9 +34,9 @@ row(const struct trace *t, bool tsv, ttv_ns when, ttv_ns dur, uint32_t track,
 	if (tsv) {
 		fprintf(out, "%lld\t%lld\t%s\t", (long long)(when - t->first),
 		    (long long)dur, tid);
-		escape_tsv(where, out);
+		escape_cell(where, guard, out);
 		putc('\t', out);
-		escape_tsv(name, out);
+		escape_cell(name, guard, out);
 	} else {
 		timefmt_time_exact(when, t->first, tb, sizeof tb);
 		timefmt_duration_exact(dur, db, sizeof db);
@@ -48,17 +49,25 @@ row(const struct trace *t, bool tsv, ttv_ns when, ttv_ns dur, uint32_t track,
 
 int
 cli_search(const struct trace *t, const struct filter *f,
-    const char *pattern, ttv_ns t0, ttv_ns t1, bool tsv, FILE *out,
-    char **err)
+    const char *pattern, ttv_ns t0, ttv_ns t1, bool tsv, bool guard,
+    FILE *out, char **err)
 {
 	struct regex *re = regex_compile_search(pattern, err);
+	struct search_match m;
 	struct search_result res;
 	char wb[256];
 
 	if (re == NULL)
 		return -1;
-	uint8_t *match = query_search_funcs(t, re);
-	query_search_all(t, f, match, re, &res);
+	/* No answer rather than a wrong one: a string the budget could not
+	 * decide is an error, before anything is written. */
+	if (query_search_match(t, re, &m) != 0) {
+		*err = xstrdup(regex_error(re));
+		regex_free(re);
+		return -1;
+	}
+	regex_free(re);
+	query_search_all(t, f, &m, &res);
 	res.nhits = search_in_range(t, res.hits, res.nhits, t0, t1);
 	if (tsv)
 		fputs("ts_ns\tdur_ns\ttid\tmatch\tname\n", out);
@@ -76,29 +85,28 @@ cli_search(const struct trace *t, const struct filter *f,
 			const struct log_entry *e = &t->logs[l++];
 			if (e->t < t0 || e->t >= t1)
 				continue;
-			row(t, tsv, e->t, 0, e->track, "log",
+			row(t, tsv, guard, e->t, 0, e->track, "log",
 			    trace_str(t, e->text), out);
 			continue;
 		}
 		if (h >= res.nhits)
 			break;
 		const struct search_hit *hit = &res.hits[h++];
-		const char *where = query_search_where(t, re, hit, wb,
+		const char *where = query_search_where(t, &m, hit, wb,
 		    sizeof wb);
 		if (hit->ref.depth == SEARCH_INSTANT) {
 			const struct instant *in = &t->tracks[hit->ref.track]
 			    .instants[hit->ref.index];
-			row(t, tsv, in->t, 0, hit->ref.track, where,
+			row(t, tsv, guard, in->t, 0, hit->ref.track, where,
 			    trace_func_name(t, in->func), out);
 		} else {
 			const struct slice *s = trace_slice(t, hit->ref);
-			row(t, tsv, s->start, trace_slice_dur(t, hit->ref),
+			row(t, tsv, guard, s->start, trace_slice_dur(t, hit->ref),
 			    hit->ref.track, where, trace_func_name(t, s->func),
 			    out);
 		}
 	}
 	search_result_free(&res);
-	free(match);
-	regex_free(re);
+	search_match_free(&m);
 	return 0;
 }

@@ -17,7 +17,7 @@ cli_stats(const struct trace *t, const struct filter *f,
 		    "p90_ns\tp99_ns\tmax_ns\n", out);
 		for (size_t i = 0; i < st.n; i++) {
 			const struct func_stats *s = &st.rows[i];
-			escape_tsv(trace_func_name(t, s->func), out);
+			escape_cell(trace_func_name(t, s->func), o->guard, out);
 			fprintf(out, "\t%llu\t%lld\t%lld\t%lld\t%lld\t%lld\t"
 			    "%lld\t%lld\n", (unsigned long long)s->count,
 			    (long long)s->total, (long long)s->self,

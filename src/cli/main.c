@@ -8,16 +8,19 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "cli_calls.h"
+#include "cli_diff.h"
 #include "escape.h"
 #include "export.h"
 #include "open_trace.h"
@@ -28,16 +31,14 @@
 enum { EXIT_OK = TTV_EXIT_OK, EXIT_BAD_INPUT = TTV_EXIT_BAD_INPUT,
 	EXIT_USAGE = TTV_EXIT_USAGE };
 
-/* Diagnostics shown on stderr before the rest go to --info only. */
-#define DIAGS_ON_STDERR 20
-
 enum mode { MODE_VIEW, MODE_INFO, MODE_STATS, MODE_EXPORT, MODE_MARKERS,
-	MODE_SEARCH, MODE_QUERY, MODE_CALLS };
+	MODE_SEARCH, MODE_QUERY, MODE_CALLS, MODE_DIFF };
 static const char *const mode_option[] = {
 	[MODE_VIEW] = "", [MODE_INFO] = "--info", [MODE_STATS] = "--stats",
 	[MODE_EXPORT] = "--export", [MODE_MARKERS] = "--markers",
 	[MODE_SEARCH] = "--search", [MODE_QUERY] = "--query",
 	[MODE_CALLS] = "--calls, --callers, --callees or --tree",
+	[MODE_DIFF] = "--diff",
 };
 
 enum {
@@ -45,6 +46,7 @@ enum {
 	OPT_FORMAT, OPT_STRICT, OPT_PER_THREAD, OPT_HIDE, OPT_MARKERS,
 	OPT_SEARCH, OPT_MAX_DEPTH, OPT_QUERY, OPT_QUERY_FILE, OPT_CSV, OPT_JSON,
 	OPT_CALLS, OPT_CALLERS, OPT_CALLEES, OPT_TREE, OPT_RANGE, OPT_NO_STATE,
+	OPT_SPREADSHEET_SAFE, OPT_DIFF, OPT_DIFF_OPTION,
 	OPT_INDEX, OPT_NO_INDEX,
 };
 
@@ -58,6 +60,7 @@ static const struct option long_options[] = {
 	{ "tsv", no_argument, NULL, OPT_TSV },
 	{ "csv", no_argument, NULL, OPT_CSV },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "spreadsheet-safe", no_argument, NULL, OPT_SPREADSHEET_SAFE },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "ascending", no_argument, NULL, OPT_ASCENDING },
 	{ "calls", required_argument, NULL, OPT_CALLS },
@@ -65,6 +68,15 @@ static const struct option long_options[] = {
 	{ "callees", required_argument, NULL, OPT_CALLEES },
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "range", required_argument, NULL, OPT_RANGE },
+	{ "diff", required_argument, NULL, OPT_DIFF },
+	/* --diff's own, taken by cli_diff_option() by name */
+	{ "by", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "normalize", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "match-strip", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "range-base", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "min-change", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "fail-above", required_argument, NULL, OPT_DIFF_OPTION },
+	{ "fail-on-new", no_argument, NULL, OPT_DIFF_OPTION },
 	{ "export", required_argument, NULL, 'e' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
@@ -115,14 +127,22 @@ usage(FILE *fp)
 "      --callees FUNC      the functions FUNC calls directly: calls and time\n"
 "      --tree              the call tree: each call path with its calls,\n"
 "                          total and self time (--per-thread: by thread)\n"
+"      --diff BASE         compare TRACE with BASE (any formats): per\n"
+"                          function calls, total, self, p50, p99 in each,\n"
+"                          the change and grew/shrank/same/only-base/\n"
+"                          only-new, largest change of total first\n"
 "      --tsv               with --stats, --markers, --search, --query,\n"
-"                          --calls, --callers, --callees or --tree:\n"
-"                          tab-separated with a header line\n"
+"                          --calls, --callers, --callees, --tree or\n"
+"                          --diff: tab-separated with a header line\n"
 "      --csv, --json       with --query: CSV, or a JSON array of objects\n"
+"      --spreadsheet-safe  with --tsv or --csv: a ' before each name or\n"
+"                          text that starts with =, +, - or @, which a\n"
+"                          spreadsheet would run as a formula\n"
 "      --sort KEY          with --stats: name, count, total (default), self,\n"
-"                          min, median, p90, p99, max or samples\n"
-"      --ascending         with --stats: smallest first; with --calls:\n"
-"                          fastest first\n"
+"                          min, median, p90, p99, max or samples; with\n"
+"                          --diff: by the change of that key\n"
+"      --ascending         with --stats or --diff: smallest first; with\n"
+"                          --calls: fastest first\n"
 "      --range START..END  only [START, END) of the trace, in every batch\n"
 "                          mode: calls overlapping it, their times clipped\n"
 "                          to it; times as the viewer's g takes them,\n"
@@ -134,9 +154,23 @@ usage(FILE *fp)
 "  -o, --output FILE       write the answer to FILE instead of stdout\n"
 "      --per-thread        with --export collapsed or --tree: thread as\n"
 "                          root frame\n"
-"      --max-depth N       with --export collapsed: at most N frames a line,\n"
-"                          deeper ones folded into one \"[K frames]\"\n"
-"                          (default 1024)\n"
+"      --max-depth N       with --export collapsed or --tree: at most N\n"
+"                          frames a path, deeper ones folded into one\n"
+"                          \"[K frames]\" (default 1024)\n"
+"\n"
+"Diff (with --diff BASE):\n"
+"      --by function|path  one row per function (default) or call path\n"
+"      --normalize calls|total  compare per call, or as if both traces\n"
+"                          took the same time\n"
+"      --match-strip REGEX  cut what matches out of names before pairing\n"
+"                          them (template arguments, JIT addresses)\n"
+"      --range-base START..END  BASE's range (--range: both, else TRACE's)\n"
+"      --min-change T[,P%] a change within T or P% of BASE's total is\n"
+"                          \"same\" (default 10us,1%)\n"
+"      --fail-above PCT    exit 3 when a function in both grew its total\n"
+"                          by more than PCT% and --min-change\n"
+"      --fail-on-new       with --fail-above: a function only in TRACE\n"
+"                          fails too\n"
 "\n"
 "Filters (every mode):\n"
 "  -t, --thread TID[,TID...]  only these threads\n"
@@ -162,7 +196,7 @@ usage(FILE *fp)
 "  -V, --version           show the version\n"
 "\n"
 "Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error or bad\n"
-"query, 130 query interrupted.\n"
+"query, 3 --fail-above failed, 130 query interrupted.\n"
 "In the viewer, press ? for the keys; see ttv(1).\n", fp);
 }
 
@@ -243,6 +277,121 @@ output_dir_ok(const char *file)
 	return ok;
 }
 
+/* The directory part of path ("." for none). Caller frees. */
+static char *
+dir_of(const char *path)
+{
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash == NULL) {
+		free(dir);
+		return xstrdup(".");
+	}
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return dir;
+}
+
+static bool
+same_file(const struct stat *a, uint64_t dev, uint64_t ino)
+{
+	return (uint64_t)a->st_dev == dev && (uint64_t)a->st_ino == ino;
+}
+
+/* The input file FILE would overwrite (by device and inode: a link or
+ * another name of it is the same file), or NULL. */
+static const char *
+input_at(const struct stat *st, size_t n, const struct trace *const ts[],
+    const char *query_file)
+{
+	struct stat q;
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < ts[k]->nfiles; i++)
+			if (same_file(st, ts[k]->files[i].dev,
+			    ts[k]->files[i].ino))
+				return ts[k]->files[i].path;
+	if (query_file != NULL && stat(query_file, &q) == 0 &&
+	    same_file(st, (uint64_t)q.st_dev, (uint64_t)q.st_ino))
+		return query_file;
+	return NULL;
+}
+
+/* For a trace directory: the file of the trace read in the directory
+ * that would hold FILE (FILE would be read as part of that trace next
+ * time), or NULL. */
+static const char *
+trace_dir_at(const char *file, const char *path, const struct trace *t)
+{
+	struct stat st, ds;
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+		return NULL;
+	char *dir = dir_of(file);
+	bool ok = stat(dir, &st) == 0;
+	free(dir);
+	size_t plen = strlen(path);
+	for (size_t i = 0; ok && i < t->nfiles; i++) {
+		/* the files under the trace's directory, not the binaries
+		 * found elsewhere */
+		const char *f = t->files[i].path;
+		if (strncmp(f, path, plen) != 0 || f[plen] != '/')
+			continue;
+		char *d = dir_of(f);
+		bool same = stat(d, &ds) == 0 && same_file(&st,
+		    (uint64_t)ds.st_dev, (uint64_t)ds.st_ino);
+		free(d);
+		if (same)
+			return f;
+	}
+	return NULL;
+}
+
+static FILE *
+output_refused(const char *file, const char *why, const char *input, int fd)
+{
+	fputs("ttv: ", stderr);
+	escape_fputs(file, stderr);
+	fprintf(stderr, ": %s", why);
+	if (input != NULL) {
+		fputs(" (", stderr);
+		escape_fputs(input, stderr);
+		fputs(")", stderr);
+	}
+	putc('\n', stderr);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+FILE *
+cli_open_output(const char *file, size_t n, const char *const paths[],
+    const struct trace *const ts[], const char *query_file)
+{
+	struct stat st;
+	const char *input;
+	if (stat(file, &st) == 0 &&
+	    (input = input_at(&st, n, ts, query_file)) != NULL)
+		return output_refused(file, "output would overwrite the input",
+		    input, -1);
+	for (size_t k = 0; k < n; k++)
+		if ((input = trace_dir_at(file, paths[k], ts[k])) != NULL)
+			return output_refused(file, "output would go into the "
+			    "trace's directory, to be read as part of the "
+			    "trace", input, -1);
+	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0 || fstat(fd, &st) != 0)
+		return output_refused(file, strerror(errno), NULL, fd);
+	if ((input = input_at(&st, n, ts, query_file)) != NULL)
+		return output_refused(file, "output would overwrite the input",
+		    input, fd);
+	FILE *fp = NULL;
+	if ((S_ISREG(st.st_mode) && ftruncate(fd, 0) != 0) ||
+	    (fp = fdopen(fd, "w")) == NULL)
+		return output_refused(file, strerror(errno), NULL, fd);
+	return fp;
+}
+
 /* Sets the mode once: two modes at a time is a usage error. */
 static int
 set_mode(enum mode *mode, enum mode m)
@@ -267,15 +416,19 @@ main(int argc, char **argv)
 	const char *export_format = NULL, *output = NULL, *search = NULL;
 	bool per_thread = false, tsv = false, sort = false, depth_set = false;
 	bool csv_json = false, ascending = false, no_state = false;
+	bool safe = false;
+	struct diff_cli dc;
+	int longindex = 0;
 	uint32_t max_depth = EXPORT_MAX_DEPTH;
 	struct open_options oo = { 0 };
 	int c, rc;
 
 	setlocale(LC_ALL, "");
+	cli_diff_init(&dc);
 	/* getopt's own messages then start with "ttv:", as ours do. */
 	argv[0] = (char *)"ttv";
 	while ((c = getopt_long(argc, argv, "ise:o:t:f:hV", long_options,
-	    NULL)) != -1) {
+	    &longindex)) != -1) {
 		rc = EXIT_OK;
 		switch (c) {
 		case 'i': rc = set_mode(&mode, MODE_INFO); break;
@@ -302,12 +455,27 @@ main(int argc, char **argv)
 			co.arg = optarg;
 			break;
 		case OPT_RANGE: co.range = optarg; break;
+		case OPT_DIFF:
+		case OPT_DIFF_OPTION: {
+			char *e = NULL;
+			if (c == OPT_DIFF)
+				rc = set_mode(&mode, MODE_DIFF);
+			if (rc == EXIT_OK && cli_diff_option(&dc,
+			    long_options[longindex].name, optarg, &e) != 0) {
+				rc = usage_error("%s", e);
+				free(e);
+			}
+			break;
+		}
 		case OPT_TSV:
 			tsv = so.tsv = co.tsv = true;
 			qo.format = QUERY_TSV;
 			break;
 		case OPT_CSV: csv_json = true; qo.format = QUERY_CSV; break;
 		case OPT_JSON: csv_json = true; qo.format = QUERY_JSON; break;
+		case OPT_SPREADSHEET_SAFE:
+			safe = so.guard = co.guard = qo.guard = true;
+			break;
 		case OPT_SORT: {
 			int k = stats_key_parse(optarg);
 			if (k < 0)
@@ -338,7 +506,7 @@ main(int argc, char **argv)
 			    n > 1000000)
 				return usage_error("--max-depth takes a number "
 				    "from 2 to 1000000, not '%s'", optarg);
-			max_depth = (uint32_t)n;
+			max_depth = co.max_depth = (uint32_t)n;
 			depth_set = true;
 			break;
 		}
@@ -379,25 +547,31 @@ main(int argc, char **argv)
 
 	/* Options that only mean something with a mode. */
 	if (tsv && mode != MODE_STATS && mode != MODE_MARKERS &&
-	    mode != MODE_SEARCH && mode != MODE_QUERY && mode != MODE_CALLS)
+	    mode != MODE_SEARCH && mode != MODE_QUERY && mode != MODE_CALLS &&
+	    mode != MODE_DIFF)
 		return usage_error("%s", "--tsv goes with --stats, --markers, "
-		    "--search, --query, --calls, --callers, --callees or --tree");
+		    "--search, --query, --calls, --callers, --callees, --tree "
+		    "or --diff");
 	if (csv_json && mode != MODE_QUERY)
 		return usage_error("%s", "--csv and --json go with --query");
-	if (sort && mode != MODE_STATS)
-		return usage_error("%s", "--sort goes with --stats");
-	if (ascending && mode != MODE_STATS && !(mode == MODE_CALLS &&
-	    co.mode == CALLS_LIST))
-		return usage_error("%s", "--ascending goes with --stats or "
-		    "--calls");
+	if (sort && mode != MODE_STATS && mode != MODE_DIFF)
+		return usage_error("%s", "--sort goes with --stats or --diff");
+	if (ascending && mode != MODE_STATS && mode != MODE_DIFF &&
+	    !(mode == MODE_CALLS && co.mode == CALLS_LIST))
+		return usage_error("%s", "--ascending goes with --stats, --diff "
+		    "or --calls");
 	if (no_state && mode != MODE_VIEW)
 		return usage_error("%s", "--no-state goes with the viewer");
 	if (co.range != NULL && mode == MODE_VIEW)
 		return usage_error("%s", "--range goes with a batch mode");
-	if (depth_set && (mode != MODE_EXPORT ||
-	    strcmp(export_format, "collapsed") != 0))
+	if (depth_set && !(mode == MODE_EXPORT && strcmp(export_format,
+	    "collapsed") == 0) && !(mode == MODE_CALLS &&
+	    co.mode == CALLS_TREE))
 		return usage_error("%s", "--max-depth goes with --export "
-		    "collapsed");
+		    "collapsed or --tree");
+	if (safe && !tsv && !(mode == MODE_QUERY && qo.format == QUERY_CSV))
+		return usage_error("%s", "--spreadsheet-safe goes with --tsv "
+		    "or --csv");
 	if (per_thread && !(mode == MODE_EXPORT && strcmp(export_format,
 	    "collapsed") == 0) && !(mode == MODE_CALLS &&
 	    co.mode == CALLS_TREE))
@@ -422,6 +596,11 @@ main(int argc, char **argv)
 		regex_free(re);
 	}
 	if (cli_calls_check(&co, &err) != 0) {
+		rc = usage_error("%s", err);
+		free(err);
+		return rc;
+	}
+	if (cli_diff_check(&dc, sort, so.sort, &err) != 0) {
 		rc = usage_error("%s", err);
 		free(err);
 		return rc;
@@ -453,6 +632,11 @@ main(int argc, char **argv)
 		index_report_clear(&ir);
 		return rc;
 	}
+	if (mode == MODE_DIFF) {
+		/* Two traces: each opens (and reports) its own index. */
+		oo.index_report = NULL;
+		return cli_diff(&dc, path, &oo, &co, &so, output);
+	}
 
 	struct progress prog = { .path = path };
 	if (isatty(STDERR_FILENO)) {
@@ -466,7 +650,7 @@ main(int argc, char **argv)
 	progress_end(&prog);
 	cli_index_messages(path, &ir, stderr);
 	if (t != NULL)
-		open_trace_report(t, path, DIAGS_ON_STDERR, stderr);
+		open_trace_report(t, path, CLI_DIAGS_ON_STDERR, stderr);
 	if (rc != EXIT_OK) {
 		fputs("ttv: ", stderr);
 		escape_fputs(path, stderr);
@@ -496,10 +680,8 @@ main(int argc, char **argv)
 	qo.t1 = co.t1;
 
 	FILE *out = stdout;
-	if (output != NULL && (out = fopen(output, "w")) == NULL) {
-		fputs("ttv: ", stderr);
-		escape_fputs(output, stderr);
-		fprintf(stderr, ": %s\n", strerror(errno));
+	if (output != NULL && (out = cli_open_output(output, 1, &path,
+	    (const struct trace *const *)&t, qo.file)) == NULL) {
 		filter_clear(&f);
 		trace_free(t);
 		index_report_clear(&ir);
@@ -515,19 +697,27 @@ main(int argc, char **argv)
 		cli_info_index(&ir, out);
 		break;
 	case MODE_STATS: cli_stats(t, &f, &so, out); break;
-	case MODE_MARKERS: cli_markers(t, &f, co.t0, co.t1, tsv, out); break;
-	case MODE_CALLS:
-		if (cli_calls(t, &f, &co, path, out) != 0)
-			rc = EXIT_BAD_INPUT;
+	case MODE_MARKERS:
+		cli_markers(t, &f, co.t0, co.t1, tsv, safe, out);
 		break;
+	case MODE_CALLS: {
+		int calls_rc = cli_calls(t, &f, &co, path, out);
+		rc = calls_rc != 0 ? calls_rc : rc;
+		break;
+	}
 	case MODE_QUERY: {
 		int q = cli_query(t, &f, &qo, out);
 		rc = q != 0 ? q : rc;
 		break;
 	}
 	case MODE_SEARCH:
-		if (cli_search(t, &f, search, co.t0, co.t1, tsv, out,
+		if (cli_search(t, &f, search, co.t0, co.t1, tsv, safe, out,
 		    &err) != 0) {
+			fputs("ttv: ", stderr);
+			escape_fputs(path, stderr);
+			fputs(": ", stderr);
+			escape_fputs(err, stderr);
+			putc('\n', stderr);
 			free(err);
 			rc = EXIT_USAGE;
 		}

@@ -1,8 +1,11 @@
 #!/bin/sh
 # --query on the command line: containment (ATTACH, VACUUM INTO,
 # load_extension, pragmas that set something and virtual tables are
-# refused, and no file appears), errors with their place (exit 2), the
-# output formats, escaping of control characters, Ctrl-C (exit 130).
+# refused, and no file appears, temporary tables included), views over the
+# tables, constraints by SQLite's type rules, INCLUDE PERFETTO MODULE,
+# errors with their place
+# (exit 2), the output formats, escaping of control characters, Ctrl-C
+# (exit 130).
 : "${TTV:?}" "${TTV_SRCDIR:?}"
 T=$TTV_SRCDIR/tests/data/xray/fdr-v5-le.xray
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-sql-cli.XXXXXX") || exit 1
@@ -41,6 +44,84 @@ out=$("$TTV" --tsv --query "CREATE TEMP TABLE n AS SELECT name FROM slice;
 want=$(printf 'c\n%s\n\ntemp_store\n2\n\nCOUNT(*)\n13' \
     "$("$TTV" --tsv --query "SELECT COUNT(*) FROM slice" "$T" | tail -1)")
 [ "$out" = "$want" ] || fail "temp tables: got '$out', want '$want'"
+
+# views over the tables in the main schema, and the documented slices
+# view: the tables are innocuous, so a schema that is not trusted may use
+# them (they said "unsafe use of virtual table")
+n=$("$TTV" --tsv --query "SELECT COUNT(*) FROM slice" "$T" | tail -1)
+out=$("$TTV" --tsv --query "CREATE VIEW v AS SELECT * FROM slice;
+    SELECT COUNT(*) FROM v; SELECT COUNT(*) FROM slices" "$T" 2>&1)
+want=$(printf 'COUNT(*)\n%s\n\nCOUNT(*)\n%s' "$n" "$n")
+[ "$out" = "$want" ] || fail "views: got '$out', want '$want'"
+
+# temporary tables, views, sorts and indexes stay in memory: nothing
+# appears in the temporary directories, and (where strace runs) SQLite
+# opens no temporary file ("etilqs_...") at all; the tables are bigger
+# than the budget of a small trace gives SQLite, so it is raised
+big="CREATE TEMP TABLE big AS SELECT a.*, printf('%.200c', 'x') AS pad
+    FROM slice a, slice b, slice c LIMIT 200000;
+    CREATE INDEX temp.i ON big(pad, name, id);
+    CREATE TEMP VIEW bv AS SELECT * FROM big ORDER BY pad || id DESC;
+    CREATE TABLE copy AS SELECT * FROM bv;
+    SELECT COUNT(DISTINCT pad || id) FROM copy"
+mkdir "$tmp/tmpdir"
+out=$(cd "$tmp/box" && TMPDIR=$tmp/tmpdir SQLITE_TMPDIR=$tmp/tmpdir \
+    TTV_SQL_MEMORY=512 "$TTV" --tsv --query "$big" "$T" 2>&1)
+[ "$(echo "$out" | tail -1)" -gt 0 ] 2>/dev/null ||
+    fail "temp tables: $(echo "$out" | head -3)"
+[ -z "$(find "$tmp/box" "$tmp/tmpdir" -mindepth 1)" ] ||
+    fail "files appeared: $(find "$tmp/box" "$tmp/tmpdir" -mindepth 1)"
+if command -v strace >/dev/null 2>&1 &&
+    strace -f -o /dev/null true 2>/dev/null; then
+	TTV_SQL_MEMORY=512 strace -f -e trace=open,openat,creat \
+	    -o "$tmp/strace" \
+	    "$TTV" --tsv --query "$big" "$T" >/dev/null 2>&1
+	! grep -q etilqs "$tmp/strace" ||
+	    fail "a temporary file was opened: $(grep etilqs "$tmp/strace" |
+	    head -1)"
+fi
+
+# SQLite's type rules on constraints: a constraint on an INTEGER column
+# compares as it would on a table, '0' and 0.0 finding what 0 finds
+for q in "thread WHERE utid = %s" "process WHERE upid = %s" \
+    "thread_track WHERE utid = %s" "track WHERE id = %s" \
+    "slice WHERE id = %s" "slice WHERE track_id = %s" \
+    "slice WHERE depth = %s" "slice WHERE parent_id = %s"; do
+	want=$("$TTV" --tsv --query "SELECT COUNT(*) FROM $(printf "$q" 0)" \
+	    "$T" | tail -1)
+	[ "$want" -gt 0 ] || fail "$(printf "$q" 0): no row"
+	for v in "'0'" "0.0" "' 0'" "'0.0'"; do
+		got=$("$TTV" --tsv --query "SELECT COUNT(*) FROM $(printf "$q" "$v")" \
+		    "$T" 2>&1 | tail -1)
+		[ "$got" = "$want" ] ||
+		    fail "$(printf "$q" "$v"): $got rows, $want with 0"
+	done
+done
+
+# INCLUDE PERFETTO MODULE: a module ttv has gives its views; another is
+# an error naming those ttv has, at the module's name
+out=$("$TTV" --tsv --query "include perfetto module slices.with_context;
+    SELECT COUNT(*) FROM thread_slice" "$T" 2>&1 | tail -1)
+[ "$out" -gt 0 ] 2>/dev/null || fail "INCLUDE slices.with_context: $out"
+"$TTV" --query "SELECT 1;
+  INCLUDE PERFETTO MODULE android.startup.startups;" "$T" >/dev/null \
+    2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] || fail "INCLUDE of an unknown module: exit $rc"
+grep -q "android.startup.startups: ttv has no such module; it has slices.with_context" \
+    "$tmp/err" && grep -q "(line 2, column 27)" "$tmp/err" ||
+    fail "INCLUDE of an unknown module: $(cat "$tmp/err")"
+
+# REGEXP: PCRE2, case counting; a match PCRE2 gives up on is an error,
+# never a "no"
+out=$("$TTV" --tsv --query "SELECT 'Abc' REGEXP 'b', 'Abc' REGEXP 'a',
+    regexp('a', 'Abc', 'i'), NULL REGEXP 'a'" "$T" 2>&1 | tail -1)
+[ "$out" = "$(printf '1\t0\t1\t')" ] || fail "REGEXP: '$out'"
+"$TTV" --query "SELECT printf('%.60c', 'a') || 'b' REGEXP '(a+)+\$'" \
+    "$T" >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "too costly" "$tmp/err" ||
+    fail "REGEXP past PCRE2's limits: exit $rc, $(cat "$tmp/err")"
 
 # a bad query: SQLite's message, its place, the line with a caret; exit 2
 "$TTV" --query "SELECT 1;

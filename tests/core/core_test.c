@@ -344,6 +344,11 @@ static void
 test_big_recycle_faults(void **state)
 {
 	(void)state;
+#ifdef __SANITIZE_THREAD__
+	/* ThreadSanitizer's shadow of a block moved in is fresh memory:
+	 * every page of it faults */
+	skip();
+#endif
 #ifdef __linux__
 	const size_t step = (size_t)2 << 20, head = 32;
 	const long pages = (long)(3 * step / 4096);
@@ -1177,14 +1182,15 @@ test_search_all(void **state)
 	assert_false(regex_smart_caseless("Pars"));
 	assert_true(regex_smart_caseless("\\Spars"));
 	struct regex *re = regex_compile_search("pars", &err);
-	uint8_t *m = query_search_funcs(t, re);
-	query_search_all(t, NULL, m, re, &res);
+	struct search_match m;
+	assert_int_equal(query_search_match(t, re, &m), 0);
+	query_search_all(t, NULL, &m, &res);
 	assert_int_equal(res.nhits, 2);
 	assert_int_equal(res.hits[0].t, 100);
-	assert_string_equal(query_search_where(t, re, &res.hits[0], buf,
+	assert_string_equal(query_search_where(t, &m, &res.hits[0], buf,
 	    sizeof buf), "name");
 	assert_int_equal(res.hits[1].t, 200);
-	assert_string_equal(query_search_where(t, re, &res.hits[1], buf,
+	assert_string_equal(query_search_where(t, &m, &res.hits[1], buf,
 	    sizeof buf), "arg file");
 	assert_int_equal(res.nlog_matches, 1);
 	assert_true(res.log_match[0]);
@@ -1198,12 +1204,12 @@ test_search_all(void **state)
 	filter_init(&f);
 	int64_t tid = 2;
 	filter_set_threads(&f, t, &tid, 1, false);
-	query_search_all(t, &f, m, re, &res);
+	query_search_all(t, &f, &m, &res);
 	assert_int_equal(res.nhits, 0);
 	assert_int_equal(res.nlog_matches, 1);
 	search_result_free(&res);
 	filter_clear(&f);
-	free(m);
+	search_match_free(&m);
 	regex_free(re);
 	/* The function filter sees categories as the viewer's does: draw's
 	 * category is "gfx". */
@@ -1233,11 +1239,11 @@ test_search_all(void **state)
 	}
 	/* An upper-case letter makes it exact. */
 	re = regex_compile_search("PARSE", &err);
-	m = query_search_funcs(t, re);
-	query_search_all(t, NULL, m, re, &res);
+	assert_int_equal(query_search_match(t, re, &m), 0);
+	query_search_all(t, NULL, &m, &res);
 	assert_int_equal(res.nhits + res.nlog_matches, 0);
 	search_result_free(&res);
-	free(m);
+	search_match_free(&m);
 	regex_free(re);
 	/* The markers list: time order, the filter's tracks. */
 	size_t *mrows;
@@ -1246,6 +1252,177 @@ test_search_all(void **state)
 	trace_free(t);
 }
 
+
+/* n functions named A letters a, "!" and a number, each called once, and
+ * as many log records "log!N" and instants with an arg text=A a's + "?N":
+ * (a+)+$ backtracks 2^(A+1) steps on each name and arg. */
+static struct trace *
+regex_trace(int n, int a)
+{
+	struct builder *b = builder_new("r");
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	func_id tick = builder_func(b, builder_intern_cstr(b, "tick"), 0, -1);
+	char name[128];
+
+	for (int i = 0; i < n; i++) {
+		memset(name, 'a', (size_t)a);
+		snprintf(name + a, sizeof name - (size_t)a, "!%d", i);
+		func_id f = builder_func(b, builder_intern_cstr(b, name), 0, -1);
+		builder_slice(b, tr, 0, 10 * i, 5, f, 0, 0);
+		snprintf(name + a, sizeof name - (size_t)a, "?%d", i);
+		builder_args_begin(b);
+		builder_arg_str(b, builder_intern_cstr(b, "text"),
+		    builder_intern_cstr(b, name));
+		builder_instant(b, tr, 10 * i + 6, tick, builder_args_end(b));
+		snprintf(name, sizeof name, "log!%d", i);
+		builder_log(b, tr, 10 * i + 7, builder_intern_cstr(b, name));
+	}
+	return builder_finish(b);
+}
+
+/* The regex budget: a limit hit is an error that says which and where,
+ * never a "no"; the match limit of one string is the budget shared among
+ * the strings; the clock, a stop flag and the quick try end the work;
+ * a filter or a search that cannot be decided is not applied. */
+static void
+test_regex_budget(void **state)
+{
+	struct trace *t = regex_trace(10, 25);
+	struct regex_budget b;
+	char *err = NULL;
+	struct regex *re = regex_compile("(a+)+$", &err);
+
+	(void)state;
+	assert_true(regex_jit(re));
+	/* One string, PCRE2's default limit of 10^7 steps: 2^26 is more. */
+	assert_int_equal(regex_match(re, "aaaa!", 5), 0);
+	assert_int_equal(regex_match(re, "aaaa", 4), 1);
+	assert_int_equal(regex_match(re, trace_func_name(t, 1), 27), -1);
+	assert_non_null(strstr(regex_error(re), "match limit of 10000000 "
+	    "steps hit"));
+
+	/* 11 names (tick, first, and 10 others): 10^8 steps shared. */
+	regex_budget_default(&b);
+	b.steps = 100000000;
+	regex_set_budget(re, &b);
+	assert_null(regex_match_funcs(t, re));
+	assert_string_equal(regex_error(re), "regex '(a+)+$' too costly: "
+	    "match limit of 9090909 steps hit on string 2 of 11 (the budget "
+	    "of 100000000 steps shared among them)");
+	/* 2 * 10^6 steps: 181,818 each, not enough for 12 letters a
+	 * (2^13 steps) on 11 names: then they all match or not. */
+	b.steps = 2000000;
+	regex_set_budget(re, &b);
+	assert_null(regex_match_funcs(t, re));
+	assert_non_null(strstr(regex_error(re), "match limit of 181818 "));
+	trace_free(t);
+	t = regex_trace(10, 12);
+	uint8_t *m = regex_match_funcs(t, re);
+	assert_non_null(m);
+	for (uint32_t f = 0; f < t->nfuncs; f++)
+		assert_false(m[f]);
+	free(m);
+	/* The floor: however many strings, 10^4 steps each, enough for
+	 * 12 letters a... */
+	b.steps = 1;
+	regex_set_budget(re, &b);
+	m = regex_match_funcs(t, re);
+	assert_non_null(m);
+	free(m);
+	/* ... but not for a quick try, which gives up sooner. */
+	b.quick = true;
+	b.steps = 11;
+	regex_set_budget(re, &b);
+	assert_null(regex_match_funcs(t, re));
+	assert_non_null(strstr(regex_error(re), "match limit of 1 steps"));
+	/* A quick try does not even start on more bytes than it may. */
+	b.steps = REGEX_STEPS;
+	b.max_bytes = 100;
+	regex_set_budget(re, &b);
+	assert_null(regex_match_funcs(t, re));
+	assert_non_null(strstr(regex_error(re), "bytes to match, more than "
+	    "100"));
+	b.max_bytes = 0;
+	b.max_len = 10;
+	regex_set_budget(re, &b);
+	assert_null(regex_match_funcs(t, re));
+	assert_non_null(strstr(regex_error(re), "more than 10"));
+
+	/* The clock and the stop flag, read between strings. */
+	regex_budget_default(&b);
+	b.seconds = 1e-9;
+	regex_set_budget(re, &b);
+	assert_null(regex_match_funcs(t, re));
+	assert_non_null(strstr(regex_error(re), "too costly: stopped after "));
+	assert_non_null(strstr(regex_error(re), " s of work"));
+	assert_non_null(strstr(regex_error(re), ", at string 1 of 11"));
+	atomic_int stop = 1;
+	regex_budget_default(&b);
+	b.stop = &stop;
+	regex_set_budget(re, &b);
+	assert_null(regex_match_funcs(t, re));
+	assert_string_equal(regex_error(re), "regex '(a+)+$': stopped at "
+	    "string 1 of 11");
+	regex_free(re);
+
+	/* Without JIT, ten times slower a step: a tenth of the steps. */
+	re = regex_compile("(*NO_JIT)(a+)+$", &err);
+	assert_false(regex_jit(re));
+	regex_budget_default(&b);
+	b.steps = 110000000;
+	regex_set_budget(re, &b);
+	trace_free(t);
+	t = regex_trace(10, 25);
+	assert_null(regex_match_funcs(t, re));
+	assert_non_null(strstr(regex_error(re), "match limit of 1000000 "
+	    "steps hit on string 2 of 11"));
+	assert_non_null(strstr(regex_error(re), "without JIT"));
+	regex_free(re);
+
+	/* A filter that cannot be decided is not applied: the last one
+	 * stays (--hide never shows what it hides by running out). */
+	struct filter f;
+	filter_init(&f);
+	re = regex_compile("!3$", &err);
+	assert_int_equal(filter_set_functions(&f, t, re, true), 0);
+	regex_free(re);
+	uint8_t *before = xmalloc(t->nfuncs);
+	memcpy(before, f.func_on, t->nfuncs);
+	re = regex_compile("(a+)+$", &err);
+	assert_int_equal(filter_set_functions(&f, t, re, true), -1);
+	assert_true(f.hide_functions);
+	assert_memory_equal(f.func_on, before, t->nfuncs);
+	free(before);
+	filter_clear(&f);
+
+	/* So is a search: no verdicts at all. Every string it looks at is
+	 * asked once: names, string args, logs (25 + 25 letters: the arg
+	 * "text" is no answer). */
+	struct search_match sm;
+	assert_int_equal(query_search_match(t, re, &sm), -1);
+	assert_null(sm.func);
+	assert_null(sm.str);
+	regex_free(re);
+	re = regex_compile_search("!|\\?", &err);
+	assert_int_equal(query_search_match(t, re, &sm), 0);
+	size_t yes = 0, no = 0, unasked = 0;
+	for (uint32_t s = 0; s < t->nstrings; s++) {
+		yes += sm.str[s] == REGEX_YES;
+		no += sm.str[s] == REGEX_NO;
+		unasked += sm.str[s] == REGEX_UNASKED;
+	}
+	assert_int_equal(yes, 30);	/* names, args and logs */
+	assert_int_equal(no, 1);	/* tick */
+	assert_int_equal(unasked, t->nstrings - 31);	/* "", "text" */
+	struct search_result res;
+	query_search_all(t, NULL, &sm, &res);
+	assert_int_equal(res.nhits, 20);
+	assert_int_equal(res.nlog_matches, 10);
+	search_result_free(&res);
+	search_match_free(&sm);
+	regex_free(re);
+	trace_free(t);
+}
 
 /* A small trace for the flow index and the wall-clock parser.
  * Track A (tid 1): send [0,100), done [600,700) with path=/tmp/needle
@@ -1428,24 +1605,101 @@ test_threads(void **state)
 	(void)state;
 }
 
-/* Names keep what they are in exports: a NUL is the text \x00 (never a
- * cut), invalid UTF-8 bytes the text \xNN, C1 controls \u00NN. */
+/* What escape_json writes for s. */
+static char *
+json_of(const char *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&buf, &len);
+	escape_json(s, fp);
+	fclose(fp);
+	return buf;
+}
+
+static char *
+text_of(const char *s, size_t len)
+{
+	char *out = malloc(4 * len + 1);
+	escape_text(s, len, out, 4 * len + 1);
+	return out;
+}
+
+/* Names keep what they are, and distinct names stay distinct in every
+ * output (escape.h): a NUL is held as C0 80 and written \x00, a byte C0
+ * held as C0 C0, a backslash written \\, so that the text \x00 or \xff in
+ * a name never meets the byte it spells. */
 static void
 test_faithful_names(void **state)
 {
 	struct builder *b = builder_new("t");
-	str_id a = builder_intern(b, "ab\0cd", 5);
-	str_id c = builder_intern(b, "ab", 2);
+	str_id nul = builder_intern(b, "ab\0cd", 5);
+	str_id lit = builder_intern(b, "ab\\x00cd", 8);
+	str_id c0 = builder_intern(b, "ab\xc0\x80" "cd", 6);
+	str_id c = builder_intern(b, "ab\0\0", 4);
 	struct trace *t = builder_finish(b);
-	assert_string_equal(trace_str(t, a), "ab\\x00cd");
+	assert_int_not_equal(nul, lit);
+	assert_int_not_equal(nul, c0);
+	assert_string_equal(trace_str(t, nul), "ab\xc0\x80" "cd");
+	assert_string_equal(trace_str(t, c0), "ab\xc0\xc0\x80" "cd");
 	assert_string_equal(trace_str(t, c), "ab");
+	const char *names[] = { trace_str(t, nul), trace_str(t, lit),
+	    trace_str(t, c0), "ab\xff", "ab\\xff", "ab\\\\xff", "ab\\" };
+	const char *want_text[] = { "ab\\x00cd", "ab\\\\x00cd",
+	    "ab\\xc0\\x80cd", "ab\\xff", "ab\\\\xff", "ab\\\\\\\\xff",
+	    "ab\\\\" };
+	const char *want_json[] = { "ab\\\\x00cd", "ab\\\\\\\\x00cd",
+	    "ab\\\\xc0\\\\x80cd", "ab\\\\xff", "ab\\\\\\\\xff",
+	    "ab\\\\\\\\\\\\\\\\xff", "ab\\\\\\\\" };
+	size_t n = sizeof names / sizeof *names;
+	char *text[7], *json[7];
+	for (size_t i = 0; i < n; i++) {
+		text[i] = text_of(names[i], strlen(names[i]));
+		json[i] = json_of(names[i]);
+		assert_string_equal(text[i], want_text[i]);
+		assert_string_equal(json[i], want_json[i]);
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = i + 1; k < n; k++) {
+			assert_string_not_equal(text[i], text[k]);
+			assert_string_not_equal(json[i], json[k]);
+		}
+	for (size_t i = 0; i < n; i++) {
+		free(text[i]);
+		free(json[i]);
+	}
 	trace_free(t);
+	/* Controls and C1 in JSON: the text form, quoted. */
+	char *j = json_of("x\xe9y\xc2\x85z\x01\"\t");
+	assert_string_equal(j, "x\\\\xe9y\\\\xc2\\\\x85z\\\\x01\\\"\\\\t");
+	free(j);
+	(void)state;
+}
+
+/* Frames of folded stacks and call paths keep ';' from splitting them;
+ * the spreadsheet guard marks only what a spreadsheet would evaluate. */
+static void
+test_escape_frames_and_cells(void **state)
+{
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *fp = open_memstream(&buf, &len);
-	escape_json("x\xe9y\xc2\x85z\x01\"", fp);
+	escape_frame("a;b\\x3b\n", fp);
+	fputc('|', fp);
+	escape_cell("=1+2", true, fp);
+	fputc('|', fp);
+	escape_cell("-x", true, fp);
+	fputc('|', fp);
+	escape_cell("@SUM", true, fp);
+	fputc('|', fp);
+	escape_cell("+x", false, fp);
+	fputc('|', fp);
+	escape_cell("a=b", true, fp);
+	fputc('|', fp);
+	escape_cell("\t=x", true, fp);
 	fclose(fp);
-	assert_string_equal(buf, "x\\\\xe9y\\u0085z\\u0001\\\"");
+	assert_string_equal(buf, "a\\x3bb\\\\x3b\\n|'=1+2|'-x|'@SUM|+x|a=b|"
+	    "\\t=x");
 	free(buf);
 	(void)state;
 }
@@ -1547,7 +1801,7 @@ test_collapsed_export(void **state)
 	export_collapsed(t, NULL, false, 2, fp, &folded);
 	fclose(fp);
 	assert_int_equal(folded, 1);
-	assert_string_equal(buf, "ns:f 20\nns:f;[4 frames] 80\n");
+	assert_string_equal(buf, "ns\\x3bf 20\nns\\x3bf;[4 frames] 80\n");
 	free(buf);
 	trace_free(t);
 }
@@ -1576,12 +1830,14 @@ main(void)
 		cmocka_unit_test(test_markers),
 		cmocka_unit_test(test_search_and_regex),
 		cmocka_unit_test(test_search_all),
+		cmocka_unit_test(test_regex_budget),
 		cmocka_unit_test(test_flow_index),
 		cmocka_unit_test(test_wall_parse),
 		cmocka_unit_test(test_stats_value),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_faithful_names),
 		cmocka_unit_test(test_escape_and_time),
+		cmocka_unit_test(test_escape_frames_and_cells),
 		cmocka_unit_test(test_collapsed_export),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -285,6 +285,18 @@ test_roundtrip(void **state)
 		assert_non_null(m->backing);
 		same_trace(t, m, false);
 		same_stats(t, m);
+		/* --info's flag counts, per track, as the calls say. */
+		for (uint32_t i = 0; i < t->ntracks; i++) {
+			uint64_t flagged[8] = { 0 };
+			for (uint32_t d = 0; d < t->tracks[i].ndepth; d++)
+				for (size_t k = 0; k < t->tracks[i].depth[d].len;
+				    k++)
+					for (uint32_t fl = t->tracks[i].depth[d].
+					    slices[k].flags; fl; fl &= fl - 1)
+						flagged[__builtin_ctz(fl)]++;
+			assert_memory_equal(flagged,
+			    m->summary->tracks[i].flagged, sizeof flagged);
+		}
 		/* Ready to grow: the call left open on track 1 (fn5). */
 		assert_non_null(m->summary);
 		assert_int_equal(m->summary->nframes, 1);

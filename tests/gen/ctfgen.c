@@ -45,6 +45,10 @@
  *     -Z N        with -R: the Nth packet written (from 0) says it is
  *                 gzip-compressed
  *     -E N        with -R: the Nth packet written says it is encrypted
+ *     -D RUN      instead of random calls, the base or the new run of
+ *                 diffpair.h's program (ttv --diff's tests): its threads
+ *                 on streams 0 and 1, functions named by their addresses,
+ *                 no sample event
  *
  * Every few calls a thread also writes a "ttvgen:sample" event whose
  * fields are bit-packed (3, 13, 1 and 4-bit integers, signed and not, an
@@ -70,6 +74,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "diffpair.h"
 
 #define NSTREAMS 2
 #define MAXDEPTH 12
@@ -1055,7 +1061,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: ctfgen [-2] [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
 	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-T NS] [-e FILE] [-i] [-L FILE] "
-	    "[-B N] [-W] [-M] [-R] [-Z N] [-E N] OUTDIR\n");
+	    "[-B N] [-W] [-M] [-R] [-Z N] [-E N] [-D base|new] OUTDIR\n");
 	exit(2);
 }
 
@@ -1068,8 +1074,9 @@ main(int argc, char **argv)
 	bool packetized = false;
 	const char *expected = NULL, *packet_list = NULL;
 	bool index = false, other_order = false;
+	int diff_run = -1;	/* -D: 0 base, 1 new */
 	int c;
-	while ((c = getopt(argc, argv, "2bcpn:t:P:d:s:S:T:e:iL:B:WMRZ:E:")) != -1) {
+	while ((c = getopt(argc, argv, "2bcpn:t:P:d:s:S:T:e:iL:B:WMRZ:E:D:")) != -1) {
 		switch (c) {
 		case '2': ctf2 = true; break;
 		case 'b': be = true; break;
@@ -1091,6 +1098,12 @@ main(int argc, char **argv)
 		case 'R': rfc = true; break;
 		case 'Z': zip_packet = (int64_t)strtoull(optarg, NULL, 0); break;
 		case 'E': aes_packet = (int64_t)strtoull(optarg, NULL, 0); break;
+		case 'D':
+			diff_run = strcmp(optarg, "new") == 0 ? 1 :
+			    strcmp(optarg, "base") == 0 ? 0 : -2;
+			if (diff_run < 0)
+				usage();
+			break;
 		default: usage();
 		}
 	}
@@ -1145,6 +1158,30 @@ main(int argc, char **argv)
 	uint64_t ts = compact ? ((uint64_t)5 << 27) - 5000 :
 	    ((uint64_t)3 << 32) - 50000;
 	uint64_t written = 0, k = 0;
+	if (diff_run >= 0) {
+		/* diffpair.h's program, 1 cycle a ns from ts */
+		struct dp_trace dp = { 0 };
+		dp_program(diff_run == 1, &dp);
+		for (size_t i = 0; i < dp.n; i++) {
+			const struct dp_event *e = &dp.ev[i];
+			struct stream *s = &streams[e->thread];
+			uint32_t tid = (uint32_t)dp_tid(diff_run == 1, e->thread);
+			uint64_t at = ts + e->ns;
+			ensure_room(s, e->thread, at);
+			event_header(s, e->enter ? 0 : 1, at);
+			context(s, pid, tid);
+			if (e->enter) {
+				wput(&s->w, dp_addr(e->func), 64, 8);
+				func_count[e->func]++;
+				nentry++;
+			} else {
+				nexit++;
+				nslices++;
+			}
+		}
+		free(dp.ev);
+		written = calls;
+	}
 	for (;;) {
 		bool any_open = false;
 		for (unsigned i = 0; i < nthreads; i++)

@@ -8,6 +8,9 @@
  *                                        -O: scoped durations written as
  *                                        complete events, inner first;
  *                                        -R: stop after N rounds
+ *   fxtgen [-A] -D base|new OUT          one run of diffpair.h's program
+ *                                        (ttv --diff's tests); -A: its
+ *                                        functions named by address
  *
  * The scenario touches every record type (metadata: magic, provider
  * info/section/event, unknown trace info; initialization with three tick
@@ -36,6 +39,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "diffpair.h"
 
 #define MAGIC 0x0016547846040010ULL
 
@@ -993,10 +998,41 @@ bulk(const char *path, uint64_t bytes, bool ooo, uint64_t rounds)
 	    it * (ooo ? 5 : 7) + 23);
 }
 
+/* One run of diffpair.h's program: begin and end events of inline
+ * threads and names, in time order, 1 tick a ns. */
+static void
+diff_run(const char *path, bool new_run, bool addresses)
+{
+	struct dp_trace dp = { 0 };
+	char names[DP_NFUNCS][64];
+	FILE *f;
+
+	for (int k = 0; k < DP_NFUNCS; k++)
+		dp_name(new_run, addresses, k, names[k], sizeof names[k]);
+	magic();
+	provider_info(1, "diffpair", 1000000000u);
+	dp_program(new_run, &dp);
+	for (size_t i = 0; i < dp.n; i++) {
+		const struct dp_event *e = &dp.ev[i];
+		struct tref th = INL(100, dp_tid(new_run, e->thread));
+		if (e->enter)
+			begin(th, STR(names[e->func]), (int64_t)e->ns);
+		else
+			end(th, STR(names[e->func]), (int64_t)e->ns);
+	}
+	free(dp.ev);
+	f = fopen(path, "wb");
+	if (f == NULL || fwrite(out, 1, outlen, f) != outlen || fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
-	bool truncate = false, ooo = false;
+	bool truncate = false, ooo = false, addresses = false;
+	const char *diff = NULL;
 	uint64_t bulk_bytes = 0, rounds = 0;
 	FILE *f;
 
@@ -1007,6 +1043,13 @@ main(int argc, char **argv)
 			truncate = true;
 		else if (strcmp(argv[1], "-O") == 0)
 			ooo = true;
+		else if (strcmp(argv[1], "-A") == 0)
+			addresses = true;
+		else if (strcmp(argv[1], "-D") == 0 && argc > 2) {
+			diff = argv[2];
+			argc--;
+			argv++;
+		}
 		else if (strcmp(argv[1], "-B") == 0 && argc > 2) {
 			bulk_bytes = strtoull(argv[2], NULL, 0);
 			argc--;
@@ -1024,9 +1067,15 @@ main(int argc, char **argv)
 		bulk(argv[1], bulk_bytes, ooo, rounds);
 		return 0;
 	}
+	if (diff != NULL && argc == 2 && (strcmp(diff, "base") == 0 ||
+	    strcmp(diff, "new") == 0)) {
+		diff_run(argv[1], strcmp(diff, "new") == 0, addresses);
+		return 0;
+	}
 	if (argc != 4 || strcmp(argv[1], "full") != 0) {
 		fprintf(stderr, "usage: fxtgen [-b] [-t] full OUT EXPECTED\n"
-		    "       fxtgen [-b] [-O] [-R N] -B BYTES OUT\n");
+		    "       fxtgen [-b] [-O] [-R N] -B BYTES OUT\n"
+		    "       fxtgen [-A] -D base|new OUT\n");
 		return 2;
 	}
 	scenario(truncate);

@@ -2,7 +2,10 @@
  * xraygen: writes synthetic LLVM XRay logs for ttv's tests and benchmark.
  *
  *   xraygen [-v VERSION] [-b] [-f FREQ] [-s BUFSIZE] [-e EXPECT] SCENARIO OUT
- *   xraygen -B BYTES OUT            (a big FDR v5 log for the benchmark)
+ *   xraygen [-X] -B BYTES OUT       (a big FDR v5 log for the benchmark;
+ *                                    -X: a changed run of the same program,
+ *                                    for ttv --diff: function #6's exits
+ *                                    take twice as long, #27 is #29)
  *
  * Scenarios: "full" (FDR: every record kind, nested calls, args, tail
  * exits, lost exits, an unterminated call, TSC wrap, CPU changes, custom
@@ -629,14 +632,12 @@ static void
 payload_text(char *dst, const char *p, size_t n)
 {
 	/* The model drops the NULs that end a payload and keeps one inside
-	 * as the text \x00 (whose backslash the dump writes as \x5c). */
+	 * (the dump writes it \x00). */
 	while (n > 0 && p[n - 1] == 0)
 		n--;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
-		if (c == 0)
-			dst += sprintf(dst, "\\x5cx00");
-		else if (c >= 0x21 && c < 0x7f && c != '\\')
+		if (c >= 0x21 && c < 0x7f && c != '\\')
 			*dst++ = (char)c;
 		else
 			dst += sprintf(dst, "\\x%02x", c);
@@ -896,6 +897,17 @@ write_basic(void)
 
 /* ------------------------------------------------------------------ big */
 
+/* -X: the big log's changed run. */
+static bool big_changed;
+
+/* The function id of call depth d of call group s of the big log. */
+static uint32_t
+big_fid(uint32_t s, int d)
+{
+	uint32_t f = (uint32_t)(1 + d + (int)(s % 7) * 4);
+	return big_changed && f == 27 ? 29 : f;
+}
+
 /* A big FDR v5 log, streamed: 4 threads, 16 KiB buffers in turn, calls
  * nested 1-4 deep. Prints the number of function records. */
 static int
@@ -938,18 +950,19 @@ write_big(const char *path, uint64_t bytes)
 				int depth = 1 + (int)(s % 4);
 				unsigned char r[8];
 				for (int d = 0; d < depth; d++) {
-					put_le(r, (uint32_t)(1 + d + (s % 7) * 4) << 4,
-					    4);
+					put_le(r, big_fid(s, d) << 4, 4);
 					put_le(r + 4, 10 + (uint64_t)d, 4);
 					put(&g, r, 8);
 					tsc[ti] += 10 + (uint64_t)d;
 				}
 				for (int d = depth - 1; d >= 0; d--) {
-					put_le(r, (uint32_t)(1 + d + (s % 7) * 4) << 4
-					    | 2, 4);
-					put_le(r + 4, 30, 4);
+					uint32_t fid = big_fid(s, d);
+					uint32_t dt = big_changed && fid == 6 ?
+					    60 : 30;
+					put_le(r, fid << 4 | 2, 4);
+					put_le(r + 4, dt, 4);
 					put(&g, r, 8);
-					tsc[ti] += 30;
+					tsc[ti] += dt;
 				}
 				nrec += 2 * (uint64_t)depth;
 			}
@@ -976,7 +989,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: xraygen [-v VERSION] [-b] [-f FREQ] [-s BUFSIZE] "
 	    "[-T BYTES] [-Y] [-e EXPECT] full|ring|basic OUT\n"
-	    "       xraygen -B BYTES OUT\n");
+	    "       xraygen [-X] -B BYTES OUT\n");
 	exit(2);
 }
 
@@ -991,6 +1004,8 @@ main(int argc, char **argv)
 		const char *o = argv[i];
 		if (strcmp(o, "-b") == 0)
 			big_endian = true;
+		else if (strcmp(o, "-X") == 0)
+			big_changed = true;
 		else if (strcmp(o, "-Y") == 0)
 			typed_bug = true;
 		else if (i + 1 >= argc)

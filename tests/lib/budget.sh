@@ -9,7 +9,9 @@
 #       runs ttv ARGS FILE (a file or a directory) and holds it to peak
 #       RSS <= 64 MiB + 16 x the input and at most 10 s, with exit status
 #       WANT_RC and a line of stderr matching MESSAGE_RE (unless empty);
-#       leaves the output in $tmp/out and $tmp/err.
+#       leaves the output in $tmp/out and $tmp/err. With out_max set
+#       (bytes), the output is cut there (ttv then ends on SIGPIPE), so
+#       that an output out of proportion fails without filling the disk.
 #   finish     exits 1 if anything failed, else says PASS: $1.
 : "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 [ -x /usr/bin/time ] || { echo "SKIP: no /usr/bin/time"; exit 77; }
@@ -18,7 +20,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 asan=false
 case "${ASAN_OPTIONS:-}" in *?*) asan=true ;; esac
 fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+fail() { printf 'FAIL: %s\n' "$*"; fails=$((fails + 1)); }
 
 budget() {
 	name=$1 file=$2 want=$3 re=$4
@@ -29,9 +31,16 @@ budget() {
 		size=$(stat -c %s "$file")
 	fi
 	limit_kb=$((65536 + 16 * size / 1024))
-	/usr/bin/time -f '%M %e' -o "$tmp/usage" timeout 30 "$TTV" "$@" \
-	    "$file" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
+	if [ -n "${out_max:-}" ]; then
+		{ /usr/bin/time -f '%M %e' -o "$tmp/usage" timeout 30 \
+		    "$TTV" "$@" "$file" 2>"$tmp/err"; echo $? >"$tmp/rc"; } |
+		    head -c "$out_max" >"$tmp/out"
+		rc=$(cat "$tmp/rc")
+	else
+		/usr/bin/time -f '%M %e' -o "$tmp/usage" timeout 30 "$TTV" \
+		    "$@" "$file" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+	fi
 	set -- $(tail -n 1 "$tmp/usage")
 	kb=${1:-0} secs=${2:-99}
 	echo "$name: $size bytes, exit $rc, peak RSS $kb KB (budget" \

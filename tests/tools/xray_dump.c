@@ -32,9 +32,12 @@ static void
 print_text(const char *s)
 {
 	/* the same escaping as the generator: printable ASCII but space and
-	 * backslash as is, the rest as \xHH */
+	 * backslash as is, the rest as \xHH; of the bytes the trace gave,
+	 * which the model holds as escape.h says (a NUL as C0 80) */
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p >= 0x21 && *p < 0x7f && *p != '\\')
+		if (p[0] == 0xc0 && (p[1] == 0x80 || p[1] == 0xc0))
+			printf("\\x%02x", *++p == 0x80 ? 0 : 0xc0);
+		else if (*p >= 0x21 && *p < 0x7f && *p != '\\')
 			putchar(*p);
 		else
 			printf("\\x%02x", *p);

@@ -10,6 +10,7 @@
  *   find TEXT|ATTRS       nocontrol             bytes_max N
  *   bytes_save            bytes_max_saved       dump
  *   quit                  bench N KEY...   (latency and bytes per key)
+ *   limit MIB             killed SIG
  *
  * No sleeping: with TTV_TEST_SENTINEL set, ttv writes an OSC sequence that
  * terminals ignore after every frame, carrying the number of keys it has
@@ -33,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -45,7 +47,17 @@ static long wait_limit_ms = 10000;
 #define TIMEOUT_MS wait_limit_ms
 #define SENTINEL "\033]7777;ttv-frame;"
 
+/* Sanitizers reserve terabytes of address space: no limit there. */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+
 static const char *script_path;
+static long limit_mib;		/* address space of ttv (0: none) */
 static int script_line;
 static int rows = 24, cols = 80;
 static VTerm *vt;
@@ -460,6 +472,16 @@ start(char *args, bool refused)
 		setenv("TTV_TEST_SENTINEL", "1", 1);
 		for (int i = 0; i < nenv; i++)
 			putenv(envs[i]);
+		/* no core files from the scripts that kill ttv */
+		struct rlimit core = { 0, 0 };
+		setrlimit(RLIMIT_CORE, &core);
+#ifndef SANITIZED
+		if (limit_mib > 0) {
+			struct rlimit rl;
+			rl.rlim_cur = rl.rlim_max = (rlim_t)limit_mib << 20;
+			setrlimit(RLIMIT_AS, &rl);
+		}
+#endif
 		execv(ttv, argv);
 		_exit(127);
 	}
@@ -510,12 +532,13 @@ do_exited(int want)
 		fail("ttv exited with status %d, want exit %d", status, want);
 }
 
+static void check_restored(void);
+
 static void
 do_quit(int want)
 {
 	int status = 0;
 	long deadline;
-	char *last;
 
 	if (write(master, "q", 1) != 1)
 		die("write: %s", strerror(errno));
@@ -534,9 +557,15 @@ exited:
 	child = -1;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != want)
 		fail("ttv exited with status %d, want exit %d", status, want);
-	/* The terminal is given back: alternate screen left, cursor shown,
-	 * after the last frame. */
-	last = NULL;
+	check_restored();
+}
+
+/* The terminal is given back: alternate screen left, cursor shown,
+ * mouse reports off, after the last frame. */
+static void
+check_restored(void)
+{
+	char *last = NULL;
 	for (char *p = raw_log; p && (size_t)(p - raw_log) < raw_len;) {
 		char *q = memmem(p, raw_len - (size_t)(p - raw_log), SENTINEL,
 		    strlen(SENTINEL));
@@ -552,8 +581,45 @@ exited:
 		fail("alternate screen not left on exit");
 	if (memmem(last, rest, "\033[?25h", 6) == NULL)
 		fail("cursor not shown again on exit");
+	/* ncurses sets the mouse modes together: \e[?1006;1000h */
+	if ((memmem(raw_log, raw_len, "?1000h", 6) != NULL ||
+	    memmem(raw_log, raw_len, ";1000h", 6) != NULL) &&
+	    memmem(last, rest, "?1000l", 6) == NULL &&
+	    memmem(last, rest, ";1000l", 6) == NULL)
+		fail("mouse reports not turned off on exit");
 	close(master);
 	master = -1;
+}
+
+/* "killed SIG": the signal is sent to ttv, which must die of it (what
+ * abort() or a crash does) with the terminal given back. */
+static void
+do_killed(const char *name)
+{
+	static const struct { const char *name; int sig; } sigs[] = {
+		{ "ABRT", SIGABRT }, { "SEGV", SIGSEGV }, { "BUS", SIGBUS },
+		{ "FPE", SIGFPE }, { "ILL", SIGILL }, { "QUIT", SIGQUIT },
+	};
+	int sig = 0, status = 0;
+	long deadline = now_ms() + TIMEOUT_MS;
+
+	for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++)
+		if (strcmp(name, sigs[i].name) == 0)
+			sig = sigs[i].sig;
+	if (sig == 0)
+		die("killed ABRT|SEGV|BUS|FPE|ILL|QUIT");
+	kill(child, sig);
+	while (waitpid(child, &status, WNOHANG) != child) {
+		pump(50);
+		if (now_ms() > deadline)
+			die("ttv did not die of SIG%s", name);
+	}
+	while (pump(50))
+		;
+	child = -1;
+	if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
+		fail("ttv ended with status %d, not by SIG%s", status, name);
+	check_restored();
 }
 
 /* --------------------------------------------------------------- checks */
@@ -1019,10 +1085,22 @@ run_line(char *line)
 		do_resize(c, r);
 	} else if (strcmp(cmd, "bench") == 0) {
 		bench(arg);
+	} else if (strcmp(cmd, "shell") == 0) {
+		/* "shell CMD": a command beside the running ttv, whose pid
+		 * it finds in TTV_PID (a test puts something in its way). */
+		char pid[32];
+		snprintf(pid, sizeof pid, "%ld", (long)child);
+		setenv("TTV_PID", pid, 1);
+		if (system(arg) != 0)
+			fail("shell: '%s' failed", arg);
 	} else if (strcmp(cmd, "quit") == 0) {
 		do_quit(*arg ? atoi(arg) : 0);
 	} else if (strcmp(cmd, "exited") == 0) {
 		do_exited(atoi(arg));
+	} else if (strcmp(cmd, "killed") == 0) {
+		do_killed(arg);
+	} else if (strcmp(cmd, "limit") == 0) {
+		limit_mib = atol(arg);
 	} else
 		die("unknown command '%s'", cmd);
 }

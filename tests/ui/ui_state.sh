@@ -58,5 +58,54 @@ damage "a FIFO" sh -c "rm -f '$file' && mkfifo '$file'"
 rm -f "$file"
 cp "$tmp/good" "$file"
 run restore "a sound file is still restored after all that"
+
+# A FIFO where the temporary file went: the viewer quits all the same.
+# (Where it would hang, the FIFO is opened for reading once the driver
+# gave up, so that the blocked ttv ends.)
+STATE_FILE=$file
+export STATE_FILE
+if timeout 60 "$drv" "$scr/fifo.scr"; then
+	echo "PASS: a FIFO at the temporary name"
+else
+	echo "FAIL: a FIFO at the temporary name"
+	fails=$((fails + 1))
+fi
+for f in "$file".*.tmp; do
+	[ -p "$f" ] || continue
+	timeout 10 cat "$f" >/dev/null
+	rm -f "$f"
+done
+ls "$XDG_STATE_HOME"/ttv/ | grep -v '\.state$' | grep -q . &&
+    { echo "FAIL: files left: $(ls "$XDG_STATE_HOME"/ttv/)"; fails=$((fails + 1)); }
+grep -q "^window " "$file" ||
+    { echo "FAIL: no state saved beside the FIFO"; fails=$((fails + 1)); }
+
+# A trace path with a newline in it: saved, and restored.
+nl="$tmp/new
+line"
+mkdir "$nl"
+cp "$TTV_SRCDIR/demo/xray-log.demo.sample" "$TTV_SRCDIR/demo/demo" "$nl/"
+NLTRACE="$nl/xray-log.demo.sample"
+export NLTRACE
+run nl_save "a trace with a newline in its path: saved"
+run nl_restore "a trace with a newline in its path: restored"
+
+# 1 MiB of function lines on a trace of 80,000 functions: ignored at once.
+if command -v python3 >/dev/null 2>&1; then
+	BIGTRACE="$tmp/funcs.fxt"
+	export BIGTRACE
+	python3 "$TTV_SRCDIR/tests/gen/hostile.py" fxt-funcs "$BIGTRACE" 80000
+	run open "a trace of 80,000 functions"
+	big=$(grep -l "^trace .*/funcs\.fxt$" "$XDG_STATE_HOME"/ttv/*.state)
+	if [ -f "$big" ]; then
+		awk 'BEGIN { for (i = 0; n < 1048576 - 1024; i++) {
+		    l = "function f" (i % 80000); print l; n += length(l) + 1 } }' \
+		    >>"$big"
+		run lines "1 MiB of function lines"
+	else
+		echo "FAIL: no state saved for $BIGTRACE"
+		fails=$((fails + 1))
+	fi
+fi
 [ $fails -eq 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "PASS"
