@@ -82,6 +82,74 @@ summary_column(const struct trace *t, uint32_t track, uint32_t depth,
 	return any;
 }
 
+/* The first block whose first start is >= t (blocks: n of them). */
+static uint64_t
+block_starting_at(const struct sum_node *b, uint64_t n, ttv_ns t)
+{
+	uint64_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (b[mid].first_start >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+size_t
+summary_first_start(const struct trace *t, uint32_t track, uint32_t depth,
+    ttv_ns when)
+{
+	const struct depth_level *l = &t->tracks[track].depth[depth];
+	const struct sum_level *sl = summary_level(t, track, depth);
+	uint64_t n;
+	if (sl == NULL)
+		return level_first_start(l, when);
+	const struct sum_node *b = summary_nodes(t, sl, 0, &n);
+	/* Block k starts at or after `when`: the answer is at its first
+	 * call or in the block before. */
+	uint64_t k = block_starting_at(b, n, when);
+	size_t hi = k < n ? (size_t)k * SUM_BLOCK : l->len;
+	size_t lo = k > 0 ? (size_t)(k - 1) * SUM_BLOCK : 0;
+	return level_first_start_in(l, when, lo, hi);
+}
+
+void
+summary_window(const struct trace *t, uint32_t track, uint32_t depth,
+    ttv_ns t0, ttv_ns t1, size_t *lo, size_t *hi)
+{
+	const struct track *tr = &t->tracks[track];
+	const struct sum_level *sl = summary_level(t, track, depth);
+	uint64_t n;
+	if (sl == NULL) {
+		query_window(tr, depth, t0, t1, lo, hi);
+		return;
+	}
+	const struct depth_level *l = &tr->depth[depth];
+	const struct sum_node *b = summary_nodes(t, sl, 0, &n);
+	/* The first call ending after t0 is at or before the first call
+	 * of the first block starting at or after t0, and past every block
+	 * that ends before t0. */
+	uint64_t k = block_starting_at(b, n, t0);
+	uint64_t a = 0, z = k;
+	while (a < z) {
+		uint64_t mid = a + (z - a) / 2;
+		if (b[mid].last_end >= t0)
+			z = mid;
+		else
+			a = mid + 1;
+	}
+	size_t from = (size_t)a * SUM_BLOCK;
+	size_t to = k < n ? (size_t)k * SUM_BLOCK : l->len;
+	if (to < from)
+		to = from;
+	*lo = level_first_ending_in(l, t0, from, to);
+	*hi = summary_first_start(t, track, depth, t1);
+	if (*hi < *lo)
+		*hi = *lo;
+}
+
 static inline ttv_ns
 add_ns(ttv_ns a, ttv_ns b)
 {
@@ -266,7 +334,7 @@ query_stats_sums(const struct trace *t, const struct filter *f, ttv_ns t0,
 			continue;
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
 			size_t lo, hi;
-			query_window(tr, d, t0, t1, &lo, &hi);
+			summary_window(t, ti, d, t0, t1, &lo, &hi);
 			if (lo >= hi)
 				continue;
 			w.track = ti;

@@ -118,6 +118,16 @@ bool summary_column(const struct trace *t, uint32_t track, uint32_t depth,
     ttv_ns t0, ttv_ns t1, bool (*match)(const void *arg, func_id f),
     const void *arg, struct sum_column *out);
 
+/* level_first_start() and query_window() of a depth, the search first
+ * over its summary's blocks (in the index's tables) and then inside the
+ * one or two blocks the answer is in: a probe that reads 8 KiB of calls,
+ * not one page in every part of the depth (the same answers). Without a
+ * summary, the plain searches. */
+size_t summary_first_start(const struct trace *t, uint32_t track,
+    uint32_t depth, ttv_ns when);
+void summary_window(const struct trace *t, uint32_t track, uint32_t depth,
+    ttv_ns t0, ttv_ns t1, size_t *lo, size_t *hi);
+
 /* The durations of calls [i0, i1) of a depth, summed: from the
  * summary's nodes inside, the rest read. */
 ttv_ns summary_busy(const struct trace *t, uint32_t track, uint32_t depth,

@@ -402,7 +402,6 @@ draw_depth_summary(struct view *v, struct grid *g, int x, int y, int w,
     uint32_t track, uint32_t depth)
 {
 	const struct trace *t = v->trace;
-	const struct track *tr = &t->tracks[track];
 	const struct sum_level *sl = summary_level(t, track, depth);
 	struct tmap m = { v->t0, v->t1, w };
 	struct row_pen pen = { 0, -1 };
@@ -437,7 +436,7 @@ draw_depth_summary(struct view *v, struct grid *g, int x, int y, int w,
 		/* Sparse here, or a call as wide as the column: the calls
 		 * of this column one by one (a wide one draws on). */
 		size_t lo, hi;
-		query_window(tr, depth, ct0, ct1, &lo, &hi);
+		summary_window(t, track, depth, ct0, ct1, &lo, &hi);
 		draw_slices(v, g, x, y, w, track, depth, lo, hi, c + 1, &pen);
 	}
 	return true;
@@ -456,7 +455,7 @@ timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
 		return;
 	if (draw_depth_summary(v, g, x, y, w, track, depth))
 		return;
-	query_window(tr, depth, v->t0, v->t1, &lo, &hi);
+	summary_window(t, track, depth, v->t0, v->t1, &lo, &hi);
 	draw_slices(v, g, x, y, w, track, depth, lo, hi, w, &pen);
 }
 
@@ -783,7 +782,8 @@ timeline_draw(struct view *v, struct grid *g, struct rect r)
 		    (uint32_t)lr->depth >= tr->ndepth ||
 		    summary_dense(v, lr->track, (uint32_t)lr->depth, r.w))
 			continue;
-		query_window(tr, (uint32_t)lr->depth, v->t0, v->t1, &lo, &hi);
+		summary_window(v->trace, lr->track, (uint32_t)lr->depth, v->t0,
+		    v->t1, &lo, &hi);
 		trace_prefetch(v->trace, lr->track, (uint32_t)lr->depth, lo,
 		    hi);
 	}
