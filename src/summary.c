@@ -51,7 +51,9 @@ summary_column(const struct trace *t, uint32_t track, uint32_t depth,
 	for (; k < n && b[k].first_start < t1; k++) {
 		if (b[k].last_end <= t0)
 			continue;
-		if (b[k].nentries == SUM_NONE)
+		/* Busy time and widest call are there whatever its
+		 * functions; which functions, only where they were few. */
+		if (b[k].nentries == SUM_NONE && match != NULL)
 			return false;
 		uint64_t ncalls = k + 1 < n ? SUM_BLOCK :
 		    t->tracks[track].depth[depth].len - k * SUM_BLOCK;
@@ -69,7 +71,8 @@ summary_column(const struct trace *t, uint32_t track, uint32_t depth,
 		}
 		if (b[k].widest > out->widest)
 			out->widest = b[k].widest;
-		if (match != NULL && !out->matched) {
+		if (match != NULL && !out->matched &&
+		    b[k].nentries != SUM_NONE) {
 			const struct sum_entry *en = t->summary->entries +
 			    b[k].entry_first;
 			for (uint32_t i = 0; i < b[k].nentries; i++)

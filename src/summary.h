@@ -106,8 +106,9 @@ const struct sum_node *summary_nodes(const struct trace *t,
  * them, from the summary's blocks alone: how many and how busy they keep
  * it (the blocks at its two ends counted in proportion to their overlap),
  * the longest of them, and whether a function `match` says yes to is
- * among them. false when the summary cannot say: no summary, no block
- * there, or a block without entries. */
+ * among them (match NULL: not asked). false when the summary cannot say:
+ * no summary, no block there, or, when match is asked, a block whose
+ * functions were too many to be listed. */
 struct sum_column {
 	double calls;
 	ttv_ns busy;

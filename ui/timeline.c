@@ -415,8 +415,8 @@ draw_depth_summary(struct view *v, struct grid *g, int x, int y, int w,
 		struct sum_column sc;
 		if (c < pen.next_free)
 			continue;
-		if (summary_column(t, track, depth, ct0, ct1, func_matches, v,
-		    &sc) && sc.widest < ct1 - ct0 &&
+		if (summary_column(t, track, depth, ct0, ct1, v->match ?
+		    func_matches : NULL, v, &sc) && sc.widest < ct1 - ct0 &&
 		    sc.calls >= SUMMARY_COLUMN_CALLS) {
 			double frac = (double)sc.busy / (double)(ct1 - ct0);
 			int level = frac < 0.34 ? 0 : frac < 0.67 ? 1 : 2;
