@@ -13,11 +13,11 @@
 # only) under /usr/bin/time -v:
 # wall and CPU time, events/s, peak RSS against the trace size; then the
 # medians and the ratios of babeltrace2's CPU and wall time to ttv's
-# (issue 6's targets: >= 10x, and ttv --stats' peak RSS <= 1.5x the
+# (the README's targets: >= 10x, and ttv --stats' peak RSS <= 1.5x the
 # trace). The same data streams with CTF 2 metadata (ctfgen -2: hard
 # links to the streams beside a JSON metadata file) are read the same
 # ways, interleaved with the 1.8 runs, and their medians compared with
-# 1.8's (issue 17's target: the same events/s within 10 %; babeltrace2
+# 1.8's (the README's target: the same events/s within 10 %; babeltrace2
 # 2.0 does not read CTF 2). The traces are deleted at the end.
 #
 #   TTV=./ttv CTFGEN=./tests/gen/ctfgen CTFDUMP=./tests/tools/ctf_text_dump \

@@ -3,7 +3,7 @@
 # libvterm driver of the screen tests) on a big synthetic XRay FDR log from
 # tests/gen/xraygen: per key, the redraw latency from sending the key to
 # the end of its frame (median, p99, max) and the bytes written to the
-# terminal (median, max), at 200x50. The budget: no redraw above
+# terminal (median, max), at 200x50. The budget: no redraw above
 # 50 ms, a cursor move under 1 KB, a pan or zoom no more than one repaint
 # of the timeline (~13 KB).
 #

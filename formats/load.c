@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "index_store.h"
+#include "live.h"
 #include "load.h"
 #include "xalloc.h"
 
@@ -81,6 +82,15 @@ load_trace_store(const char *path, const char *force_format,
 	if (opts == NULL)
 		opts = &no_opts;
 	*err = NULL;
+	/* A live session is fetched into a CTF directory, then read as one
+	 * under its URL's name (formats/live/live.h). */
+	const char *name = path;
+	struct live_client *live = NULL;
+	if (live_url_is(path)) {
+		if ((live = live_snapshot(path, opts, err)) == NULL)
+			goto fail;
+		path = live_client_dir(live);
+	}
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		*err = xstrdup(strerror(errno));
@@ -116,7 +126,7 @@ load_trace_store(const char *path, const char *force_format,
 		}
 	}
 
-	struct builder *b = builder_new(path);
+	struct builder *b = builder_new(name);
 	builder_set_store(b, store);
 	store = NULL;	/* the model's from here */
 	struct load_ctx ctx = {
@@ -124,6 +134,10 @@ load_trace_store(const char *path, const char *force_format,
 	};
 	int rc = r->load(&ctx);
 	mapfile_close(&m);
+	if (live != NULL) {
+		live_client_report(live, b);
+		live_client_close(live);
+	}
 	struct trace *t = builder_finish(b);
 	t->files = mapfile_record_end(&t->nfiles);
 	if (rc != 0) {
@@ -140,6 +154,7 @@ load_trace_store(const char *path, const char *force_format,
 	}
 	return t;
 fail:
+	live_client_close(live);
 	index_store_free(store);
 	return NULL;
 }

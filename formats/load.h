@@ -1,7 +1,8 @@
 /*
  * Opening a trace: picks the reader by probing, maps the file, runs the
- * reader into a builder and returns the model. The one entry point used by
- * the command line and the viewer.
+ * reader into a builder and returns the model. The one entry point: the
+ * program (through open_trace.h), the benchmarks, the tests' tools and
+ * the fuzz targets all load through it.
  */
 #ifndef TTV_LOAD_H
 #define TTV_LOAD_H

@@ -7,7 +7,7 @@
  * Without one, the trace is read as always and an index is written when
  * the read took long enough to be worth saving, or when --index asks.
  * Nothing here prints: what happened goes in the report, and the program
- * says it (src/cli/main.c).
+ * says it (cli/cli_open.c, cli/cli_info.c).
  */
 #include "config.h"
 
@@ -25,6 +25,7 @@
 #include "index_cache.h"
 #include "index_sources.h"
 #include "index_store.h"
+#include "live.h"
 #include "load.h"
 #include "open_index.h"
 #include "xalloc.h"
@@ -200,6 +201,11 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 	index_report_clear(r);
 	if (o->index == OPEN_INDEX_OFF) {
 		r->state = INDEX_STATE_OFF;
+		return load_trace(path, o->force_format, &o->load, err);
+	}
+	/* A live session is what the relay has now: never the same twice. */
+	if (live_url_is(path)) {
+		report(r, INDEX_STATE_OFF, NULL, xstrdup("a live session"));
 		return load_trace(path, o->force_format, &o->load, err);
 	}
 	if (o->index == OPEN_INDEX_AUTO && (why = env_says_no()) != NULL) {

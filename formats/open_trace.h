@@ -1,8 +1,10 @@
 /*
- * One road from the command line to a loaded trace and its filter, taken
- * by every batch mode and by the viewer: check the options that can be
- * checked before a long load (thread list, regexes), load, refuse damage
- * under --strict, and build the filter (--thread, --function, --hide).
+ * From the command line's options to a loaded trace, for every mode (the
+ * program's road, cli/cli_open.c, takes it): load (through the trace's
+ * index, formats/open_index.h), refuse damage under
+ * --strict, and write what the load had to say. What part of the trace
+ * is then shown (--thread, --function, --hide, --range) is the scope's
+ * (src/scope.h).
  */
 #ifndef TTV_OPEN_TRACE_H
 #define TTV_OPEN_TRACE_H
@@ -11,7 +13,6 @@
 #include <stdio.h>
 
 #include "model.h"
-#include "query.h"
 #include "reader.h"
 
 /* What became of the trace's index (doc/index-format.md), for --info
@@ -41,9 +42,6 @@ struct open_options {
 	const char *force_format;	/* --format NAME, or NULL */
 	struct load_options load;	/* --instr-map, --sysroot, --strict,
 					 * progress */
-	const char *threads;		/* --thread "TID[,TID...]", or NULL */
-	const char *function;		/* --function REGEX, or NULL */
-	const char *hide;		/* --hide REGEX, or NULL */
 	/* The index: AUTO uses one, and builds one for a trace that loads
 	 * slowly; OFF (--no-index) neither reads nor writes one; ON
 	 * (--index) builds one whatever the trace. */
@@ -54,22 +52,15 @@ struct open_options {
 	struct index_report *index_report;	/* filled, or NULL */
 };
 
-/* The exit statuses the command line and the viewer share. */
+/* The program's exit statuses (ttv(1)), two of them open_trace()'s. */
 enum { TTV_EXIT_OK = 0, TTV_EXIT_BAD_INPUT = 1, TTV_EXIT_USAGE = 2 };
 
-/* Checks the options that need no trace: returns TTV_EXIT_OK, or
- * TTV_EXIT_USAGE with *err set (caller frees). Cheap: call it before
- * opening a terminal. */
-int open_trace_check(const struct open_options *o, char **err);
-
-/* Loads path and fills *f (filter_clear() it, trace_free() *t). Returns
- * TTV_EXIT_OK, or with *err set (caller frees): TTV_EXIT_USAGE for a bad
- * option or a --function/--hide pattern the regex budget could not decide
- * (query.h), TTV_EXIT_BAD_INPUT when nothing could be read, when --strict
- * meets damage (*t is then set, for its diagnostics), or when --thread
- * names a thread the trace does not have. */
+/* Loads path into *t (trace_free() it). Returns TTV_EXIT_OK, or
+ * TTV_EXIT_BAD_INPUT with *err set (caller frees) when nothing could be
+ * read, or when --strict meets damage (*t is then set, for its
+ * diagnostics). */
 int open_trace(const char *path, const struct open_options *o,
-    struct trace **t, struct filter *f, char **err);
+    struct trace **t, char **err);
 
 /* Writes the trace's diagnostics to fp as "ttv: PATH: ..." lines, the
  * first `max` of them, then how many more --info lists. */

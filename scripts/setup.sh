@@ -9,10 +9,13 @@ cd "$(dirname "$0")/.."
 # libiberty (C++ demangling), sqlite3 (--query and the SQL pane).
 # Tests: cmocka, libvterm (screen tests), tmux, ncurses-term (direct-colour
 # terminfo), python3 (JSON oracles), clang and llvm (XRay fixtures and
-# llvm-xray as reference), babeltrace2 (CTF reference), time (benchmarks).
+# llvm-xray as reference), babeltrace2 (CTF reference), time (benchmarks),
+# lttng-tools and liblttng-ust-dev (the live tests' session and relay
+# daemons, and the cyg-profile tracer of their traced program).
 PKGS="autoconf automake pkg-config make gcc libncurses-dev libpcre2-dev
 libelf-dev libjansson-dev libiberty-dev libsqlite3-dev libcmocka-dev
-libvterm-dev tmux ncurses-term python3 clang llvm babeltrace2 time"
+libvterm-dev tmux ncurses-term python3 clang llvm babeltrace2 time
+lttng-tools liblttng-ust-dev"
 
 missing=""
 for p in $PKGS; do

@@ -26,6 +26,8 @@
  *                          limit quickly on a busy machine)
  *   TTV_SQL_MEMORY         MiB SQLite may take (0: no limit; default: what
  *                          the memory budget leaves, see sql.h)
+ *   TTV_LIVE_TIMEOUT       ms to wait for a live relay's connection or
+ *                          reply (default 10000; tests: a stalled relay)
  *   TTV_CACHE_MAX          bytes the indexes of traces may take in the
  *                          cache directory (default 4G; K, M, G suffixes)
  *   TTV_INDEX_CHECK=all    an index's large arrays are checked whole at
@@ -56,6 +58,7 @@ enum ttv_env {
 	TTV_ENV_TEST_SHRINK,
 	TTV_ENV_REGEX_SECONDS,
 	TTV_ENV_SQL_MEMORY,
+	TTV_ENV_LIVE_TIMEOUT,
 	TTV_ENV_CACHE_MAX,
 	TTV_ENV_INDEX_CHECK,
 	TTV_ENV_NO_INDEX,

@@ -1,6 +1,8 @@
 /*
  * A small open-addressing map from a pair of 64-bit keys to a 32-bit
- * value, used by the builder to find tracks, functions and processes.
+ * value: the builder finds tracks, functions and processes with it, the
+ * call trees a node's child, the diff a key, the file mappings a file
+ * read (by device and inode), and the CTF reader its names and types.
  */
 #ifndef TTV_HASHMAP_H
 #define TTV_HASHMAP_H

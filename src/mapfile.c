@@ -42,24 +42,32 @@ mapfile_kind(unsigned mode)
  * Every mapping has a guard: blocks of GUARDS_PER_BLOCK slots in a list
  * that only grows (a block is never freed, a slot is reused), so that the
  * handler can walk it without a lock or an allocation, whatever thread it
- * interrupts. A slot is claimed by compare-and-swap of its lo from NULL
- * to CLAIMED, filled, then published by storing lo; the handler reads lo
- * first (acquire) and skips what is not published.
+ * interrupts. A slot is taken and given back under guard_lock (the free
+ * ones on a stack, each mapping's found by its start in a hash: no walk,
+ * however many files are mapped), filled while its lo is NULL, then
+ * published by storing lo; the handler reads lo first (acquire) and
+ * skips what is not published.
  */
 #define GUARDS_PER_BLOCK 64
-#define CLAIMED ((const unsigned char *)1)
-struct guard {
-	const unsigned char *lo;	/* atomic: NULL, CLAIMED or the start */
+struct mapfile_guard {
+	const unsigned char *lo;	/* atomic: NULL or the start */
 	const unsigned char *hi;
 	char name[256];
 };
 struct guard_block {
-	struct guard g[GUARDS_PER_BLOCK];
+	struct mapfile_guard g[GUARDS_PER_BLOCK];
 	struct guard_block *next;	/* atomic */
 };
 static struct guard_block guards;
 static void (*bus_hook)(void);
 static pthread_once_t guard_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t guard_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct guard_block *guard_last = &guards;	/* the list's end */
+static int guard_used;		/* slots of guard_last handed out */
+static VEC(struct mapfile_guard *) guard_all;	/* every slot, by number */
+static VEC(uint32_t) guard_free;	/* the numbers of slots given back */
+static struct hashmap guard_of;	/* a mapping's start -> its slot's number */
+#define GUARD_NONE UINT32_MAX
 
 static void
 put(const char *s)
@@ -82,10 +90,10 @@ on_bus(int sig, siginfo_t *si, void *ctx)
 	for (struct guard_block *b = &guards; b != NULL;
 	    b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE))
 		for (int i = 0; i < GUARDS_PER_BLOCK; i++) {
-			struct guard *g = &b->g[i];
+			struct mapfile_guard *g = &b->g[i];
 			const unsigned char *lo = __atomic_load_n(&g->lo,
 			    __ATOMIC_ACQUIRE);
-			if (lo == NULL || lo == CLAIMED || a < lo || a >= g->hi)
+			if (lo == NULL || a < lo || a >= g->hi)
 				continue;
 			if (bus_hook != NULL)
 				bus_hook();
@@ -119,50 +127,46 @@ static void
 guard_on(const struct mapped_file *m)
 {
 	pthread_once(&guard_once, install_handler);
-	for (struct guard_block *b = &guards;;) {
-		for (int i = 0; i < GUARDS_PER_BLOCK; i++) {
-			struct guard *g = &b->g[i];
-			const unsigned char *none = NULL;
-			if (__atomic_load_n(&g->lo, __ATOMIC_RELAXED) != NULL ||
-			    !__atomic_compare_exchange_n(&g->lo, &none, CLAIMED,
-			    false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-				continue;
-			snprintf(g->name, sizeof g->name, "%s", m->path);
-			for (char *c = g->name; *c != '\0'; c++)
-				if ((unsigned char)*c < 0x20 || *c == 0x7f)
-					*c = '?';
-			g->hi = m->data + m->size;
-			__atomic_store_n(&g->lo, m->data, __ATOMIC_RELEASE);
-			return;
-		}
-		struct guard_block *next = __atomic_load_n(&b->next,
-		    __ATOMIC_ACQUIRE);
-		if (next == NULL) {
-			/* every slot taken: a new block, unless another
-			 * thread put one first */
+	pthread_mutex_lock(&guard_lock);
+	uint32_t k;
+	if (guard_free.len > 0)
+		k = guard_free.items[--guard_free.len];
+	else {
+		if (guard_used == GUARDS_PER_BLOCK) {
+			/* every slot taken: a new block at the end */
 			struct guard_block *nb = xcalloc(1, sizeof *nb);
-			if (__atomic_compare_exchange_n(&b->next, &next, nb,
-			    false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-				next = nb;
-			else
-				free(nb);
+			__atomic_store_n(&guard_last->next, nb,
+			    __ATOMIC_RELEASE);
+			guard_last = nb;
+			guard_used = 0;
 		}
-		b = next;
+		k = (uint32_t)guard_all.len;
+		VEC_PUSH(&guard_all, &guard_last->g[guard_used++]);
 	}
+	hashmap_put(&guard_of, (uint64_t)(uintptr_t)m->data, 0, k);
+	pthread_mutex_unlock(&guard_lock);
+	struct mapfile_guard *g = guard_all.items[k];
+	snprintf(g->name, sizeof g->name, "%s", m->path);
+	for (char *c = g->name; *c != '\0'; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	g->hi = m->data + m->size;
+	__atomic_store_n(&g->lo, m->data, __ATOMIC_RELEASE);
 }
 
 static void
 guard_off(const struct mapped_file *m)
 {
-	for (struct guard_block *b = &guards; b != NULL;
-	    b = __atomic_load_n(&b->next, __ATOMIC_ACQUIRE))
-		for (int i = 0; i < GUARDS_PER_BLOCK; i++)
-			if (__atomic_load_n(&b->g[i].lo, __ATOMIC_ACQUIRE) ==
-			    m->data) {
-				__atomic_store_n(&b->g[i].lo, NULL,
-				    __ATOMIC_RELEASE);
-				return;
-			}
+	uint64_t key = (uint64_t)(uintptr_t)m->data;
+	uint32_t k;
+	pthread_mutex_lock(&guard_lock);
+	if (hashmap_get(&guard_of, key, 0, &k) && k != GUARD_NONE) {
+		__atomic_store_n(&guard_all.items[k]->lo, NULL,
+		    __ATOMIC_RELEASE);
+		hashmap_put(&guard_of, key, 0, GUARD_NONE);
+		VEC_PUSH(&guard_free, k);
+	}
+	pthread_mutex_unlock(&guard_lock);
 }
 
 /* ------------------------------------------------------------ recording */

@@ -28,6 +28,14 @@ struct load_options {
 	/* Called now and then with bytes done out of total; may be NULL. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
+	/* A live session (net://...): attach at its newest packets
+	 * (--from-now) instead of its beginning. */
+	bool live_from_now;
+	/* Called with what a load has to say as it happens (a live relay
+	 * reconnecting, a session ended); NULL: said as warnings of the
+	 * trace. */
+	void (*notice)(void *arg, const char *text);
+	void *notice_arg;
 };
 
 struct load_ctx {

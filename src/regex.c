@@ -1,6 +1,6 @@
 /*
- * pcre2 patterns for --function, --hide, --calls, --search and the
- * viewer's /, f and F (see query.h). Every compile and every match of the
+ * pcre2 patterns for --function, --hide, --calls, --search, --match-strip,
+ * SQL's REGEXP and the viewer's /, f and F (see query.h). Every compile and every match of the
  * program goes through here, so every match is held to one budget:
  *
  * - a trace's strings are interned, so a pattern is matched against each

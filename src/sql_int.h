@@ -1,7 +1,8 @@
 /*
  * What the SQL connection (sql.c) shares with its virtual tables
- * (sql_slice.c, sql_tables.c): the trace, what the view lets through, the
- * id spaces of the tables, and the indexes built on first use.
+ * (sql_slice.c, sql_tables.c, sql_ancestry.c) and its functions
+ * (sql_funcs.c, sql_include.c): the trace, what the view lets through,
+ * the id spaces of the tables, and the indexes built on first use.
  *
  * Ids are stable for a trace, whatever the filter or window: a slice's id
  * is its place in (track, depth, index) order over every track, an

@@ -1,6 +1,6 @@
 /*
- * String interning for the builder: each distinct byte string gets one
- * small id. Strings are stored NUL-terminated in large chunks (no
+ * String interning, for the builder (a trace's strings) and the diff (the
+ * keys both traces share): each distinct byte string gets one small id. Strings are stored NUL-terminated in large chunks (no
  * per-string allocation); the chunks and the id -> string array move into
  * the trace at the end (strtab_release).
  */

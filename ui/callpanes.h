@@ -1,20 +1,14 @@
 /*
- * The investigation panes (ui/calltree.c, ui/calls.c): what the rest of
- * the viewer asks of them. Each pane owns its state; the view holds it
- * (view->calltree, view->calls) and frees it through these functions.
- *
- * The call tree is the flame pane's tree (view->tree) shown as a list
- * that folds. The callers/callees and calls panes are about one function
- * at a time, chosen in whatever pane was up when they were opened; their
- * queries (query_calls.h) run on the worker for big traces.
+ * The panes about one function (ui/calls.c): what the rest of the viewer
+ * asks of them. Its callers and callees (PANE_CALLERS) and its calls
+ * (PANE_INSTANCES) are about a function chosen in whatever pane was up
+ * when they were opened; their queries (query_calls.h) run on the worker
+ * for big traces.
  */
 #ifndef TTV_UI_CALLPANES_H
 #define TTV_UI_CALLPANES_H
 
-#include "jobs.h"
 #include "view.h"
-
-void calltree_pane_free(struct view *v);
 
 /* Shows the callers/callees (PANE_CALLERS) or calls (PANE_INSTANCES) pane
  * for function f, computing them over the view's span; PANE_* flags. */
@@ -23,9 +17,6 @@ int calls_pane_open(struct view *v, enum pane_id pane, func_id f);
  * call of the same function in the span; when the calls of that function
  * are still being found, the step is taken when they come. */
 int calls_pane_step(struct view *v, bool slower);
-/* Takes a finished JOB_CALLERS or JOB_INSTANCES (view.c's install). */
-void calls_pane_install(struct view *v, struct job *j);
-void calls_pane_free(struct view *v);
 /* The function of the callers/callees or calls pane, or CALL_NONE. */
 func_id calls_pane_func(const struct view *v, enum pane_id pane);
 

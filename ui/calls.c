@@ -23,23 +23,25 @@
 #include "timefmt.h"
 #include "xalloc.h"
 
-struct calls_pane {
-	/* Callers and callees of bf_func. */
+/* The callers and callees of bf_func. */
+struct callers_pane {
+	struct pane base;	/* base.pos: the selected row */
 	func_id bf_func;
 	struct butterfly bf;
 	uint64_t bf_gen;	/* data_gen of bf; asked is the one asked for */
 	bool bf_valid, bf_asked;
 	uint64_t bf_asked_gen;
-	struct list_pos bf_pos;
+};
 
-	/* The calls of il_func. */
+/* The calls of il_func. */
+struct instances_pane {
+	struct pane base;	/* base.pos: the selected row */
 	func_id il_func;
 	struct instance_list il;
 	struct instance_histogram hist;
 	uint64_t il_gen;
 	bool il_valid, il_asked;
 	uint64_t il_asked_gen;
-	struct list_pos il_pos;
 	enum instance_key key;
 	bool reverse;
 	int hist_rows;		/* rows above the list at the last draw */
@@ -59,14 +61,55 @@ struct calls_job {
 #define NUM_W 10
 #define PCT_W 7
 
-static struct calls_pane *
-state(struct view *v)
+static struct callers_pane *
+callers_of(const struct view *v)
 {
-	if (v->calls == NULL) {
-		v->calls = xcalloc(1, sizeof *v->calls);
-		v->calls->bf_func = v->calls->il_func = CALL_NONE;
-	}
-	return v->calls;
+	return (struct callers_pane *)v->panes[PANE_CALLERS];
+}
+
+static struct instances_pane *
+instances_of(const struct view *v)
+{
+	return (struct instances_pane *)v->panes[PANE_INSTANCES];
+}
+
+static struct pane *
+callers_create(struct view *v)
+{
+	struct callers_pane *p = xcalloc(1, sizeof *p);
+
+	(void)v;
+	p->bf_func = CALL_NONE;
+	return &p->base;
+}
+
+static void
+callers_pane_free(struct pane *pane)
+{
+	struct callers_pane *p = (struct callers_pane *)pane;
+
+	butterfly_free(&p->bf);
+	free(p);
+}
+
+static struct pane *
+instances_create(struct view *v)
+{
+	struct instances_pane *p = xcalloc(1, sizeof *p);
+
+	(void)v;
+	p->il_func = CALL_NONE;
+	return &p->base;
+}
+
+static void
+instances_pane_free(struct pane *pane)
+{
+	struct instances_pane *p = (struct instances_pane *)pane;
+
+	instances_free(&p->il);
+	instance_histogram_free(&p->hist);
+	free(p);
 }
 
 static void
@@ -111,148 +154,159 @@ run_instances(struct job *j)
 	free(m);
 }
 
+static int do_step(struct instances_pane *p, struct view *v, bool slower,
+    struct slice_ref from);
+
 static void
-submit(struct view *v, enum job_kind kind, func_id f)
+callers_install(struct job *j, struct view *v)
 {
-	struct calls_pane *p = state(v);
-	struct job *j = job_new(kind, v->trace, &v->filter, v->data_gen);
+	struct callers_pane *p = j->key;
+	struct calls_job *a = j->arg;
+
+	if (j->gen != v->data_gen) {
+		p->bf_asked = false;	/* stale: the next draw asks again */
+		return;
+	}
+	if (a->func != p->bf_func)
+		return;
+	butterfly_free(&p->bf);
+	p->bf = a->bf;
+	memset(&a->bf, 0, sizeof a->bf);
+	p->bf_valid = true;
+	p->bf_asked = false;
+	p->bf_gen = j->gen;
+}
+
+static void
+instances_install(struct job *j, struct view *v)
+{
+	struct instances_pane *p = j->key;
+	struct calls_job *a = j->arg;
+
+	if (j->gen != v->data_gen) {
+		p->il_asked = false;	/* stale: the next draw asks again */
+		return;
+	}
+	if (a->func != p->il_func)
+		return;
+	instances_free(&p->il);
+	instance_histogram_free(&p->hist);
+	p->il = a->il;
+	memset(&a->il, 0, sizeof a->il);
+	if (p->key != INSTANCES_BY_DURATION || p->reverse)
+		instances_sort(v->trace, &p->il, p->key, p->reverse);
+	p->il_valid = true;
+	p->il_asked = false;
+	p->il_gen = j->gen;
+	if (p->pending_step != 0) {
+		int s = p->pending_step;
+		p->pending_step = 0;
+		do_step(p, v, s > 0, p->step_from);
+	}
+}
+
+/* Asks for a query of pane's about function f (run on the worker or at
+ * once, then install) over the view's span and filters. */
+static void
+submit(struct view *v, struct pane *pane, func_id f,
+    void (*run)(struct job *), void (*install)(struct job *, struct view *))
+{
+	struct job *j = job_new(pane, v->trace, &v->filter, v->data_gen);
 	struct calls_job *a = xcalloc(1, sizeof *a);
 
 	a->func = f;
 	view_span(v, &j->t0, &j->t1);
-	j->run = kind == JOB_CALLERS ? run_callers : run_instances;
+	j->run = run;
+	j->install = install;
 	j->arg = a;
 	j->arg_free = job_arg_free;
-	if (kind == JOB_CALLERS) {
-		p->bf_asked = true;
-		p->bf_asked_gen = v->data_gen;
-	} else {
-		p->il_asked = true;
-		p->il_asked_gen = v->data_gen;
-	}
-	if (!v->async) {
-		job_run(j);
-		calls_pane_install(v, j);
-		return;
-	}
-	jobs_submit(j);
+	view_submit(v, j);
 }
 
 /* Asks again for what is stale: the span or the filters changed. */
 static void
-refresh(struct view *v, enum pane_id pane)
+callers_refresh(struct callers_pane *p, struct view *v)
 {
-	struct calls_pane *p = state(v);
-
-	if (pane == PANE_CALLERS && p->bf_func != CALL_NONE &&
-	    (!p->bf_valid || p->bf_gen != v->data_gen) && !(p->bf_asked &&
+	if (p->bf_func == CALL_NONE || (p->bf_valid &&
+	    p->bf_gen == v->data_gen) || (p->bf_asked &&
 	    p->bf_asked_gen == v->data_gen))
-		submit(v, JOB_CALLERS, p->bf_func);
-	if (pane == PANE_INSTANCES && p->il_func != CALL_NONE &&
-	    (!p->il_valid || p->il_gen != v->data_gen) && !(p->il_asked &&
+		return;
+	p->bf_asked = true;
+	p->bf_asked_gen = v->data_gen;
+	submit(v, &p->base, p->bf_func, run_callers, callers_install);
+}
+
+static void
+instances_ask(struct instances_pane *p, struct view *v)
+{
+	p->il_asked = true;
+	p->il_asked_gen = v->data_gen;
+	submit(v, &p->base, p->il_func, run_instances, instances_install);
+}
+
+static void
+instances_refresh(struct instances_pane *p, struct view *v)
+{
+	if (p->il_func == CALL_NONE || (p->il_valid &&
+	    p->il_gen == v->data_gen) || (p->il_asked &&
 	    p->il_asked_gen == v->data_gen))
-		submit(v, JOB_INSTANCES, p->il_func);
-}
-
-static int do_step(struct view *v, bool slower, struct slice_ref from);
-
-void
-calls_pane_install(struct view *v, struct job *j)
-{
-	struct calls_pane *p = state(v);
-	struct calls_job *a = j->arg;
-
-	if (j->gen != v->data_gen) {
-		/* Stale: the next draw asks again. */
-		if (j->kind == JOB_CALLERS)
-			p->bf_asked = false;
-		else
-			p->il_asked = false;
-		job_free(j);
 		return;
-	}
-	if (j->kind == JOB_CALLERS && a->func == p->bf_func) {
-		butterfly_free(&p->bf);
-		p->bf = a->bf;
-		memset(&a->bf, 0, sizeof a->bf);
-		p->bf_valid = true;
-		p->bf_asked = false;
-		p->bf_gen = j->gen;
-	} else if (j->kind == JOB_INSTANCES && a->func == p->il_func) {
-		instances_free(&p->il);
-		instance_histogram_free(&p->hist);
-		p->il = a->il;
-		memset(&a->il, 0, sizeof a->il);
-		if (p->key != INSTANCES_BY_DURATION || p->reverse)
-			instances_sort(v->trace, &p->il, p->key, p->reverse);
-		p->il_valid = true;
-		p->il_asked = false;
-		p->il_gen = j->gen;
-		if (p->pending_step != 0) {
-			int s = p->pending_step;
-			p->pending_step = 0;
-			do_step(v, s > 0, p->step_from);
-		}
-	}
-	job_free(j);
-}
-
-void
-calls_pane_free(struct view *v)
-{
-	struct calls_pane *p = v->calls;
-
-	if (p == NULL)
-		return;
-	butterfly_free(&p->bf);
-	instances_free(&p->il);
-	instance_histogram_free(&p->hist);
-	free(p);
-	v->calls = NULL;
+	instances_ask(p, v);
 }
 
 func_id
 calls_pane_func(const struct view *v, enum pane_id pane)
 {
-	if (v->calls == NULL)
-		return CALL_NONE;
-	return pane == PANE_CALLERS ? v->calls->bf_func :
-	    pane == PANE_INSTANCES ? v->calls->il_func : CALL_NONE;
+	return pane == PANE_CALLERS ? callers_of(v)->bf_func :
+	    pane == PANE_INSTANCES ? instances_of(v)->il_func : CALL_NONE;
+}
+
+/* A new function for the calls pane: its calls are asked for anew. */
+static void
+instances_set(struct instances_pane *p, func_id f)
+{
+	if (f == p->il_func)
+		return;
+	p->il_func = f;
+	p->il_valid = false;
+	p->il_asked = false;
+	p->base.pos.sel = p->base.pos.top = 0;
 }
 
 int
 calls_pane_open(struct view *v, enum pane_id pane, func_id f)
 {
-	struct calls_pane *p = state(v);
-
 	if (f == CALL_NONE || f >= v->trace->nfuncs) {
 		view_message(v, true, "no function selected: pick one in the "
 		    "functions, flame or call tree pane, or a call in the "
 		    "timeline");
 		return PANE_REDRAW;
 	}
-	if (pane == PANE_CALLERS && f != p->bf_func) {
-		p->bf_func = f;
-		p->bf_valid = false;
-		p->bf_asked = false;
-		p->bf_pos.sel = p->bf_pos.top = 0;
-	} else if (pane == PANE_INSTANCES && f != p->il_func) {
-		p->il_func = f;
-		p->il_valid = false;
-		p->il_asked = false;
-		p->il_pos.sel = p->il_pos.top = 0;
+	if (pane == PANE_CALLERS) {
+		struct callers_pane *p = callers_of(v);
+		if (f != p->bf_func) {
+			p->bf_func = f;
+			p->bf_valid = false;
+			p->bf_asked = false;
+			p->base.pos.sel = p->base.pos.top = 0;
+		}
+		view_show_pane(v, pane);
+		callers_refresh(p, v);
+	} else if (pane == PANE_INSTANCES) {
+		struct instances_pane *p = instances_of(v);
+		instances_set(p, f);
+		view_show_pane(v, pane);
+		instances_refresh(p, v);
 	}
-	v->pane = pane;
-	refresh(v, pane);
 	return PANE_REDRAW;
 }
 
 /* ------------------------------------------------------------- stepping */
 
 static int
-do_step(struct view *v, bool slower, struct slice_ref from)
+do_step(struct instances_pane *p, struct view *v, bool slower,
+    struct slice_ref from)
 {
-	struct calls_pane *p = state(v);
 	struct slice_ref to;
 	char b[48];
 
@@ -274,28 +328,23 @@ do_step(struct view *v, bool slower, struct slice_ref from)
 int
 calls_pane_step(struct view *v, bool slower)
 {
-	struct calls_pane *p = state(v);
+	struct instances_pane *p = instances_of(v);
 
 	if (!v->has_cursor) {
 		view_message(v, true, "no call selected");
 		return PANE_REDRAW;
 	}
 	func_id f = trace_slice(v->trace, v->cursor)->func;
-	if (f != p->il_func) {
-		p->il_func = f;
-		p->il_valid = false;
-		p->il_asked = false;
-		p->il_pos.sel = p->il_pos.top = 0;
-	}
+	instances_set(p, f);
 	if (p->il_valid && p->il_gen == v->data_gen)
-		return do_step(v, slower, v->cursor);
+		return do_step(p, v, slower, v->cursor);
 	/* The calls first: the step is taken when they come. */
 	p->pending_step = slower ? 1 : -1;
 	p->step_from = v->cursor;
 	view_message(v, false, "finding the calls of %s...",
 	    trace_func_name(v->trace, f));
 	if (!(p->il_asked && p->il_asked_gen == v->data_gen))
-		submit(v, JOB_INSTANCES, f);
+		instances_ask(p, v);
 	return PANE_REDRAW;
 }
 
@@ -322,13 +371,13 @@ span_text(const struct view *v, char *buf, size_t size)
 
 /* The callers' rows, the function's own, then the callees'. */
 static size_t
-bf_rows(const struct calls_pane *p)
+bf_rows(const struct callers_pane *p)
 {
 	return p->bf_valid ? p->bf.ncallers + 1 + p->bf.ncallees : 0;
 }
 
 static const struct call_edge *
-bf_edge(const struct calls_pane *p, size_t row, int *side)
+bf_edge(const struct callers_pane *p, size_t row, int *side)
 {
 	if (row < p->bf.ncallers) {
 		*side = -1;
@@ -343,14 +392,15 @@ bf_edge(const struct calls_pane *p, size_t row, int *side)
 }
 
 static void
-callers_draw(struct view *v, struct grid *g, struct rect r)
+callers_draw(struct pane *pane, struct view *v, struct grid *g,
+    struct rect r)
 {
-	struct calls_pane *p = state(v);
+	struct callers_pane *p = (struct callers_pane *)pane;
 	const struct trace *t = v->trace;
 	char buf[256], sp[128], b1[48], b2[48];
 	int rows = r.h - 2;
 
-	refresh(v, PANE_CALLERS);
+	callers_refresh(p, v);
 	if (p->bf_func == CALL_NONE) {
 		pane_title(g, r, "Callers", "no function: v in the functions, "
 		    "flame or call tree pane, or on a call");
@@ -378,13 +428,13 @@ callers_draw(struct view *v, struct grid *g, struct rect r)
 	right(g, r.x + name_w + 2 * NUM_W, r.y + 1, "total", STYLE_TITLE);
 	right(g, r.x + r.w, r.y + 1, "%", STYLE_TITLE);
 	size_t n = bf_rows(p);
-	list_clamp(&p->bf_pos, n, rows);
-	for (int row = 0; row < rows && p->bf_pos.top + (size_t)row < n;
+	list_clamp(&p->base.pos, n, rows);
+	for (int row = 0; row < rows && p->base.pos.top + (size_t)row < n;
 	    row++) {
-		size_t i = p->bf_pos.top + (size_t)row;
+		size_t i = p->base.pos.top + (size_t)row;
 		int side, y = r.y + 2 + row;
 		const struct call_edge *e = bf_edge(p, i, &side);
-		bool sel = i == p->bf_pos.sel;
+		bool sel = i == p->base.pos.sel;
 		int style = sel ? STYLE_SELECTED : side == 0 ? STYLE_TITLE :
 		    STYLE_NORMAL;
 		uint64_t count = e ? e->count : p->bf.count;
@@ -413,9 +463,9 @@ callers_draw(struct view *v, struct grid *g, struct rect r)
 
 /* The histogram over rows [y, y + h) and its two label rows below. */
 static void
-histogram_draw(struct view *v, struct grid *g, struct rect r, int h)
+histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
+    struct rect r, int h)
 {
-	struct calls_pane *p = state(v);
 	struct instance_histogram *hg = &p->hist;
 	size_t want = (size_t)(r.w < 96 ? r.w : 96) / 2;
 	char b1[48], b2[48];
@@ -481,13 +531,14 @@ histogram_draw(struct view *v, struct grid *g, struct rect r, int h)
 }
 
 static void
-instances_draw(struct view *v, struct grid *g, struct rect r)
+instances_draw(struct pane *pane, struct view *v, struct grid *g,
+    struct rect r)
 {
-	struct calls_pane *p = state(v);
+	struct instances_pane *p = (struct instances_pane *)pane;
 	const struct trace *t = v->trace;
 	char buf[256], sp[128], b1[48], b2[48], b3[48], b4[48], b5[48];
 
-	refresh(v, PANE_INSTANCES);
+	instances_refresh(p, v);
 	p->hist_rows = 0;
 	if (p->il_func == CALL_NONE) {
 		pane_title(g, r, "Calls", "no function: # in the functions, "
@@ -519,7 +570,8 @@ instances_draw(struct view *v, struct grid *g, struct rect r)
 	if (h > 8)
 		h = 8;
 	if (h >= 3 && l->n > 0) {
-		histogram_draw(v, g, (struct rect){ r.x, r.y + 1, r.w, h }, h);
+		histogram_draw(p, v, g, (struct rect){ r.x, r.y + 1, r.w, h },
+		    h);
 		p->hist_rows = h + 2;
 	}
 	struct rect lr = { r.x, r.y + p->hist_rows, r.w, r.h - p->hist_rows };
@@ -531,17 +583,17 @@ instances_draw(struct view *v, struct grid *g, struct rect r)
 	grid_puts(g, x + 2 * NUM_W + 2, y0, 18, "start", STYLE_TITLE, 0);
 	grid_puts(g, x + 2 * NUM_W + 22, y0, 10, "thread", STYLE_TITLE, 0);
 	grid_puts(g, x + 2 * NUM_W + 33, y0, 6, "depth", STYLE_TITLE, 0);
-	list_clamp(&p->il_pos, l->n, rows);
+	list_clamp(&p->base.pos, l->n, rows);
 	if (l->n == 0)
 		grid_puts(g, x, y0 + 1, lr.w, "no measured call in this span",
 		    STYLE_DIM, 0);
-	for (int row = 0; row < rows && p->il_pos.top + (size_t)row < l->n;
+	for (int row = 0; row < rows && p->base.pos.top + (size_t)row < l->n;
 	    row++) {
-		size_t i = p->il_pos.top + (size_t)row;
+		size_t i = p->base.pos.top + (size_t)row;
 		const struct call_instance *c = &l->items[l->order[i]];
 		const struct slice *s = trace_slice(t, c->ref);
 		int y = y0 + 1 + row;
-		bool sel = i == p->il_pos.sel;
+		bool sel = i == p->base.pos.sel;
 		int style = sel ? STYLE_SELECTED : STYLE_NORMAL;
 
 		if (sel)
@@ -565,17 +617,17 @@ instances_draw(struct view *v, struct grid *g, struct rect r)
 /* ------------------------------------------------------------- commands */
 
 static int
-callers_command(struct view *v, enum cmd c)
+callers_command(struct pane *pane, struct view *v, enum cmd c)
 {
-	struct calls_pane *p = state(v);
+	struct callers_pane *p = (struct callers_pane *)pane;
 	size_t n = bf_rows(p);
 	int side;
 
 	if (c != CMD_LIST_ENTER)
-		return list_command(&p->bf_pos, n, c);
-	if (p->bf_pos.sel >= n)
+		return list_command(&p->base.pos, n, c);
+	if (p->base.pos.sel >= n)
 		return PANE_HANDLED;
-	const struct call_edge *e = bf_edge(p, p->bf_pos.sel, &side);
+	const struct call_edge *e = bf_edge(p, p->base.pos.sel, &side);
 	if (side == 0)
 		return calls_pane_open(v, PANE_INSTANCES, p->bf_func);
 	if (e->func == CALL_NONE) {
@@ -586,14 +638,14 @@ callers_command(struct view *v, enum cmd c)
 }
 
 static int
-instances_command(struct view *v, enum cmd c)
+instances_command(struct pane *pane, struct view *v, enum cmd c)
 {
-	struct calls_pane *p = state(v);
+	struct instances_pane *p = (struct instances_pane *)pane;
 	struct instance_list *l = &p->il;
 	int k;
 
 	if (!p->il_valid)
-		return list_command(&p->il_pos, 0, c);
+		return list_command(&p->base.pos, 0, c);
 	switch (c) {
 	case CMD_SORT_NEXT:
 	case CMD_SORT_PREV:
@@ -602,79 +654,96 @@ instances_command(struct view *v, enum cmd c)
 		    INSTANCES_KEY_COUNT);
 		p->reverse = false;
 		instances_sort(v->trace, l, p->key, p->reverse);
-		p->il_pos.sel = p->il_pos.top = 0;
+		p->base.pos.sel = p->base.pos.top = 0;
 		return PANE_REDRAW;
 	case CMD_SORT_REVERSE:
 		p->reverse = !p->reverse;
 		instances_sort(v->trace, l, p->key, p->reverse);
-		p->il_pos.sel = p->il_pos.top = 0;
+		p->base.pos.sel = p->base.pos.top = 0;
 		return PANE_REDRAW;
 	case CMD_LIST_ENTER: {
 		char b[48];
-		if (p->il_pos.sel >= l->n)
+		if (p->base.pos.sel >= l->n)
 			return PANE_HANDLED;
-		const struct call_instance *ci = &l->items[l->order[p->il_pos.sel]];
+		const struct call_instance *ci = &l->items[l->order[p->base.pos.sel]];
 		view_set_cursor(v, ci->ref);
 		v->folded[ci->ref.track] = 0;
 		view_zoom_slice(v);
-		v->pane = PANE_TIMELINE;
+		view_show_pane(v, PANE_TIMELINE);
 		view_message(v, false, "call %zu of %zu of %s: %s; . slower, "
-		    ", faster", p->il_pos.sel + 1, l->n,
+		    ", faster", p->base.pos.sel + 1, l->n,
 		    trace_func_name(v->trace, p->il_func),
 		    timefmt_duration(ci->dur, b, sizeof b));
 		return PANE_REDRAW | PANE_DATA;
 	}
 	default:
-		return list_command(&p->il_pos, l->n, c);
+		return list_command(&p->base.pos, l->n, c);
 	}
 }
 
 static int
-callers_mouse(struct view *v, struct rect r, int x, int y,
-    enum mouse_button b)
+callers_mouse(struct pane *pane, struct view *v, struct rect r, int x,
+    int y, enum mouse_button b)
 {
-	struct calls_pane *p = state(v);
+	struct callers_pane *p = (struct callers_pane *)pane;
 
 	(void)x;
-	return list_mouse(v, &p->bf_pos, bf_rows(p), r, y, b, callers_command);
+	return list_mouse(pane, v, &pane->pos, bf_rows(p), r, y, b,
+	    callers_command);
 }
 
 static int
-instances_mouse(struct view *v, struct rect r, int x, int y,
-    enum mouse_button b)
+instances_mouse(struct pane *pane, struct view *v, struct rect r, int x,
+    int y, enum mouse_button b)
 {
-	struct calls_pane *p = state(v);
+	struct instances_pane *p = (struct instances_pane *)pane;
 	struct rect lr = { r.x, r.y + p->hist_rows, r.w, r.h - p->hist_rows };
 
 	(void)x;
-	return list_mouse(v, &p->il_pos, p->il_valid ? p->il.n : 0, lr, y, b,
-	    instances_command);
+	return list_mouse(pane, v, &pane->pos, p->il_valid ? p->il.n : 0, lr,
+	    y, b, instances_command);
 }
 
 static func_id
-callers_selected(struct view *v)
+callers_selected(struct pane *pane, struct view *v)
 {
-	struct calls_pane *p = v->calls;
+	struct callers_pane *p = (struct callers_pane *)pane;
 	int side;
 
-	if (p == NULL || !p->bf_valid || p->bf_pos.sel >= bf_rows(p))
-		return p != NULL ? p->bf_func : CALL_NONE;
-	const struct call_edge *e = bf_edge(p, p->bf_pos.sel, &side);
+	(void)v;
+	if (!p->bf_valid || pane->pos.sel >= bf_rows(p))
+		return p->bf_func;
+	const struct call_edge *e = bf_edge(p, pane->pos.sel, &side);
 	return e == NULL ? p->bf_func : e->func;
 }
 
 static func_id
-instances_selected(struct view *v)
+instances_selected(struct pane *pane, struct view *v)
 {
-	return v->calls != NULL ? v->calls->il_func : CALL_NONE;
+	(void)v;
+	return ((struct instances_pane *)pane)->il_func;
 }
 
 const struct pane_class pane_callers = {
-	"Callers", CTX_CALLERS, callers_draw, callers_command, callers_mouse,
-	callers_selected
+	.title = "Callers",
+	.ctx = CTX_CALLERS,
+	.hint = "? keys  Enter that function  # calls  1 timeline",
+	.create = callers_create,
+	.free = callers_pane_free,
+	.draw = callers_draw,
+	.command = callers_command,
+	.mouse = callers_mouse,
+	.selected_func = callers_selected,
 };
 
 const struct pane_class pane_instances = {
-	"Calls", CTX_INSTANCES, instances_draw, instances_command,
-	instances_mouse, instances_selected
+	.title = "Calls",
+	.ctx = CTX_INSTANCES,
+	.hint = "? keys  Enter go there  s sort  r reverse  v callers",
+	.create = instances_create,
+	.free = instances_pane_free,
+	.draw = instances_draw,
+	.command = instances_command,
+	.mouse = instances_mouse,
+	.selected_func = instances_selected,
 };

@@ -2,9 +2,10 @@
  * The call tree pane (uftrace's graph, Perfetto's top-down): the call
  * paths of the span from the outermost frames down, each with its calls,
  * total and self time and its share of the span, folded and unfolded in
- * place. It is the flame pane's tree (view->tree, computed on the worker
- * for big traces) shown as an indented list; the pane owns only which
- * nodes are open and where the selection is.
+ * place. It is the view's tree of the span (view->tree, which the flame
+ * pane draws too, computed on the worker for big traces) shown as an
+ * indented list; the pane owns only which nodes are open and where the
+ * selection is.
  *
  * The tree's nodes are numbered depth first, children largest first, so
  * the rows shown are the nodes in index order, less the subtrees of the
@@ -14,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callpanes.h"
 #include "glyph.h"
 #include "panes.h"
 #include "text.h"
@@ -22,35 +22,33 @@
 #include "xalloc.h"
 
 struct calltree_pane {
+	struct pane base;	/* base.pos: the selected row */
 	uint64_t gen;		/* the view->tree_gen the folds are for */
 	uint8_t *open;		/* tree.n: the node's children are shown */
 	uint32_t *rows;		/* the nodes shown, in order */
 	size_t nrows;
-	struct list_pos pos;
 };
 
 #define NUM_W 10
 #define PCT_W 7
 
-static struct calltree_pane *
-state(struct view *v)
+static struct pane *
+calltree_create(struct view *v)
 {
-	if (v->calltree == NULL)
-		v->calltree = xcalloc(1, sizeof *v->calltree);
-	return v->calltree;
+	struct calltree_pane *p = xcalloc(1, sizeof *p);
+
+	(void)v;
+	return &p->base;
 }
 
-void
-calltree_pane_free(struct view *v)
+static void
+calltree_free(struct pane *pane)
 {
-	struct calltree_pane *p = v->calltree;
+	struct calltree_pane *p = (struct calltree_pane *)pane;
 
-	if (p == NULL)
-		return;
 	free(p->open);
 	free(p->rows);
 	free(p);
-	v->calltree = NULL;
 }
 
 static void
@@ -96,13 +94,12 @@ row_of(const struct calltree_pane *p, uint32_t node)
 /* The tree of the span, and folds that belong to it: a new tree starts
  * with the hottest path open. False while the tree is being computed. */
 static bool
-sync_tree(struct view *v)
+sync_tree(struct calltree_pane *p, struct view *v)
 {
-	struct calltree_pane *p = state(v);
 	const struct call_tree *ct = &v->tree;
 
 	if (!v->tree_valid) {
-		view_request(v, JOB_TREE);
+		view_tree_request(v);
 		if (!v->tree_valid)
 			return false;
 	}
@@ -116,7 +113,7 @@ sync_tree(struct view *v)
 	if (ct->n > 0)
 		open_hottest(ct, p, 0);
 	rebuild_rows(ct, p);
-	p->pos.sel = p->pos.top = 0;
+	p->base.pos.sel = p->base.pos.top = 0;
 	return true;
 }
 
@@ -147,19 +144,20 @@ right(struct grid *g, int x_end, int y, const char *s, int style)
 }
 
 static void
-calltree_draw(struct view *v, struct grid *g, struct rect r)
+calltree_draw(struct pane *pane, struct view *v, struct grid *g,
+    struct rect r)
 {
+	struct calltree_pane *p = (struct calltree_pane *)pane;
 	char buf[160], b1[48], b2[48], b3[48];
 	ttv_ns t0, t1;
 	int rows = r.h - 2;
 
 	view_span(v, &t0, &t1);
-	if (!sync_tree(v)) {
+	if (!sync_tree(p, v)) {
 		pane_title(g, r, "Call tree", "computing the call tree of this "
 		    "span...");
 		return;
 	}
-	struct calltree_pane *p = state(v);
 	const struct call_tree *ct = &v->tree;
 	ttv_ns span = t1 > t0 ? t1 - t0 : 1;
 	int ncols = r.w >= 20 + 3 * NUM_W + PCT_W ? 4 : r.w >= 20 + 2 * NUM_W ?
@@ -185,17 +183,17 @@ calltree_draw(struct view *v, struct grid *g, struct rect r)
 		    STYLE_TITLE);
 		right(g, r.x + r.w, r.y + 1, "%", STYLE_TITLE);
 	}
-	list_clamp(&p->pos, p->nrows, rows);
+	list_clamp(&p->base.pos, p->nrows, rows);
 	if (p->nrows == 0)
 		grid_puts(g, r.x, r.y + 2, r.w, "no calls in this span",
 		    STYLE_DIM, 0);
-	for (int row = 0; row < rows && p->pos.top + (size_t)row < p->nrows;
+	for (int row = 0; row < rows && p->base.pos.top + (size_t)row < p->nrows;
 	    row++) {
-		size_t i = p->pos.top + (size_t)row;
+		size_t i = p->base.pos.top + (size_t)row;
 		uint32_t id = p->rows[i];
 		const struct call_node *n = &ct->nodes[id];
 		int y = r.y + 2 + row;
-		bool sel = i == p->pos.sel;
+		bool sel = i == p->base.pos.sel;
 		int style = sel ? STYLE_SELECTED : STYLE_NORMAL;
 		int indent = 2 * (int)(n->depth > 0 ? n->depth - 1 : 0);
 
@@ -243,7 +241,7 @@ match_step(struct view *v, struct calltree_pane *p, bool forward)
 	}
 	if (ct->n < 2)
 		return PANE_HANDLED;
-	uint32_t from = p->nrows > 0 ? p->rows[p->pos.sel] : 0;
+	uint32_t from = p->nrows > 0 ? p->rows[p->base.pos.sel] : 0;
 	uint32_t m = ct->n - 1;		/* nodes 1 .. n-1 */
 	for (uint32_t k = 1; k <= m; k++) {
 		uint32_t i = forward ? 1 + (from - 1 + k) % m :
@@ -255,8 +253,8 @@ match_step(struct view *v, struct calltree_pane *p, bool forward)
 		    a = ct->nodes[a].parent)
 			p->open[a] = 1;
 		rebuild_rows(ct, p);
-		p->pos.sel = row_of(p, i);
-		list_clamp(&p->pos, p->nrows, p->pos.rows);
+		p->base.pos.sel = row_of(p, i);
+		list_clamp(&p->base.pos, p->nrows, p->base.pos.rows);
 		if ((forward && i <= from) || (!forward && i >= from))
 			view_message(v, false, "search wrapped");
 		return PANE_REDRAW;
@@ -266,9 +264,9 @@ match_step(struct view *v, struct calltree_pane *p, bool forward)
 }
 
 static int
-calltree_command(struct view *v, enum cmd c)
+calltree_command(struct pane *pane, struct view *v, enum cmd c)
 {
-	struct calltree_pane *p = state(v);
+	struct calltree_pane *p = (struct calltree_pane *)pane;
 	const struct call_tree *ct = &v->tree;
 
 	if (c == CMD_FLAME_THREADS) {
@@ -276,10 +274,10 @@ calltree_command(struct view *v, enum cmd c)
 		view_data_changed(v);
 		return PANE_REDRAW;
 	}
-	if (!sync_tree(v) || p->nrows == 0)
+	if (!sync_tree(p, v) || p->nrows == 0)
 		return c >= CMD_TREE_FOLD && c <= CMD_MATCH_PREV ?
-		    PANE_HANDLED : list_command(&p->pos, 0, c);
-	uint32_t id = p->rows[p->pos.sel];
+		    PANE_HANDLED : list_command(&p->base.pos, 0, c);
+	uint32_t id = p->rows[p->base.pos.sel];
 	const struct call_node *n = &ct->nodes[id];
 	bool has_children = n->first_child != CALL_NONE;
 
@@ -289,8 +287,8 @@ calltree_command(struct view *v, enum cmd c)
 			p->open[id] = 0;
 		else if (n->parent != CALL_NONE && n->parent != 0) {
 			rebuild_rows(ct, p);
-			p->pos.sel = row_of(p, n->parent);
-			list_clamp(&p->pos, p->nrows, p->pos.rows);
+			p->base.pos.sel = row_of(p, n->parent);
+			list_clamp(&p->base.pos, p->nrows, p->base.pos.rows);
 			return PANE_REDRAW;
 		}
 		break;
@@ -299,8 +297,8 @@ calltree_command(struct view *v, enum cmd c)
 			p->open[id] = 1;
 		else if (has_children) {
 			rebuild_rows(ct, p);
-			p->pos.sel = row_of(p, n->first_child);
-			list_clamp(&p->pos, p->nrows, p->pos.rows);
+			p->base.pos.sel = row_of(p, n->first_child);
+			list_clamp(&p->base.pos, p->nrows, p->base.pos.rows);
 			return PANE_REDRAW;
 		}
 		break;
@@ -312,43 +310,51 @@ calltree_command(struct view *v, enum cmd c)
 	case CMD_TREE_HOT: {
 		uint32_t leaf = open_hottest(ct, p, id);
 		rebuild_rows(ct, p);
-		p->pos.sel = row_of(p, leaf);
-		list_clamp(&p->pos, p->nrows, p->pos.rows);
+		p->base.pos.sel = row_of(p, leaf);
+		list_clamp(&p->base.pos, p->nrows, p->base.pos.rows);
 		return PANE_REDRAW;
 	}
 	case CMD_MATCH_NEXT:
 	case CMD_MATCH_PREV:
 		return match_step(v, p, c == CMD_MATCH_NEXT);
 	default:
-		return list_command(&p->pos, p->nrows, c);
+		return list_command(&p->base.pos, p->nrows, c);
 	}
 	rebuild_rows(ct, p);
-	p->pos.sel = row_of(p, id);
+	p->base.pos.sel = row_of(p, id);
 	return PANE_REDRAW;
 }
 
 static int
-calltree_mouse(struct view *v, struct rect r, int x, int y,
-    enum mouse_button b)
+calltree_mouse(struct pane *pane, struct view *v, struct rect r, int x,
+    int y, enum mouse_button b)
 {
-	struct calltree_pane *p = state(v);
+	struct calltree_pane *p = (struct calltree_pane *)pane;
 
 	(void)x;
-	return list_mouse(v, &p->pos, p->nrows, r, y, b, calltree_command);
+	return list_mouse(pane, v, &pane->pos, p->nrows, r, y, b,
+	    calltree_command);
 }
 
 static func_id
-calltree_selected(struct view *v)
+calltree_selected(struct pane *pane, struct view *v)
 {
-	struct calltree_pane *p = v->calltree;
+	struct calltree_pane *p = (struct calltree_pane *)pane;
 
-	if (p == NULL || !v->tree_valid || p->gen != v->tree_gen ||
-	    p->nrows == 0 || p->pos.sel >= p->nrows)
+	if (!v->tree_valid || p->gen != v->tree_gen ||
+	    p->nrows == 0 || p->base.pos.sel >= p->nrows)
 		return CALL_NONE;
-	return v->tree.nodes[p->rows[p->pos.sel]].func;
+	return v->tree.nodes[p->rows[p->base.pos.sel]].func;
 }
 
 const struct pane_class pane_calltree = {
-	"Call tree", CTX_CALLTREE, calltree_draw, calltree_command,
-	calltree_mouse, calltree_selected
+	.title = "Call tree",
+	.ctx = CTX_CALLTREE,
+	.hint = "? keys  Space fold  * hottest  v callers  # calls",
+	.create = calltree_create,
+	.free = calltree_free,
+	.draw = calltree_draw,
+	.command = calltree_command,
+	.mouse = calltree_mouse,
+	.selected_func = calltree_selected,
 };

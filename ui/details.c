@@ -1,6 +1,8 @@
 /*
- * The details pane: everything about the selected slice — name, thread,
- * start, duration, self time, depth, args, flags — and its call path.
+ * The details pane, drawn beside the timeline (not a pane of the table:
+ * it has no keys of its own): everything about the selected slice —
+ * name, thread, start, duration, self time, depth, args, flags — and its
+ * call path.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,7 +1,9 @@
 /*
- * The flame pane: the call tree of the visible window (and filters) as a
- * flame graph (root at the bottom) or an icicle (root on top), widths in
- * proportion to total time, labelled with name and share of the total.
+ * The flame pane: the call tree of the span (the range, or else the
+ * visible window) and the filters (view->tree, shared with the call tree
+ * pane) as a flame graph (root at the bottom) or an icicle (root on top),
+ * widths in proportion to total time, labelled with name and share of the
+ * total.
  * A node can be zoomed into (it then spans the width) and back out;
  * threads can be merged or kept apart.
  */
@@ -26,20 +28,39 @@ struct flame_box {
  * the call tree pane): the zoomed node, the selected one, the drawing's
  * orientation and where the last draw put each node. */
 struct flame_pane {
+	struct pane base;
 	uint64_t gen;		/* the view->tree_gen root and sel are for */
 	uint32_t root, sel;
 	bool icicle;
 	VEC(struct flame_box) boxes;
 };
 
-static struct flame_pane *
-flame_state(struct view *v)
+static struct pane *
+flame_create(struct view *v)
 {
-	if (v->flame == NULL)
-		v->flame = xcalloc(1, sizeof *v->flame);
-	struct flame_pane *fl = v->flame;
+	struct flame_pane *fl = xcalloc(1, sizeof *fl);
+
+	fl->gen = v->tree_gen;
+	return &fl->base;
+}
+
+static void
+flame_free(struct pane *p)
+{
+	struct flame_pane *fl = (struct flame_pane *)p;
+
+	VEC_FREE(&fl->boxes);
+	free(fl);
+}
+
+/* The pane's state for the view's tree: a new tree has its nodes
+ * numbered anew. */
+static struct flame_pane *
+flame_sync(struct pane *p, struct view *v)
+{
+	struct flame_pane *fl = (struct flame_pane *)p;
+
 	if (fl->gen != v->tree_gen) {
-		/* a new tree: its nodes are numbered anew */
 		fl->gen = v->tree_gen;
 		fl->root = fl->sel = 0;
 	}
@@ -47,26 +68,16 @@ flame_state(struct view *v)
 }
 
 void
-flame_pane_free(struct view *v)
-{
-	if (v->flame == NULL)
-		return;
-	VEC_FREE(&v->flame->boxes);
-	free(v->flame);
-	v->flame = NULL;
-}
-
-void
 flame_pane_set_icicle(struct view *v, bool icicle)
 {
-	flame_state(v)->icicle = icicle;
+	flame_sync(v->panes[PANE_FLAME], v)->icicle = icicle;
 }
 
 static void
 refresh(struct view *v)
 {
 	if (!v->tree_valid)
-		view_request(v, JOB_TREE);
+		view_tree_request(v);
 }
 
 static ttv_ns
@@ -188,9 +199,9 @@ draw_node(struct fctx *f, uint32_t n, int depth, double x0, double w)
 }
 
 static void
-flame_draw(struct view *v, struct grid *g, struct rect r)
+flame_draw(struct pane *p, struct view *v, struct grid *g, struct rect r)
 {
-	struct flame_pane *fl = flame_state(v);
+	struct flame_pane *fl = flame_sync(p, v);
 	struct fctx f;
 	char buf[160], b2[48], b3[48], nb[64];
 
@@ -257,9 +268,9 @@ prev_sibling(const struct view *v, uint32_t n)
 }
 
 static int
-flame_command(struct view *v, enum cmd c)
+flame_command(struct pane *p, struct view *v, enum cmd c)
 {
-	struct flame_pane *fl = flame_state(v);
+	struct flame_pane *fl = flame_sync(p, v);
 	uint32_t s = fl->sel, to = CALL_NONE;
 	bool toward_leaf;
 
@@ -310,10 +321,10 @@ flame_command(struct view *v, enum cmd c)
 
 /* Click: select the node under the pointer; on the selected one, zoom. */
 static int
-flame_mouse(struct view *v, struct rect r, int x, int y,
+flame_mouse(struct pane *p, struct view *v, struct rect r, int x, int y,
     enum mouse_button b)
 {
-	struct flame_pane *fl = flame_state(v);
+	struct flame_pane *fl = flame_sync(p, v);
 	(void)r;
 	if (b != MOUSE_CLICK || !v->tree_valid)
 		return PANE_HANDLED;
@@ -331,15 +342,22 @@ flame_mouse(struct view *v, struct rect r, int x, int y,
 }
 
 static func_id
-flame_selected(struct view *v)
+flame_selected(struct pane *p, struct view *v)
 {
-	struct flame_pane *fl = flame_state(v);
+	struct flame_pane *fl = flame_sync(p, v);
 
 	return v->tree_valid && fl->sel < v->tree.n ?
 	    v->tree.nodes[fl->sel].func : CALL_NONE;
 }
 
 const struct pane_class pane_flame = {
-	"Flame", CTX_FLAME, flame_draw, flame_command, flame_mouse,
-	flame_selected
+	.title = "Flame",
+	.ctx = CTX_FLAME,
+	.hint = "? keys  h/j/k/l move  Enter zoom  u back  p per thread",
+	.create = flame_create,
+	.free = flame_free,
+	.draw = flame_draw,
+	.command = flame_command,
+	.mouse = flame_mouse,
+	.selected_func = flame_selected,
 };

@@ -1,10 +1,11 @@
 /*
  * The functions pane: the statistics table (count, total, self, min,
- * median, p90, p99, max) for the visible window and the filters, sortable
- * by any column; Enter jumps to the function's longest call.
+ * median, p90, p99, max) for the span (the range, or else the visible
+ * window) and the filters, sortable by any column; Enter jumps to the
+ * function's longest call.
  *
- * The table is computed when the pane is shown after the window or the
- * filters changed, not on every key.
+ * The table is computed when the pane is drawn after the span or the
+ * filters changed, not on every key: on the worker for big traces.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,57 +20,48 @@
 /* The pane's own state: the statistics of the span (recomputed when
  * stale, on the worker for big traces) and their order. */
 struct functions_pane {
+	struct pane base;
 	struct stats_table stats;
 	bool valid;
+	uint64_t asked;		/* the data_gen of the table on its way */
 	enum stats_key sort_key;
 	bool sort_desc;
 };
 
-static struct functions_pane *
-fstate(struct view *v)
+static struct pane *
+functions_create(struct view *v)
 {
-	if (v->functions == NULL) {
-		v->functions = xcalloc(1, sizeof *v->functions);
-		v->functions->sort_key = STATS_TOTAL;
-		v->functions->sort_desc = true;
-	}
-	return v->functions;
+	struct functions_pane *fp = xcalloc(1, sizeof *fp);
+
+	(void)v;
+	fp->sort_key = STATS_TOTAL;
+	fp->sort_desc = true;
+	fp->asked = UINT64_MAX;
+	return &fp->base;
 }
 
-void
-functions_pane_install(struct view *v, struct stats_table *st)
+static void
+functions_free(struct pane *p)
 {
-	struct functions_pane *fp = fstate(v);
+	struct functions_pane *fp = (struct functions_pane *)p;
 
 	stats_free(&fp->stats);
-	fp->stats = *st;
-	memset(st, 0, sizeof *st);
-	/* Sorting stays on this thread: the order is the pane's. */
-	stats_sort(v->trace, &fp->stats, fp->sort_key, fp->sort_desc);
-	fp->valid = true;
+	free(fp);
 }
 
-void
-functions_pane_stale(struct view *v)
+static void
+functions_stale(struct pane *p, struct view *v, unsigned changed)
 {
-	if (v->functions != NULL)
-		v->functions->valid = false;
-}
-
-void
-functions_pane_free(struct view *v)
-{
-	if (v->functions == NULL)
-		return;
-	stats_free(&v->functions->stats);
-	free(v->functions);
-	v->functions = NULL;
+	(void)v;
+	if (changed & VIEW_CHANGED_DATA)
+		((struct functions_pane *)p)->valid = false;
 }
 
 const struct stats_table *
 functions_pane_stats(struct view *v, enum stats_key *key, bool *desc)
 {
-	struct functions_pane *fp = fstate(v);
+	struct functions_pane *fp = (struct functions_pane *)
+	    v->panes[PANE_FUNCTIONS];
 
 	*key = fp->sort_key;
 	*desc = fp->sort_desc;
@@ -86,11 +78,56 @@ static const enum stats_key column_order[] = {
 #define NAME_MIN 20
 
 static void
-refresh(struct view *v)
+stats_job_free(void *arg)
 {
-	struct functions_pane *fp = fstate(v);
-	if (!fp->valid)
-		view_request(v, JOB_STATS);
+	struct stats_table *st = arg;
+
+	stats_free(st);
+	free(st);
+}
+
+static void
+stats_run(struct job *j)
+{
+	query_stats(j->t, &j->filter, j->t0, j->t1, j->arg);
+}
+
+static void
+stats_install(struct job *j, struct view *v)
+{
+	struct functions_pane *fp = j->key;
+	struct stats_table *st = j->arg;
+
+	if (j->gen != v->data_gen)
+		return;
+	stats_free(&fp->stats);
+	fp->stats = *st;
+	memset(st, 0, sizeof *st);
+	/* Sorting stays on this thread: the order is the pane's. */
+	stats_sort(v->trace, &fp->stats, fp->sort_key, fp->sort_desc);
+	fp->valid = true;
+}
+
+/* The statistics of the span and filters, when stale. */
+static void
+refresh(struct functions_pane *fp, struct view *v)
+{
+	struct job *j;
+
+	if (fp->valid)
+		return;
+	if (v->async) {
+		if (fp->asked == v->data_gen)
+			return;		/* already on its way */
+		fp->asked = v->data_gen;
+	}
+	j = job_new(fp, v->trace, &v->filter, v->data_gen);
+	view_span(v, &j->t0, &j->t1);
+	j->run = stats_run;
+	j->install = stats_install;
+	j->arg = xcalloc(1, sizeof(struct stats_table));
+	j->arg_free = stats_job_free;
+	view_submit(v, j);
 }
 
 /* Which numeric columns fit beside a name column of at least NAME_MIN. */
@@ -145,11 +182,12 @@ sort_title(struct grid *g, int x_end, int y, const char *title, bool sorted,
 }
 
 static void
-functions_draw(struct view *v, struct grid *g, struct rect r)
+functions_draw(struct pane *pane, struct view *v, struct grid *g,
+    struct rect r)
 {
-	struct functions_pane *fp = fstate(v);
+	struct functions_pane *fp = (struct functions_pane *)pane;
 	const struct trace *t = v->trace;
-	struct list_pos *p = &v->list[PANE_FUNCTIONS];
+	struct list_pos *p = &pane->pos;
 	enum stats_key keys[NCOLS];
 	/* Sampled traces: a samples column first, before the others. */
 	int sw = v->sampled ? NUM_W : 0;
@@ -158,7 +196,7 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 	char buf[96], b2[48], b3[48];
 	int rows = r.h - 2;
 
-	refresh(v);
+	refresh(fp, v);
 	if (!fp->valid) {
 		pane_title(g, r, "Functions", "computing the statistics of "
 		    "this window...");
@@ -229,10 +267,10 @@ functions_draw(struct view *v, struct grid *g, struct rect r)
 }
 
 static int
-functions_command(struct view *v, enum cmd c)
+functions_command(struct pane *pane, struct view *v, enum cmd c)
 {
-	struct functions_pane *fp = fstate(v);
-	struct list_pos *p = &v->list[PANE_FUNCTIONS];
+	struct functions_pane *fp = (struct functions_pane *)pane;
+	struct list_pos *p = &pane->pos;
 	int k;
 
 	switch (c) {
@@ -273,7 +311,7 @@ functions_command(struct view *v, enum cmd c)
 			view_set_cursor(v, s->longest);
 			v->folded[s->longest.track] = 0;
 			view_zoom_slice(v);
-			v->pane = PANE_TIMELINE;
+			view_show_pane(v, PANE_TIMELINE);
 			view_message(v, false, "longest call of %s",
 			    trace_func_name(v->trace, s->func));
 		}
@@ -284,26 +322,36 @@ functions_command(struct view *v, enum cmd c)
 }
 
 static int
-functions_mouse(struct view *v, struct rect r, int x, int y,
-    enum mouse_button b)
+functions_mouse(struct pane *pane, struct view *v, struct rect r, int x,
+    int y, enum mouse_button b)
 {
-	struct functions_pane *fp = fstate(v);
+	struct functions_pane *fp = (struct functions_pane *)pane;
+
 	(void)x;
-	return list_mouse(v, &v->list[PANE_FUNCTIONS], fp->stats.n, r, y, b,
+	return list_mouse(pane, v, &pane->pos, fp->stats.n, r, y, b,
 	    functions_command);
 }
 
 static func_id
-functions_selected(struct view *v)
+functions_selected(struct pane *pane, struct view *v)
 {
-	struct functions_pane *fp = fstate(v);
-	size_t sel = v->list[PANE_FUNCTIONS].sel;
+	struct functions_pane *fp = (struct functions_pane *)pane;
+	size_t sel = pane->pos.sel;
 
+	(void)v;
 	return fp->valid && sel < fp->stats.n ? fp->stats.rows[sel].func :
 	    CALL_NONE;
 }
 
 const struct pane_class pane_functions = {
-	"Functions", CTX_FUNCTIONS, functions_draw, functions_command,
-	functions_mouse, functions_selected
+	.title = "Functions",
+	.ctx = CTX_FUNCTIONS,
+	.hint = "? keys  Enter longest call  s/S sort  r reverse",
+	.create = functions_create,
+	.free = functions_free,
+	.stale = functions_stale,
+	.draw = functions_draw,
+	.command = functions_command,
+	.mouse = functions_mouse,
+	.selected_func = functions_selected,
 };

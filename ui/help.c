@@ -1,6 +1,7 @@
 /*
- * The help pane (`?`): the key map, generated from the command and key
- * tables in keys.c — the same tables the manual's key list comes from.
+ * The key list (`?`), drawn over the pane in front: generated from the
+ * command and key tables in keys.c — the same tables the manual's key
+ * list comes from. The viewer keeps its scroll position and closes it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,11 +39,10 @@ help_lines(struct help_line *out, size_t max)
 }
 
 void
-help_draw(struct view *v, struct grid *g, struct rect r)
+help_draw(struct list_pos *p, struct grid *g, struct rect r)
 {
 	struct help_line lines[256];
 	size_t n = help_lines(lines, 256);
-	struct list_pos *p = &v->help_pos;
 	int rows = r.h - 1;
 	char keys[96];
 
@@ -75,16 +75,11 @@ help_draw(struct view *v, struct grid *g, struct rect r)
 }
 
 int
-help_command(struct view *v, enum cmd c)
+help_command(struct list_pos *p, enum cmd c)
 {
 	struct help_line lines[256];
 	size_t n = help_lines(lines, 256);
-	struct list_pos *p = &v->help_pos;
 
-	if (c == CMD_CLOSE || c == CMD_HELP) {
-		v->help = false;
-		return PANE_REDRAW;
-	}
 	if (c == CMD_LIST_DOWN || c == CMD_LIST_PGDN) {
 		/* Scrolling stops when the last line is on screen. */
 		size_t last = n > (size_t)p->rows ? n - (size_t)p->rows : 0;

@@ -1,6 +1,8 @@
 /*
  * The worker thread behind slow queries (see jobs.h). One thread is
  * enough: the queries are each single-threaded, and the machine is shared.
+ * Jobs wait in submission order; a key has at most one job waiting and
+ * one finished.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -8,16 +10,14 @@
 #include <string.h>
 
 #include "jobs.h"
-#include "query_calls.h"
 #include "xalloc.h"
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
 static pthread_t worker;
 static bool started, stopping;
-static struct job *queued[JOB_KINDS];
-static struct job *done[JOB_KINDS];
-static int running = -1;	/* kind being worked on */
+static struct job *queued;	/* oldest first */
+static struct job *done;	/* oldest first */
 static struct job *current;	/* the job being worked on */
 
 static uint8_t *
@@ -33,14 +33,16 @@ copy_mask(const uint8_t *m, size_t n)
 }
 
 struct job *
-job_new(enum job_kind kind, const struct trace *t, const struct filter *f,
+job_new(void *key, const struct trace *t, const struct filter *f,
     uint64_t gen)
 {
 	struct job *j = xcalloc(1, sizeof *j);
 
-	j->kind = kind;
+	j->key = key;
 	j->t = t;
 	j->gen = gen;
+	j->t0 = TTV_NS_MIN;
+	j->t1 = TTV_NS_MAX;
 	filter_init(&j->filter);
 	if (f != NULL) {
 		j->filter = *f;
@@ -56,111 +58,38 @@ job_free(struct job *j)
 	if (j == NULL)
 		return;
 	filter_clear(&j->filter);
-	free(j->match);
-	free(j->str);
-	free(j->pattern);
-	free(j->error);
-	stats_free(&j->stats);
-	call_tree_free(&j->tree);
-	free(j->hits);
-	free(j->results);
-	free(j->log_match);
 	if (j->arg_free != NULL)
 		j->arg_free(j->arg);
 	free(j);
 }
 
-/* A regex held to the budget, stopped by jobs_cancel; NULL with
- * j->error when it does not compile (the view compiled it first). */
-static struct regex *
-job_regex(struct job *j, bool search)
-{
-	char *err = NULL;
-	struct regex *re = search ? regex_compile_search(j->pattern, &err) :
-	    regex_compile(j->pattern, &err);
-	struct regex_budget b;
-
-	if (re == NULL) {
-		j->error = xasprintf("bad regex: %s", err);
-		free(err);
-		return NULL;
-	}
-	regex_budget_default(&b);
-	b.stop = &j->cancel;
-	regex_set_budget(re, &b);
-	return re;
-}
-
-/* The search itself is a query (query_search_all): here it only runs
- * off the drawing thread, after the pattern's matching when the view
- * left that to the worker. */
+/* Appends j to a list, dropping a job of the same key on it (the lock
+ * held). */
 static void
-run_search(struct job *j)
+put(struct job **list, struct job *j)
 {
-	struct search_result res;
+	struct job **p = list;
 
-	if (j->match == NULL && j->pattern != NULL) {
-		struct regex *re = job_regex(j, true);
-		struct search_match m;
-		if (re == NULL)
-			return;
-		if (query_search_match(j->t, re, &m) != 0) {
-			j->error = xstrdup(regex_error(re));
-			regex_free(re);
-			return;
+	while (*p != NULL) {
+		if ((*p)->key == j->key) {
+			struct job *old = *p;
+			*p = old->next;
+			job_free(old);
+			continue;
 		}
-		regex_free(re);
-		j->match = m.func;
-		j->str = m.str;
+		p = &(*p)->next;
 	}
-	struct search_match m = { j->match, j->str };
-	query_search_all(j->t, &j->filter, &m, &res);
-	j->hits = res.hits;
-	/* The range, when one is set: the hits in it by the range rule. */
-	j->nhits = res.nhits;
-	if (j->t0 != TTV_NS_MIN || j->t1 != TTV_NS_MAX)
-		j->nhits = search_in_range(j->t, res.hits, res.nhits, j->t0,
-		    j->t1);
-	j->log_match = res.log_match;
-	j->nlog_matches = res.nlog_matches;
-	j->nresults = query_search_rows(j->t, j->hits, j->nhits, &j->results);
+	j->next = NULL;
+	*p = j;
 }
 
-/* f and F: the functions whose name or category matches. */
 static void
-run_filter(struct job *j)
+free_all(struct job **list)
 {
-	struct regex *re = job_regex(j, false);
-
-	if (re == NULL)
-		return;
-	j->match = regex_match_funcs_or_categories(j->t, re);
-	if (j->match == NULL)
-		j->error = xstrdup(regex_error(re));
-	regex_free(re);
-}
-
-void
-job_run(struct job *j)
-{
-	switch (j->kind) {
-	case JOB_STATS:
-		query_stats(j->t, &j->filter, j->t0, j->t1, &j->stats);
-		break;
-	case JOB_TREE:
-		query_call_tree(j->t, &j->filter, j->t0, j->t1, j->per_thread,
-		    &j->tree);
-		break;
-	case JOB_SEARCH:
-		run_search(j);
-		break;
-	case JOB_FILTER:
-		run_filter(j);
-		break;
-	default:
-		if (j->run != NULL)
-			j->run(j);
-		break;
+	while (*list != NULL) {
+		struct job *j = *list;
+		*list = j->next;
+		job_free(j);
 	}
 }
 
@@ -170,30 +99,18 @@ work(void *arg)
 	(void)arg;
 	pthread_mutex_lock(&lock);
 	for (;;) {
-		struct job *j = NULL;
-		int k;
-
-		while (!stopping) {
-			for (k = 0; k < JOB_KINDS && j == NULL; k++)
-				if (queued[k] != NULL) {
-					j = queued[k];
-					queued[k] = NULL;
-					running = k;
-				}
-			if (j != NULL)
-				break;
+		while (!stopping && queued == NULL)
 			pthread_cond_wait(&wake, &lock);
-		}
 		if (stopping)
 			break;
+		struct job *j = queued;
+		queued = j->next;
 		current = j;
 		pthread_mutex_unlock(&lock);
-		job_run(j);
+		j->run(j);
 		pthread_mutex_lock(&lock);
-		running = -1;
 		current = NULL;
-		job_free(done[j->kind]);
-		done[j->kind] = j;
+		put(&done, j);
 	}
 	pthread_mutex_unlock(&lock);
 	return NULL;
@@ -220,54 +137,68 @@ jobs_submit(struct job *j)
 		if (rc != 0) {
 			/* No thread: do it here, late but correct. */
 			pthread_mutex_unlock(&lock);
-			job_run(j);
+			j->run(j);
 			pthread_mutex_lock(&lock);
-			job_free(done[j->kind]);
-			done[j->kind] = j;
+			put(&done, j);
 			pthread_mutex_unlock(&lock);
 			return;
 		}
 		started = true;
 	}
-	job_free(queued[j->kind]);
-	queued[j->kind] = j;
+	put(&queued, j);
 	pthread_cond_signal(&wake);
 	pthread_mutex_unlock(&lock);
 }
 
 void
-jobs_cancel(enum job_kind kind)
+jobs_cancel(void *key)
 {
 	pthread_mutex_lock(&lock);
-	job_free(queued[kind]);
-	queued[kind] = NULL;
-	if (current != NULL && running == (int)kind)
+	for (struct job **p = &queued; *p != NULL;) {
+		if ((*p)->key == key) {
+			struct job *j = *p;
+			*p = j->next;
+			job_free(j);
+		} else
+			p = &(*p)->next;
+	}
+	if (current != NULL && current->key == key)
 		atomic_store(&current->cancel, 1);
 	pthread_mutex_unlock(&lock);
 }
 
 struct job *
-jobs_take(enum job_kind kind)
+jobs_take(void)
 {
 	struct job *j;
 
 	pthread_mutex_lock(&lock);
-	j = done[kind];
-	done[kind] = NULL;
+	j = done;
+	if (j != NULL) {
+		done = j->next;
+		j->next = NULL;
+	}
 	pthread_mutex_unlock(&lock);
 	return j;
 }
 
-bool
-jobs_busy(enum job_kind kind)
+static bool
+has_key(const struct job *list, const void *key)
 {
-	bool busy = false;
+	for (; list != NULL; list = list->next)
+		if (key == NULL || list->key == key)
+			return true;
+	return false;
+}
+
+bool
+jobs_busy(const void *key)
+{
+	bool busy;
 
 	pthread_mutex_lock(&lock);
-	for (int k = 0; k < JOB_KINDS; k++)
-		if (kind == JOB_KINDS || kind == (enum job_kind)k)
-			busy |= queued[k] != NULL || running == k ||
-			    done[k] != NULL;
+	busy = has_key(queued, key) || has_key(done, key) ||
+	    (current != NULL && (key == NULL || current->key == key));
 	pthread_mutex_unlock(&lock);
 	return busy;
 }
@@ -277,16 +208,14 @@ jobs_stop(void)
 {
 	pthread_mutex_lock(&lock);
 	if (!started) {
+		free_all(&done);
 		pthread_mutex_unlock(&lock);
 		return true;
 	}
 	stopping = true;
-	for (int k = 0; k < JOB_KINDS; k++) {
-		job_free(queued[k]);
-		queued[k] = NULL;
-	}
+	free_all(&queued);
 	pthread_cond_signal(&wake);
-	if (running >= 0) {
+	if (current != NULL) {
 		/* A query cannot be interrupted: rather than make the user
 		 * wait for it on quit, leave it to die with the process.
 		 * The caller must then keep the trace alive. */
@@ -296,10 +225,7 @@ jobs_stop(void)
 	pthread_mutex_unlock(&lock);
 	pthread_join(worker, NULL);
 	pthread_mutex_lock(&lock);
-	for (int k = 0; k < JOB_KINDS; k++) {
-		job_free(done[k]);
-		done[k] = NULL;
-	}
+	free_all(&done);
 	started = false;
 	pthread_mutex_unlock(&lock);
 	return true;

@@ -1,83 +1,72 @@
 /*
- * Background work for the viewer: statistics, call trees and searches
- * over a big trace take seconds, so they run on one worker thread while
- * the viewer keeps answering keys and shows "computing". Small traces
- * skip the thread entirely (view.c decides), so what the screen shows
- * does not depend on timing there.
+ * Background work for the viewer: statistics, call trees, searches, SQL
+ * queries and the callers and calls of a function take seconds on a big
+ * trace, so they run on one worker thread while the viewer keeps
+ * answering keys and shows "computing". Small traces skip the thread
+ * (view_submit() decides), so what the screen shows does not depend on
+ * timing there.
  *
- * A job owns copies of its inputs (filter masks, match bytes), so the
- * view may change while it runs; results carry the generation they were
- * asked for, and the view drops results that are out of date. The trace
- * is immutable and only read.
+ * A job is a closure: run() does the work on the worker, reading the
+ * immutable trace and what the job owns (a copy of the filter's masks,
+ * its arg), and install() takes the result on the viewer's thread. Who
+ * submits a job writes both; the runner knows nobody by name. A job
+ * carries the generation of the view state it was asked for, and its
+ * install drops a result that is out of date.
  */
 #ifndef TTV_UI_JOBS_H
 #define TTV_UI_JOBS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "model.h"
 #include "query.h"
 
-enum job_kind { JOB_STATS, JOB_TREE, JOB_SEARCH, JOB_SQL, JOB_CALLERS,
-	JOB_INSTANCES, JOB_FILTER, JOB_KINDS };
+struct view;
 
 struct job {
-	enum job_kind kind;
-	uint64_t gen;
+	/* Whose job it is (a pane, or a part of the view): a job queued
+	 * and not started is replaced by a newer one of the same key, a
+	 * finished one not yet installed too; jobs_cancel() stops those
+	 * of a key. Its install may find its owner through it. */
+	void *key;
+	uint64_t gen;		/* the view state it was asked for */
 	const struct trace *t;
-	/* Inputs, owned. */
+	/* Inputs, owned: the filter (its masks copied) and the span. */
 	struct filter filter;
 	ttv_ns t0, t1;
-	bool per_thread;
-	/* Searches: the functions and strings matched (a search_match),
-	 * or, both NULL, the pattern to match first, within the regex
-	 * budget (the viewer's own thread found it too costly to try).
-	 * Filters (JOB_FILTER): the pattern, whose functions' mask comes
-	 * back in match. */
-	uint8_t *match;
-	uint8_t *str;
-	char *pattern;
-	bool hide;
-	uint64_t req;		/* the view's search or filter it was for */
-	atomic_int cancel;	/* set by jobs_cancel: the regex stops */
-	char *error;		/* why the pattern got no answer */
-	/* Outputs, owned until taken. */
-	struct stats_table stats;
-	struct call_tree tree;
-	struct search_hit *hits;
-	size_t nhits;
-	struct search_row *results;
-	size_t nresults;
-	uint8_t *log_match;	/* nlogs: log text matches pattern */
-	size_t nlog_matches;
-	/* Work the queries above do not cover (JOB_SQL, JOB_CALLERS,
-	 * JOB_INSTANCES): run(j) does it,
-	 * reading and filling arg, which arg_free frees with the job. */
+	atomic_int cancel;	/* set by jobs_cancel: a regex stops */
+	/* The work, on the worker (or on the viewer's thread for small
+	 * traces), reading and filling arg. */
 	void (*run)(struct job *j);
+	/* On the viewer's thread, once run has returned: takes what it
+	 * keeps out of arg; the job is freed after. */
+	void (*install)(struct job *j, struct view *v);
 	void *arg;
 	void (*arg_free)(void *arg);
+	struct job *next;	/* the runner's: its queue or finished list */
 };
 
-/* A job with copies of the filter's masks (and of match, for searches). */
-struct job *job_new(enum job_kind kind, const struct trace *t,
-    const struct filter *f, uint64_t gen);
+/* A job for key with a copy of the filter's masks (f may be NULL: no
+ * filter) over the whole trace; the caller sets run, install, arg and
+ * arg_free, and t0/t1 where it covers a span. */
+struct job *job_new(void *key, const struct trace *t, const struct filter *f,
+    uint64_t gen);
 void job_free(struct job *j);
-/* Does the work in the calling thread. */
-void job_run(struct job *j);
 
 /* Queues j (owned by the queue from now), replacing a queued job of the
- * same kind that has not started. Starts the worker on first use. */
+ * same key that has not started. Starts the worker on first use. */
 void jobs_submit(struct job *j);
-/* Drops a queued job of that kind and tells a running one to stop (a
- * regex stops between two strings; other work runs to its end, and the
- * view ignores its result). */
-void jobs_cancel(enum job_kind kind);
-/* A finished job of that kind (caller owns it), or NULL. */
-struct job *jobs_take(enum job_kind kind);
-/* Jobs of that kind (any kind: JOB_KINDS) queued, running, or finished
- * and not yet taken. */
-bool jobs_busy(enum job_kind kind);
+/* Drops a queued job of that key and tells a running one to stop (a
+ * regex stops between two strings; other work runs to its end, and its
+ * install drops the result). */
+void jobs_cancel(void *key);
+/* A finished job (caller owns it; oldest first), or NULL. */
+struct job *jobs_take(void);
+/* Jobs of that key (of any key: NULL) queued, running, or finished and
+ * not yet taken. */
+bool jobs_busy(const void *key);
 /* Drops everything queued and stops the worker. Returns false when a job
  * is still running: the worker then ends with the process, and the trace
  * it reads must not be freed. */

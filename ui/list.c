@@ -1,29 +1,10 @@
 /*
  * What every list pane shares: moving a selection over n rows, keeping
- * it on screen, and the title line. Also the pane table.
+ * it on screen, and the title line.
  */
 #include <string.h>
 
-#include "panes.h"
-
-const struct pane_class *
-pane_get(enum pane_id id)
-{
-	switch (id) {
-	case PANE_TIMELINE: return &pane_timeline;
-	case PANE_FLAME: return &pane_flame;
-	case PANE_FUNCTIONS: return &pane_functions;
-	case PANE_SEARCH: return &pane_search;
-	case PANE_MARKERS: return &pane_markers;
-	case PANE_THREADS: return &pane_threads;
-	case PANE_LOGS: return &pane_logs;
-	case PANE_SQL: return &pane_sql;
-	case PANE_CALLTREE: return &pane_calltree;
-	case PANE_CALLERS: return &pane_callers;
-	case PANE_INSTANCES: return &pane_instances;
-	default: return &pane_timeline;
-	}
-}
+#include "pane.h"
 
 void
 list_clamp(struct list_pos *p, size_t n, int rows)
@@ -77,8 +58,9 @@ list_command(struct list_pos *p, size_t n, enum cmd c)
 }
 
 int
-list_mouse(struct view *v, struct list_pos *p, size_t n, struct rect r,
-    int y, enum mouse_button b, int (*command)(struct view *, enum cmd))
+list_mouse(struct pane *pane, struct view *v, struct list_pos *p, size_t n,
+    struct rect r, int y, enum mouse_button b,
+    int (*command)(struct pane *, struct view *, enum cmd))
 {
 	size_t row;
 
@@ -94,7 +76,7 @@ list_mouse(struct view *v, struct list_pos *p, size_t n, struct rect r,
 	if (row >= n)
 		return PANE_HANDLED;
 	if (row == p->sel)
-		return command(v, CMD_LIST_ENTER);
+		return command(pane, v, CMD_LIST_ENTER);
 	p->sel = row;
 	return PANE_REDRAW;
 }

@@ -16,19 +16,18 @@
  * shown tracks, and matching the search when there is one), made again
  * when the filters or the search changed. */
 struct logs_pane {
+	struct pane base;	/* base.pos: the selected row */
 	size_t *rows;
 	size_t nrows;
 	bool valid;
 };
 
 static struct logs_pane *
-logs_refresh(struct view *v)
+logs_refresh(struct pane *pane, struct view *v)
 {
 	const struct trace *t = v->trace;
+	struct logs_pane *p = (struct logs_pane *)pane;
 
-	if (v->logs == NULL)
-		v->logs = xcalloc(1, sizeof *v->logs);
-	struct logs_pane *p = v->logs;
 	if (p->valid)
 		return p;
 	free(p->rows);
@@ -46,40 +45,50 @@ logs_refresh(struct view *v)
 	return p;
 }
 
-void
-logs_pane_stale(struct view *v)
+static struct pane *
+logs_create(struct view *v)
 {
-	if (v->logs != NULL)
-		v->logs->valid = false;
+	struct logs_pane *p = xcalloc(1, sizeof *p);
+
+	(void)v;
+	return &p->base;
 }
 
-void
-logs_pane_free(struct view *v)
+static void
+logs_free(struct pane *pane)
 {
-	if (v->logs == NULL)
-		return;
-	free(v->logs->rows);
-	free(v->logs);
-	v->logs = NULL;
+	struct logs_pane *p = (struct logs_pane *)pane;
+
+	free(p->rows);
+	free(p);
+}
+
+/* The rows follow the filters and the search. */
+static void
+logs_stale(struct pane *pane, struct view *v, unsigned changed)
+{
+	(void)v;
+	(void)changed;
+	((struct logs_pane *)pane)->valid = false;
 }
 
 size_t
 logs_pane_rows(struct view *v, const size_t **rows)
 {
-	struct logs_pane *p = logs_refresh(v);
+	struct logs_pane *p = logs_refresh(v->panes[PANE_LOGS], v);
 
 	*rows = p->rows;
 	return p->nrows;
 }
 
 static void
-logs_draw(struct view *v, struct grid *g, struct rect r)
+logs_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 {
 	const struct trace *t = v->trace;
-	struct list_pos *p = &v->list[PANE_LOGS];
+	struct list_pos *p = &pane->pos;
 	char buf[160], tb[48], lb[64];
 	int rows = r.h - 2;
-	struct logs_pane *lp = logs_refresh(v);
+	struct logs_pane *lp = logs_refresh(pane, v);
 
 	if (v->search_pending)
 		snprintf(buf, sizeof buf, "searching /%s/...",
@@ -124,11 +133,11 @@ logs_draw(struct view *v, struct grid *g, struct rect r)
 }
 
 static int
-logs_command(struct view *v, enum cmd c)
+logs_command(struct pane *pane, struct view *v, enum cmd c)
 {
-	struct list_pos *p = &v->list[PANE_LOGS];
+	struct list_pos *p = &pane->pos;
 	const struct log_entry *l;
-	struct logs_pane *lp = logs_refresh(v);
+	struct logs_pane *lp = logs_refresh(pane, v);
 
 	if (c != CMD_LIST_ENTER)
 		return list_command(p, lp->nrows, c);
@@ -140,21 +149,29 @@ logs_command(struct view *v, enum cmd c)
 		v->folded[l->track] = 0;
 	}
 	view_goto_time(v, l->t);
-	v->pane = PANE_TIMELINE;
+	view_show_pane(v, PANE_TIMELINE);
 	view_message(v, false, "log %zu of %zu", lp->rows[p->sel] + 1,
 	    v->trace->nlogs);
 	return PANE_REDRAW | PANE_DATA;
 }
 
 static int
-logs_mouse(struct view *v, struct rect r, int x, int y, enum mouse_button b)
+logs_mouse(struct pane *pane, struct view *v, struct rect r, int x, int y,
+    enum mouse_button b)
 {
 	(void)x;
-	return list_mouse(v, &v->list[PANE_LOGS], logs_refresh(v)->nrows, r, y,
-	    b,
-	    logs_command);
+	return list_mouse(pane, v, &pane->pos, logs_refresh(pane, v)->nrows, r,
+	    y, b, logs_command);
 }
 
 const struct pane_class pane_logs = {
-	"Logs", CTX_LOGS, logs_draw, logs_command, logs_mouse, NULL
+	.title = "Logs",
+	.ctx = CTX_LOGS,
+	.hint = "? keys  j/k move  Enter go there  1 timeline",
+	.create = logs_create,
+	.free = logs_free,
+	.stale = logs_stale,
+	.draw = logs_draw,
+	.command = logs_command,
+	.mouse = logs_mouse,
 };

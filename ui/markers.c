@@ -17,17 +17,17 @@
  * trace->markers that pass the filter), made again when the filters
  * changed. */
 struct markers_pane {
+	struct pane base;	/* base.pos: the selected row */
 	size_t *rows;
 	size_t nrows;
 	bool valid;
 };
 
 static struct markers_pane *
-markers_refresh(struct view *v)
+markers_refresh(struct pane *pane, struct view *v)
 {
-	if (v->markers == NULL)
-		v->markers = xcalloc(1, sizeof *v->markers);
-	struct markers_pane *p = v->markers;
+	struct markers_pane *p = (struct markers_pane *)pane;
+
 	if (!p->valid) {
 		free(p->rows);
 		p->nrows = query_markers(v->trace, &v->filter, &p->rows);
@@ -36,31 +36,40 @@ markers_refresh(struct view *v)
 	return p;
 }
 
-void
-markers_pane_stale(struct view *v)
+static struct pane *
+markers_create(struct view *v)
 {
-	if (v->markers != NULL)
-		v->markers->valid = false;
-}
+	struct markers_pane *p = xcalloc(1, sizeof *p);
 
-void
-markers_pane_free(struct view *v)
-{
-	if (v->markers == NULL)
-		return;
-	free(v->markers->rows);
-	free(v->markers);
-	v->markers = NULL;
+	(void)v;
+	return &p->base;
 }
 
 static void
-markers_draw(struct view *v, struct grid *g, struct rect r)
+markers_free(struct pane *pane)
+{
+	struct markers_pane *p = (struct markers_pane *)pane;
+
+	free(p->rows);
+	free(p);
+}
+
+static void
+markers_stale(struct pane *pane, struct view *v, unsigned changed)
+{
+	(void)v;
+	if (changed & VIEW_CHANGED_DATA)
+		((struct markers_pane *)pane)->valid = false;
+}
+
+static void
+markers_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 {
 	const struct trace *t = v->trace;
-	struct list_pos *p = &v->list[PANE_MARKERS];
+	struct list_pos *p = &pane->pos;
 	char buf[128], tb[48], lb[64];
 	int rows = r.h - 2;
-	struct markers_pane *mp = markers_refresh(v);
+	struct markers_pane *mp = markers_refresh(pane, v);
 
 	snprintf(buf, sizeof buf, "%zu of %zu markers; ] [ next/previous, "
 	    "w b c e by kind", mp->nrows, t->nmarkers);
@@ -101,11 +110,11 @@ markers_draw(struct view *v, struct grid *g, struct rect r)
 }
 
 static int
-markers_command(struct view *v, enum cmd c)
+markers_command(struct pane *pane, struct view *v, enum cmd c)
 {
-	struct list_pos *p = &v->list[PANE_MARKERS];
+	struct list_pos *p = &pane->pos;
 	const struct marker *m;
-	struct markers_pane *mp = markers_refresh(v);
+	struct markers_pane *mp = markers_refresh(pane, v);
 
 	if (c != CMD_LIST_ENTER)
 		return list_command(p, mp->nrows, c);
@@ -115,23 +124,29 @@ markers_command(struct view *v, enum cmd c)
 	if (m->track < v->trace->ntracks)
 		v->cursor_track = m->track;
 	view_goto_time(v, m->t);
-	v->pane = PANE_TIMELINE;
+	view_show_pane(v, PANE_TIMELINE);
 	view_message(v, false, "%s", marker_kind_name(
 	    (enum marker_kind)m->kind));
 	return PANE_REDRAW | PANE_DATA;
 }
 
 static int
-markers_mouse(struct view *v, struct rect r, int x, int y,
-    enum mouse_button b)
+markers_mouse(struct pane *pane, struct view *v, struct rect r, int x,
+    int y, enum mouse_button b)
 {
 	(void)x;
-	return list_mouse(v, &v->list[PANE_MARKERS], markers_refresh(v)->nrows,
-	    r, y, b,
-	    markers_command);
+	return list_mouse(pane, v, &pane->pos, markers_refresh(pane, v)->nrows,
+	    r, y, b, markers_command);
 }
 
 const struct pane_class pane_markers = {
-	"Markers", CTX_MARKERS, markers_draw, markers_command,
-	markers_mouse, NULL
+	.title = "Markers",
+	.ctx = CTX_MARKERS,
+	.hint = "? keys  j/k move  Enter go there  1 timeline",
+	.create = markers_create,
+	.free = markers_free,
+	.stale = markers_stale,
+	.draw = markers_draw,
+	.command = markers_command,
+	.mouse = markers_mouse,
 };

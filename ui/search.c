@@ -2,19 +2,46 @@
  * The search results pane: one row per function whose name matches the
  * search, with its number of matches and their total time; Enter goes to
  * the function's first match in time. The search itself (view_search)
- * lives in view.c because every pane highlights its matches.
+ * is the view's (view_filter.c) because every pane highlights its
+ * matches.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "panes.h"
 #include "text.h"
 #include "timefmt.h"
+#include "xalloc.h"
+
+/* The pane's own state is its list position (base.pos): the rows are
+ * the view's search results. */
+static struct pane *
+search_create(struct view *v)
+{
+	(void)v;
+	return xcalloc(1, sizeof(struct pane));
+}
 
 static void
-search_draw(struct view *v, struct grid *g, struct rect r)
+search_free(struct pane *pane)
 {
-	struct list_pos *p = &v->list[PANE_SEARCH];
+	free(pane);
+}
+
+/* New results are shown from the first. */
+static void
+search_stale(struct pane *pane, struct view *v, unsigned changed)
+{
+	(void)v;
+	if (changed & VIEW_CHANGED_SEARCH)
+		pane->pos.sel = pane->pos.top = 0;
+}
+
+static void
+search_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
+{
+	struct list_pos *p = &pane->pos;
 	char buf[128];
 	int rows = r.h - 2, name_w = r.w - 24;
 
@@ -67,9 +94,9 @@ search_draw(struct view *v, struct grid *g, struct rect r)
 }
 
 static int
-search_command(struct view *v, enum cmd c)
+search_command(struct pane *pane, struct view *v, enum cmd c)
 {
-	struct list_pos *p = &v->list[PANE_SEARCH];
+	struct list_pos *p = &pane->pos;
 
 	if (c != CMD_LIST_ENTER)
 		return list_command(p, v->nresults, c);
@@ -93,7 +120,7 @@ search_command(struct view *v, enum cmd c)
 			v->folded[h->ref.track] = 0;
 			view_show_cursor(v);
 		}
-		v->pane = PANE_TIMELINE;
+		view_show_pane(v, PANE_TIMELINE);
 		view_message(v, false, "first match of %s (n: next)",
 		    trace_func_name(v->trace, f));
 		break;
@@ -102,23 +129,31 @@ search_command(struct view *v, enum cmd c)
 }
 
 static int
-search_mouse(struct view *v, struct rect r, int x, int y,
+search_mouse(struct pane *pane, struct view *v, struct rect r, int x, int y,
     enum mouse_button b)
 {
 	(void)x;
-	return list_mouse(v, &v->list[PANE_SEARCH], v->nresults, r, y, b,
+	return list_mouse(pane, v, &pane->pos, v->nresults, r, y, b,
 	    search_command);
 }
 
 static func_id
-search_selected(struct view *v)
+search_selected(struct pane *pane, struct view *v)
 {
-	size_t sel = v->list[PANE_SEARCH].sel;
+	size_t sel = pane->pos.sel;
 
 	return sel < v->nresults ? v->results[sel].func : CALL_NONE;
 }
 
 const struct pane_class pane_search = {
-	"Search", CTX_SEARCH, search_draw, search_command,
-	search_mouse, search_selected
+	.title = "Search",
+	.ctx = CTX_SEARCH,
+	.hint = "? keys  j/k move  Enter go there  1 timeline",
+	.create = search_create,
+	.free = search_free,
+	.stale = search_stale,
+	.draw = search_draw,
+	.command = search_command,
+	.mouse = search_mouse,
+	.selected_func = search_selected,
 };

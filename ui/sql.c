@@ -69,6 +69,7 @@ struct sql_result {
 };
 
 struct sql_pane {
+	struct pane base;	/* base.pos: the selected row */
 	struct sql *conn;
 	char *query;
 	struct sql_result *res;	/* shown */
@@ -100,11 +101,9 @@ result_free(void *arg)
 }
 
 static struct sql_pane *
-pane(struct view *v)
+sql_pane(const struct view *v)
 {
-	if (v->sql == NULL)
-		v->sql = xcalloc(1, sizeof *v->sql);
-	return v->sql;
+	return (struct sql_pane *)v->panes[PANE_SQL];
 }
 
 /* ------------------------------------------------------------- the job */
@@ -269,11 +268,12 @@ run_query(struct job *j)
 	r->ms = now_ms() - t0;
 }
 
+static void install(struct job *j, struct view *v);
+
 /* Starts the query for the view's current window and filters. */
 static void
-submit(struct view *v)
+submit(struct sql_pane *p, struct view *v)
 {
-	struct sql_pane *p = pane(v);
 	char *err = NULL;
 	if (p->conn == NULL &&
 	    (p->conn = sql_open(v->trace, NULL, &err)) == NULL) {
@@ -285,7 +285,7 @@ submit(struct view *v)
 	struct sql_result *r = xcalloc(1, sizeof *r);
 	r->conn = p->conn;
 	r->query = xstrdup(p->query);
-	struct job *j = job_new(JOB_SQL, v->trace, &v->filter, v->data_gen);
+	struct job *j = job_new(p, v->trace, &v->filter, v->data_gen);
 	/* the span (the range, or the window): the whole trace when all of
 	 * it is in, so that nothing at its very end is cut */
 	ttv_ns s0, s1;
@@ -293,6 +293,7 @@ submit(struct view *v)
 	j->t0 = s0 <= v->trace->first ? TTV_NS_MIN : s0;
 	j->t1 = s1 > v->trace->last ? TTV_NS_MAX : s1;
 	j->run = run_query;
+	j->install = install;
 	j->arg = r;
 	j->arg_free = result_free;
 	p->running = true;
@@ -303,20 +304,18 @@ submit(struct view *v)
 	jobs_submit(j);
 }
 
-void
-sql_pane_install(struct view *v, struct job *j)
+static void
+install(struct job *j, struct view *v)
 {
-	struct sql_pane *p = pane(v);
+	struct sql_pane *p = j->key;
 	struct sql_result *r = j->arg;
 	p->running = false;
 	if (p->rerun) {
 		/* out of date before it ended: run it again */
-		job_free(j);
-		submit(v);
+		submit(p, v);
 		return;
 	}
 	j->arg = NULL;
-	job_free(j);
 	p->failed = r->error != NULL || r->cancelled;
 	if (p->failed) {
 		/* the rows shown would be another query's */
@@ -350,7 +349,7 @@ sql_pane_install(struct view *v, struct job *j)
 		}
 	result_free(p->res);
 	p->res = r;
-	v->list[PANE_SQL].sel = v->list[PANE_SQL].top = 0;
+	p->base.pos.sel = p->base.pos.top = 0;
 }
 
 /* ------------------------------------------------------------- the api */
@@ -358,7 +357,7 @@ sql_pane_install(struct view *v, struct job *j)
 int
 sql_pane_run(struct view *v, const char *query)
 {
-	struct sql_pane *p = pane(v);
+	struct sql_pane *p = sql_pane(v);
 	while (*query == ' ')
 		query++;
 	if (*query == '\0') {
@@ -368,8 +367,7 @@ sql_pane_run(struct view *v, const char *query)
 	}
 	free(p->query);
 	p->query = xstrdup(query);
-	v->pane = PANE_SQL;
-	v->help = false;
+	view_show_pane(v, PANE_SQL);
 	if (p->running) {
 		/* the connection is busy: stop that query, run this one
 		 * when it has stopped */
@@ -377,22 +375,29 @@ sql_pane_run(struct view *v, const char *query)
 		p->rerun = true;
 		return PANE_REDRAW;
 	}
-	submit(v);
+	submit(p, v);
 	return PANE_REDRAW;
 }
 
 const char *
 sql_pane_query(const struct view *v)
 {
-	return v->sql != NULL ? v->sql->query : NULL;
+	return sql_pane(v)->query;
 }
 
-void
-sql_pane_free(struct view *v)
+static struct pane *
+sql_create(struct view *v)
 {
-	struct sql_pane *p = v->sql;
-	if (p == NULL)
-		return;
+	struct sql_pane *p = xcalloc(1, sizeof *p);
+
+	(void)v;
+	return &p->base;
+}
+
+static void
+sql_free(struct pane *pane)
+{
+	struct sql_pane *p = (struct sql_pane *)pane;
 	result_free(p->res);
 	free(p->query);
 	/* a job still running has the connection: it is stopped, and ends
@@ -402,24 +407,23 @@ sql_pane_free(struct view *v)
 	else
 		sql_close(p->conn);
 	free(p);
-	v->sql = NULL;
 }
 
 /* ---------------------------------------------------------------- pane */
 
 static void
-sql_draw(struct view *v, struct grid *g, struct rect r)
+sql_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 {
-	struct sql_pane *p = pane(v);
+	struct sql_pane *p = (struct sql_pane *)pane;
 	struct sql_result *res = p->res;
-	struct list_pos *lp = &v->list[PANE_SQL];
+	struct list_pos *lp = &pane->pos;
 	char buf[256];
 	int rows = r.h - 3;
 
 	/* the results follow the window and the filters */
 	if (p->query != NULL && !p->running && !p->failed &&
 	    p->gen != v->data_gen)
-		submit(v);
+		submit(p, v);
 	if (p->query == NULL) {
 		pane_title(g, r, "SQL", "no query yet: press s or type :sql "
 		    "SELECT ... (tables: man ttv-sql)");
@@ -498,10 +502,9 @@ sql_draw(struct view *v, struct grid *g, struct rect r)
 
 /* Enter: the row's place in the timeline. */
 static int
-jump(struct view *v, const struct sql_jump *jp)
+jump(struct sql_pane *p, struct view *v, const struct sql_jump *jp)
 {
 	const struct trace *t = v->trace;
-	struct sql_pane *p = pane(v);
 	if (!(jp->has & HAS_TS)) {
 		view_message(v, true, "sql: this row has no ts column to "
 		    "jump to");
@@ -522,7 +525,7 @@ jump(struct view *v, const struct sql_jump *jp)
 				view_set_cursor(v, ref);
 				view_show_cursor(v);
 			}
-			v->pane = PANE_TIMELINE;
+			view_show_pane(v, PANE_TIMELINE);
 			view_message(v, false, "slice %lld", (long long)jp->id);
 			return PANE_REDRAW | PANE_DATA;
 		}
@@ -538,14 +541,14 @@ jump(struct view *v, const struct sql_jump *jp)
 		v->folded[track] = 0;
 	}
 	view_goto_time(v, jp->ts);
-	v->pane = PANE_TIMELINE;
+	view_show_pane(v, PANE_TIMELINE);
 	return PANE_REDRAW | PANE_DATA;
 }
 
 static int
-sql_command(struct view *v, enum cmd c)
+sql_command(struct pane *pane, struct view *v, enum cmd c)
 {
-	struct sql_pane *p = pane(v);
+	struct sql_pane *p = (struct sql_pane *)pane;
 	struct sql_result *res = p->res;
 	size_t n = res != NULL ? res->nrows : 0;
 	if (c == CMD_CLOSE) {
@@ -554,28 +557,36 @@ sql_command(struct view *v, enum cmd c)
 			view_message(v, false, "sql: stopping the query");
 			return PANE_REDRAW;
 		}
-		v->pane = PANE_TIMELINE;
+		view_show_pane(v, PANE_TIMELINE);
 		return PANE_REDRAW;
 	}
 	if (c != CMD_LIST_ENTER)
-		return list_command(&v->list[PANE_SQL], n, c);
-	if (v->list[PANE_SQL].sel >= n)
+		return list_command(&pane->pos, n, c);
+	if (pane->pos.sel >= n)
 		return PANE_HANDLED;
-	return jump(v, &res->jump[v->list[PANE_SQL].sel]);
+	return jump(p, v, &res->jump[pane->pos.sel]);
 }
 
 static int
-sql_mouse(struct view *v, struct rect r, int x, int y, enum mouse_button b)
+sql_mouse(struct pane *pane, struct view *v, struct rect r, int x, int y,
+    enum mouse_button b)
 {
 	(void)x;
-	struct sql_pane *p = pane(v);
+	struct sql_pane *p = (struct sql_pane *)pane;
 	/* list_mouse counts rows from r.y + 2: this pane has one line more */
 	r.y++;
 	r.h--;
-	return list_mouse(v, &v->list[PANE_SQL], p->res ? p->res->nrows : 0,
+	return list_mouse(pane, v, &pane->pos, p->res ? p->res->nrows : 0,
 	    r, y, b, sql_command);
 }
 
 const struct pane_class pane_sql = {
-	"SQL", CTX_SQL, sql_draw, sql_command, sql_mouse, NULL
+	.title = "SQL",
+	.ctx = CTX_SQL,
+	.hint = "? keys  s new query  Esc stop  1 timeline",
+	.create = sql_create,
+	.free = sql_free,
+	.draw = sql_draw,
+	.command = sql_command,
+	.mouse = sql_mouse,
 };

@@ -1,12 +1,10 @@
 /*
  * The SQL pane (ui/sql.c): what the rest of the viewer asks of it. The
- * pane owns its connection, query and results; the view holds them
- * (view->sql) and frees them with sql_pane_free().
+ * pane owns its connection, query and results.
  */
 #ifndef TTV_UI_SQLPANE_H
 #define TTV_UI_SQLPANE_H
 
-#include "jobs.h"
 #include "view.h"
 
 /* Runs a query (`:sql QUERY`) over the view's window and filters, and
@@ -14,8 +12,5 @@
 int sql_pane_run(struct view *v, const char *query);
 /* The query last run, or NULL: the `:sql` prompt starts from it. */
 const char *sql_pane_query(const struct view *v);
-/* Takes a finished JOB_SQL's results (view.c's install). */
-void sql_pane_install(struct view *v, struct job *j);
-void sql_pane_free(struct view *v);
 
 #endif

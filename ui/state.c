@@ -380,7 +380,7 @@ apply(struct view *v, struct candidate *c, bool keep_filters)
 		    c->func != CALL_NONE)
 			calls_pane_open(v, c->pane, c->func);
 		else if (c->pane != PANE_CALLERS && c->pane != PANE_INSTANCES)
-			v->pane = c->pane;
+			view_show_pane(v, c->pane);
 	}
 }
 

@@ -4,10 +4,27 @@
  * pane and shows in the header line.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "panes.h"
 #include "text.h"
+#include "xalloc.h"
+
+/* The pane's own state is its list position (base.pos); the picks are
+ * the view's (view->thread_pick), which the saved state keeps. */
+static struct pane *
+threads_create(struct view *v)
+{
+	(void)v;
+	return xcalloc(1, sizeof(struct pane));
+}
+
+static void
+threads_free(struct pane *pane)
+{
+	free(pane);
+}
 
 /* Thread tracks in trace order: row i is the i-th thread track. */
 static size_t
@@ -30,10 +47,11 @@ thread_track(const struct trace *t, size_t row)
 }
 
 static void
-threads_draw(struct view *v, struct grid *g, struct rect r)
+threads_draw(struct pane *pane, struct view *v, struct grid *g,
+    struct rect r)
 {
 	const struct trace *t = v->trace;
-	struct list_pos *p = &v->list[PANE_THREADS];
+	struct list_pos *p = &pane->pos;
 	size_t n = thread_count(t), row = 0;
 	char buf[128], lb[64];
 	int rows = r.h - 2;
@@ -75,10 +93,10 @@ threads_draw(struct view *v, struct grid *g, struct rect r)
 }
 
 static int
-threads_command(struct view *v, enum cmd c)
+threads_command(struct pane *pane, struct view *v, enum cmd c)
 {
 	const struct trace *t = v->trace;
-	struct list_pos *p = &v->list[PANE_THREADS];
+	struct list_pos *p = &pane->pos;
 	size_t n = thread_count(t);
 	uint32_t tr;
 	bool any = false;
@@ -112,16 +130,16 @@ threads_command(struct view *v, enum cmd c)
 
 /* A click picks or unpicks the thread under it; the wheel scrolls. */
 static int
-threads_mouse(struct view *v, struct rect r, int x, int y,
-    enum mouse_button b)
+threads_mouse(struct pane *pane, struct view *v, struct rect r, int x,
+    int y, enum mouse_button b)
 {
-	struct list_pos *p = &v->list[PANE_THREADS];
+	struct list_pos *p = &pane->pos;
 	size_t n = thread_count(v->trace), row;
 	uint32_t tr;
 
 	(void)x;
 	if (b != MOUSE_CLICK)
-		return list_mouse(v, p, n, r, y, b, threads_command);
+		return list_mouse(pane, v, p, n, r, y, b, threads_command);
 	if (y < r.y + 2)
 		return PANE_HANDLED;
 	row = p->top + (size_t)(y - r.y - 2);
@@ -135,6 +153,12 @@ threads_mouse(struct view *v, struct rect r, int x, int y,
 }
 
 const struct pane_class pane_threads = {
-	"Threads", CTX_THREADS, threads_draw, threads_command,
-	threads_mouse, NULL
+	.title = "Threads",
+	.ctx = CTX_THREADS,
+	.hint = "? keys  Space pick  I invert  a all  Enter apply",
+	.create = threads_create,
+	.free = threads_free,
+	.draw = threads_draw,
+	.command = threads_command,
+	.mouse = threads_mouse,
 };

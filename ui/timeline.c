@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "glyph.h"
 #include "callpanes.h"
+#include "glyph.h"
 #include "panes.h"
 #include "summary.h"
 #include "text.h"
@@ -32,6 +32,7 @@
  * process's threads, then its async tracks and counters; CPU lanes last),
  * a track's place in it, and the first row shown. */
 struct timeline_pane {
+	struct pane base;
 	uint32_t *order;	/* ntracks */
 	uint32_t *pos;		/* ntracks: index of a track in order */
 	int top;
@@ -70,8 +71,14 @@ cmp_lane_key(const void *a, const void *b)
 	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-void
-timeline_pane_init(struct view *v)
+static struct timeline_pane *
+lanes(const struct view *v)
+{
+	return (struct timeline_pane *)v->panes[PANE_TIMELINE];
+}
+
+static struct pane *
+timeline_create(struct view *v)
 {
 	const struct trace *t = v->trace;
 	uint32_t n = t->ntracks;
@@ -104,25 +111,26 @@ timeline_pane_init(struct view *v)
 	}
 	free(key);
 	free(first);
-	v->timeline = tp;
+	return &tp->base;
 }
 
-void
-timeline_pane_free(struct view *v)
+static void
+timeline_free(struct pane *p)
 {
-	if (v->timeline == NULL)
-		return;
-	free(v->timeline->order);
-	free(v->timeline->pos);
-	free(v->timeline);
-	v->timeline = NULL;
+	struct timeline_pane *tp = (struct timeline_pane *)p;
+
+	free(tp->order);
+	free(tp->pos);
+	free(tp);
 }
 
-void
-timeline_pane_rewind(struct view *v)
+/* Other threads picked: the lanes are shown from the first again. */
+static void
+timeline_stale(struct pane *p, struct view *v, unsigned changed)
 {
-	if (v->timeline != NULL)
-		v->timeline->top = 0;
+	(void)v;
+	if (changed & VIEW_CHANGED_THREADS)
+		((struct timeline_pane *)p)->top = 0;
 }
 
 size_t
@@ -133,7 +141,7 @@ timeline_rows(const struct view *v, struct lane_row **rows)
 	struct lane_row *r = NULL;
 
 	for (uint32_t k = 0; k < t->ntracks; k++) {
-		uint32_t i = v->timeline->order[k];
+		uint32_t i = lanes(v)->order[k];
 		const struct track *tr = &t->tracks[i];
 		uint32_t nd = tr->kind == TRACK_COUNTER ? 1 : tr->ndepth;
 
@@ -731,8 +739,9 @@ draw_counter(struct view *v, struct grid *g, int x, int y, int w,
 }
 
 static void
-timeline_draw(struct view *v, struct grid *g, struct rect r)
+timeline_draw(struct pane *p, struct view *v, struct grid *g, struct rect r)
 {
+	struct timeline_pane *tp = (struct timeline_pane *)p;
 	struct lane_row *rows;
 	size_t n = timeline_rows(v, &rows), cur = SIZE_MAX;
 	int body = r.h - 2;
@@ -760,22 +769,22 @@ timeline_draw(struct view *v, struct grid *g, struct rect r)
 				break;
 		}
 	}
-	if (v->timeline->top > (int)n - 1)
-		v->timeline->top = (int)n - 1;
-	if (v->timeline->top < 0)
-		v->timeline->top = 0;
+	if (tp->top > (int)n - 1)
+		tp->top = (int)n - 1;
+	if (tp->top < 0)
+		tp->top = 0;
 	if (cur != SIZE_MAX) {
-		if ((int)cur < v->timeline->top)
-			v->timeline->top = (int)cur;
-		if ((int)cur >= v->timeline->top + body)
-			v->timeline->top = (int)cur - body + 1;
+		if ((int)cur < tp->top)
+			tp->top = (int)cur;
+		if ((int)cur >= tp->top + body)
+			tp->top = (int)cur - body + 1;
 	}
 	/* The calls of the rows drawn one by one, asked of the kernel all at
 	 * once: with an index not in memory, one wait instead of a read a
 	 * row. */
-	for (int row = 0; row < body && (size_t)(v->timeline->top + row) < n;
+	for (int row = 0; row < body && (size_t)(tp->top + row) < n;
 	    row++) {
-		const struct lane_row *lr = &rows[v->timeline->top + row];
+		const struct lane_row *lr = &rows[tp->top + row];
 		const struct track *tr = &v->trace->tracks[lr->track];
 		size_t lo, hi;
 		if (lr->depth < 0 || v->trace->backing == NULL ||
@@ -787,9 +796,9 @@ timeline_draw(struct view *v, struct grid *g, struct rect r)
 		trace_prefetch(v->trace, lr->track, (uint32_t)lr->depth, lo,
 		    hi);
 	}
-	for (int row = 0; row < body && (size_t)(v->timeline->top + row) < n;
+	for (int row = 0; row < body && (size_t)(tp->top + row) < n;
 	    row++) {
-		const struct lane_row *lr = &rows[v->timeline->top + row];
+		const struct lane_row *lr = &rows[tp->top + row];
 		int y = r.y + 2 + row;
 		if (lr->depth < 0)
 			draw_lane_header(v, g, r.x, y, r.w, lr->track);
@@ -828,11 +837,11 @@ lane_step(struct view *v, int dir)
 	const struct trace *t = v->trace;
 	/* In the order the lanes are shown. */
 	int64_t k = v->cursor_track >= t->ntracks ? -1 :
-	    (int64_t)v->timeline->pos[v->cursor_track];
+	    (int64_t)lanes(v)->pos[v->cursor_track];
 	ttv_ns when = view_cursor_time(v);
 
 	for (k += dir; k >= 0 && k < (int64_t)t->ntracks; k += dir) {
-		int64_t i = v->timeline->order[k];
+		int64_t i = lanes(v)->order[k];
 		if (!view_track_shown(v, (uint32_t)i) ||
 		    t->tracks[i].ndepth == 0)
 			continue;
@@ -864,7 +873,7 @@ lane_step(struct view *v, int dir)
 }
 
 static int
-timeline_command(struct view *v, enum cmd c)
+timeline_command(struct pane *p, struct view *v, enum cmd c)
 {
 	const struct trace *t = v->trace;
 	struct slice_ref r;
@@ -935,9 +944,10 @@ timeline_command(struct view *v, enum cmd c)
  * it (or the one drawn in that column when they are dense); on a lane
  * header, fold or unfold. */
 static int
-timeline_mouse(struct view *v, struct rect r, int x, int y,
+timeline_mouse(struct pane *p, struct view *v, struct rect r, int x, int y,
     enum mouse_button b)
 {
+	struct timeline_pane *tp = (struct timeline_pane *)p;
 	struct tmap m = { v->t0, v->t1, r.w };
 	int col = x - r.x;
 	ttv_ns a = tmap_time(&m, col), e = tmap_time(&m, col + 1);
@@ -953,7 +963,7 @@ timeline_mouse(struct view *v, struct rect r, int x, int y,
 	if (y < r.y + 2)
 		return PANE_HANDLED;
 	n = timeline_rows(v, &rows);
-	row = (size_t)v->timeline->top + (size_t)(y - r.y - 2);
+	row = (size_t)tp->top + (size_t)(y - r.y - 2);
 	if (row < n) {
 		const struct lane_row *lr = &rows[row];
 		const struct track *tr = &v->trace->tracks[lr->track];
@@ -985,15 +995,15 @@ timeline_mouse(struct view *v, struct rect r, int x, int y,
 	return flags;
 }
 
-/* The selected call's function. */
-static func_id
-timeline_selected(struct view *v)
-{
-	return v->has_cursor ? trace_slice(v->trace, v->cursor)->func :
-	    CALL_NONE;
-}
-
 const struct pane_class pane_timeline = {
-	"Timeline", CTX_TIMELINE, timeline_draw, timeline_command,
-	timeline_mouse, timeline_selected
+	.title = "Timeline",
+	.ctx = CTX_TIMELINE,
+	.hint = "? keys  / search  g go to  ] marker  : command  q quit",
+	.create = timeline_create,
+	.free = timeline_free,
+	.stale = timeline_stale,
+	.draw = timeline_draw,
+	.command = timeline_command,
+	.mouse = timeline_mouse,
+	/* v and #: the selected call's function (pane_selected_func) */
 };

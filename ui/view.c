@@ -1,6 +1,8 @@
 /*
  * The viewer state and the operations every pane shares: cursor, window,
- * filters, search, markers, bookmarks (see view.h).
+ * flows, markers, bookmarks, the call tree of the span and the background
+ * jobs' collector (see view.h); the range, the filters and the search are
+ * in view_filter.c. The panes are reached through their class only.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,9 +14,6 @@
 #include "timefmt.h"
 #include "timeparse.h"
 #include "tmap.h"
-#include "sqlpane.h"
-#include "callpanes.h"
-#include "panes.h"
 #include "view.h"
 #include "xalloc.h"
 
@@ -41,7 +40,6 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 	v->t1 = trace_last(t);
 	v->folded = xcalloc(t->ntracks ? t->ntracks : 1, 1);
 	v->thread_pick = xcalloc(t->ntracks ? t->ntracks : 1, 1);
-	timeline_pane_init(v);
 	flow_index_build(t, &v->flows);
 	filter_init(&v->filter);
 	v->details = true;
@@ -56,8 +54,7 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 		    2000000;
 		v->async = trace_nslices(t) >= limit;
 	}
-	for (int k = 0; k < JOB_KINDS; k++)
-		v->requested[k] = UINT64_MAX;
+	v->tree_asked = UINT64_MAX;
 	for (uint32_t i = 0; i < t->ntracks; i++)
 		if (t->tracks[i].ndepth > 0 && t->tracks[i].depth[0].len > 0) {
 			struct slice_ref r = { i, 0, 0 };
@@ -69,23 +66,73 @@ view_init(struct view *v, const struct trace *t, bool utf8)
 void
 view_free(struct view *v)
 {
+	/* A pattern still being matched is of no use now. */
+	if (v->search_pending)
+		jobs_cancel(&v->search_req);
+	if (v->func_pending != NULL)
+		jobs_cancel(&v->func_pending);
 	free(v->folded);
 	free(v->thread_pick);
-	timeline_pane_free(v);
 	flow_index_free(&v->flows);
 	filter_clear(&v->filter);
 	free(v->func_pattern);
 	free(v->func_pending);
-	view_search_clear(v);
-	functions_pane_free(v);
-	flame_pane_free(v);
+	free(v->search_pattern);
+	free(v->match);
+	free(v->str_match);
+	free(v->hits);
+	free(v->results);
+	free(v->log_match);
 	call_tree_free(&v->tree);
-	markers_pane_free(v);
-	logs_pane_free(v);
-	sql_pane_free(v);
-	calltree_pane_free(v);
-	calls_pane_free(v);
+	/* Each pane frees itself, as its class knows how. */
+	for (int i = 0; i < PANE_COUNT; i++)
+		if (v->panes[i] != NULL)
+			v->panes[i]->cls->free(v->panes[i]);
 	memset(v, 0, sizeof *v);
+}
+
+void
+view_show_pane(struct view *v, enum pane_id id)
+{
+	v->pane = id;
+}
+
+/* ------------------------------------------------------------- panes */
+
+void
+pane_draw(struct view *v, enum pane_id id, struct grid *g, struct rect r)
+{
+	struct pane *p = v->panes[id];
+
+	p->cls->draw(p, v, g, r);
+}
+
+int
+pane_command(struct view *v, enum pane_id id, enum cmd c)
+{
+	struct pane *p = v->panes[id];
+
+	return p->cls->command(p, v, c);
+}
+
+int
+pane_mouse(struct view *v, enum pane_id id, struct rect r, int x, int y,
+    enum mouse_button b)
+{
+	struct pane *p = v->panes[id];
+
+	return p->cls->mouse(p, v, r, x, y, b);
+}
+
+func_id
+pane_selected_func(struct view *v, enum pane_id id)
+{
+	struct pane *p = v->panes[id];
+
+	if (p->cls->selected_func != NULL)
+		return p->cls->selected_func(p, v);
+	return v->has_cursor ? trace_slice(v->trace, v->cursor)->func :
+	    CALL_NONE;
 }
 
 void
@@ -96,184 +143,108 @@ view_span(const struct view *v, ttv_ns *t0, ttv_ns *t1)
 }
 
 void
-view_range_set(struct view *v, ttv_ns t0, ttv_ns t1)
+view_changed(struct view *v, unsigned changed)
 {
-	if (t1 <= t0)
-		return;
-	v->range_on = true;
-	v->range_t0 = t0;
-	v->range_t1 = t1;
-	/* The search results follow the range too. */
-	view_filter_changed(v);
-}
-
-void
-view_range_clear(struct view *v)
-{
-	if (!v->range_on)
-		return;
-	v->range_on = false;
-	view_filter_changed(v);
+	for (int i = 0; i < PANE_COUNT; i++) {
+		struct pane *p = v->panes[i];
+		if (p != NULL && p->cls->stale != NULL)
+			p->cls->stale(p, v, changed);
+	}
 }
 
 void
 view_data_changed(struct view *v)
 {
-	functions_pane_stale(v);
 	v->tree_valid = false;
-	markers_pane_stale(v);
-	logs_pane_stale(v);
+	view_changed(v, VIEW_CHANGED_DATA);
 	v->data_gen++;
 }
 
-static void search_submit(struct view *v);
-
 void
-view_filter_changed(struct view *v)
+view_submit(struct view *v, struct job *j)
 {
-	view_data_changed(v);
-	v->filter_gen++;
-	if (v->match != NULL)
-		search_submit(v);
-}
-
-static void view_filter_install(struct view *v, const char *pattern,
-    bool hide, uint8_t *match);
-
-/* A function filter matched on the worker: applied if it is still the
- * one asked for last, or said why not. */
-static void
-install_filter(struct view *v, struct job *j)
-{
-	if (j->req != v->filter_req || v->func_pending == NULL)
-		return;
-	free(v->func_pending);
-	v->func_pending = NULL;
-	if (j->error != NULL) {
-		view_message(v, true, "filter not applied: %s", j->error);
+	if (v->async) {
+		jobs_submit(j);
 		return;
 	}
-	view_filter_install(v, j->pattern, j->hide, j->match);
-	j->match = NULL;
-}
-
-static void
-install(struct view *v, struct job *j)
-{
-	switch (j->kind) {
-	case JOB_SQL:
-		sql_pane_install(v, j);	/* takes the job */
-		return;
-	case JOB_CALLERS:
-	case JOB_INSTANCES:
-		calls_pane_install(v, j);	/* takes the job */
-		return;
-	case JOB_STATS:
-		if (j->gen != v->data_gen)
-			break;
-		functions_pane_install(v, &j->stats);
-		break;
-	case JOB_TREE:
-		if (j->gen != v->data_gen)
-			break;
-		call_tree_free(&v->tree);
-		v->tree = j->tree;
-		memset(&j->tree, 0, sizeof j->tree);
-		v->tree_valid = true;
-		v->tree_gen++;
-		break;
-	case JOB_FILTER:
-		install_filter(v, j);
-		break;
-	case JOB_SEARCH:
-		if (j->req != v->search_req)
-			break;		/* an older search, or one cleared */
-		if (j->error != NULL) {
-			view_search_clear(v);
-			view_message(v, true, "search not run: %s", j->error);
-			break;
-		}
-		if (v->match == NULL) {
-			/* The worker matched the pattern: its verdicts serve
-			 * every later filter and range. */
-			v->match = j->match;
-			v->str_match = j->str;
-			j->match = j->str = NULL;
-			if (j->gen != v->filter_gen) {
-				search_submit(v);
-				break;
-			}
-		}
-		if (j->gen != v->filter_gen)
-			break;
-		free(v->hits);
-		free(v->results);
-		v->hits = j->hits;
-		v->nhits = j->nhits;
-		v->results = j->results;
-		v->nresults = j->nresults;
-		j->hits = NULL;
-		j->results = NULL;
-		v->search_pending = false;
-		v->list[PANE_SEARCH].sel = v->list[PANE_SEARCH].top = 0;
-		/* Log text matches too, for the log pane. */
-		free(v->log_match);
-		v->log_match = j->log_match;
-		v->nlog_matches = j->nlog_matches;
-		j->log_match = NULL;
-		logs_pane_stale(v);
-		v->arg_hits = false;
-		for (size_t i = 0; i < v->nhits && !v->arg_hits; i++)
-			if (v->hits[i].ref.depth != SEARCH_INSTANT &&
-			    !view_func_matches(v, trace_slice(v->trace,
-			    v->hits[i].ref)->func))
-				v->arg_hits = true;
-		break;
-	default:
-		break;
-	}
+	j->run(j);
+	j->install(j, v);
 	job_free(j);
-}
-
-void
-view_request(struct view *v, enum job_kind k)
-{
-	struct job *j;
-
-	if (v->async && v->requested[k] == v->data_gen)
-		return;		/* already on its way */
-	j = job_new(k, v->trace, &v->filter, v->data_gen);
-	view_span(v, &j->t0, &j->t1);
-	j->per_thread = v->flame_per_thread;
-	if (!v->async) {
-		job_run(j);
-		install(v, j);
-		return;
-	}
-	v->requested[k] = v->data_gen;
-	jobs_submit(j);
 }
 
 bool
 view_collect(struct view *v)
 {
+	struct job *j;
 	bool any = false;
 
-	for (int k = 0; k < JOB_KINDS; k++) {
-		/* small traces compute everything on this thread but SQL,
-		 * which may run for ever and must stay stoppable, the call
-		 * queries, submitted by their panes, and the patterns too
-		 * costly to match within a frame */
-		if (!v->async && k != JOB_SQL && k != JOB_CALLERS &&
-		    k != JOB_INSTANCES && k != JOB_SEARCH && k != JOB_FILTER)
-			continue;
-		struct job *j = jobs_take((enum job_kind)k);
-		if (j == NULL)
-			continue;
-		install(v, j);
+	while ((j = jobs_take()) != NULL) {
+		j->install(j, v);
+		job_free(j);
 		any = true;
 	}
 	return any;
+}
+
+/* ---------------------------------------------------------- call tree */
+
+struct tree_job {
+	bool per_thread;
+	struct call_tree tree;
+};
+
+static void
+tree_job_free(void *arg)
+{
+	struct tree_job *a = arg;
+
+	call_tree_free(&a->tree);
+	free(a);
+}
+
+static void
+tree_run(struct job *j)
+{
+	struct tree_job *a = j->arg;
+
+	query_call_tree(j->t, &j->filter, j->t0, j->t1, a->per_thread,
+	    &a->tree);
+}
+
+static void
+tree_install(struct job *j, struct view *v)
+{
+	struct tree_job *a = j->arg;
+
+	if (j->gen != v->data_gen)
+		return;
+	call_tree_free(&v->tree);
+	v->tree = a->tree;
+	memset(&a->tree, 0, sizeof a->tree);
+	v->tree_valid = true;
+	v->tree_gen++;
+}
+
+void
+view_tree_request(struct view *v)
+{
+	struct job *j;
+	struct tree_job *a;
+
+	if (v->async) {
+		if (v->tree_asked == v->data_gen)
+			return;		/* already on its way */
+		v->tree_asked = v->data_gen;
+	}
+	j = job_new(&v->tree, v->trace, &v->filter, v->data_gen);
+	a = xcalloc(1, sizeof *a);
+	a->per_thread = v->flame_per_thread;
+	view_span(v, &j->t0, &j->t1);
+	j->run = tree_run;
+	j->install = tree_install;
+	j->arg = a;
+	j->arg_free = tree_job_free;
+	view_submit(v, j);
 }
 
 void
@@ -465,368 +436,6 @@ view_goto_time(struct view *v, ttv_ns t)
 	view_data_changed(v);
 }
 
-/* ------------------------------------------------------------ filters */
-
-/* What the viewer's own thread may spend on a pattern: a frame's work
- * (a few ms), counted so that whether it decides does not depend on the
- * machine; beyond it the worker takes the whole budget. */
-static void
-quick_budget(struct regex *re)
-{
-	struct regex_budget b;
-
-	regex_budget_default(&b);
-	b.steps = 2000000;
-	b.seconds = 0;
-	b.quick = true;
-	b.max_len = 1024;
-	b.max_bytes = 65536;
-	regex_set_budget(re, &b);
-}
-
-static void
-view_filter_install(struct view *v, const char *pattern, bool hide,
-    uint8_t *match)
-{
-	filter_set_function_mask(&v->filter, v->trace, match, hide);
-	free(v->func_pattern);
-	v->func_pattern = match != NULL ? xstrdup(pattern) : NULL;
-	v->func_hide = match != NULL && hide;
-	view_filter_changed(v);
-}
-
-/* Forgets a function filter still being matched. */
-static void
-filter_pending_drop(struct view *v)
-{
-	v->filter_req++;
-	if (v->func_pending == NULL)
-		return;
-	jobs_cancel(JOB_FILTER);
-	free(v->func_pending);
-	v->func_pending = NULL;
-}
-
-int
-view_filter_functions(struct view *v, const char *pattern, bool hide)
-{
-	struct regex *re;
-	char *err = NULL;
-
-	if (pattern == NULL || pattern[0] == '\0') {
-		filter_pending_drop(v);
-		view_filter_install(v, NULL, false, NULL);
-		return 0;
-	}
-	re = regex_compile(pattern, &err);
-	if (re == NULL) {
-		view_message(v, true, "bad regex: %s", err ? err : "?");
-		free(err);
-		return -1;
-	}
-	filter_pending_drop(v);
-	quick_budget(re);
-	uint8_t *m = regex_match_funcs_or_categories(v->trace, re);
-	regex_free(re);
-	if (m != NULL) {
-		view_filter_install(v, pattern, hide, m);
-		return 0;
-	}
-	/* Too costly for a frame: the worker matches it within the whole
-	 * budget while the view keeps answering; Esc stops it. */
-	struct job *j = job_new(JOB_FILTER, v->trace, NULL, v->filter_gen);
-	j->pattern = xstrdup(pattern);
-	j->hide = hide;
-	j->req = v->filter_req;
-	v->func_pending = xstrdup(pattern);
-	v->func_pending_hide = hide;
-	view_message(v, false, "filtering %s/%s/ ... (Esc stops)",
-	    hide ? "hide" : "only", pattern);
-	jobs_submit(j);
-	return 0;
-}
-
-void
-view_filter_take(struct view *v, const char *pattern, bool hide,
-    uint8_t *func_on)
-{
-	filter_pending_drop(v);
-	free(v->filter.func_on);
-	v->filter.func_on = func_on;
-	v->filter.hide_functions = func_on != NULL && hide;
-	free(v->func_pattern);
-	v->func_pattern = func_on != NULL ? xstrdup(pattern) : NULL;
-	v->func_hide = func_on != NULL && hide;
-	view_filter_changed(v);
-}
-
-bool
-view_regex_stop(struct view *v)
-{
-	if (v->func_pending != NULL) {
-		view_message(v, true, "filter %s/%s/ not applied: stopped",
-		    v->func_pending_hide ? "hide" : "only", v->func_pending);
-		filter_pending_drop(v);
-		return true;
-	}
-	if (v->search_pending) {
-		char *p = xstrdup(v->search_pattern ? v->search_pattern : "");
-		view_search_clear(v);
-		view_message(v, true, "search /%s/ stopped", p);
-		free(p);
-		return true;
-	}
-	return false;
-}
-
-void
-view_apply_threads(struct view *v)
-{
-	const struct trace *t = v->trace;
-	int64_t *tids = xcalloc(t->ntracks ? t->ntracks : 1, sizeof *tids);
-	size_t n = 0;
-
-	for (uint32_t i = 0; i < t->ntracks; i++)
-		if (v->thread_pick[i] && t->tracks[i].kind == TRACK_THREAD)
-			tids[n++] = t->tracks[i].tid;
-	if (n == 0 && !v->thread_invert) {
-		filter_set_threads(&v->filter, t, NULL, 0, false);
-		v->thread_active = false;
-	} else {
-		filter_set_threads(&v->filter, t, tids, n, v->thread_invert);
-		v->thread_active = true;
-	}
-	free(tids);
-	timeline_pane_rewind(v);
-	if (v->has_cursor && !view_track_shown(v, v->cursor.track)) {
-		v->cursor_track = UINT32_MAX;
-		view_cursor_at_time(v, view_cursor_time(v));
-	}
-	view_filter_changed(v);
-}
-
-void
-view_clear_filters(struct view *v)
-{
-	memset(v->thread_pick, 0, v->trace->ntracks ? v->trace->ntracks : 1);
-	v->thread_invert = false;
-	view_apply_threads(v);
-	view_filter_functions(v, NULL, false);
-}
-
-void
-view_filter_text(const struct view *v, char *buf, size_t size)
-{
-	const struct trace *t = v->trace;
-	size_t shown = 0, all = 0, n;
-
-	for (uint32_t i = 0; i < t->ntracks; i++)
-		if (t->tracks[i].kind == TRACK_THREAD) {
-			all++;
-			shown += view_track_shown(v, i);
-		}
-	if (v->thread_active)
-		n = (size_t)snprintf(buf, size, "threads %zu/%zu%s", shown,
-		    all, v->thread_invert ? " (inverted)" : "");
-	else
-		n = (size_t)snprintf(buf, size, "threads all %zu", all);
-	if (n >= size)
-		return;
-	if (v->func_pending != NULL)
-		snprintf(buf + n, size - n, "  fn %s/%s/ (filtering...)",
-		    v->func_pending_hide ? "hide" : "only", v->func_pending);
-	else if (v->func_pattern != NULL)
-		snprintf(buf + n, size - n, "  fn %s/%s/",
-		    v->func_hide ? "hide" : "only", v->func_pattern);
-}
-
-/* ------------------------------------------------------------- search */
-
-void
-view_search_clear(struct view *v)
-{
-	/* A search still matching (or finding its hits) is of no use now. */
-	if (v->search_pending)
-		jobs_cancel(JOB_SEARCH);
-	v->search_req++;
-	free(v->search_pattern);
-	free(v->match);
-	free(v->str_match);
-	v->str_match = NULL;
-	free(v->hits);
-	free(v->results);
-	free(v->log_match);
-	v->log_match = NULL;
-	v->nlog_matches = 0;
-	logs_pane_stale(v);
-	v->search_pattern = NULL;
-	v->match = NULL;
-	v->hits = NULL;
-	v->results = NULL;
-	v->nhits = v->nresults = 0;
-	v->search_pending = false;
-	v->arg_hits = false;
-}
-
-static void
-search_submit(struct view *v)
-{
-	struct job *j = job_new(JOB_SEARCH, v->trace, &v->filter,
-	    v->filter_gen);
-	size_t n = v->trace->nfuncs ? v->trace->nfuncs : 1;
-
-	j->match = xmalloc(n);
-	memcpy(j->match, v->match, n);
-	n = v->trace->nstrings ? v->trace->nstrings : 1;
-	j->str = xmalloc(n);
-	memcpy(j->str, v->str_match, n);
-	j->req = v->search_req;
-	j->t0 = v->range_on ? v->range_t0 : TTV_NS_MIN;
-	j->t1 = v->range_on ? v->range_t1 : TTV_NS_MAX;
-	v->search_pending = true;
-	if (!v->async) {
-		job_run(j);
-		install(v, j);
-		return;
-	}
-	jobs_submit(j);
-}
-
-int
-view_search(struct view *v, const char *pattern)
-{
-	const struct trace *t = v->trace;
-	struct search_match m;
-	struct regex *re;
-	char *err = NULL;
-
-	re = regex_compile_search(pattern, &err);
-	if (re == NULL) {
-		view_message(v, true, "bad regex: %s", err ? err : "?");
-		free(err);
-		return -1;
-	}
-	view_search_clear(v);
-	v->search_pattern = xstrdup(pattern);
-	quick_budget(re);
-	int rc = query_search_match(t, re, &m);
-	regex_free(re);
-	if (rc == 0) {
-		v->match = m.func;
-		v->str_match = m.str;
-		search_submit(v);
-		return 0;
-	}
-	/* Too costly for a frame: the worker matches the pattern within the
-	 * whole budget, then finds the hits; Esc stops it. */
-	struct job *j = job_new(JOB_SEARCH, t, &v->filter, v->filter_gen);
-	j->t0 = v->range_on ? v->range_t0 : TTV_NS_MIN;
-	j->t1 = v->range_on ? v->range_t1 : TTV_NS_MAX;
-	j->pattern = xstrdup(pattern);
-	j->req = v->search_req;
-	v->search_pending = true;
-	jobs_submit(j);
-	return 0;
-}
-
-static bool
-same_ref(struct slice_ref a, struct slice_ref b)
-{
-	return a.track == b.track && a.depth == b.depth && a.index == b.index;
-}
-
-static void
-go_hit(struct view *v, size_t i)
-{
-	const struct search_hit *h = &v->hits[i];
-
-	if (h->ref.depth == SEARCH_INSTANT) {
-		v->has_cursor = false;
-		v->cursor_track = h->ref.track;
-		v->cursor_t = h->t;
-	} else
-		view_set_cursor(v, h->ref);
-	view_show_cursor(v);
-	view_message(v, false, "match %zu of %zu", i + 1, v->nhits);
-}
-
-void
-view_search_jump(struct view *v, bool forward)
-{
-	ttv_ns now = v->has_cursor ? trace_slice(v->trace, v->cursor)->start :
-	    v->cursor_t;
-	size_t lo = 0, hi = v->nhits, exact = SIZE_MAX;
-
-	if (v->search_pending) {
-		view_message(v, true, "still searching... (Esc stops)");
-		return;
-	}
-	if (v->match == NULL) {
-		view_message(v, true, "no search: press / first");
-		return;
-	}
-	if (v->nhits == 0) {
-		view_message(v, true, "no matches for /%s/", v->search_pattern);
-		return;
-	}
-	while (lo < hi) {	/* first hit at or after now */
-		size_t mid = lo + (hi - lo) / 2;
-		if (v->hits[mid].t < now)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < v->nhits && v->hits[i].t == now; i++)
-		if (v->has_cursor && same_ref(v->hits[i].ref, v->cursor))
-			exact = i;
-	if (forward) {
-		size_t i = exact != SIZE_MAX ? exact + 1 : lo;
-		if (exact == SIZE_MAX && !v->has_cursor)
-			while (i < v->nhits && v->hits[i].t <= now)
-				i++;
-		if (i >= v->nhits) {
-			go_hit(v, 0);
-			view_message(v, false, "match 1 of %zu: search hit "
-			    "the end, continued from the start", v->nhits);
-			return;
-		}
-		go_hit(v, i);
-	} else {
-		size_t i = exact != SIZE_MAX ? exact : lo;
-		if (i == 0) {
-			go_hit(v, v->nhits - 1);
-			view_message(v, false, "match %zu of %zu: search hit "
-			    "the start, continued from the end", v->nhits,
-			    v->nhits);
-			return;
-		}
-		go_hit(v, i - 1);
-	}
-}
-
-bool
-view_slice_matches(const struct view *v, struct slice_ref r)
-{
-	const struct slice *s = trace_slice(v->trace, r);
-	size_t lo = 0, hi = v->nhits;
-
-	if (view_func_matches(v, s->func))
-		return true;
-	if (!v->arg_hits)
-		return false;
-	while (lo < hi) {	/* hits are in time order */
-		size_t mid = lo + (hi - lo) / 2;
-		if (v->hits[mid].t < s->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < v->nhits && v->hits[lo].t == s->start; lo++)
-		if (same_ref(v->hits[lo].ref, r))
-			return true;
-	return false;
-}
-
 /* -------------------------------------------------------------- flows */
 
 bool
@@ -870,8 +479,6 @@ view_flow_jump(struct view *v, bool forward)
 	    trace_slice(t, to)->func), n > 1 ? " (one of several)" : "");
 	return true;
 }
-
-/* --------------------------------------------------------------- logs */
 
 /* ---------------------------------------------------------- wall clock */
 

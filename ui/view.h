@@ -1,11 +1,14 @@
 /*
- * The viewer's state: the trace, the visible time window, the cursor, the
- * filters, the search, bookmarks and which pane is up. Panes read it and
- * change it only through the functions here and their own command
- * handlers, which return PANE_* flags saying what to redraw.
+ * The viewer's state that several panes share: the trace, the visible
+ * time window and the range, the cursor, the filters, the search, the
+ * call tree of the span, bookmarks, the status message, and which pane
+ * is up. Panes read it and change it only through the functions here and
+ * their own command handlers, which return PANE_* flags saying what to
+ * redraw; what only one pane needs is in the pane's own state
+ * (view->panes, see pane.h).
  *
  * The view borrows the trace (the caller owns it) and owns everything
- * else it points to; view_free() releases it.
+ * else it points to, its panes included; view_free() releases it.
  */
 #ifndef TTV_UI_VIEW_H
 #define TTV_UI_VIEW_H
@@ -17,27 +20,9 @@
 #include "jobs.h"
 #include "keys.h"
 #include "model.h"
+#include "pane.h"
 #include "query.h"
 #include "xalloc.h"
-
-/* What a command handler tells the main loop. */
-#define PANE_UNHANDLED 0x0
-#define PANE_HANDLED 0x1
-#define PANE_REDRAW 0x2		/* redraw what changed */
-#define PANE_DATA 0x4		/* window or filters changed: recompute */
-#define PANE_QUIT 0x8
-
-enum pane_id {
-	PANE_TIMELINE, PANE_FLAME, PANE_FUNCTIONS, PANE_SEARCH,
-	PANE_MARKERS, PANE_THREADS, PANE_LOGS, PANE_SQL, PANE_CALLTREE,
-	PANE_CALLERS, PANE_INSTANCES, PANE_COUNT
-};
-
-/* A scrollable list position shared by the list panes. */
-struct list_pos {
-	size_t sel, top;
-	int rows;		/* rows shown at the last draw */
-};
 
 struct bookmark {
 	bool set;
@@ -125,22 +110,13 @@ struct view {
 	 * changes; a result is used only if asked for the current one. */
 	bool async;
 	uint64_t data_gen, filter_gen;
-	uint64_t requested[JOB_KINDS];
 
-	/* Panes. */
+	/* The panes, one of each class (panes_create), and the one in
+	 * front (view_show_pane); the details pane shown beside the
+	 * timeline. */
+	struct pane *panes[PANE_COUNT];
 	enum pane_id pane;
 	bool details;
-	bool help;
-	struct list_pos list[PANE_COUNT];
-	struct list_pos help_pos;
-
-	/* The panes' own state, each owned by its pane's file (created on
-	 * first use, freed by view_free through the pane). */
-	struct timeline_pane *timeline;		/* ui/timeline.c */
-	struct functions_pane *functions;	/* ui/functions.c */
-	struct flame_pane *flame;		/* ui/flame.c */
-	struct markers_pane *markers;		/* ui/markers.c */
-	struct logs_pane *logs;			/* ui/logs.c */
 
 	/* The call tree of the span, shared by the flame and call tree
 	 * panes: one root per thread or threads merged. */
@@ -148,45 +124,48 @@ struct view {
 	bool tree_valid;
 	bool flame_per_thread;
 	uint64_t tree_gen;	/* call trees installed so far */
-
-	/* Call tree pane (ui/calltree.c) and the panes about one function,
-	 * its callers/callees and its calls (ui/calls.c): their own state. */
-	struct calltree_pane *calltree;
-	struct calls_pane *calls;
-
+	uint64_t tree_asked;	/* the data_gen of the tree on its way */
 
 	struct bookmark marks[26];
-
-	/* SQL pane: its connection, query and results (ui/sql.c). */
-	struct sql_pane *sql;
 
 	/* Status line message. */
 	char msg[256];
 	bool msg_error;
-
-	/* Size of the main pane at the last draw (paging, centring). */
-	struct rect main_rect;
 };
 
+/* The view of trace t, with no panes yet (panes_create makes them). */
 void view_init(struct view *v, const struct trace *t, bool utf8);
+/* Frees the view and its panes (through their class). */
 void view_free(struct view *v);
+/* Puts pane id in front. */
+void view_show_pane(struct view *v, enum pane_id id);
+/* The entries of pane id, through its class. */
+void pane_draw(struct view *v, enum pane_id id, struct grid *g,
+    struct rect r);
+int pane_command(struct view *v, enum pane_id id, enum cmd c);
+int pane_mouse(struct view *v, enum pane_id id, struct rect r, int x, int y,
+    enum mouse_button b);
+/* The selected function (the cursor's call where the pane has none of
+ * its own), or CALL_NONE. */
+func_id pane_selected_func(struct view *v, enum pane_id id);
 
 /* The span the aggregate panes cover: the range when one is set, else
  * the visible window. */
 void view_span(const struct view *v, ttv_ns *t0, ttv_ns *t1);
-/* Sets (t0 < t1) or clears the range; the aggregates follow. */
-void view_range_set(struct view *v, ttv_ns t0, ttv_ns t1);
-void view_range_clear(struct view *v);
 
-/* Marks derived data (stats, tree, marker list) stale. */
+/* Tells every pane what changed (VIEW_CHANGED_*, pane.h): the stale
+ * entry of its class. */
+void view_changed(struct view *v, unsigned changed);
+/* Marks derived data (the tree, and what panes computed of the span)
+ * stale: the window, the range or the filters changed. */
 void view_data_changed(struct view *v);
-/* The same after a filter change; also redoes a search. */
-void view_filter_changed(struct view *v);
-/* Asks for stats or the call tree of the current window and filters:
- * computed now for small traces, else on the worker. */
-void view_request(struct view *v, enum job_kind k);
-/* Installs finished background results; true if any changed the view. */
+/* Runs job j (jobs.h): now for small traces, so that screens do not
+ * depend on timing, else on the worker. */
+void view_submit(struct view *v, struct job *j);
+/* Installs the finished jobs; true if there were any. */
 bool view_collect(struct view *v);
+/* Asks for the call tree (v->tree) of the span and filters. */
+void view_tree_request(struct view *v);
 void view_message(struct view *v, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -212,12 +191,21 @@ void view_reset(struct view *v);
 void view_zoom_slice(struct view *v);
 void view_goto_time(struct view *v, ttv_ns t);
 
+/* The range, the filters and the search: ui/view_filter.c. */
+
+/* Sets (t0 < t1) or clears the range; the aggregates follow. */
+void view_range_set(struct view *v, ttv_ns t0, ttv_ns t1);
+void view_range_clear(struct view *v);
+/* view_data_changed after a filter or range change; also redoes a
+ * search. */
+void view_filter_changed(struct view *v);
+
 /* Filters: return 0, or -1 with a message set. A function filter is
  * matched on this thread when that takes a frame's work at most, else on
  * the worker (func_pending), within the regex budget; one the budget
  * cannot decide is not applied, and the status line says why. */
 int view_filter_functions(struct view *v, const char *pattern, bool hide);
-/* The function filter open_trace() made (--function, --hide): its mask
+/* The function filter of the command line (--function, --hide): its mask
  * (func_on of a struct filter, taken) becomes the view's. */
 void view_filter_take(struct view *v, const char *pattern, bool hide,
     uint8_t *func_on);
@@ -232,6 +220,8 @@ void view_filter_text(const struct view *v, char *buf, size_t size);
 /* Search. */
 int view_search(struct view *v, const char *pattern);
 void view_search_clear(struct view *v);
+/* Finds the search's hits again (the filters or the range changed). */
+void view_search_refresh(struct view *v);
 void view_search_jump(struct view *v, bool forward);
 static inline bool
 view_func_matches(const struct view *v, func_id f)

@@ -1,28 +1,25 @@
 /*
- * The viewer: opens the terminal, loads the trace with a progress line,
- * then runs the loop — draw every pane into the grid, copy the grid to the
+ * The viewer: opens the terminal, shows a load's progress on its last row,
+ * then runs the loop — draw the header, the pane in front (or the key
+ * list over it) and the status line into the grid, copy the grid to the
  * terminal (only what changed), read a key, look it up in the key table,
  * run the command. Global commands are handled here; pane commands by the
- * pane classes (panes.h). Prompts (/ f F g :) edit a line on the status
- * row.
+ * pane in front, through its class (pane.h). Prompts (/ f F g :) edit a
+ * line on the status row.
  */
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
-#include <errno.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "escape.h"
 #include "jobs.h"
 #include "layout.h"
 #include "mapfile.h"
-#include "load.h"
 #include "panes.h"
 #include "term.h"
 #include "text.h"
@@ -58,6 +55,12 @@ struct viewer {
 	struct term_info ti;
 	struct grid *grid;
 	struct view view;
+	/* The key list shown over the pane in front, and where it is
+	 * scrolled. */
+	bool help;
+	struct list_pos help_pos;
+	/* The pane's rectangle at the last draw, for the mouse. */
+	struct rect main_rect;
 	struct prompt prompt;
 	enum cmd pending;	/* waiting for a bookmark letter */
 	const char *path;
@@ -83,8 +86,8 @@ draw_status_text(struct viewer *w, const char *s, int style)
 	text_puts(g, 0, g->h - 1, g->w, s, style, 0);
 }
 
-static void
-load_progress_cb(void *arg, uint64_t done, uint64_t total)
+void
+viewer_progress(void *arg, uint64_t done, uint64_t total)
 {
 	struct viewer *w = arg;
 	struct timespec now;
@@ -137,6 +140,13 @@ range_message(struct view *v)
 	    range_text(v, buf, sizeof buf));
 }
 
+/* The class of the pane in front. */
+static const struct pane_class *
+shown(const struct view *v)
+{
+	return v->panes[v->pane]->cls;
+}
+
 static void
 draw_header(struct viewer *w, struct rect r)
 {
@@ -150,7 +160,7 @@ draw_header(struct viewer *w, struct rect r)
 	if (v->range_on) {
 		/* the range whole, beside the pane's name, before the path */
 		range_text(v, rb, sizeof rb);
-		int need = 4 + 6 + (int)strlen(pane_get(v->pane)->title) +
+		int need = 4 + 6 + (int)strlen(shown(v)->title) +
 		    text_width(w->grid, rb, strlen(rb), 1000);
 		if (r.w - need < path_w)
 			path_w = r.w - need > 8 ? r.w - need : 8;
@@ -160,7 +170,7 @@ draw_header(struct viewer *w, struct rect r)
 	c += text_puts(w->grid, r.x + c, r.y, path_w, t->path ? t->path :
 	    w->path, STYLE_HEADER, 0);
 	snprintf(buf, sizeof buf, "  [%s] %s .. %s (%s)  ",
-	    pane_get(v->pane)->title,
+	    shown(v)->title,
 	    view_time_res(v, v->t0, v->t1 - v->t0, b2, sizeof b2),
 	    view_time_res(v, v->t1, v->t1 - v->t0, b3, sizeof b3),
 	    timefmt_duration(v->t1 - v->t0, b4, sizeof b4));
@@ -169,7 +179,7 @@ draw_header(struct viewer *w, struct rect r)
 	if (v->range_on && c + text_width(w->grid, buf, strlen(buf), 1000) +
 	    text_width(w->grid, rb, strlen(rb), 1000) > r.w)
 		snprintf(buf, sizeof buf, "  [%s]  ",
-		    pane_get(v->pane)->title);
+		    shown(v)->title);
 	c += text_puts(w->grid, r.x + c, r.y, r.w - c, buf, STYLE_HEADER, 0);
 	if (v->range_on) {
 		snprintf(buf, sizeof buf, "%s", rb);
@@ -203,32 +213,9 @@ prompt_label(enum prompt_kind k)
 
 /* What the keys of the pane in front do, when nothing else is said. */
 static const char *
-status_hint(const struct view *v)
+status_hint(const struct viewer *w)
 {
-	if (v->help)
-		return "j/k scroll  q close";
-	switch (v->pane) {
-	case PANE_FLAME:
-		return "? keys  h/j/k/l move  Enter zoom  u back  p per thread";
-	case PANE_FUNCTIONS:
-		return "? keys  Enter longest call  s/S sort  r reverse";
-	case PANE_SEARCH:
-	case PANE_MARKERS:
-	case PANE_LOGS:
-		return "? keys  j/k move  Enter go there  1 timeline";
-	case PANE_SQL:
-		return "? keys  s new query  Esc stop  1 timeline";
-	case PANE_CALLTREE:
-		return "? keys  Space fold  * hottest  v callers  # calls";
-	case PANE_CALLERS:
-		return "? keys  Enter that function  # calls  1 timeline";
-	case PANE_INSTANCES:
-		return "? keys  Enter go there  s sort  r reverse  v callers";
-	case PANE_THREADS:
-		return "? keys  Space pick  I invert  a all  Enter apply";
-	default:
-		return "? keys  / search  g go to  ] marker  : command  q quit";
-	}
+	return w->help ? "j/k scroll  q close" : shown(&w->view)->hint;
 }
 
 /* The status line: a prompt being typed (cursor returned), or the last
@@ -266,7 +253,7 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 		c = text_puts(g, r.x, r.y, r.w, v->msg, v->msg_error ?
 		    STYLE_ERROR : STYLE_STATUS, 0);
 	else
-		c = grid_puts(g, r.x, r.y, r.w, status_hint(v), STYLE_STATUS,
+		c = grid_puts(g, r.x, r.y, r.w, status_hint(w), STYLE_STATUS,
 		    0);
 	snprintf(buf, sizeof buf, "  cursor %s",
 	    view_time_exact(v, view_cursor_time(v), b2, sizeof b2));
@@ -282,7 +269,7 @@ render(struct viewer *w, int *cx, int *cy)
 	struct view *v = &w->view;
 	struct grid *g = w->grid;
 	struct layout lay;
-	bool details = v->details && v->pane == PANE_TIMELINE && !v->help;
+	bool details = v->details && v->pane == PANE_TIMELINE && !w->help;
 
 	grid_clear(g);
 	layout_compute(g->w, g->h, details, &lay);
@@ -292,11 +279,11 @@ render(struct viewer *w, int *cx, int *cy)
 		return;
 	}
 	draw_header(w, lay.header);
-	v->main_rect = lay.main;
-	if (v->help)
-		help_draw(v, g, lay.main);
+	w->main_rect = lay.main;
+	if (w->help)
+		help_draw(&w->help_pos, g, lay.main);
 	else
-		pane_get(v->pane)->draw(v, g, lay.main);
+		pane_draw(v, v->pane, g, lay.main);
 	if (lay.details_shown)
 		details_draw(v, g, lay.details);
 	*cy = draw_status(w, lay.status, cx);
@@ -486,8 +473,11 @@ prompt_submit(struct viewer *w)
 		}
 		if (strncmp(p->buf, "sql ", 4) == 0) {
 			/* the one command with an argument */
+			const char *q = p->buf + 4 + strspn(p->buf + 4, " ");
 			p->kind = PROMPT_NONE;
-			return sql_pane_run(v, p->buf + 4);
+			if (*q != '\0')
+				w->help = false;	/* the SQL pane shows */
+			return sql_pane_run(v, q);
 		}
 		enum cmd c = command_by_name(p->buf);
 		if (c == CMD_NONE) {
@@ -567,17 +557,17 @@ prompt_key(struct viewer *w, int key)
 
 /* ------------------------------------------------------------- commands */
 
-/* run_command maps these ranges by arithmetic. */
-_Static_assert(CMD_PANE_INSTANCES - CMD_PANE_TIMELINE ==
-    PANE_INSTANCES - PANE_TIMELINE, "pane commands follow pane order");
+/* cmd_marker maps this range by arithmetic (cmd_pane the pane commands:
+ * ui/panes.c). */
 _Static_assert(CMD_EVENT_PREV - CMD_MARKER_NEXT == 9,
     "marker commands come in next/previous pairs");
 
+/* Another pane in front, the key list closed. */
 static void
-set_pane(struct view *v, enum pane_id p)
+set_pane(struct viewer *w, enum pane_id p)
 {
-	v->pane = p;
-	v->help = false;
+	view_show_pane(&w->view, p);
+	w->help = false;
 }
 
 /* The viewer's own commands: each is named by its row in the command
@@ -595,7 +585,7 @@ int
 cmd_help(struct viewer *w, enum cmd c)
 {
 	(void)c;
-	w->view.help = !w->view.help;
+	w->help = !w->help;
 	return PANE_REDRAW;
 }
 
@@ -629,12 +619,12 @@ cmd_pane(struct viewer *w, enum cmd c)
 	struct view *v = &w->view;
 
 	if (c == CMD_NEXT_PANE)
-		set_pane(v, (enum pane_id)((v->pane + 1) % PANE_COUNT));
+		set_pane(w, (enum pane_id)((v->pane + 1) % PANE_COUNT));
 	else if (c == CMD_PREV_PANE)
-		set_pane(v, (enum pane_id)((v->pane + PANE_COUNT - 1) %
+		set_pane(w, (enum pane_id)((v->pane + PANE_COUNT - 1) %
 		    PANE_COUNT));
 	else	/* the pane commands are in pane order */
-		set_pane(v, (enum pane_id)(PANE_TIMELINE +
+		set_pane(w, (enum pane_id)(PANE_TIMELINE +
 		    (c - CMD_PANE_TIMELINE)));
 	return PANE_REDRAW;
 }
@@ -731,13 +721,8 @@ int
 cmd_calls(struct viewer *w, enum cmd c)
 {
 	struct view *v = &w->view;
-	const struct pane_class *pc = pane_get(v->pane);
-	func_id f = CALL_NONE;
+	func_id f = pane_selected_func(v, v->pane);
 
-	if (pc->selected_func != NULL)
-		f = pc->selected_func(v);
-	else if (v->has_cursor)
-		f = trace_slice(v->trace, v->cursor)->func;
 	return calls_pane_open(v, c == CMD_PANE_CALLERS ? PANE_CALLERS :
 	    PANE_INSTANCES, f);
 }
@@ -807,7 +792,7 @@ static int
 handle_mouse(struct viewer *w)
 {
 	struct view *v = &w->view;
-	struct rect r = v->main_rect;
+	struct rect r = w->main_rect;
 	int x = w->ti.mouse_x, y = w->ti.mouse_y;
 	enum mouse_button b = w->ti.mouse_button == TERM_CLICK ? MOUSE_CLICK :
 	    w->ti.mouse_button == TERM_WHEEL_UP ? MOUSE_WHEEL_UP :
@@ -818,14 +803,14 @@ handle_mouse(struct viewer *w)
 	if (x < r.x || x >= r.x + r.w || y < r.y || y >= r.y + r.h)
 		return PANE_HANDLED;
 	v->msg[0] = '\0';
-	if (v->help) {
+	if (w->help) {
 		if (b != MOUSE_CLICK)
 			for (int i = 0; i < 3; i++)
-				help_command(v, b == MOUSE_WHEEL_UP ?
+				help_command(&w->help_pos, b == MOUSE_WHEEL_UP ?
 				    CMD_LIST_UP : CMD_LIST_DOWN);
 		return PANE_REDRAW;
 	}
-	return pane_get(v->pane)->mouse(v, r, x, y, b);
+	return pane_mouse(v, v->pane, r, x, y, b);
 }
 
 static int
@@ -866,47 +851,51 @@ handle_key(struct viewer *w, int key)
 		return PANE_REDRAW | PANE_DATA;
 	/* A new key replaces the last message. */
 	v->msg[0] = '\0';
-	ctx = v->help ? CTX_HELP : pane_get(v->pane)->ctx;
+	ctx = w->help ? CTX_HELP : shown(v)->ctx;
 	c = keys_lookup(ctx, key);
 	if (c == CMD_NONE) {
 		if (key == TK_ESC && v->pane != PANE_TIMELINE) {
-			set_pane(v, PANE_TIMELINE);
+			set_pane(w, PANE_TIMELINE);
 			return PANE_REDRAW;
 		}
 		return PANE_HANDLED;
 	}
-	if (v->help) {
-		flags = help_command(v, c);
+	if (w->help) {
+		if (c == CMD_CLOSE || c == CMD_HELP) {
+			w->help = false;
+			return PANE_REDRAW;
+		}
+		flags = help_command(&w->help_pos, c);
 		if (flags != PANE_UNHANDLED)
 			return flags;
 	} else {
-		flags = pane_get(v->pane)->command(v, c);
+		flags = pane_command(v, v->pane, c);
 		if (flags != PANE_UNHANDLED)
 			return flags;
 	}
 	return run_command(w, c);
 }
 
-/* The filter open_trace() built, as the view's own state (thread picks,
- * function pattern), so the thread pane and x see and clear it. */
+/* The filter the program made from the scope, as the view's own state
+ * (thread picks, function pattern), so the thread pane and x see and
+ * clear it. */
 static void
-apply_options(struct viewer *w, const struct open_options *o,
-    struct filter *f)
+apply_scope(struct viewer *w, const struct scope *sc, struct filter *f)
 {
 	struct view *v = &w->view;
 	const struct trace *t = v->trace;
 
-	if (o->threads != NULL && f->track_on != NULL) {
+	if (sc->threads != NULL && f->track_on != NULL) {
 		for (uint32_t i = 0; i < t->ntracks; i++)
 			if (t->tracks[i].kind == TRACK_THREAD &&
 			    f->track_on[i])
 				v->thread_pick[i] = 1;
 		view_apply_threads(v);
 	}
-	/* open_trace matched the pattern already, within the budget. */
-	if (o->function != NULL || o->hide != NULL) {
-		view_filter_take(v, o->function ? o->function : o->hide,
-		    o->hide != NULL, f->func_on);
+	/* The pattern was matched already, within the budget. */
+	if (sc->function != NULL || sc->hide != NULL) {
+		view_filter_take(v, sc->function ? sc->function : sc->hide,
+		    sc->hide != NULL, f->func_on);
 		f->func_on = NULL;
 	}
 }
@@ -935,67 +924,55 @@ merged_message(struct view *v)
 		view_message(v, false, "%zu traces merged: %s", n, buf);
 }
 
-int
-viewer_main(const char *path, const struct open_options *opts,
-    bool keep_state)
+struct viewer *
+viewer_open(const char *path)
 {
-	struct viewer w;
-	struct open_options o = *opts;
-	struct trace *t;
-	struct filter f;
+	struct viewer *w = xcalloc(1, sizeof *w);
 	char *err = NULL;
-	int cx, cy, flags, rc;
 
-	memset(&w, 0, sizeof w);
-	w.path = path;
-	/* An unreadable path is said plainly, before the screen flashes. */
-	if (access(path, R_OK) != 0) {
-		fprintf(stderr, "ttv: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	setlocale(LC_ALL, "");
-	if (term_open(&w.ti, &err) != 0) {
+	w->path = path;
+	if (term_open(&w->ti, &err) != 0) {
 		fprintf(stderr, "ttv: %s (use --info, --stats or --export "
 		    "without a terminal)\n", err);
 		free(err);
-		return 2;
+		free(w);
+		return NULL;
 	}
-	timefmt_set_ascii(!w.ti.utf8);
-	w.grid = grid_new(w.ti.w, w.ti.h, w.ti.utf8);
+	timefmt_set_ascii(!w->ti.utf8);
+	w->grid = grid_new(w->ti.w, w->ti.h, w->ti.utf8);
 	/* A trace that shrinks under us ends ttv: with a sane terminal. */
 	mapfile_on_bus(term_emergency_restore);
+	clock_gettime(CLOCK_MONOTONIC, &w->load_start);
+	w->load_last = w->load_start;
+	grid_clear(w->grid);
+	viewer_progress(w, 0, 0);
+	return w;
+}
 
-	/* Load with progress on the status line. */
-	o.load.progress = load_progress_cb;
-	o.load.progress_arg = &w;
-	clock_gettime(CLOCK_MONOTONIC, &w.load_start);
-	w.load_last = w.load_start;
-	grid_clear(w.grid);
-	load_progress_cb(&w, 0, 0);
-	rc = open_trace(path, &o, &t, &f, &err);
-	if (rc != TTV_EXIT_OK) {
-		/* The terminal first, so the messages stay on screen. */
-		term_close();
-		grid_free(w.grid);
-		if (t != NULL)
-			open_trace_report(t, path, 20, stderr);
-		fputs("ttv: ", stderr);
-		escape_fputs(path, stderr);
-		fputs(": ", stderr);
-		escape_fputs(err ? err : "unreadable", stderr);
-		putc('\n', stderr);
-		free(err);
-		filter_clear(&f);
-		if (t != NULL)
-			trace_free(t);
-		return rc;
-	}
+void
+viewer_close(struct viewer *w)
+{
+	term_close();
+	grid_free(w->grid);
+	free(w);
+}
+
+int
+viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
+    const struct scope *sc, bool keep_state)
+{
+	/* From here on the viewer is this function's: the terminal and
+	 * the grid viewer_open made are moved into it. */
+	struct viewer w = *wp;
+	int cx, cy, flags, rc;
+
+	free(wp);
 	view_init(&w.view, t, w.ti.utf8);
-	apply_options(&w, &o, &f);
-	filter_clear(&f);
+	panes_create(&w.view);
+	apply_scope(&w, sc, &sel->f);
 	merged_message(&w.view);
-	if (keep_state && state_load(&w.view, path, o.threads != NULL ||
-	    o.function != NULL || o.hide != NULL) && w.view.msg[0] == '\0')
+	if (keep_state && state_load(&w.view, w.path, scope_filters(sc)) &&
+	    w.view.msg[0] == '\0')
 		view_message(&w.view, false, "state of the last session "
 		    "restored (--no-state starts afresh)");
 	if (t->ndiags > 0) {
@@ -1022,7 +999,7 @@ viewer_main(const char *path, const struct open_options *opts,
 		term_sentinel(w.events);
 		/* While the worker runs, look for its results every 50 ms;
 		 * otherwise sleep until a key comes. */
-		key = term_getkey(&w.ti, jobs_busy(JOB_KINDS) ? 50 : -1);
+		key = term_getkey(&w.ti, jobs_busy(NULL) ? 50 : -1);
 		if (term_quit_requested())
 			break;
 		if (key == TK_NONE)
@@ -1034,7 +1011,7 @@ viewer_main(const char *path, const struct open_options *opts,
 	}
 	term_close();
 	char *state_err = NULL;
-	if (keep_state && state_save(&w.view, path, &state_err) != 0) {
+	if (keep_state && state_save(&w.view, w.path, &state_err) != 0) {
 		fputs("ttv: warning: state not saved: ", stderr);
 		escape_fputs(state_err, stderr);
 		putc('\n', stderr);

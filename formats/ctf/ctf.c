@@ -2,12 +2,15 @@
  * The CTF reader (1.8 and 2): LTTng (user space and kernel) and barectf
  * traces, from a directory holding one or many traces, or a metadata file.
  *
- * formats/ctf/ does the format (TSDL, layouts, decoding, packets, merging);
- * this file turns the merged events into the model:
+ * The rest of formats/ctf/ does the format (ctf.am lists its parts: the
+ * front ends of the metadata, its resolved types, the decoding of
+ * streams, the merged walk, LTTng's function traces); this file turns
+ * the merged events into the model:
  * - lttng_ust_cyg_profile(_fast) func_entry/func_exit become slices on the
- *   thread (vtid) track, named from the traced binary (ctf_lttng.c); when
- *   all of them are read raw, the decoding threads keep them apart per
- *   stream and thread and they are built after the walk (ctf_calls.h);
+ *   thread (vtid) track, named from the traced binary (lttng/ctf_lttng.c);
+ *   when all of them are read raw, the decoding threads keep them apart
+ *   per stream and thread and they are built after the walk
+ *   (lttng/ctf_calls.h);
  * - sched_switch becomes slices on CPU tracks, named after the thread;
  * - every other event is an instant on its thread (vtid), else its CPU
  *   (packet context cpu_id), else its stream, with all its fields as args
@@ -23,12 +26,12 @@
 #include "xalloc.h"
 #include "env.h"
 #include "reader.h"
-#include "ctf/ctf_decode.h"
-#include "ctf/ctf_fast.h"
-#include "ctf_calls.h"
-#include "ctf/ctf_keys.h"
-#include "ctf/ctf_lttng.h"
-#include "ctf/ctf_rfc2010.h"
+#include "stream/ctf_fast.h"
+#include "ctf_merge.h"
+#include "ctf_metadata.h"
+#include "lttng/ctf_calls.h"
+#include "lttng/ctf_keys.h"
+#include "lttng/ctf_lttng.h"
 
 static int
 ctf_probe(const char *path, const unsigned char *head, size_t len,
@@ -39,8 +42,7 @@ ctf_probe(const char *path, const unsigned char *head, size_t len,
 		return ctf_dir_has_trace(path) ? 90 : 0;
 	if (head == NULL)
 		return 0;
-	return ctf_metadata_probe(head, len) || ctf_rfc_probe(head, len) ?
-	    90 : 0;
+	return ctf_metadata_probe(head, len) ? 90 : 0;
 }
 
 /* What a stream class's events mean to the model, found once per class. */
@@ -103,12 +105,12 @@ struct loader {
 	bool has_kernel_proc;
 	VEC(uint8_t) named;	/* per track: name given */
 	VEC(uint8_t) no_addr;	/* per track: exits without an address */
-	/* per stream: the thread tracks its events went to */
+	/* per stream: the thread tracks its events went to, in order and
+	 * as a set */
 	struct seen {
 		uint32_t *t;
 		size_t n, cap;
-		uint8_t *has;	/* by track: in t already */
-		size_t nhas;
+		struct ctf_ids has;
 	} *seen;
 	size_t nseen;
 	VEC(uint32_t) stream_track;	/* per stream index + 1 */
@@ -129,17 +131,18 @@ struct loader {
 	struct key_map key_track, key_func;
 	/* when every call is raw: the calls, kept apart from the walk and
 	 * built after it (ctf_calls.h), and the events the decoding threads
-	 * took, per stream and class */
+	 * took, by class: a row of counts per decoding thread (taken_rows,
+	 * each made at the thread's first event) */
 	struct ctf_calls *calls;
-	uint64_t *taken;	/* by stream * taken_stride + class */
-	size_t taken_stride;
-	/* per stream, its decoding thread's: the function keys it has
-	 * carried (a byte each), and the runs of its threads met last */
+	pthread_mutex_t taken_lock;
+	VEC(uint64_t *) taken_rows;
+	/* per stream, its decoding thread's: the function keys and the
+	 * event classes it has carried, and the classes met last (+ 1):
+	 * entries and exits take turns */
 	struct fseen {
-		uint8_t *has;
-		size_t n;
+		struct ctf_ids funcs, classes;
+		uint32_t recent[2];
 	} *fseen;
-	struct run_cache *runs;
 	uint64_t nitems;	/* items the walk handed out */
 	ttv_ns origin;
 	bool have_origin;
@@ -639,21 +642,14 @@ note_seen_slow(struct loader *L, const struct ctf_stream *s, uint32_t track)
 {
 	size_t i = (size_t)s->index;
 	if (i >= L->nseen) {
-		size_t n = i + 16;
+		size_t n = i + 16 > 2 * L->nseen ? i + 16 : 2 * L->nseen;
 		L->seen = xreallocarray(L->seen, n, sizeof *L->seen);
 		memset(L->seen + L->nseen, 0, (n - L->nseen) * sizeof *L->seen);
 		L->nseen = n;
 	}
 	struct seen *sn = &L->seen[i];
-	if (track < sn->nhas && sn->has[track])
+	if (!ctf_ids_add(&sn->has, track))
 		return;
-	if (track >= sn->nhas) {
-		size_t n = (size_t)track + 64;
-		sn->has = xrealloc(sn->has, n);
-		memset(sn->has + sn->nhas, 0, n - sn->nhas);
-		sn->nhas = n;
-	}
-	sn->has[track] = 1;
 	if (sn->n == sn->cap) {
 		sn->cap = sn->cap ? sn->cap * 2 : 8;
 		sn->t = xreallocarray(sn->t, sn->cap, sizeof *sn->t);
@@ -666,7 +662,7 @@ note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
 {
 	size_t i = (size_t)s->index;
 	/* nearly always a track the stream has carried already */
-	if (i < L->nseen && track < L->seen[i].nhas && L->seen[i].has[track])
+	if (i < L->nseen && ctf_ids_has(&L->seen[i].has, track))
 		return;
 	note_seen_slow(L, s, track);
 }
@@ -696,20 +692,24 @@ resync(struct loader *L, const struct ctf_stream *s, ttv_ns t)
 #define RUN_CACHE 64
 struct run_slot {
 	uint64_t vtid, vpid;
+	size_t si;
 	uint32_t tkey;
 	struct ctf_run *run;	/* NULL: empty */
-};
-
-struct run_cache {
-	struct run_slot e[RUN_CACHE];
 };
 
 /* What a raw event kept apart still brings to the walk (ctf_item.mark). */
 enum { MARK_CLASS = 1, MARK_THREAD = 2, MARK_FUNC = 4 };
 
-/* A decoding thread's caches in front of the loader's key tables. */
+/* A decoding thread's caches in front of the loader's key tables, its
+ * streams' threads met last (by stream and thread), the (stream,
+ * function key) pairs it knows a stream has carried (+ 1), and its row
+ * of counts of events taken (by class; NULL until its first). */
+#define FSEEN_CACHE_BITS 10
 struct raw_scratch {
 	struct ctf_key_cache threads, funcs;
+	struct run_slot runs[RUN_CACHE];
+	uint64_t fseen[1u << FSEEN_CACHE_BITS];
+	uint64_t *taken;
 };
 
 /* What raw events of one stream are given to, on the thread decoding
@@ -719,18 +719,29 @@ struct raw_ctx {
 	struct raw_scratch *rs;
 	size_t si;
 	struct ctf_calls *calls;	/* NULL: calls go through the walk */
-	uint64_t *taken;	/* L->taken's row */
-	struct run_slot *runs;	/* L->runs[si].e */
+	uint64_t *taken;	/* the thread's row */
 	struct fseen *fs;	/* &L->fseen[si] */
 };
+
+/* The decoding thread's row of counts, made at its first event. */
+static uint64_t *
+taken_row(struct loader *L, struct raw_scratch *rs)
+{
+	if (rs->taken == NULL) {
+		rs->taken = xcalloc(L->infos.len + 1, sizeof *rs->taken);
+		pthread_mutex_lock(&L->taken_lock);
+		VEC_PUSH(&L->taken_rows, rs->taken);
+		pthread_mutex_unlock(&L->taken_lock);
+	}
+	return rs->taken;
+}
 
 static inline struct raw_ctx
 raw_ctx_of(struct loader *L, struct raw_scratch *rs, size_t si)
 {
-	struct raw_ctx c = { L, rs, si, L->calls, NULL, NULL, NULL };
+	struct raw_ctx c = { L, rs, si, L->calls, NULL, NULL };
 	if (L->calls != NULL) {
-		c.taken = L->taken + si * L->taken_stride;
-		c.runs = L->runs[si].e;
+		c.taken = taken_row(L, rs);
 		c.fs = &L->fseen[si];
 	}
 	return c;
@@ -759,16 +770,27 @@ raw_event(const struct raw_ctx *c, struct ctf_item *it)
 		    &rs->threads, vpid, vtid);
 		return false;
 	}
-	it->mark = c->taken[in->index]++ == 0 ? MARK_CLASS : 0;
-	struct run_slot *rc =
-	    &c->runs[(vtid ^ (vtid >> 6) ^ vpid) & (RUN_CACHE - 1)];
-	if (rc->run == NULL || rc->vtid != vtid || rc->vpid != vpid) {
+	c->taken[in->index]++;
+	it->mark = 0;
+	uint32_t ci = (uint32_t)in->index + 1;
+	struct fseen *fs = c->fs;
+	if (fs->recent[0] != ci && fs->recent[1] != ci) {
+		if (ctf_ids_add(&fs->classes, ci - 1))
+			it->mark = MARK_CLASS;
+		fs->recent[1] = fs->recent[0];
+		fs->recent[0] = ci;
+	}
+	struct run_slot *rc = &rs->runs[(vtid ^ (vtid >> 6) ^ vpid ^
+	    c->si * 7) & (RUN_CACHE - 1)];
+	if (rc->run == NULL || rc->vtid != vtid || rc->vpid != vpid ||
+	    rc->si != c->si) {
 		bool first;
 		uint32_t tkey = ctf_keys_cached(&L->thread_keys, &rs->threads,
 		    vpid, vtid);
 		rc->run = ctf_calls_run(c->calls, c->si, tkey, &first);
 		rc->vtid = vtid;
 		rc->vpid = vpid;
+		rc->si = c->si;
 		rc->tkey = tkey;
 		if (first)
 			it->mark |= MARK_THREAD;
@@ -776,17 +798,13 @@ raw_event(const struct raw_ctx *c, struct ctf_item *it)
 	it->u.picked[0] = rc->tkey;
 	ctf_run_add(rc->run, it->ns, p->call, fkey);
 	if (p->has_addr) {
-		struct fseen *fs = c->fs;
-		if (fkey >= fs->n) {
-			size_t n = fkey + 256 > 2 * fs->n ? fkey + 256 :
-			    2 * fs->n;
-			fs->has = xrealloc(fs->has, n);
-			memset(fs->has + fs->n, 0, n - fs->n);
-			fs->n = n;
-		}
-		if (!fs->has[fkey]) {
-			fs->has[fkey] = 1;
-			it->mark |= MARK_FUNC;
+		uint64_t k = ((uint64_t)c->si << 32 | fkey) + 1;
+		uint64_t *seen = &rs->fseen[((fkey ^ (uint32_t)c->si * 7) *
+		    0x9E3779B1u) >> (32 - FSEEN_CACHE_BITS)];
+		if (*seen != k) {
+			if (ctf_ids_add(&fs->funcs, fkey))
+				it->mark |= MARK_FUNC;
+			*seen = k;
 		}
 	}
 	/* a thread's, function's or class's first call in a stream still
@@ -1168,10 +1186,9 @@ build_calls(struct loader *L)
 	    track_of, func_of);
 	free(track_of);
 	free(func_of);
-	size_t ns = ctf_reader_nstreams(L->r);
-	for (size_t si = 0; si < ns; si++)
+	for (size_t k = 0; k < L->taken_rows.len; k++)
 		for (size_t i = 0; i < L->infos.len; i++) {
-			uint64_t n = L->taken[si * L->taken_stride + i];
+			uint64_t n = L->taken_rows.items[k][i];
 			L->infos.items[i]->count += n;
 			L->nevents += n;
 		}
@@ -1181,7 +1198,6 @@ static int
 ctf_load(struct load_ctx *ctx)
 {
 	struct loader L = { .ctx = ctx, .b = ctx->b };
-	atomic_store(&ctf_clock_clamps, 0);
 	L.r = ctf_reader_open(ctx->path, on_diag, &L,
 	    ctx->opts != NULL ? ctx->opts->progress : NULL,
 	    ctx->opts != NULL ? ctx->opts->progress_arg : NULL);
@@ -1204,14 +1220,11 @@ ctf_load(struct load_ctx *ctx)
 	if (calls_apart(&L)) {
 		size_t ns = ctf_reader_nstreams(L.r);
 		L.calls = ctf_calls_new(ns);
-		/* each stream's counters on lines of their own: two
+		/* each decoding thread counts in a row of its own: two
 		 * threads counting into one line would pass it back and
 		 * forth at every event */
-		L.taken_stride = (L.infos.len + 7) & ~(size_t)7;
-		L.taken = xcalloc_aligned(64, (ns * L.taken_stride + 8) *
-		    sizeof *L.taken);
+		pthread_mutex_init(&L.taken_lock, NULL);
 		L.fseen = xcalloc(ns ? ns : 1, sizeof *L.fseen);
-		L.runs = xcalloc_aligned(64, (ns ? ns : 1) * sizeof *L.runs);
 	}
 	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch));
 	ctf_reader_set_raw_run(L.r, raw_run);
@@ -1241,11 +1254,15 @@ ctf_load(struct load_ctx *ctx)
 		ctf_reader_stop(L.r);
 		build_calls(&L);
 		ctf_calls_free(L.calls);
-		free(L.taken);
-		for (size_t i = 0; i < ctf_reader_nstreams(L.r); i++)
-			free(L.fseen[i].has);
+		for (size_t k = 0; k < L.taken_rows.len; k++)
+			free(L.taken_rows.items[k]);
+		VEC_FREE(&L.taken_rows);
+		pthread_mutex_destroy(&L.taken_lock);
+		for (size_t i = 0; i < ctf_reader_nstreams(L.r); i++) {
+			ctf_ids_free(&L.fseen[i].funcs);
+			ctf_ids_free(&L.fseen[i].classes);
+		}
 		free(L.fseen);
-		free(L.runs);
 	}
 	/* with a zero clock offset this is the clock's own origin, which is
 	 * what babeltrace2 prints as the time too */
@@ -1265,7 +1282,9 @@ ctf_load(struct load_ctx *ctx)
 		builder_count(L.b, "lost packets", L.nlost);
 	if (L.nskipped)
 		builder_count(L.b, "damaged bytes skipped", L.nskipped);
-	uint64_t clamps = atomic_load(&ctf_clock_clamps);
+	uint64_t clamps = 0;
+	for (size_t ti = 0; ti < ctf_reader_ntraces(L.r); ti++)
+		clamps += atomic_load(&ctf_reader_trace(L.r, ti)->m->clock_clamps);
 	if (clamps > 0)
 		builder_note(L.b, DIAG_WARNING, "%llu timestamps out of the "
 		    "64-bit ns range (before 1678 or after 2262) were clamped "
@@ -1280,7 +1299,7 @@ ctf_load(struct load_ctx *ctx)
 	VEC_FREE(&L.stream_text);
 	for (size_t i = 0; i < L.nseen; i++) {
 		free(L.seen[i].t);
-		free(L.seen[i].has);
+		ctf_ids_free(&L.seen[i].has);
 	}
 	free(L.seen);
 	VEC_FREE(&L.no_addr);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "ctf_dir.h"
+#include "hashmap.h"
 #include "mapfile.h"
 #include "xalloc.h"
 
@@ -49,16 +50,11 @@ join(const char *a, const char *b)
 	return xasprintf("%s/%s", a, b);
 }
 
-struct dir_id {
-	dev_t dev;
-	ino_t ino;
-};
-
 struct walk_state {
 	const struct ctf_dir_walk *w;
 	const char *root;
 	dev_t dev;		/* the root's file system */
-	VEC(struct dir_id) seen;
+	struct hashmap seen;	/* (device, inode) of the directories met */
 	size_t entries;
 	bool stopped;		/* by the callback, the budget or the depth */
 	bool done;		/* the callback asked to stop */
@@ -71,14 +67,17 @@ skip(struct walk_state *s, const char *rel, const char *why)
 		s->w->skipped(s->w->arg, rel, why);
 }
 
+/* A directory met before (a hard-linked or bind-mounted one): found by
+ * its identity in a hash, as the walk may meet up to its entry budget of
+ * directories. */
 static bool
 seen_before(struct walk_state *s, const struct stat *st)
 {
-	for (size_t i = 0; i < s->seen.len; i++)
-		if (s->seen.items[i].dev == st->st_dev &&
-		    s->seen.items[i].ino == st->st_ino)
-			return true;
-	VEC_PUSH(&s->seen, ((struct dir_id){ st->st_dev, st->st_ino }));
+	uint32_t unused;
+	if (hashmap_get(&s->seen, (uint64_t)st->st_dev, (uint64_t)st->st_ino,
+	    &unused))
+		return true;
+	hashmap_put(&s->seen, (uint64_t)st->st_dev, (uint64_t)st->st_ino, 0);
 	return false;
 }
 
@@ -160,7 +159,7 @@ ctf_dir_walk(const char *root, const struct ctf_dir_walk *w)
 		return false;
 	s.dev = st.st_dev;
 	walk(&s, "", &st, 0);
-	free(s.seen.items);
+	hashmap_free(&s.seen);
 	return !s.stopped;
 }
 

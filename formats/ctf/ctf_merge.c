@@ -2,8 +2,9 @@
  * Every CTF trace below a directory, merged into one time-ordered walk.
  *
  * LTTng writes one trace per user and bitness, or per process, and one
- * per rotation chunk: any directory holding a `metadata` file is a trace,
- * and its other regular files are its data streams.
+ * per rotation chunk: any directory holding a `metadata` file is a trace
+ * (found by ctf_dir.c, its metadata read by ctf_metadata.c), and its
+ * other regular files are its data streams (stream/).
  *
  * Streams are decoded in batches of items (packet starts and events, each
  * complete in itself: values copied, raw events with the integers their
@@ -21,6 +22,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,18 +33,26 @@
 
 #include "mapfile.h"
 #include "env.h"
-#include "ctf_decode.h"
 #include "ctf_dir.h"
-#include "ctf_index.h"
-#include "ctf_rfc2010.h"
+#include "stream/ctf_index.h"
+#include "ctf_merge.h"
+#include "ctf_metadata.h"
 #include "xalloc.h"
 
 /* Batches per stream: one being read, the others ready or being filled. */
 #define NBATCH 4
-/* A batch closes at this many values kept for events and packets. */
+/* A batch closes at this many values kept for events and packets... */
 #define BATCH_VALS 65536
-/* What the batches of all streams may take, items only. */
+/* ... or fewer when there are many streams: what the batches of all
+ * streams may keep, values and items. Every stream has a batch in flight
+ * from the start (the merge needs its first item), so what a batch may
+ * hold shrinks as streams are many, to a floor that still carries a few
+ * events. Batches grow to that as they are filled: a stream of one
+ * packet takes what that packet holds. */
+#define BATCH_VALS_BUDGET ((size_t)BATCH_VALS * NBATCH * 16)
 #define BATCH_BUDGET ((size_t)48 << 20)
+#define BATCH_MIN_ITEMS 16
+#define BATCH_MIN_VALS 64
 #define PIPE_MIN_BYTES ((uint64_t)16 << 20)
 
 /* A message met while filling a batch, said when the walk gets there. */
@@ -55,9 +65,10 @@ struct batch_msg {
 
 struct batch {
 	struct ctf_item *items;
-	size_t n, cap;
-	struct ctf_packet_info *pkts;	/* as many as items: no realloc */
-	size_t npkts;
+	size_t n, cap;		/* cap: at most; nitems: allocated */
+	size_t nitems;
+	struct ctf_packet_info *pkts;	/* items point into it */
+	size_t npkts, cappkts;
 	ctf_vals vals;		/* values of events and packet contexts */
 	uint64_t start_off;	/* the packet holding the first item */
 	bool end;		/* the stream has nothing after these items */
@@ -69,10 +80,17 @@ struct batch {
 struct ctf_stream_slot {
 	struct ctf_stream s;
 	struct mapped_file mf;
+	unsigned char *copy;	/* a small file's bytes, read (else mf) */
 	/* the filler's (one thread at a time: busy) */
 	struct batch *filling;
 	bool in_packet;
 	bool pkt_noted;		/* the open packet has a batch record */
+	/* between batches, what the stream's decoding keeps of the
+	 * fillers' shared state: the slots it wrote, and inside a packet
+	 * the packet context's values */
+	struct ctf_ids own_slots;
+	struct ctf_val *pctx;
+	size_t npctx;
 	/* under the reader's lock */
 	struct batch *ring[NBATCH];	/* allocated lazily */
 	size_t nalloc;
@@ -81,6 +99,9 @@ struct ctf_stream_slot {
 	size_t nspare;
 	bool busy;		/* being filled */
 	bool ended;		/* its last batch is ready */
+	/* the workers' queue of streams to fill, by batches ready */
+	struct ctf_stream_slot *qprev, *qnext;
+	int qlevel;		/* -1: not queued */
 	/* the caller's, on lines of their own: the filler writes the
 	 * stream's decoding state above all the time */
 	_Alignas(64) struct batch *cur;
@@ -91,12 +112,19 @@ struct ctf_stream_slot {
 	size_t msg_at;		/* the item the next is said before */
 	uint64_t order;		/* (trace, stream): ties in time */
 	uint64_t released;
+	uint64_t done;		/* its share of ctf_reader_bytes_done */
+	bool retired;		/* ended and given back */
 };
 
-/* What a filling thread takes along. */
+/* What a filling thread takes along: its scratch for the raw hook, and
+ * the decoding state every stream it fills borrows in turn (the current
+ * event's and packet's values, the slots), so that a stream between its
+ * batches holds only what it must keep. */
 struct filler {
 	struct ctf_reader *r;
 	void *scratch;
+	ctf_vals evals, pvals;
+	struct ctf_slot_share share;
 };
 
 struct ctf_reader {
@@ -106,14 +134,16 @@ struct ctf_reader {
 	ctf_progress_fn progress;	/* while looking for traces */
 	void *progress_arg;
 	struct ctf_trace **traces;
-	size_t ntraces;
+	size_t ntraces, captraces;
 	struct ctf_stream_slot **streams;
-	size_t nstreams;
+	size_t nstreams, capstreams;
 	struct ctf_stream_slot **heap;
 	size_t nheap;
 	struct ctf_stream_slot *last;
 	uint64_t bytes_total;
+	uint64_t bytes_done;	/* the sum of the streams' done */
 	size_t batch_cap;	/* items a batch holds */
+	size_t batch_vals;	/* values after which it closes */
 	bool started;
 	/* the workers */
 	pthread_t *workers;
@@ -122,6 +152,9 @@ struct ctf_reader {
 	pthread_cond_t work;	/* a batch was freed, or stop */
 	pthread_cond_t ready;	/* a batch was filled */
 	bool stop;
+	/* streams a worker may fill, by how many batches they have ready
+	 * (the fewest first), each level in the order they came in */
+	struct ctf_stream_slot *qhead[NBATCH], *qtail[NBATCH];
 	/* the raw hook, and what each filling thread gives it */
 	ctf_raw_hook hook;
 	ctf_raw_run run;	/* the hook's own raw runs, or NULL */
@@ -130,7 +163,7 @@ struct ctf_reader {
 	size_t scratch_size;
 	struct filler *fillers;	/* one per worker, then the caller's */
 	size_t nfillers;
-	struct filler self;	/* the caller's */
+	struct filler *self;	/* the caller's: the last */
 };
 
 static void
@@ -160,6 +193,7 @@ join(const char *a, const char *b)
 
 static void batch_diag(void *arg, bool error, const char *file, int64_t off,
     const char *msg);
+static void batch_free(struct batch *bt);
 static void add_trace(struct ctf_reader *r, const char *rel);
 
 /* The walk's callbacks: each trace directory is opened as it is met. */
@@ -185,13 +219,100 @@ walk_progress(void *arg, size_t entries)
 		r->progress(r->progress_arg, entries, 0);
 }
 
+/* Reads a file smaller than a page into ss->copy; false if it is not
+ * one, or cannot be read so (then it is mapped, and what is wrong said
+ * as for any file). */
+static bool
+read_small(const char *full, struct ctf_stream_slot *ss)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	if (page <= 0 || stat(full, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size >= page)
+		return false;
+	int fd = open(full, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size >= page) {
+		close(fd);
+		return false;
+	}
+	size_t want = (size_t)st.st_size, got = 0;
+	unsigned char *buf = xmalloc(want ? want : 1);
+	while (got < want) {
+		ssize_t n = read(fd, buf + got, want - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			free(buf);
+			close(fd);
+			return false;
+		}
+		if (n == 0)
+			break;	/* it shrank: what is there */
+		got += (size_t)n;
+	}
+	mapfile_note(full, fd);
+	close(fd);
+	ss->copy = buf;
+	ss->s.data = buf;
+	ss->s.size = got;
+	return true;
+}
+
+/* A stream file's bytes: a mapping (with its SIGBUS guard), or for a
+ * file smaller than a page a copy, as a mapping would take a page of
+ * memory however small the file, and a trace may hold thousands of files
+ * of one small packet. No file stays open. */
+static int
+open_data(const char *full, struct ctf_stream_slot *ss, char **err)
+{
+	if (read_small(full, ss))
+		return 0;
+	if (mapfile_open(full, &ss->mf, err) < 0)
+		return -1;
+	mapfile_sequential(&ss->mf);
+	ss->s.data = ss->mf.data;
+	ss->s.size = ss->mf.size;
+	return 0;
+}
+
+/* What a stream holds that its end no longer needs: its batches, its
+ * bytes, its index, its decoding state. What the walk's items named
+ * (path, trace, index) stays. */
+static void
+stream_release(struct ctf_stream_slot *ss)
+{
+	batch_free(ss->cur);
+	ss->cur = NULL;
+	for (size_t k = 0; k < ss->nready; k++)
+		batch_free(ss->ring[(ss->ready_head + k) % NBATCH]);
+	ss->nready = 0;
+	for (size_t k = 0; k < ss->nspare; k++)
+		batch_free(ss->spare[k]);
+	ss->nspare = 0;
+	mapfile_close(&ss->mf);
+	free(ss->copy);
+	ss->copy = NULL;
+	ss->s.data = NULL;
+	ctf_index_free(ss->s.idx);
+	ss->s.idx = NULL;
+	ctf_ids_free(&ss->own_slots);
+	free(ss->pctx);
+	ss->pctx = NULL;
+	ss->npctx = 0;
+	VEC_FREE(&ss->s.pvals);
+	VEC_FREE(&ss->s.evals);
+}
+
 static void
 add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 {
 	char *full = join(r->root, rel);
 	struct ctf_stream_slot *ss = xcalloc_aligned(64, sizeof *ss);
 	char *err = NULL;
-	if (mapfile_open(full, &ss->mf, &err) < 0) {
+	if (open_data(full, ss, &err) < 0) {
 		diag(r, true, rel, -1, "%s", err ? err : "cannot open");
 		free(err);
 		free(ss);
@@ -199,14 +320,13 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 		return;
 	}
 	free(full);
-	mapfile_sequential(&ss->mf);
 	ss->s.trace = t;
 	ss->s.path = xstrdup(rel);
-	ss->s.data = ss->mf.data;
-	ss->s.size = ss->mf.size;
 	ss->s.index = (int)r->nstreams;
+	ss->qlevel = -1;
 	ss->order = (uint64_t)t->index << 32 | r->nstreams;
-	ctf_stream_index_load(&ss->s, r->root, r->diag, r->arg);
+	ss->s.idx = ctf_index_load(ss->s.path, ss->s.size, r->root, r->diag,
+	    r->arg);
 	/* from here on, what the index has to say comes up while filling
 	 * batches, maybe on a worker: it travels in the batch */
 	if (ss->s.idx != NULL) {
@@ -215,72 +335,48 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	}
 	ss->s.diag = batch_diag;
 	ss->s.diag_arg = ss;
-	ss->s.d.slots = xcalloc((size_t)t->m->nslots + 1, sizeof(uint64_t));
-	r->bytes_total += ss->mf.size;
-	r->streams = xreallocarray(r->streams, r->nstreams + 1,
-	    sizeof *r->streams);
+	r->bytes_total += ss->s.size;
+	if (r->nstreams == r->capstreams) {
+		r->capstreams = r->capstreams ? 2 * r->capstreams : 16;
+		r->streams = xreallocarray(r->streams, r->capstreams,
+		    sizeof *r->streams);
+	}
 	r->streams[r->nstreams++] = ss;
 }
 
-/* A trace laid out as the 2010 RFC says: its metadata section, then one
- * data file per section (and processor), the section found by the
- * file's name. */
 static void
-add_rfc_trace(struct ctf_reader *r, const char *rel, char *mpath,
-    struct mapped_file *mf)
+push_trace(struct ctf_reader *r, struct ctf_trace *t)
 {
-	char msg[512];
-	int64_t off;
-	struct ctf_meta *m = ctf_rfc_metadata(mf->data, mf->size, msg,
-	    sizeof msg, &off);
-	mapfile_close(mf);
-	if (m == NULL) {
-		diag(r, true, mpath, off, "%s", msg);
-		free(mpath);
+	if (r->ntraces == r->captraces) {
+		r->captraces = r->captraces ? 2 * r->captraces : 4;
+		r->traces = xreallocarray(r->traces, r->captraces,
+		    sizeof *r->traces);
+	}
+	r->traces[r->ntraces++] = t;
+}
+
+/* A data file of trace t: in the 2010 RFC's layout, of the section its
+ * name says (the metadata's class_of_file), else what its packets say. */
+static void
+add_stream_of(struct ctf_reader *r, struct ctf_trace *t, const char *srel,
+    const char *name)
+{
+	if (t->m->class_of_file == NULL) {
+		add_stream(r, t, srel);
 		return;
 	}
-	for (size_t i = 0; i < m->nwarns; i++)
-		diag(r, false, mpath, -1, "%s", m->warns[i]);
-	struct ctf_trace *t = xcalloc(1, sizeof *t);
-	t->dir = xstrdup(rel);
-	t->metadata_path = mpath;
-	t->m = m;
-	t->index = (int)r->ntraces;
-	r->traces = xreallocarray(r->traces, r->ntraces + 1,
-	    sizeof *r->traces);
-	r->traces[r->ntraces++] = t;
-	char *dfull = join(r->root, rel);
-	size_t n;
-	char **names = ctf_dir_list(dfull, &n);
-	for (size_t i = 0; names != NULL && i < n; i++) {
-		const char *why;
-		char *srel = join(rel, names[i]);
-		enum ctf_dir_file kind = strcmp(names[i], "metadata") == 0 ?
-		    CTF_FILE_SUBDIR : ctf_dir_classify(r->root, rel, names[i],
-		    &why);
-		if (kind == CTF_FILE_SKIP)
-			diag(r, false, srel, -1, "not a stream: %s, skipped",
-			    why);
-		else if (kind == CTF_FILE_STREAM) {
-			struct ctf_stream_class *sc = ctf_rfc_section_of(m,
-			    names[i]);
-			if (sc == NULL)
-				diag(r, false, srel, -1, "not read: its name is "
-				    "none of the metadata's sections");
-			else {
-				size_t k = r->nstreams;
-				add_stream(r, t, srel);
-				if (r->nstreams > k) {
-					r->streams[k]->s.sc = sc;
-					r->streams[k]->s.sc_fixed = true;
-				}
-			}
-		}
-		free(srel);
-		free(names[i]);
+	struct ctf_stream_class *sc = t->m->class_of_file(t->m, name);
+	if (sc == NULL) {
+		diag(r, false, srel, -1, "not read: its name is none of the "
+		    "metadata's sections");
+		return;
 	}
-	free(names);
-	free(dfull);
+	size_t k = r->nstreams;
+	add_stream(r, t, srel);
+	if (r->nstreams > k) {
+		r->streams[k]->s.sc = sc;
+		r->streams[k]->s.sc_fixed = true;
+	}
 }
 
 static void
@@ -288,96 +384,19 @@ add_trace(struct ctf_reader *r, const char *rel)
 {
 	char *mpath = join(rel, "metadata");
 	char *full = join(r->root, mpath);
-	struct mapped_file mf;
-	char *err = NULL;
-	if (mapfile_open(full, &mf, &err) < 0) {
-		diag(r, true, mpath, -1, "%s", err ? err : "cannot open");
-		free(err);
-		free(full);
-		free(mpath);
-		return;
-	}
+	struct ctf_meta *m = ctf_metadata_load(full, mpath, r->diag, r->arg);
 	free(full);
-	if (ctf_rfc_probe(mf.data, mf.size)) {
-		add_rfc_trace(r, rel, mpath, &mf);
-		return;
-	}
-	char *text;
-	size_t len;
-	uint8_t uuid[16];
-	bool packetized;
-	char msg[512];
-	uint64_t off;
-	if (ctf_metadata_text(mf.data, mf.size, &text, &len, uuid, &packetized,
-	    msg, sizeof msg, &off) < 0) {
-		diag(r, true, mpath, (int64_t)off, "%s", msg);
-		mapfile_close(&mf);
+	if (m == NULL) {
 		free(mpath);
 		return;
 	}
-	bool meta_be = packetized && ctf_metadata_be(mf.data, mf.size);
-	mapfile_close(&mf);
-	bool ctf2 = ctf2_is_json(text, len);
-	if (!packetized && !ctf2) {
-		if (len < 10 || memcmp(text, "/* CTF 1.8", 10) != 0) {
-			if (len >= 6 && memcmp(text, "/* CTF", 6) == 0) {
-				diag(r, true, mpath, 0, "unsupported metadata "
-				    "version signature (expecting \"/* CTF 1.8\")");
-				free(text);
-				free(mpath);
-				return;
-			}
-			diag(r, false, mpath, 0, "metadata without the "
-			    "\"/* CTF 1.8\" signature");
-		}
-	}
-	struct ctf_meta *m = ctf_meta_new();
-	uint64_t moff = 0;
-	if (ctf2 && ctf2_parse(m, text, len, msg, sizeof msg, &moff) < 0) {
-		/* an offset in the file, or in the text of its packets */
-		if (packetized)
-			diag(r, true, mpath, -1, "offset %llu of the metadata "
-			    "text: %s", (unsigned long long)moff, msg);
-		else
-			diag(r, true, mpath, (int64_t)moff, "%s", msg);
-		ctf_meta_free(m);
-		free(text);
-		free(mpath);
-		return;
-	}
-	int prc = ctf2 ? 0 : tsdl_parse(m, text, len, msg, sizeof msg);
-	/* the packets' byte order is the trace's, said twice */
-	if (!ctf2 && prc == 0 && packetized && m->bo_line > 0 &&
-	    (m->byte_order == CTF_BO_BE) != meta_be) {
-		snprintf(msg, sizeof msg, "line %d, column %d: the trace's byte "
-		    "order is %s, its metadata packets are %s", m->bo_line,
-		    m->bo_col, meta_be ? "little-endian" : "big-endian",
-		    meta_be ? "big-endian" : "little-endian");
-		prc = -1;
-	} else if (!ctf2 && prc == 0 && packetized && m->bo_line == 0)
-		m->byte_order = meta_be ? CTF_BO_BE : CTF_BO_LE;
-	if (prc < 0 || ctf_meta_resolve(m, msg, sizeof msg) < 0) {
-		diag(r, true, mpath, -1, "%s", msg);
-		ctf_meta_free(m);
-		free(text);
-		free(mpath);
-		return;
-	}
-	free(text);
-	for (size_t i = 0; i < m->nwarns; i++)
-		diag(r, false, mpath, -1, "%s", m->warns[i]);
-	if (packetized && m->has_uuid && memcmp(uuid, m->uuid, 16) != 0)
-		diag(r, false, mpath, 0, "metadata packets' uuid differs from "
-		    "the trace's");
 	struct ctf_trace *t = xcalloc(1, sizeof *t);
 	t->dir = xstrdup(rel);
 	t->metadata_path = mpath;
 	t->m = m;
 	t->hostname = ctf_env_str(m, "hostname");
 	t->index = (int)r->ntraces;
-	r->traces = xreallocarray(r->traces, r->ntraces + 1,
-	    sizeof *r->traces);
-	r->traces[r->ntraces++] = t;
+	push_trace(r, t);
 
 	char *dfull = join(r->root, rel);
 	size_t n;
@@ -388,7 +407,7 @@ add_trace(struct ctf_reader *r, const char *rel)
 		if (strcmp(names[i], "metadata") != 0) {
 			switch (ctf_dir_classify(r->root, rel, names[i], &why)) {
 			case CTF_FILE_STREAM:
-				add_stream(r, t, srel);
+				add_stream_of(r, t, srel, names[i]);
 				break;
 			case CTF_FILE_SKIP:
 				/* Said, never read: a FIFO would block, a
@@ -410,14 +429,72 @@ add_trace(struct ctf_reader *r, const char *rel)
 
 /* --- filling batches (on a worker, or on the caller) --- */
 
+/* A batch of at most cap items; its arrays grow as it is filled. */
 static struct batch *
 batch_new(size_t cap)
 {
 	struct batch *bt = xcalloc(1, sizeof *bt);
-	bt->items = xreallocarray(NULL, cap, sizeof *bt->items);
-	bt->pkts = xreallocarray(NULL, cap + 1, sizeof *bt->pkts);
 	bt->cap = cap;
 	return bt;
+}
+
+/* Room for the next item, or for as many as the items allocated (up to
+ * cap) when a run fills them. */
+static inline void
+batch_room(struct batch *bt)
+{
+	if (bt->n < bt->nitems)
+		return;
+	size_t n = bt->nitems ? 2 * bt->nitems : 2;
+	if (n > bt->cap)
+		n = bt->cap;
+	bt->items = xreallocarray(bt->items, n, sizeof *bt->items);
+	bt->nitems = n;
+}
+
+/* Packet records for n: the items that point to the records are moved
+ * along with them. */
+static void
+batch_pkts_to(struct batch *bt, size_t n)
+{
+	struct ctf_packet_info *np = xreallocarray(NULL, n, sizeof *np);
+	if (bt->npkts > 0)
+		memcpy(np, bt->pkts, bt->npkts * sizeof *np);
+	for (size_t i = 0; i < bt->n; i++)
+		bt->items[i].pkt = np + (bt->items[i].pkt - bt->pkts);
+	free(bt->pkts);
+	bt->pkts = np;
+	bt->cappkts = n;
+}
+
+static void
+batch_room_pkt(struct batch *bt)
+{
+	if (bt->npkts == bt->cappkts)
+		batch_pkts_to(bt, bt->cappkts ? 2 * bt->cappkts : 1);
+}
+
+/* A stream's last batch is read and never filled again: it keeps what
+ * it holds and no more (many streams of one small packet each hold
+ * theirs at once). Before the values' indexes become pointers. */
+static void
+batch_trim(struct batch *bt)
+{
+	if (bt->n < bt->nitems) {
+		bt->items = bt->n ? xreallocarray(bt->items, bt->n,
+		    sizeof *bt->items) : (free(bt->items), NULL);
+		bt->nitems = bt->n;
+	}
+	if (bt->npkts < bt->cappkts) {
+		if (bt->npkts > 0)
+			batch_pkts_to(bt, bt->npkts);
+		else {
+			free(bt->pkts);
+			bt->pkts = NULL;
+			bt->cappkts = 0;
+		}
+	}
+	VEC_SHRINK(&bt->vals);
 }
 
 static void
@@ -457,7 +534,16 @@ keep_vals(struct batch *bt, const struct ctf_val *src, size_t n)
 	size_t at = bt->vals.len;
 	if (n == 0)
 		return at;	/* src may be NULL */
-	VEC_RESERVE(&bt->vals, n);
+	if (at + n > bt->vals.cap) {
+		/* from what the first needs: a batch of one small event
+		 * takes little */
+		size_t nc = bt->vals.cap ? 2 * bt->vals.cap : 4;
+		while (nc < at + n)
+			nc *= 2;
+		bt->vals.items = xreallocarray(bt->vals.items, nc,
+		    sizeof *bt->vals.items);
+		bt->vals.cap = nc;
+	}
 	memcpy(bt->vals.items + at, src, n * sizeof *src);
 	bt->vals.len += n;
 	return at;
@@ -469,6 +555,7 @@ note_packet(struct ctf_stream_slot *ss, struct batch *bt, uint64_t discarded,
     uint64_t lost)
 {
 	struct ctf_stream *s = &ss->s;
+	batch_room_pkt(bt);
 	struct ctf_packet_info *p = &bt->pkts[bt->npkts++];
 	p->off = s->pkt_off;
 	p->vals = NULL;
@@ -495,10 +582,48 @@ batch_error(struct batch *bt, const char *msg, uint64_t off)
 	bt->err_off = (int64_t)off;
 }
 
+/* Lends the filler's decoding state to stream ss for a batch: its
+ * slots, and value arrays holding the open packet's context again. */
+static void
+lend(struct filler *fl, struct ctf_stream_slot *ss)
+{
+	struct ctf_stream *s = &ss->s;
+	ctf_slots_lend(&fl->share, &s->d, &ss->own_slots);
+	s->evals = fl->evals;
+	s->pvals = fl->pvals;
+	s->pvals.len = 0;
+	if (ss->npctx > 0) {
+		VEC_RESERVE(&s->pvals, ss->npctx);
+		memcpy(s->pvals.items, ss->pctx, ss->npctx * sizeof *ss->pctx);
+		s->pvals.len = ss->npctx;
+	}
+}
+
+/* Takes it back: inside a packet, the stream keeps its context's values
+ * (the next batch records the packet again). */
+static void
+take_back(struct filler *fl, struct ctf_stream_slot *ss)
+{
+	struct ctf_stream *s = &ss->s;
+	size_t n = ss->in_packet ? s->pvals.len : 0;
+	if (n != ss->npctx) {
+		free(ss->pctx);
+		ss->pctx = n ? xreallocarray(NULL, n, sizeof *ss->pctx) : NULL;
+		ss->npctx = n;
+	}
+	if (n > 0)
+		memcpy(ss->pctx, s->pvals.items, n * sizeof *ss->pctx);
+	fl->pvals = s->pvals;
+	fl->evals = s->evals;
+	s->pvals = (ctf_vals){ 0 };
+	s->evals = (ctf_vals){ 0 };
+	ctf_slots_return(&fl->share, &s->d);
+}
+
 /* Decodes the stream's next items into bt, until it is full or the
  * stream ends. */
 static void
-fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
+fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 {
 	const struct ctf_reader *r = fl->r;
 	struct ctf_stream *s = &ss->s;
@@ -517,11 +642,13 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	ss->filling = bt;
 	bt->start_off = s->pkt_off;
 	ss->pkt_noted = false;
+	lend(fl, ss);
 	/* events the hook takes make no items: a bound of their own keeps
 	 * batches coming */
 	size_t decoded = 0;
-	while (bt->n < bt->cap && bt->vals.len < BATCH_VALS &&
+	while (bt->n < bt->cap && bt->vals.len < r->batch_vals &&
 	    decoded < 4 * bt->cap) {
+		batch_room(bt);
 		if (!ss->in_packet) {
 			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
 			if (rc <= 0)
@@ -572,7 +699,7 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 			size_t nrun;
 			bt->n += r->run(r->hook_arg, fl->scratch, s,
 			    &bt->pkts[bt->npkts - 1], bt->items + bt->n,
-			    bt->cap - bt->n, &nrun);
+			    bt->nitems - bt->n, &nrun);
 			if (nrun > 0) {
 				decoded += nrun;
 				continue;
@@ -624,8 +751,11 @@ fill(const struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				it->u.v.scope_root[k] = s->scope_root[k];
 		}
 	}
+	take_back(fl, ss);
 	if (r->hook != NULL)
 		r->hook(r->hook_arg, fl->scratch, NULL, 0);
+	if (bt->end)
+		batch_trim(bt);
 	/* indexes to pointers, now that nothing moves */
 	for (size_t i = 0; i < bt->npkts; i++)
 		if (bt->pkts[i].root >= 0)
@@ -671,33 +801,69 @@ wants_fill(const struct ctf_stream_slot *ss)
 	    (ss->nspare > 0 || ss->nalloc < NBATCH);
 }
 
+static void
+queue_out(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	int l = ss->qlevel;
+	if (l < 0)
+		return;
+	if (ss->qprev != NULL)
+		ss->qprev->qnext = ss->qnext;
+	else
+		r->qhead[l] = ss->qnext;
+	if (ss->qnext != NULL)
+		ss->qnext->qprev = ss->qprev;
+	else
+		r->qtail[l] = ss->qprev;
+	ss->qprev = ss->qnext = NULL;
+	ss->qlevel = -1;
+}
+
+/* After a change of what a stream has: where a worker looks for it, the
+ * queue of its number of batches ready if it may be filled. */
+static void
+requeue(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	int want = wants_fill(ss) ? (int)ss->nready : -1;
+	if (want == ss->qlevel)
+		return;
+	queue_out(r, ss);
+	if (want < 0)
+		return;
+	ss->qlevel = want;
+	ss->qprev = r->qtail[want];
+	ss->qnext = NULL;
+	if (r->qtail[want] != NULL)
+		r->qtail[want]->qnext = ss;
+	else
+		r->qhead[want] = ss;
+	r->qtail[want] = ss;
+}
+
 static void *
 worker_main(void *arg)
 {
-	const struct filler *fl = arg;
+	struct filler *fl = arg;
 	struct ctf_reader *r = fl->r;
 	pthread_mutex_lock(&r->lock);
 	while (!r->stop) {
-		/* the stream with the fewest batches ready, the earliest
-		 * of those: the one the merge will need first */
+		/* a stream with the fewest batches ready, the one waiting
+		 * longest among those: the merge will need it first */
 		struct ctf_stream_slot *best = NULL;
-		for (size_t i = 0; i < r->nstreams; i++) {
-			struct ctf_stream_slot *ss = r->streams[i];
-			if (!wants_fill(ss))
-				continue;
-			if (best == NULL || ss->nready < best->nready)
-				best = ss;
-		}
+		for (int l = 0; l < NBATCH && best == NULL; l++)
+			best = r->qhead[l];
 		if (best == NULL) {
 			pthread_cond_wait(&r->work, &r->lock);
 			continue;
 		}
 		struct batch *bt = take_spare(r, best);
 		best->busy = true;
+		queue_out(r, best);
 		pthread_mutex_unlock(&r->lock);
 		fill(fl, best, bt);
 		pthread_mutex_lock(&r->lock);
 		publish(best, bt);
+		requeue(r, best);
 		pthread_cond_broadcast(&r->ready);
 	}
 	pthread_mutex_unlock(&r->lock);
@@ -718,6 +884,8 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 			bt = ss->ring[ss->ready_head];
 			ss->ready_head = (ss->ready_head + 1) % NBATCH;
 			ss->nready--;
+			if (r->nworkers > 0)
+				requeue(r, ss);
 			break;
 		}
 		if (ss->ended)
@@ -725,14 +893,18 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 		if (!ss->busy) {
 			bt = take_spare(r, ss);
 			ss->busy = true;
-			if (r->nworkers > 0)
+			if (r->nworkers > 0) {
+				queue_out(r, ss);
 				pthread_mutex_unlock(&r->lock);
-			fill(&r->self, ss, bt);
+			}
+			fill(r->self, ss, bt);
 			if (r->nworkers > 0)
 				pthread_mutex_lock(&r->lock);
 			ss->busy = false;
 			if (bt->end)
 				ss->ended = true;
+			if (r->nworkers > 0)
+				requeue(r, ss);
 			break;
 		}
 		pthread_cond_wait(&r->ready, &r->lock);
@@ -752,6 +924,7 @@ give_back(struct ctf_reader *r, struct ctf_stream_slot *ss, struct batch *bt)
 		pthread_mutex_lock(&r->lock);
 	ss->spare[ss->nspare++] = bt;
 	if (r->nworkers > 0) {
+		requeue(r, ss);
 		pthread_cond_signal(&r->work);
 		pthread_mutex_unlock(&r->lock);
 	}
@@ -774,7 +947,7 @@ say_msgs(struct ctf_reader *r, struct ctf_stream_slot *ss, size_t upto)
 /* Moves a stream to its next batch; false when it has none, after
  * reporting why if an error ended it. */
 static bool
-advance_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
+next_head(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
 	for (;;) {
 		struct batch *bt = ss->cur;
@@ -808,6 +981,34 @@ advance_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 			return true;
 		}
 	}
+}
+
+/* The same, keeping the sum of what the streams have reached (their
+ * batch's first packet, else what was given back) as it changes: the
+ * progress a load reports at every packet costs no walk over the
+ * streams. */
+static bool
+advance_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	bool more = next_head(r, ss);
+	uint64_t d = ss->cur != NULL ? ss->cur->start_off : ss->released;
+	r->bytes_done += d - ss->done;
+	ss->done = d;
+	return more;
+}
+
+/* A stream that has ended gives back what it held: with many streams,
+ * what the walk holds is what the streams still going hold. */
+static void
+retire(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	if (r->nworkers > 0)
+		pthread_mutex_lock(&r->lock);
+	queue_out(r, ss);
+	stream_release(ss);
+	ss->retired = true;
+	if (r->nworkers > 0)
+		pthread_mutex_unlock(&r->lock);
 }
 
 /* Moves a stream to its next item (ss->head); false when it has none. */
@@ -985,13 +1186,22 @@ ctf_reader_start(struct ctf_reader *r)
 		for (size_t i = 0; i < m->nstreams; i++)
 			ctf_stream_prepare(m, m->streams[i]);
 	}
-	size_t cap = BATCH_BUDGET / (NBATCH * sizeof(struct ctf_item) *
-	    (r->nstreams ? r->nstreams : 1));
-	r->batch_cap = cap < 64 ? 64 : cap > 16384 ? 16384 : cap;
+	size_t ns = r->nstreams ? r->nstreams : 1;
+	size_t cap = BATCH_BUDGET / (NBATCH * (sizeof(struct ctf_item) +
+	    sizeof(struct ctf_packet_info)) * ns);
+	r->batch_cap = cap < BATCH_MIN_ITEMS ? BATCH_MIN_ITEMS :
+	    cap > 16384 ? 16384 : cap;
+	size_t vals = BATCH_VALS_BUDGET / (NBATCH * ns);
+	r->batch_vals = vals < BATCH_MIN_VALS ? BATCH_MIN_VALS :
+	    vals > BATCH_VALS ? BATCH_VALS : vals;
 	/* tests make batches small to cross many batch boundaries */
 	const char *env = ttv_getenv(TTV_ENV_CTF_BATCH);
 	if (env != NULL && strtoul(env, NULL, 10) > 0)
 		r->batch_cap = strtoul(env, NULL, 10);
+	size_t nslots = 0;
+	for (size_t ti = 0; ti < r->ntraces; ti++)
+		if ((size_t)r->traces[ti]->m->nslots > nslots)
+			nslots = (size_t)r->traces[ti]->m->nslots;
 	size_t n = worker_count(r);
 	r->nfillers = n + 1;
 	r->fillers = xcalloc(n + 1, sizeof *r->fillers);
@@ -999,9 +1209,13 @@ ctf_reader_start(struct ctf_reader *r)
 		r->fillers[i].r = r;
 		r->fillers[i].scratch = r->scratch_size ?
 		    xcalloc(1, r->scratch_size) : NULL;
+		ctf_slots_init(&r->fillers[i].share, nslots);
 	}
-	r->self = r->fillers[n];
+	r->self = &r->fillers[n];
 	if (n > 0) {
+		/* every stream waits for a worker at first */
+		for (size_t i = 0; i < r->nstreams; i++)
+			requeue(r, r->streams[i]);
 		pthread_mutex_init(&r->lock, NULL);
 		pthread_cond_init(&r->work, NULL);
 		pthread_cond_init(&r->ready, NULL);
@@ -1018,9 +1232,12 @@ ctf_reader_start(struct ctf_reader *r)
 			pthread_mutex_destroy(&r->lock);
 		}
 	}
-	for (size_t i = 0; i < r->nstreams; i++)
+	for (size_t i = 0; i < r->nstreams; i++) {
 		if (advance(r, r->streams[i]))
 			heap_push(r, r->streams[i]);
+		else
+			retire(r, r->streams[i]);
+	}
 }
 
 void
@@ -1060,7 +1277,8 @@ ctf_reader_next(struct ctf_reader *r)
 				ss = l;
 			else
 				ss = heap_replace_top(r, l);
-		}
+		} else
+			retire(r, l);
 	}
 	if (ss == NULL) {
 		if (r->nheap == 0)
@@ -1101,22 +1319,19 @@ ctf_reader_free(struct ctf_reader *r)
 		return;
 	stop_workers(r);
 	free(r->workers);
-	for (size_t i = 0; i < r->nfillers; i++)
-			free(r->fillers[i].scratch);
+	for (size_t i = 0; i < r->nfillers; i++) {
+		struct filler *fl = &r->fillers[i];
+		free(fl->scratch);
+		VEC_FREE(&fl->evals);
+		VEC_FREE(&fl->pvals);
+		ctf_slots_free(&fl->share);
+	}
 	free(r->fillers);
 	for (size_t i = 0; i < r->nstreams; i++) {
 		struct ctf_stream_slot *ss = r->streams[i];
-		batch_free(ss->cur);
-		for (size_t k = 0; k < ss->nready; k++)
-			batch_free(ss->ring[(ss->ready_head + k) % NBATCH]);
-		for (size_t k = 0; k < ss->nspare; k++)
-			batch_free(ss->spare[k]);
-		mapfile_close(&ss->mf);
-		ctf_stream_index_free(&ss->s);
+		if (!ss->retired)
+			stream_release(ss);
 		free(ss->s.path);
-		free(ss->s.d.slots);
-		VEC_FREE(&ss->s.pvals);
-		VEC_FREE(&ss->s.evals);
 		free(ss);
 	}
 	free(r->streams);
@@ -1160,10 +1375,5 @@ uint64_t
 ctf_reader_bytes_done(const struct ctf_reader *r)
 {
 	/* what the walk has reached, not what the workers have */
-	uint64_t d = 0;
-	for (size_t i = 0; i < r->nstreams; i++) {
-		const struct ctf_stream_slot *ss = r->streams[i];
-		d += ss->cur ? ss->cur->start_off : ss->released;
-	}
-	return d;
+	return r->bytes_done;
 }

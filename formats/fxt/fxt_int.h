@@ -1,9 +1,11 @@
 /*
  * Internals of the Fuchsia trace format (FXT) reader, shared by its files:
  * fxt.c walks the records (framing, providers, string and thread tables,
- * kernel objects), fxt_event.c turns events into slices, flows, async
- * slices, counters and CPU lanes, fxt_util.c has the small hash and sort
- * helpers both need.
+ * kernel objects), fxt_half.c scans the second half on a thread of its
+ * own, fxt_event.c turns events into slices, flows, async slices,
+ * counters and CPU lanes, fxt_pipe.c replays them on a worker,
+ * fxt_prefault.c maps the pages in ahead of the scan, and fxt_util.c has
+ * the small hash and sort helpers.
  *
  * The reader makes two passes over the mapping, both in file order:
  *  - the scan pass keeps the tables, counts records, reports framing damage,

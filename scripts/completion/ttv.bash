@@ -40,8 +40,8 @@ _ttv()
 		    --range --tsv --csv --json --spreadsheet-safe --sort
 		    --ascending --export
 		    --output --per-thread --max-depth --thread --function
-		    --hide --instr-map --sysroot --format --strict --no-state
-		    --index --no-index --help --version' -- "$cur"))
+		    --hide --instr-map --sysroot --format --strict --from-now
+		    --no-state --index --no-index --help --version' -- "$cur"))
 		return
 	fi
 	# A trace: a file, or a CTF trace directory.

@@ -181,7 +181,7 @@ tail -n +2 "$tmp/out" | cut -f3 | grep -qv '^19155$' && fail "--search follows -
 # ttv's own variables: read in src/env.c alone, each listed in src/env.h
 if [ -d "$TTV_SRCDIR/src" ]; then
 	others=$(grep -rl 'getenv("TTV_' "$TTV_SRCDIR/src" "$TTV_SRCDIR/formats" \
-	    "$TTV_SRCDIR/ui" | grep -v '/src/env\.c$')
+	    "$TTV_SRCDIR/ui" "$TTV_SRCDIR/cli" | grep -v '/src/env\.c$')
 	[ -z "$others" ] || fail "TTV_ variables read outside src/env.c: $others"
 	for v in $(grep -o '"TTV_[A-Z_]*"' "$TTV_SRCDIR/src/env.c" | tr -d '"'); do
 		grep -q " \* *$v" "$TTV_SRCDIR/src/env.h" || fail "$v not described in src/env.h"
@@ -200,6 +200,69 @@ mkfifo "$tmp/fifo" 2>/dev/null && {
 	expect_rc 0 timeout 10 "$TTV" --info --instr-map "$tmp/fifo" "$demo"
 	grep -q "instrumentation map .*not a regular file" "$tmp/err" || fail "--instr-map FIFO: $(cat "$tmp/err")"
 }
+
+# The table of options (cli/cli_options.c) against --help: the same long
+# options, letters and arguments; and the options each one goes with,
+# as the table's rules say them (the message of the option misplaced, in
+# the viewer and with --diff), are the ones its --help text names after
+# "with --" (its section's title included), and no others.
+table="$TTV_SRCDIR/cli/cli_options.c"
+if [ -f "$table" ]; then
+	sed -n 's/^	\[OPT_[A-Z_]*\] = { "\([a-z-]*\)", \([^,]*\), \([a-z]*\),.*/\1 \2 \3/p' \
+	    "$table" | sed "s/'\(.\)'/\1/; s/ true$/ arg/; s/ false$/ -/" |
+	    sort >"$tmp/table"
+	"$TTV" --help | awk '
+	function flush(   i, n, seg, k, names, tok, all) {
+		if (nopt == 0) return
+		all = hdr " " text; names = ""
+		gsub(/ +/, " ", all)
+		while ((k = index(all, "with ")) > 0) {
+			all = substr(all, k + 5); seg = all
+			if (seg !~ /^--/) continue
+			sub(/[:;].*/, "", seg)
+			n = split(seg, tok, /[^a-z-]+/)
+			for (i = 1; i <= n; i++)
+				if (tok[i] ~ /^--[a-z]/) names = names " " tok[i]
+		}
+		for (i = 1; i <= nopt; i++)
+			printf "%s %s %s%s\n", opt[i], let[i], arg[i], names
+		nopt = 0
+	}
+	/^[A-Z].*:$/ { flush(); hdr = $0; next }
+	/^  (-[a-zA-Z], )?--[a-z]/ || /^      --[a-z]/ {
+		flush(); line = $0; sub(/^ +/, "", line); l = "0"
+		if (line ~ /^-[a-zA-Z], /) { l = substr(line, 2, 1); line = substr(line, 5) }
+		while (match(line, /^--[a-z-]+/)) {
+			o = substr(line, 3, RLENGTH - 2); line = substr(line, RLENGTH + 1)
+			nopt++; opt[nopt] = o; let[nopt] = l
+			arg[nopt] = line ~ /^ [^ -]/ ? "arg" : "-"
+			if (line !~ /^, --/) break
+			line = substr(line, 3)
+		}
+		text = line; next
+	}
+	/^                          / { text = text " " $0; next }
+	{ flush() }
+	END { flush() }' | sort >"$tmp/help-rules"
+	cut -d' ' -f1-3 "$tmp/help-rules" | cmp -s - "$tmp/table" ||
+	    fail "the table of options and --help differ: $(cut -d' ' -f1-3 "$tmp/help-rules" | diff - "$tmp/table")"
+	while read -r o l a named; do
+		v=x
+		case $o in
+		sort) v=total ;; export) v=collapsed ;; max-depth) v=3 ;;
+		by) v=function ;; normalize) v=calls ;; min-change) v=1us ;;
+		fail-above) v=5 ;; range|range-base) v=0.. ;; thread) v=1 ;;
+		format) v=xray ;;
+		esac
+		if [ "$a" = arg ]; then set -- "--$o" "$v"; else set -- "--$o"; fi
+		said=$( { "$TTV" "$@" "$tmp/none"; "$TTV" --diff "$tmp/none" "$@" "$tmp/none"; } 2>&1 |
+		    sed -n 's/^ttv: --[a-z-]* goes with //p' | grep -o -- '--[a-z-]*' | sort -u | tr '\n' ' ')
+		want=$(for n in $named; do echo "$n"; done | sort -u | tr '\n' ' ')
+		[ "$said" = "$want" ] || fail "--$o goes with '$said' by the table, '$want' by --help"
+	done <"$tmp/help-rules"
+else
+	echo "SKIP: the table of options: no $table"
+fi
 
 [ "$fails" -eq 0 ] || exit 1
 echo "cli: all checks passed"

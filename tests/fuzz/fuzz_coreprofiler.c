@@ -2,7 +2,7 @@
  * libFuzzer target for the CoreProfiler TraceLog reader: each input is
  * loaded through load_trace() as the command line does, then the model's
  * call tree is built (the path the flame and collapsed export take). Build
- * with `make fuzz-coreprofiler` (clang); seed it with
+ * with `make fuzz` (clang); seed it with
  * tests/data/coreprofiler/ and the logs in ../shared/traces/coreprofiler.
  */
 #define _GNU_SOURCE

@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/ctf_decode.h"
-#include "ctf/ctf_text.h"
+#include "ctf/stream/ctf_packets.h"
+#include "ctf/tsdl/tsdl_parse.h"
+#include "../tools/ctf_runs.h"
+#include "../tools/ctf_text.h"
 
 #define COMMON \
 "/* CTF 1.8 */\n" \
@@ -167,8 +169,8 @@ fuzz_meta(int which)
 	return m;
 }
 
-/* Marks every event class raw or not, as formats/ctf.c marks those whose
- * scopes it reads itself, picking the first integers of its fields as
+/* Marks every event class raw or not, as formats/ctf/ctf.c marks those
+ * whose scopes it reads itself, picking the first integers of its fields as
  * ctf.c picks a thread and an address: the decoder then takes its raw
  * path for those whose scopes are all fixed (in runs, ctf_fast.h), and the
  * generic one for the others. */

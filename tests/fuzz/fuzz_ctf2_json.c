@@ -2,14 +2,14 @@
  * libFuzzer target for the CTF 2 front end: the input is metadata (a JSON
  * text sequence), parsed and resolved as the reader does (ctf2_parse,
  * ctf_meta_resolve).
- *   make fuzz-ctf && tests/fuzz/fuzz_ctf2_json -max_total_time=60 \
+ *   make fuzz && tests/fuzz/fuzz_ctf2_json -max_total_time=60 \
  *       SEEDS   (seeds: CTF 2 metadata files, e.g.
  *                tests/data/ctf/le-large-ctf2/metadata)
  */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf/ctf_meta.h"
+#include "ctf/ctf2/ctf2_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
  * event's scopes allow it); the rest is a data stream walked packet by
  * packet and event by event, each event printed in babeltrace2's layout
  * to /dev/null or, when raw, its fields read where the decoder says.
- *   make fuzz-ctf && tests/fuzz/fuzz_ctf_decode -max_total_time=60 SEEDS
+ *   make fuzz && tests/fuzz/fuzz_ctf_decode -max_total_time=60 SEEDS
  * Seeds: a selector byte then a stream file, e.g. for ctfgen's layout
  *   { printf '\003'; head -c 8192 tests/data/ctf/le-large/chan_0; } > s1
  *   { printf '\203'; head -c 8192 tests/data/ctf/le-large/chan_0; } > s2

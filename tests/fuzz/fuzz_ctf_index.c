@@ -1,17 +1,17 @@
 /*
  * libFuzzer target for LTTng's index files and their use as a hint
- * (formats/ctf/ctf_index.c and the resuming in ctf_packets.c). Input: a
- * selector byte (bit 0: ctfgen's layout big-endian, bit 1: event classes
- * marked raw), the index's length in 2 bytes (little-endian), the index
- * file, then the stream file. The index is parsed against the stream's
+ * (formats/ctf/stream/ctf_index.c and the resuming in ctf_packets.c).
+ * Input: a selector byte (bit 0: ctfgen's layout big-endian, bit 1: event
+ * classes marked raw), the index's length in 2 bytes (little-endian), the
+ * index file, then the stream file. The index is parsed against the stream's
  * size; when it is usable, the stream is walked with it, so that damaged
  * packets send the walk to the entries it lists.
- *   make fuzz-ctf-index && tests/fuzz/fuzz_ctf_index -max_total_time=60 SEEDS
+ *   make fuzz && tests/fuzz/fuzz_ctf_index -max_total_time=60 SEEDS
  * Seeds: from ctfgen -i, e.g. with T a trace it wrote (index of 448 bytes):
  *   { printf '\000\300\001'; cat T/index/chan_0.idx T/chan_0; } > s1
  */
 #include "fuzz_ctf.h"
-#include "ctf/ctf_index.h"
+#include "ctf/stream/ctf_index.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

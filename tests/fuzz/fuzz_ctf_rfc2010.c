@@ -8,12 +8,12 @@
  *      event_size (3) headers, sequences, enums and GNU C bitfields (the
  *      layout of ctfgen -R, so its streams are good seeds), walked packet
  *      by packet and event by event as the reader does.
- *   make fuzz-ctf-rfc2010 && tests/fuzz/fuzz_ctf_rfc2010 -max_total_time=60 SEEDS
+ *   make fuzz && tests/fuzz/fuzz_ctf_rfc2010 -max_total_time=60 SEEDS
  * Seeds: e.g. { printf '\000'; cat tests/data/ctf/rfc2010/le-type2/metadata; }
  * and { printf '\003'; cat tests/data/ctf/rfc2010/le-type2/app_0; }.
  */
 #include "fuzz_ctf.h"
-#include "ctf/ctf_rfc2010.h"
+#include "ctf/rfc2010/ctf_rfc2010.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

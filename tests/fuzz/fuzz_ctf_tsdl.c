@@ -1,13 +1,13 @@
 /*
  * libFuzzer target for the TSDL front end: the input is metadata text,
  * parsed and resolved as the reader does (tsdl_parse, ctf_meta_resolve).
- *   make fuzz-ctf && tests/fuzz/fuzz_ctf_tsdl -max_total_time=60 \
+ *   make fuzz && tests/fuzz/fuzz_ctf_tsdl -max_total_time=60 \
  *       -dict=... tests/data/ctf/le-large   (seeds: any metadata files)
  */
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ctf/ctf_meta.h"
+#include "ctf/tsdl/tsdl_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
  * releases pages of its mapping). Then the model is walked a little, so
  * references the reader made (flows, args) are checked by the sanitizers.
  *
- *   make fuzz-fxt && tests/fuzz/fuzz_fxt -max_total_time=60 tests/data/fxt
+ *   make fuzz && tests/fuzz/fuzz_fxt -max_total_time=60 tests/data/fxt
  */
 #include <stdint.h>
 #include <stdlib.h>

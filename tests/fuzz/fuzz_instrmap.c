@@ -3,7 +3,7 @@
  * taken as an ELF binary. It goes through an in-memory file (memfd), since
  * the reader opens a path with libelf.
  *
- *	make fuzz-instrmap && tests/fuzz/fuzz_instrmap -max_total_time=60 \
+ *	make fuzz && tests/fuzz/fuzz_instrmap -max_total_time=60 \
  *	    tests/data/instrmap
  */
 #include "config.h"

@@ -147,7 +147,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sqlite3_progress_handler(sql_db(s), 1000, steps, s);
 	static const enum query_format fmts[] = { QUERY_TABLE, QUERY_TSV,
 		QUERY_CSV, QUERY_JSON };
-	cli_query_run(s, text, fmts[size % 4], sink);
+	cli_query_run(s, text, fmts[size % 4], false, sink);
 	fflush(sink);
 	clearerr(sink);
 	sql_close(s);

@@ -1,7 +1,7 @@
 /*
  * libFuzzer target for the XRay reader: each input is loaded as an XRay
  * log through load_trace(), the same path the command line takes. Build
- * with `make fuzz-xray` (clang). Seed it with tests/data/xray/ and the logs
+ * with `make fuzz` (clang). Seed it with tests/data/xray/ and the logs
  * in ../shared/traces/xray.
  */
 #define _GNU_SOURCE

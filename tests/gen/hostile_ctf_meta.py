@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """hostile_ctf_meta: writes CTF traces whose metadata is large in one
 dimension (many classes, members, types, labels), for
-tests/cli/hostile_ctf_meta.sh. Each once cost ttv memory or time in the
-square of that count; a trace is a directory OUT with a `metadata` file
-and a small data stream that the metadata describes.
+tests/cli/hostile_ctf_meta.sh, or that hold many data streams, trace
+directories or traced binaries, for tests/cli/hostile_ctf_streams.sh.
+Each once cost ttv memory or time in the square of that count; a trace
+is a directory OUT with a `metadata` file and a small data stream that
+the metadata describes (or many).
 
-  hostile_ctf_meta.py KIND OUT N
+  hostile_ctf_meta.py KIND OUT N [BINARY]
 
 KIND, for CTF 2 (JSON fragments):
   ctf2-clocks    N clock classes; the data stream class names the last
@@ -52,6 +54,22 @@ for the 2010 RFC layout:
   rfc-context    a section whose event context has N fields
   rfc-files      N sections, and a data file of each: one packet, one
                  event
+Many data streams, directories or binaries (CTF 1.8):
+  tsdl-files     one stream class, N data stream files of one packet of
+                 one event each, every one with LTTng's index file
+                 (index/sK.idx)
+  tsdl-cyg-files N data stream files of one stream class, each holding
+                 one call (func_entry, func_exit) of a thread and a
+                 function of its own (LTTng-UST cyg-profile layout)
+  tsdl-cyg-thread
+                 the same, every call of one thread
+  tsdl-cyg-classes
+                 N stream classes, each with its func_entry and func_exit
+                 classes, and a data stream file of each with one call
+  tsdl-dirs      N empty directories beside one small trace (d0/.../)
+  tsdl-bins      N processes, each loading a binary of its own (or the
+                 same BINARY, an ELF file, in every one: statedump
+                 bin_info events) and making one call into it
 """
 import os
 import struct
@@ -420,6 +438,119 @@ def rfc_files(d, n):
             f.write(rfc_packet(type1(0)))
 
 
+# --- many data streams, directories, binaries ---
+
+STREAMS_HEAD = """/* CTF 1.8 */
+typealias integer { size = 8; align = 8; signed = false; } := uint8_t;
+typealias integer { size = 32; align = 8; signed = false; } := uint32_t;
+typealias integer { size = 64; align = 8; signed = false; } := uint64_t;
+typealias integer { size = 64; align = 8; signed = false;
+    map = clock.c.value; } := ts_t;
+trace { major = 1; minor = 8; byte_order = le;
+    packet.header := struct { uint32_t stream_id; }; };
+clock { name = c; freq = 1000000000; };
+"""
+
+STREAM_CLASS = """stream { id = %d;
+    packet.context := struct { ts_t timestamp_begin; ts_t timestamp_end;
+        uint64_t content_size; uint64_t packet_size; };
+    event.header := struct { uint32_t id; ts_t timestamp; };%s };
+"""
+CYG_CONTEXT = ' event.context := struct { uint32_t vpid; uint32_t vtid; };'
+
+
+def streams_packet(sid, t0, t1, events):
+    """A packet of stream class sid from t0 to t1 holding `events`."""
+    size = 4 + 32 + len(events)
+    return (struct.pack('<IQQQQ', sid, t0, t1, size * 8, size * 8) +
+            events)
+
+
+def index_file(size, t0, t1, sid):
+    """LTTng's index (1.1, big-endian) of a stream file of one packet."""
+    return (struct.pack('>IIII', 0xC1F1DCC1, 1, 1, 72) +
+            struct.pack('>QQQQQQQQQ', 0, size * 8, size * 8, t0, t1, 0,
+                        sid, 0, 0))
+
+
+def tsdl_files(d, n):
+    write_tsdl(d, STREAMS_HEAD + STREAM_CLASS % (0, '') +
+               'event { name = "e0"; id = 0; stream_id = 0; '
+               'fields := struct { uint32_t v; }; };\n')
+    os.makedirs(os.path.join(d, 'index'))
+    for i in range(n):
+        p = streams_packet(0, 10 * i, 10 * i + 5,
+                           struct.pack('<IQI', 0, 10 * i + 1, i))
+        with open(os.path.join(d, 's%d' % i), 'wb') as f:
+            f.write(p)
+        with open(os.path.join(d, 'index', 's%d.idx' % i), 'wb') as f:
+            f.write(index_file(len(p), 10 * i, 10 * i + 5, 0))
+
+
+CYG_EVENTS = ''.join(
+    'event { name = "lttng_ust_cyg_profile:func_%s"; id = %d; '
+    'stream_id = %%d; fields := struct { uint64_t addr; '
+    'uint64_t call_site; }; };\n' % (kind, i)
+    for i, kind in enumerate(('entry', 'exit')))
+
+
+def cyg_call(sid, i, tid=None):
+    """A packet of one call of thread tid (1000 + i) to function
+    0x1000 + 16 i in process 1, at 10 i."""
+    ev = b''
+    for eid in (0, 1):
+        ev += struct.pack('<IQIIQQ', eid, 10 * i + 1 + eid, 1,
+                          1000 + i if tid is None else tid,
+                          0x1000 + 16 * i, 0x2000)
+    return streams_packet(sid, 10 * i, 10 * i + 5, ev)
+
+
+def tsdl_cyg_files(d, n, tid=None):
+    write_tsdl(d, STREAMS_HEAD + STREAM_CLASS % (0, CYG_CONTEXT) +
+               CYG_EVENTS % (0, 0))
+    for i in range(n):
+        with open(os.path.join(d, 's%d' % i), 'wb') as f:
+            f.write(cyg_call(0, i, tid))
+
+
+def tsdl_cyg_thread(d, n):
+    tsdl_cyg_files(d, n, 1000)
+
+
+def tsdl_cyg_classes(d, n):
+    write_tsdl(d, STREAMS_HEAD + ''.join(
+        STREAM_CLASS % (i, CYG_CONTEXT) + CYG_EVENTS % (i, i)
+        for i in range(n)))
+    for i in range(n):
+        with open(os.path.join(d, 's%d' % i), 'wb') as f:
+            f.write(cyg_call(i, i))
+
+
+def tsdl_dirs(d, n):
+    tsdl_members(os.path.join(d, 'trace'), 1)
+    for i in range(n):
+        os.mkdir(os.path.join(d, 'd%d' % i))
+
+
+def tsdl_bins(d, n, binary=None):
+    text = STREAMS_HEAD + STREAM_CLASS % (0, CYG_CONTEXT) + CYG_EVENTS % (
+        0, 0) + ('event { name = "lttng_ust_statedump:bin_info"; id = 2; '
+                 'stream_id = 0; fields := struct { uint64_t baddr; '
+                 'uint64_t memsz; string path; uint8_t is_pic; }; };\n')
+    write_tsdl(d, text)
+    ev = []
+    for i in range(n):
+        path = binary or '/nonexistent/lib%d.so' % i
+        # process i + 1 loads its binary at 0x400000, then calls into it
+        ev.append(struct.pack('<IQIIQQ', 2, 3 * i, i + 1, i + 1, 0x400000,
+                              0x100000) + path.encode() + b'\0\1')
+        for eid in (0, 1):
+            ev.append(struct.pack('<IQIIQQ', eid, 3 * i + 1 + eid, i + 1,
+                                  i + 1, 0x400000 + 0x40 * (i % 1000), 0))
+    with open(os.path.join(d, 'stream'), 'wb') as f:
+        f.write(streams_packet(0, 0, 3 * n, b''.join(ev)))
+
+
 KINDS = {
     'ctf2-clocks': ctf2_clocks, 'ctf2-streams': ctf2_streams,
     'ctf2-events': ctf2_events, 'ctf2-members': ctf2_members,
@@ -434,13 +565,20 @@ KINDS = {
     'rfc-events': rfc_events, 'rfc-members': rfc_members,
     'rfc-types': rfc_types, 'rfc-sections': rfc_sections,
     'rfc-context': rfc_context, 'rfc-files': rfc_files,
+    'tsdl-files': tsdl_files, 'tsdl-cyg-files': tsdl_cyg_files,
+    'tsdl-cyg-thread': tsdl_cyg_thread,
+    'tsdl-cyg-classes': tsdl_cyg_classes, 'tsdl-dirs': tsdl_dirs,
+    'tsdl-bins': tsdl_bins,
 }
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in KINDS:
+    if len(sys.argv) not in (4, 5) or sys.argv[1] not in KINDS:
         sys.exit(__doc__)
-    KINDS[sys.argv[1]](sys.argv[2], int(sys.argv[3]))
+    if len(sys.argv) == 5:
+        KINDS[sys.argv[1]](sys.argv[2], int(sys.argv[3]), sys.argv[4])
+    else:
+        KINDS[sys.argv[1]](sys.argv[2], int(sys.argv[3]))
 
 
 if __name__ == '__main__':

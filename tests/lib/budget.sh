@@ -26,7 +26,7 @@ budget() {
 	name=$1 file=$2 want=$3 re=$4
 	shift 4
 	if [ -d "$file" ]; then
-		size=$(cat "$file"/* | wc -c)
+		size=$(cat "$file"/* 2>/dev/null | wc -c)
 	else
 		size=$(stat -c %s "$file")
 	fi

@@ -2,7 +2,7 @@
  * ctf_model_check TRACE ORACLE [SYSROOT [DEBUG_INFO_ORACLE]]
  *
  * Checks the model ttv builds from a CTF trace (through load_trace(), as
- * the viewer does) against babeltrace2's text output for the same trace:
+ * every mode does) against babeltrace2's text output for the same trace:
  * - every event that is not a cyg-profile entry/exit must be an instant
  *   at the same wall-clock time, with the same name and the same field
  *   values. Both sides are reduced to "TIME NAME: name=value; ..." lines

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctf/ctf_decode.h"
-#include "ctf/ctf_text.h"
+#include "ctf/ctf_merge.h"
+#include "ctf_text.h"
 
 static int errors;
 

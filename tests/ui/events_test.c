@@ -84,6 +84,7 @@ setup(void **state)
 	f->t = builder_finish(b);
 	assert_non_null(f->t);
 	view_init(&f->v, f->t, true);
+	panes_create(&f->v);
 	f->g = grid_new(120, 30, true);
 	*state = f;
 	return 0;
@@ -153,22 +154,22 @@ test_flow_walk(void **state)
 
 	assert_string_equal(cursor_name(f), "send");
 	/* Nothing flows into the first slice. */
-	pane_timeline.command(v, CMD_FLOW_PREV);
+	pane_command(v, PANE_TIMELINE, CMD_FLOW_PREV);
 	assert_true(v->msg_error);
 	assert_string_equal(cursor_name(f), "send");
 	/* Two flows out of send: the first one, id 7, then along id 7. */
-	pane_timeline.command(v, CMD_FLOW_NEXT);
+	pane_command(v, PANE_TIMELINE, CMD_FLOW_NEXT);
 	assert_false(v->msg_error);
 	assert_string_equal(cursor_name(f), "recv");
 	assert_non_null(strstr(v->msg, "flow 7"));
-	pane_timeline.command(v, CMD_FLOW_NEXT);
+	pane_command(v, PANE_TIMELINE, CMD_FLOW_NEXT);
 	assert_string_equal(cursor_name(f), "done");
-	pane_timeline.command(v, CMD_FLOW_NEXT);
+	pane_command(v, PANE_TIMELINE, CMD_FLOW_NEXT);
 	assert_true(v->msg_error);
 	assert_string_equal(cursor_name(f), "done");
-	pane_timeline.command(v, CMD_FLOW_PREV);
+	pane_command(v, PANE_TIMELINE, CMD_FLOW_PREV);
 	assert_string_equal(cursor_name(f), "recv");
-	pane_timeline.command(v, CMD_FLOW_PREV);
+	pane_command(v, PANE_TIMELINE, CMD_FLOW_PREV);
 	assert_string_equal(cursor_name(f), "send");
 	/* The keys: > and < in the timeline; the functions pane keeps them
 	 * for sorting. */
@@ -185,7 +186,7 @@ test_logs_pane(void **state)
 	struct rect r = { 0, 0, 100, 20 };
 	char *s;
 
-	pane_logs.draw(v, f->g, r);
+	pane_draw(v, PANE_LOGS, f->g, r);
 	s = screen(f);
 	assert_non_null(strstr(s, "3 of 3 records"));
 	assert_non_null(strstr(s, "hello world"));
@@ -195,12 +196,12 @@ test_logs_pane(void **state)
 	assert_int_equal(view_search(v, "disk"), 0);
 	assert_int_equal(v->nlog_matches, 1);
 	grid_clear(f->g);
-	pane_logs.draw(v, f->g, r);
+	pane_draw(v, PANE_LOGS, f->g, r);
 	s = screen(f);
 	assert_non_null(strstr(s, "1 of 3 records match /disk/"));
 	assert_null(strstr(s, "hello world"));
 	/* Enter: the record's time on its thread. */
-	pane_logs.command(v, CMD_LIST_ENTER);
+	pane_command(v, PANE_LOGS, CMD_LIST_ENTER);
 	assert_int_equal(v->pane, PANE_TIMELINE);
 	assert_int_equal(v->cursor_t, 350);
 	assert_int_equal(v->cursor_track, f->b);
@@ -210,7 +211,7 @@ test_logs_pane(void **state)
 	v->thread_pick[f->a] = 1;
 	view_apply_threads(v);
 	grid_clear(f->g);
-	pane_logs.draw(v, f->g, r);
+	pane_draw(v, PANE_LOGS, f->g, r);
 	assert_non_null(strstr(screen(f), "2 of 3 records"));
 	assert_int_equal(keys_lookup(CTX_GLOBAL, '7'), CMD_PANE_LOGS);
 }
@@ -323,7 +324,7 @@ test_samples(void **state)
 	char *s, *line;
 
 	assert_true(v->sampled);
-	pane_functions.draw(v, f->g, r);
+	pane_draw(v, PANE_FUNCTIONS, f->g, r);
 	s = screen(f);
 	assert_non_null(strstr(s, "samples"));
 	/* hot: 50 samples in 10 ns; cold: 1 in 890 ns. */
@@ -334,7 +335,7 @@ test_samples(void **state)
 	 * calls of the unsampled threads weigh one each), though it ran
 	 * for 10 of 1260 ns. */
 	grid_clear(f->g);
-	pane_flame.draw(v, f->g, r);
+	pane_draw(v, PANE_FLAME, f->g, r);
 	s = screen(f);
 	assert_non_null(strstr(s, "by samples"));
 	assert_non_null(strstr(s, "hot 90.9%"));
@@ -398,6 +399,7 @@ test_lane_order(void **state)
 	t = builder_finish(b);
 	assert_non_null(t);
 	view_init(&v, t, true);
+	panes_create(&v);
 	want[0] = ta; want[1] = td; want[2] = tx; want[3] = tc;
 	want[4] = tb; want[5] = tcpu;
 	n = timeline_rows(&v, &rows);
@@ -409,15 +411,15 @@ test_lane_order(void **state)
 	free(rows);
 	/* J from A: D, X, then B (a counter has no slices to stand on). */
 	assert_int_equal(v.cursor.track, ta);
-	pane_timeline.command(&v, CMD_LANE_NEXT);
+	pane_command(&v, PANE_TIMELINE, CMD_LANE_NEXT);
 	assert_int_equal(v.cursor.track, td);
-	pane_timeline.command(&v, CMD_LANE_NEXT);
+	pane_command(&v, PANE_TIMELINE, CMD_LANE_NEXT);
 	assert_int_equal(v.cursor.track, tx);
-	pane_timeline.command(&v, CMD_LANE_NEXT);
+	pane_command(&v, PANE_TIMELINE, CMD_LANE_NEXT);
 	assert_int_equal(v.cursor.track, tb);
-	pane_timeline.command(&v, CMD_LANE_NEXT);
+	pane_command(&v, PANE_TIMELINE, CMD_LANE_NEXT);
 	assert_int_equal(v.cursor.track, tcpu);
-	pane_timeline.command(&v, CMD_LANE_PREV);
+	pane_command(&v, PANE_TIMELINE, CMD_LANE_PREV);
 	assert_int_equal(v.cursor.track, tb);
 	view_free(&v);
 	trace_free(t);

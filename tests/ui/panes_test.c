@@ -65,6 +65,7 @@ setup(void **state)
 	f->t = builder_finish(b);
 	assert_non_null(f->t);
 	view_init(&f->v, f->t, true);
+	panes_create(&f->v);
 	f->g = grid_new(100, 30, true);
 	*state = f;
 	return 0;
@@ -216,30 +217,30 @@ test_cursor_walk(void **state)
 
 	assert_true(v->has_cursor);
 	assert_int_equal(v->cursor.depth, 0);
-	pane_timeline.command(v, CMD_SLICE_CHILD);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_CHILD);
 	assert_string_equal(trace_func_name(f->t,
 	    trace_slice(f->t, v->cursor)->func), "foo");
-	pane_timeline.command(v, CMD_SLICE_NEXT);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_NEXT);
 	assert_string_equal(trace_func_name(f->t,
 	    trace_slice(f->t, v->cursor)->func), "bar");
-	pane_timeline.command(v, CMD_SLICE_NEXT);	/* none: stays */
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_NEXT);	/* none: stays */
 	assert_string_equal(trace_func_name(f->t,
 	    trace_slice(f->t, v->cursor)->func), "bar");
 	assert_true(v->msg_error);
-	pane_timeline.command(v, CMD_SLICE_CHILD);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_CHILD);
 	assert_string_equal(trace_func_name(f->t,
 	    trace_slice(f->t, v->cursor)->func), "baz");
-	pane_timeline.command(v, CMD_SLICE_PARENT);
-	pane_timeline.command(v, CMD_SLICE_PARENT);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_PARENT);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_PARENT);
 	assert_int_equal(v->cursor.depth, 0);
 	/* Next lane: the slice running at the same time on thread 2. */
-	pane_timeline.command(v, CMD_LANE_NEXT);
+	pane_command(v, PANE_TIMELINE, CMD_LANE_NEXT);
 	assert_int_equal(v->cursor.track, f->b);
-	pane_timeline.command(v, CMD_LANE_PREV);
+	pane_command(v, PANE_TIMELINE, CMD_LANE_PREV);
 	assert_int_equal(v->cursor.track, f->a);
 	/* Zoom to the slice: the window covers it with a margin. */
-	pane_timeline.command(v, CMD_SLICE_CHILD);
-	pane_timeline.command(v, CMD_ZOOM_SLICE);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_CHILD);
+	pane_command(v, PANE_TIMELINE, CMD_ZOOM_SLICE);
 	assert_true(v->t0 < 100 && v->t0 >= 60);
 	assert_true(v->t1 > 400 && v->t1 <= 440);
 	view_reset(v);
@@ -375,14 +376,14 @@ test_other_panes(void **state)
 	struct rect r = { 0, 0, 100, 30 };
 
 	grid_clear(f->g);
-	pane_functions.draw(v, f->g, r);
+	pane_draw(v, PANE_FUNCTIONS, f->g, r);
 	assert_true(grid_has(f, "Functions"));
 	assert_true(grid_has(f, "tiny"));
 	assert_true(grid_has(f, "median"));
 	/* Sorted by total, largest first: main on the first row. */
 	assert_memory_equal(row(f, 2), "main", 4);
-	pane_functions.command(v, CMD_SORT_PREV);	/* by count */
-	pane_functions.command(v, CMD_SORT_PREV);	/* by name */
+	pane_command(v, PANE_FUNCTIONS, CMD_SORT_PREV);	/* by count */
+	pane_command(v, PANE_FUNCTIONS, CMD_SORT_PREV);	/* by name */
 	{
 		enum stats_key key;
 		bool desc;
@@ -391,10 +392,10 @@ test_other_panes(void **state)
 		assert_false(desc);
 	}
 	grid_clear(f->g);
-	pane_functions.draw(v, f->g, r);
+	pane_draw(v, PANE_FUNCTIONS, f->g, r);
 	assert_memory_equal(row(f, 2), "\\e[31mevil", 10);
-	pane_functions.command(v, CMD_LIST_DOWN);
-	pane_functions.command(v, CMD_LIST_ENTER);	/* bar's longest */
+	pane_command(v, PANE_FUNCTIONS, CMD_LIST_DOWN);
+	pane_command(v, PANE_FUNCTIONS, CMD_LIST_ENTER);	/* bar's longest */
 	assert_int_equal(v->pane, PANE_TIMELINE);
 	assert_string_equal(trace_func_name(f->t,
 	    trace_slice(f->t, v->cursor)->func), "bar");
@@ -402,40 +403,41 @@ test_other_panes(void **state)
 
 	grid_clear(f->g);
 	flame_pane_set_icicle(v, true);
-	pane_flame.draw(v, f->g, r);
+	pane_draw(v, PANE_FLAME, f->g, r);
 	assert_true(grid_has(f, "all 100.0%"));
 	assert_true(grid_has(f, "main 50.0%"));
-	pane_flame.command(v, CMD_FLAME_DOWN);
-	pane_flame.command(v, CMD_FLAME_ZOOM);
+	pane_command(v, PANE_FLAME, CMD_FLAME_DOWN);
+	pane_command(v, PANE_FLAME, CMD_FLAME_ZOOM);
 	grid_clear(f->g);
-	pane_flame.draw(v, f->g, r);
+	pane_draw(v, PANE_FLAME, f->g, r);
 	assert_false(grid_has(f, "all 100.0%"));
-	pane_flame.command(v, CMD_FLAME_UNZOOM);
+	pane_command(v, PANE_FLAME, CMD_FLAME_UNZOOM);
 
 	grid_clear(f->g);
-	help_draw(v, f->g, r);
+	struct list_pos help_pos = { 0 };
+	help_draw(&help_pos, f->g, r);
 	assert_true(grid_has(f, "q                  :quit           leave ttv"));
-	help_command(v, CMD_LIST_PGDN);
+	help_command(&help_pos, CMD_LIST_PGDN);
 	grid_clear(f->g);
-	help_draw(v, f->g, r);
+	help_draw(&help_pos, f->g, r);
 	assert_true(grid_has(f,
 	    "h, Left            :slice-prev     previous slice at this depth"));
 
 	grid_clear(f->g);
 	v->has_cursor = false;
-	pane_timeline.command(v, CMD_SLICE_NEXT);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_NEXT);
 	details_draw(v, f->g, (struct rect){ 0, 2, 100, 10 });
 	assert_true(grid_has(f, "duration"));
 	assert_true(grid_has(f, "self"));
 
 	grid_clear(f->g);
-	pane_markers.draw(v, f->g, r);
+	pane_draw(v, PANE_MARKERS, f->g, r);
 	assert_true(grid_has(f, "tsc-wrap") || grid_has(f, "tsc_wrap") ||
 	    grid_has(f, "wrap"));
 	grid_clear(f->g);
-	pane_threads.draw(v, f->g, r);
+	pane_draw(v, PANE_THREADS, f->g, r);
 	assert_true(grid_has(f, "[ ] tid 1"));
-	pane_threads.command(v, CMD_THREAD_TOGGLE);
+	pane_command(v, PANE_THREADS, CMD_THREAD_TOGGLE);
 	assert_true(v->thread_active);
 	view_clear_filters(v);
 }
@@ -451,7 +453,7 @@ test_background_jobs(void **state)
 	/* The same trace, queries on the worker thread. */
 	v->async = true;
 	query_stats(f->t, &v->filter, v->t0, v->t1, &sync);
-	view_request(v, JOB_STATS);
+	pane_draw(v, PANE_FUNCTIONS, f->g, (struct rect){ 0, 0, 100, 30 });
 	enum stats_key key;
 	bool desc;
 	const struct stats_table *st = NULL;
@@ -465,14 +467,14 @@ test_background_jobs(void **state)
 	stats_free(&sync);
 
 	/* A result asked for an older window is dropped, not shown. */
-	view_request(v, JOB_TREE);
+	view_tree_request(v);
 	view_zoom(v, 0.5);
-	while (jobs_busy(JOB_TREE)) {
+	while (jobs_busy(&v->tree)) {
 		view_collect(v);
 		nanosleep(&ts, NULL);
 	}
 	assert_false(v->tree_valid);
-	view_request(v, JOB_TREE);
+	view_tree_request(v);
 	while (!v->tree_valid) {
 		view_collect(v);
 		nanosleep(&ts, NULL);

@@ -16,8 +16,9 @@
 #include <unistd.h>
 
 #include "xalloc.h"
-#include "ctf/ctf_decode.h"
-#include "ctf/ctf_text.h"
+#include "ctf/ctf2/ctf2_json.h"
+#include "ctf/ctf_merge.h"
+#include "../../tools/ctf_text.h"
 
 static int failures;
 

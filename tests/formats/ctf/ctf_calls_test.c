@@ -1,6 +1,6 @@
 /*
- * Unit tests of formats/ctf_calls.c: calls kept per stream and thread and
- * built after the walk. Each test adds calls as the decoding threads
+ * Unit tests of formats/ctf/lttng/ctf_calls.c: calls kept per stream and
+ * thread and built after the walk. Each test adds calls as the decoding threads
  * would, builds them, and compares the model's slices with what the
  * calls say: steps from nanoseconds to past 32 bits (short and long
  * records) and a clock going back, function keys past 10 and 16 bits, a thread's
@@ -19,7 +19,7 @@
 
 #include "builder.h"
 #include "model.h"
-#include "ctf_calls.h"
+#include "ctf/lttng/ctf_calls.h"
 
 #define NFUNCS 70000		/* keys past 16 bits */
 
@@ -45,6 +45,16 @@ setup(struct fixture *f, size_t nstreams)
 		    builder_intern_cstr(f->b, name), 0, k);
 	}
 	f->c = ctf_calls_new(nstreams);
+}
+
+/* A call on stream si's run of thread key tkey, as the reader's decoding
+ * threads make them. */
+static void
+ctf_calls_add(struct ctf_calls *c, size_t si, uint32_t tkey, int64_t ns,
+    enum ctf_call_kind kind, uint32_t fkey)
+{
+	bool first;
+	ctf_run_add(ctf_calls_run(c, si, tkey, &first), ns, kind, fkey);
 }
 
 static struct trace *

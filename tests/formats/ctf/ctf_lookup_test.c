@@ -15,9 +15,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ctf/ctf_meta.h"
-#include "ctf/ctf_names.h"
-#include "ctf/ctf_rfc2010.h"
+#include "ctf/types/ctf_meta.h"
+#include "ctf/tsdl/tsdl_parse.h"
+#include "ctf/types/ctf_names.h"
+#include "ctf/rfc2010/ctf_rfc2010.h"
 
 /* A small deterministic generator (xorshift64*). */
 static uint64_t rng = 88172645463325252ULL;

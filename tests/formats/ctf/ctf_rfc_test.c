@@ -13,9 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ctf/ctf_meta.h"
-#include "ctf/ctf_decode.h"
-#include "ctf/ctf_rfc2010.h"
+#include "ctf/types/ctf_meta.h"
+#include "ctf/stream/ctf_decode.h"
+#include "ctf/rfc2010/ctf_rfc2010.h"
 
 #define TRACE "trace { major = 1; minor = 1; }\n"
 

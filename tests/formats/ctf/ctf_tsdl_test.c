@@ -12,9 +12,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ctf/ctf_meta.h"
-#include "ctf/ctf_decode.h"
-#include "ctf/ctf_fast.h"
+#include "ctf/types/ctf_meta.h"
+#include "ctf/tsdl/tsdl_parse.h"
+#include "ctf/stream/ctf_decode.h"
+#include "ctf/stream/ctf_fast.h"
 
 #define HEAD "/* CTF 1.8 */\ntrace { major = 1; minor = 8; byte_order = le; };\n"
 
@@ -724,6 +725,26 @@ test_truncated(void **state)
 	ctf_meta_free(m);
 }
 
+/* Times past the 64-bit ns range are clamped and counted in their own
+ * trace's description: two traces read at once keep their counts apart. */
+static void
+test_clamps_per_trace(void **state)
+{
+	(void)state;
+	struct ctf_meta *a = parse_ok(HEAD "clock { name = c; freq = 1; };\n");
+	struct ctf_meta *b = parse_ok(HEAD "clock { name = c; freq = 1; };\n");
+	/* 2^62 seconds: past 2262 */
+	assert_int_equal(ctf_clock_ns(&a->clocks[0], (uint64_t)1 << 62),
+	    INT64_MAX);
+	assert_int_equal(ctf_clock_ns(&a->clocks[0], (uint64_t)1 << 63),
+	    INT64_MAX);
+	assert_int_equal(ctf_clock_ns(&b->clocks[0], 5), 5000000000);
+	assert_int_equal(atomic_load(&a->clock_clamps), 2);
+	assert_int_equal(atomic_load(&b->clock_clamps), 0);
+	ctf_meta_free(a);
+	ctf_meta_free(b);
+}
+
 int
 main(void)
 {
@@ -739,6 +760,7 @@ main(void)
 		cmocka_unit_test(test_bits),
 		cmocka_unit_test(test_pick_wide),
 		cmocka_unit_test(test_clock_wrap),
+		cmocka_unit_test(test_clamps_per_trace),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_invalid_metadata),
 		cmocka_unit_test(test_valid_metadata),

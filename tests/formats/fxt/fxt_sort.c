@@ -1,6 +1,6 @@
 /*
  * The stable time sort the FXT reader replays out-of-order threads with
- * (formats/fxt_util.c): sorted by time, equal times in their first order,
+ * (formats/fxt/fxt_util.c): sorted by time, equal times in their first order,
  * on inputs that take each of its paths — already sorted, nearly sorted
  * (insertion), far from sorted (merge sort over runs), reversed, all
  * equal, many duplicates — and several element sizes.

@@ -1,6 +1,6 @@
 #!/bin/sh
-# instrmap_llvm.sh - function ids and names read by ttv's instrumentation-map
-# reader against `llvm-xray extract --symbolize`, on:
+# Function ids and names read by ttv's instrumentation-map reader against
+# `llvm-xray extract --symbolize`, on:
 #   1. the committed fixtures in tests/data/instrmap (C and C++),
 #   2. fixtures rebuilt here with clang (when clang is installed),
 #   3. the binaries of ../shared/traces/xray (when ../shared is there);

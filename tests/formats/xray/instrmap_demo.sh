@@ -1,5 +1,5 @@
 #!/bin/sh
-# instrmap_demo.sh - the README quick start's demo trace, end to end: ttv
+# The README quick start's demo trace, end to end: ttv
 # finds demo/demo from the log's name (beside the log, then in the current
 # directory) and shows the demo's own function names, with the call counts
 # that demo.c makes (18 tiles of 16 rows, 3 workers, 3 noisy tiles).

@@ -1,12 +1,14 @@
 /*
- * Tests of the XRay instrumentation-map reader (formats/xray_instrmap.c).
+ * Tests of the XRay instrumentation-map reader
+ * (formats/xray/xray_instrmap.c).
  *
  * Most maps here are synthetic ELF files written with libelf's own writer
  * (64- and 32-bit, both byte orders, entry versions 0 and 2, relocations,
  * .symtab or only .dynsym, damaged sections), so that each rule of the
  * format is checked on its own; the committed fixtures of
  * tests/data/instrmap (built by clang, see make-fixtures.sh) check the
- * whole on real binaries. instrmap_llvm.sh compares with llvm-xray.
+ * whole on real binaries. instrmap_conformance.sh compares with
+ * llvm-xray.
  */
 #include "config.h"
 

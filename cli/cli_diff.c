@@ -1,0 +1,502 @@
+/*
+ * --diff BASE TRACE: both traces opened as every mode opens one
+ * (cli_open), each with its range, compared by query_diff(), printed as an
+ * aligned table or TSV; --fail-above makes it a CI gate (exit 3, the
+ * offenders on stderr).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_diff.h"
+#include "cli_open.h"
+#include "escape.h"
+#include "timefmt.h"
+#include "xalloc.h"
+
+void
+cli_diff_init(struct diff_cli *o)
+{
+	memset(o, 0, sizeof *o);
+	o->by = DIFF_BY_FUNCTION;
+	o->norm = DIFF_NORM_NONE;
+	o->min_abs = DIFF_MIN_ABS;
+	o->min_rel = DIFF_MIN_REL;
+}
+
+int
+cli_diff_option(struct diff_cli *o, const char *name, const char *arg,
+    char **err)
+{
+	if (strcmp(name, "diff") == 0) {
+		o->base = arg;
+		return 0;
+	}
+	if (strcmp(name, "by") == 0) {
+		int v = diff_by_parse(arg);
+		if (v < 0) {
+			*err = xasprintf("--by takes function or path, not "
+			    "'%s'", arg);
+			return -1;
+		}
+		o->by = v;
+	} else if (strcmp(name, "normalize") == 0) {
+		int v = diff_norm_parse(arg);
+		if (v < 0) {
+			*err = xasprintf("--normalize takes calls or total, "
+			    "not '%s'", arg);
+			return -1;
+		}
+		o->norm = v;
+	} else if (strcmp(name, "match-strip") == 0) {
+		o->strip = arg;
+	} else if (strcmp(name, "min-change") == 0) {
+		if (diff_min_change_parse(arg, &o->min_abs, &o->min_rel,
+		    err) != 0)
+			return -1;
+		o->min_set = true;
+	} else if (strcmp(name, "fail-above") == 0) {
+		char *end;
+		errno = 0;
+		double v = strtod(arg, &end);
+		if (end > arg && *end == '%')
+			end++;
+		if (end == arg || *end != '\0' || errno != 0 ||
+		    !(v >= 0 && v <= 1e9)) {
+			*err = xasprintf("--fail-above takes a percent (10, "
+			    "2.5), not '%s'", arg);
+			return -1;
+		}
+		o->fail = true;
+		o->fail_above = v;
+	} else if (strcmp(name, "fail-on-new") == 0) {
+		o->fail_on_new = true;
+	} else {
+		*err = xasprintf("unknown option --%s", name);
+		return -1;
+	}
+	return 0;
+}
+
+int
+cli_diff_check(struct diff_cli *o, bool sort_set, enum stats_key sort,
+    char **err)
+{
+	if (o->base == NULL)
+		return 0;
+	if (sort_set && o->by == DIFF_BY_PATH && !diff_key_by_path(sort)) {
+		*err = xasprintf("--sort %s does not go with --by path (name, "
+		    "count, total or self)", stats_key_name(sort));
+		return -1;
+	}
+	if (o->strip != NULL) {
+		char *why = NULL;
+		o->strip_re = regex_compile(o->strip, &why);
+		if (o->strip_re == NULL) {
+			*err = xasprintf("bad regex '%s': %s", o->strip, why);
+			free(why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+cli_diff_free(struct diff_cli *o)
+{
+	regex_free(o->strip_re);
+	o->strip_re = NULL;
+}
+
+/* ------------------------------------------------------------- loading */
+
+struct side {
+	const char *path;
+	struct trace *t;
+	struct selection sel;
+};
+
+static void
+sides_free(struct side s[2])
+{
+	for (int i = 0; i < 2; i++) {
+		selection_clear(&s[i].sel);
+		if (s[i].t != NULL)
+			trace_free(s[i].t);
+		s[i].t = NULL;
+	}
+}
+
+/* Whether t has a thread of that tid. */
+static bool
+has_thread(const struct trace *t, int64_t tid)
+{
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		if (t->tracks[i].kind == TRACK_THREAD &&
+		    t->tracks[i].tid == tid)
+			return true;
+	return false;
+}
+
+/* --thread over two traces: side i keeps the listed threads it has, and
+ * must have one; once both are loaded (last), each tid must be in one. */
+static int
+set_threads(struct side s[2], int i, const struct scope *sc, bool last)
+{
+	const int64_t *tids = sc->tids;
+	int64_t *mine;
+	size_t n = sc->ntids, k = 0;
+	for (size_t j = 0; last && j < n; j++)
+		if (!has_thread(s[0].t, tids[j]) && !has_thread(s[1].t,
+		    tids[j])) {
+			char *m = xasprintf("no thread with tid %lld in either "
+			    "trace (--info lists them)", (long long)tids[j]);
+			cli_say(NULL, m);
+			free(m);
+			return TTV_EXIT_BAD_INPUT;
+		}
+	mine = xmalloc(n * sizeof *mine);
+	for (size_t j = 0; j < n; j++)
+		if (has_thread(s[i].t, tids[j]))
+			mine[k++] = tids[j];
+	int rc = TTV_EXIT_OK;
+	if (k == 0) {
+		char *m = xasprintf("none of the threads %s in this trace "
+		    "(--info lists them)", sc->threads);
+		cli_say(s[i].path, m);
+		free(m);
+		rc = TTV_EXIT_BAD_INPUT;
+	} else
+		filter_set_threads(&s[i].sel.f, s[i].t, mine, k, false);
+	free(mine);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- sides */
+
+/* A side's part worked out on a thread of its own. */
+struct part_job {
+	struct diff_side side;
+	struct diff_options o;
+	struct diff_part part;
+	char *err;
+	int rc;
+	pthread_t thread;
+	bool started;
+};
+
+static void *
+part_run(void *arg)
+{
+	struct part_job *j = arg;
+	j->rc = diff_part_compute(&j->side, &j->o, &j->part, &j->err);
+	return NULL;
+}
+
+/* Waits for the job (or runs it here, when no thread could start). */
+static void
+part_wait(struct part_job *j)
+{
+	if (j->started)
+		pthread_join(j->thread, NULL);
+	else
+		part_run(j);
+	j->started = false;
+}
+
+/* Loads side i and readies its part: its threads, its range (--range
+ * for both, unless the base has --range-base) and the pattern (used by one
+ * side's part at a time: the base's is done before the new one's starts). */
+static int
+side_open(struct side s[2], int i, const struct diff_cli *o,
+    const struct open_options *oo, const struct scope *sc,
+    struct part_job *j)
+{
+	char *err = NULL;
+	/* threads are chosen here, by the rule of the two traces */
+	int rc = cli_open(s[i].path, oo, sc, false, NULL, &s[i].t, &s[i].sel);
+	if (rc != TTV_EXIT_OK)
+		return rc;
+	if (sc->threads != NULL && (rc = set_threads(s, i, sc, i == 1)) !=
+	    TTV_EXIT_OK)
+		return rc;
+	bool base = i == 0;
+	if (scope_range(sc, s[i].t, base, &s[i].sel, &err) != 0) {
+		char *m = xasprintf("%s: %s", base && sc->range_base != NULL ?
+		    "--range-base" : "--range", err);
+		free(err);
+		rc = cli_usage_error(m);
+		free(m);
+		return rc;
+	}
+	j->side = (struct diff_side){ s[i].t, &s[i].sel.f, s[i].sel.t0,
+	    s[i].sel.t1 };
+	j->o = (struct diff_options){ .by = o->by, .norm = o->norm,
+	    .min_abs = o->min_abs, .min_rel = o->min_rel,
+	    .strip = o->strip_re };
+	return TTV_EXIT_OK;
+}
+
+/* ------------------------------------------------------------- printing */
+
+/* A change: "+1.20 ms", "-500 ns", "0 ns". */
+static const char *
+signed_duration(ttv_ns d, char *buf, size_t size)
+{
+	char b[32];
+	if (d == 0)
+		return timefmt_duration(0, buf, size);
+	timefmt_duration(d < 0 ? (d == TTV_NS_MIN ? TTV_NS_MAX : -d) : d, b,
+	    sizeof b);
+	snprintf(buf, size, "%c%s", d < 0 ? '-' : '+', b);
+	return buf;
+}
+
+/* A side's duration, "-" where the row is not in it. */
+static const char *
+side_duration(const struct diff_row *r, int s, ttv_ns v, char *buf,
+    size_t size)
+{
+	if (r->s[s].count == 0)
+		return "-";
+	return timefmt_duration(v, buf, size);
+}
+
+static const char *
+side_count(const struct diff_row *r, int s, char *buf, size_t size)
+{
+	if (r->s[s].count == 0)
+		return "-";
+	snprintf(buf, size, "%llu", (unsigned long long)r->s[s].count);
+	return buf;
+}
+
+/* The row's name: a function, or a path's frames joined by ';' (each
+ * written as a frame of --tree's paths: a ';' inside is \x3b). */
+static void
+put_name(const struct diff *d, const struct diff_row *r, bool tsv,
+    bool guard, FILE *out)
+{
+	if (d->by == DIFF_BY_FUNCTION) {
+		if (tsv)
+			escape_cell(diff_name(d, r->key), guard, out);
+		else
+			escape_fputs(diff_name(d, r->key), out);
+		return;
+	}
+	uint32_t *names;
+	size_t n = diff_path(d, r, &names);
+	/* a path is one cell: its first frame is where a spreadsheet
+	 * would see a formula */
+	if (tsv && guard && n > 0 && escape_is_formula(diff_name(d, names[0])))
+		putc('\'', out);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			putc(';', out);
+		escape_frame(diff_name(d, names[i]), out);
+	}
+	free(names);
+}
+
+static void
+print_text(const struct diff *d, FILE *out)
+{
+	bool paths = d->by == DIFF_BY_PATH;
+	static const char *const head[] = { "calls base", "calls new",
+	    "total base", "total new", "delta", "change", "self base",
+	    "self new", "p50 base", "p50 new", "p99 base", "p99 new" };
+	int ncols = paths ? 8 : 12;
+	for (int c = 0; c < ncols; c++) {
+		cli_put_right(out, head[c], c == 5 ? 9 : 10);
+		putc(' ', out);
+	}
+	fprintf(out, " %-9s  %s\n", "status", paths ? "path" : "function");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_row *r = &d->rows[i];
+		const struct func_stats *b = &r->s[DIFF_BASE];
+		const struct func_stats *n = &r->s[DIFF_NEW];
+		char buf[12][40];
+		const char *cell[12] = {
+			side_count(r, DIFF_BASE, buf[0], sizeof buf[0]),
+			side_count(r, DIFF_NEW, buf[1], sizeof buf[1]),
+			side_duration(r, DIFF_BASE, b->total, buf[2],
+			    sizeof buf[2]),
+			side_duration(r, DIFF_NEW, n->total, buf[3],
+			    sizeof buf[3]),
+			signed_duration(r->delta, buf[4], sizeof buf[4]),
+			"-",
+			side_duration(r, DIFF_BASE, b->self, buf[6],
+			    sizeof buf[6]),
+			side_duration(r, DIFF_NEW, n->self, buf[7],
+			    sizeof buf[7]),
+			side_duration(r, DIFF_BASE, b->median, buf[8],
+			    sizeof buf[8]),
+			side_duration(r, DIFF_NEW, n->median, buf[9],
+			    sizeof buf[9]),
+			side_duration(r, DIFF_BASE, b->p99, buf[10],
+			    sizeof buf[10]),
+			side_duration(r, DIFF_NEW, n->p99, buf[11],
+			    sizeof buf[11]),
+		};
+		double ratio = diff_ratio(r);
+		if (!isnan(ratio)) {
+			snprintf(buf[5], sizeof buf[5], "%+.1f%%",
+			    (ratio - 1.0) * 100.0);
+			cell[5] = buf[5];
+		}
+		for (int c = 0; c < ncols; c++) {
+			cli_put_right(out, cell[c], c == 5 ? 9 : 10);
+			putc(' ', out);
+		}
+		fprintf(out, " %-9s  ", diff_status_name(r->status));
+		put_name(d, r, false, false, out);
+		putc('\n', out);
+	}
+}
+
+/* A side's percentile in TSV: empty where the row is not in it. */
+static void
+tsv_side(const struct diff_row *r, int s, ttv_ns v, FILE *out)
+{
+	putc('\t', out);
+	if (r->s[s].count > 0)
+		fprintf(out, "%lld", (long long)v);
+}
+
+static void
+print_tsv(const struct diff *d, bool guard, FILE *out)
+{
+	bool paths = d->by == DIFF_BY_PATH;
+	fprintf(out, "%s\tcalls_base\tcalls_new\ttotal_base_ns\ttotal_new_ns\t"
+	    "self_base_ns\tself_new_ns\tdelta_ns\tratio\tstatus%s\n",
+	    paths ? "path" : "function", paths ? "" : "\tp50_base_ns\t"
+	    "p50_new_ns\tp99_base_ns\tp99_new_ns");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_row *r = &d->rows[i];
+		const struct func_stats *b = &r->s[DIFF_BASE];
+		const struct func_stats *n = &r->s[DIFF_NEW];
+		put_name(d, r, true, guard, out);
+		fprintf(out, "\t%llu\t%llu\t%lld\t%lld\t%lld\t%lld\t%lld\t",
+		    (unsigned long long)b->count, (unsigned long long)n->count,
+		    (long long)b->total, (long long)n->total,
+		    (long long)b->self, (long long)n->self,
+		    (long long)r->delta);
+		double ratio = diff_ratio(r);
+		if (!isnan(ratio))
+			fprintf(out, "%.4f", ratio);
+		fprintf(out, "\t%s", diff_status_name(r->status));
+		if (!paths) {
+			tsv_side(r, DIFF_BASE, b->median, out);
+			tsv_side(r, DIFF_NEW, n->median, out);
+			tsv_side(r, DIFF_BASE, b->p99, out);
+			tsv_side(r, DIFF_NEW, n->p99, out);
+		}
+		putc('\n', out);
+	}
+}
+
+/* The gate: each offender on stderr; returns how many. */
+static size_t
+gate(const struct diff *d, const struct diff_cli *o)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		const struct diff_row *r = &d->rows[i];
+		if (!diff_row_fails(d, r, o->fail_above, o->fail_on_new))
+			continue;
+		char a[32], b[32], c[40];
+		fputs("ttv: ", stderr);
+		put_name(d, r, false, false, stderr);
+		if (r->status == DIFF_ONLY_NEW)
+			fprintf(stderr, ": only in the new trace, %s "
+			    "(--fail-on-new)\n", timefmt_duration(
+			    r->s[DIFF_NEW].total, a, sizeof a));
+		else
+			fprintf(stderr, ": total %+.1f%%, %s (%s -> %s), more "
+			    "than %g%% (--fail-above)\n", isnan(diff_ratio(r)) ?
+			    INFINITY : (diff_ratio(r) - 1.0) * 100.0,
+			    signed_duration(r->delta, c, sizeof c),
+			    timefmt_duration(r->s[DIFF_BASE].total, a,
+			    sizeof a), timefmt_duration(r->s[DIFF_NEW].total,
+			    b, sizeof b),
+			    o->fail_above);
+		bad++;
+	}
+	if (bad > 0)
+		fprintf(stderr, "ttv: %zu of %zu %s over the gate\n", bad, d->n,
+		    d->by == DIFF_BY_PATH ? "call paths" : "functions");
+	return bad;
+}
+
+/* ------------------------------------------------------------------ run */
+
+int
+cli_diff(const struct diff_cli *o, const char *path,
+    const struct open_options *oo, const struct scope *sc,
+    const struct stats_options *so, const char *output)
+{
+	struct side s[2] = { { .path = o->base }, { .path = path } };
+	struct part_job job[2];
+	int rc;
+
+	/* The base's part is worked out while the new trace loads: a load
+	 * leaves cores idle in its phases on one thread. */
+	memset(job, 0, sizeof job);
+	selection_init(&s[0].sel);
+	selection_init(&s[1].sel);
+	rc = side_open(s, 0, o, oo, sc, &job[0]);
+	if (rc == TTV_EXIT_OK)
+		job[0].started = pthread_create(&job[0].thread, NULL,
+		    part_run, &job[0]) == 0;
+	if (rc == TTV_EXIT_OK)
+		rc = side_open(s, 1, o, oo, sc, &job[1]);
+	if (job[0].started || rc == TTV_EXIT_OK)
+		part_wait(&job[0]);
+	if (rc == TTV_EXIT_OK)
+		part_run(&job[1]);
+	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++)
+		if (job[i].rc != 0) {
+			char *m = xasprintf("--match-strip %s", job[i].err);
+			cli_say(NULL, m);
+			free(m);
+			rc = TTV_EXIT_USAGE;
+		}
+	for (int i = 0; i < 2; i++)
+		free(job[i].err);
+	if (rc != TTV_EXIT_OK) {
+		diff_part_free(&job[0].part);
+		diff_part_free(&job[1].part);
+		sides_free(s);
+		return rc;
+	}
+	struct diff d;
+	struct diff_part parts[2] = { job[0].part, job[1].part };
+	diff_join(parts, &job[0].o, &d);
+	bool desc = so->sort == STATS_NAME ? so->ascending : !so->ascending;
+	diff_sort(&d, so->sort, desc);
+
+	FILE *out = stdout;
+	const char *paths[2] = { s[0].path, s[1].path };
+	const struct trace *ts[2] = { s[0].t, s[1].t };
+	if (output != NULL && (out = cli_open_output(output, 2, paths, ts,
+	    NULL)) == NULL) {
+		diff_free(&d);
+		sides_free(s);
+		return TTV_EXIT_BAD_INPUT;
+	}
+	if (so->tsv)
+		print_tsv(&d, so->guard, out);
+	else
+		print_text(&d, out);
+	bool failed = cli_close_output(out, output) != 0;
+	size_t bad = o->fail ? gate(&d, o) : 0;
+	rc = bad > 0 ? CLI_EXIT_GATE : failed || s[0].t->has_errors ||
+	    s[1].t->has_errors ? TTV_EXIT_BAD_INPUT : TTV_EXIT_OK;
+	diff_free(&d);
+	sides_free(s);
+	return rc;
+}

@@ -1,0 +1,78 @@
+/*
+ * Every CTF trace below a directory, or the trace of a metadata file,
+ * merged into one time-ordered walk of packet starts and events
+ * (ctf_merge.c), decoded ahead on other threads when the trace is large.
+ */
+#ifndef TTV_CTF_MERGE_H
+#define TTV_CTF_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stream/ctf_packets.h"
+
+struct ctf_reader;
+
+/* Entries looked at so far while looking for traces (total is 0). */
+typedef void (*ctf_progress_fn)(void *arg, uint64_t done, uint64_t total);
+
+/* Opens a directory (every trace below it, see ctf_dir.h) or a metadata
+ * file. Metadata problems, and files not read, are reported through diag;
+ * returns NULL if no trace could be opened (and says why through diag).
+ * progress may be NULL. */
+struct ctf_reader *ctf_reader_open(const char *path, ctf_diag_fn diag,
+    void *arg, ctf_progress_fn progress, void *progress_arg);
+void ctf_reader_free(struct ctf_reader *r);
+/* Stops the workers (they finish the batch they are filling): nothing is
+ * decoded, nor the raw hook called, after it returns. */
+void ctf_reader_stop(struct ctf_reader *r);
+/* Is there a trace (a `metadata` file) in this directory or below? */
+bool ctf_dir_has_trace(const char *path);
+/* What the reader's user makes of raw events (ctf_item.u.picked) or a
+ * packet start, on the thread that decoded them, before they are handed
+ * over: work taken off the merging thread. It runs on several threads at
+ * once (scratch is the calling thread's own, scratch_size zeroed bytes;
+ * the events of one stream always on one thread at a time, in order).
+ * Given n items of one stream, it may rewrite their picked and mark, and
+ * keeps at the front, in order, the ones that go on into the walk (the
+ * others it has taken): it returns how many. It is called with n 0 when
+ * a thread ends a batch: what it wrote may be read elsewhere from then
+ * on. */
+typedef size_t (*ctf_raw_hook)(void *arg, void *scratch,
+    struct ctf_item *items, size_t n);
+/* Before ctf_reader_start. */
+void ctf_reader_set_raw_hook(struct ctf_reader *r, ctf_raw_hook fn,
+    void *arg, size_t scratch_size);
+/* The hook's work on runs of raw events done in the decoding loop itself
+ * (ctf_fast.h's ctf_run_raw_each with the hook's step): given the hook's
+ * arg and scratch, it decodes from stream s and keeps at most max items
+ * in out, returning how many, with the events decoded in *decoded (0:
+ * ctf_event_next is the one to call). Without it, raw events are decoded
+ * one at a time; the hook sees those, and packets, either way. Before
+ * ctf_reader_start. */
+typedef size_t (*ctf_raw_run)(void *arg, void *scratch,
+    struct ctf_stream *s, const struct ctf_packet_info *pkt,
+    struct ctf_item *out, size_t max, size_t *decoded);
+void ctf_reader_set_raw_run(struct ctf_reader *r, ctf_raw_run fn);
+/* The caller does little with each item (or the hook takes most): as
+ * many decoding threads as cores, not one fewer. Before ctf_reader_start. */
+void ctf_reader_light_walk(struct ctf_reader *r);
+/* Sets the workers that decode streams ahead going: call once, after the
+ * event classes' raw flags are set and before the first item; the first
+ * ctf_reader_next calls it if nobody did. Traces smaller than
+ * TTV_CTF_PIPE_MIN bytes (default 16 MiB), or a machine with one core,
+ * are decoded on the calling thread alone. TTV_CTF_BATCH sets how many
+ * items a batch holds (tests use it to cross many batch boundaries). */
+void ctf_reader_start(struct ctf_reader *r);
+/* The next item in time order; NULL at the end. Errors in a stream are
+ * reported through diag (on the calling thread, where the walk meets
+ * them) and end that stream. */
+const struct ctf_item *ctf_reader_next(struct ctf_reader *r);
+size_t ctf_reader_ntraces(const struct ctf_reader *r);
+struct ctf_trace *ctf_reader_trace(const struct ctf_reader *r, size_t i);
+size_t ctf_reader_nstreams(const struct ctf_reader *r);
+uint64_t ctf_reader_bytes_total(const struct ctf_reader *r);
+uint64_t ctf_reader_bytes_done(const struct ctf_reader *r);
+
+#endif

@@ -1,0 +1,254 @@
+/*
+ * A trace's metadata file: what it looks like (ctf_metadata_probe), its
+ * text, plain or in packets of text behind 37-byte headers, and the
+ * resolved description read from it by the front end it is written for
+ * -- the 2010 RFC's own packets (rfc2010/), else CTF 2's JSON fragments
+ * (ctf2/) or CTF 1.8's TSDL (tsdl/) -- with what its packets say checked
+ * against what the text says (byte order, uuid).
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mapfile.h"
+#include "xalloc.h"
+#include "ctf_metadata.h"
+#include "ctf2/ctf2_json.h"
+#include "rfc2010/ctf_rfc2010.h"
+#include "tsdl/tsdl_parse.h"
+
+#define TSDL_MAGIC 0x75D11D57u
+#define META_HEADER 37
+
+static uint32_t
+rd32(const unsigned char *p, bool be)
+{
+	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | p[3] :
+	    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[1] << 8 | p[0];
+}
+
+bool
+ctf_metadata_probe(const unsigned char *head, size_t len)
+{
+	if (len >= 4 && (rd32(head, false) == TSDL_MAGIC ||
+	    rd32(head, true) == TSDL_MAGIC))
+		return true;
+	if (ctf2_is_json((const char *)head, len))
+		return true;
+	if (ctf_rfc_probe(head, len))
+		return true;
+	return len >= 6 && memcmp(head, "/* CTF", 6) == 0;
+}
+
+bool
+ctf_metadata_be(const unsigned char *data, size_t size)
+{
+	return size >= 4 && rd32(data, false) != TSDL_MAGIC &&
+	    rd32(data, true) == TSDL_MAGIC;
+}
+
+int
+ctf_metadata_text(const unsigned char *data, size_t size, char **text,
+    size_t *len, uint8_t uuid[16], bool *packetized, char *err,
+    size_t errsize, uint64_t *erroff)
+{
+	*text = NULL;
+	*len = 0;
+	*packetized = false;
+	*erroff = 0;
+	if (size < 4 || (rd32(data, false) != TSDL_MAGIC &&
+	    rd32(data, true) != TSDL_MAGIC)) {
+		*text = xmalloc(size + 1);
+		if (size)
+			memcpy(*text, data, size);
+		(*text)[size] = '\0';
+		*len = size;
+		return 0;
+	}
+	*packetized = true;
+	bool be = rd32(data, true) == TSDL_MAGIC;
+	size_t cap = size, n = 0;
+	char *out = xmalloc(cap + 1);
+	uint64_t off = 0;
+	while (off < size) {
+		const unsigned char *p = data + off;
+		*erroff = off;
+		if (size - off < META_HEADER) {
+			snprintf(err, errsize, "truncated metadata packet header");
+			goto bad;
+		}
+		if (rd32(p, be) != TSDL_MAGIC) {
+			snprintf(err, errsize, "invalid metadata packet magic "
+			    "0x%08x", rd32(p, be));
+			goto bad;
+		}
+		if (off == 0)
+			memcpy(uuid, p + 4, 16);
+		else if (memcmp(uuid, p + 4, 16) != 0) {
+			snprintf(err, errsize, "metadata packet with another "
+			    "trace's uuid");
+			goto bad;
+		}
+		uint32_t content = rd32(p + 24, be), psize = rd32(p + 28, be);
+		if (p[32] != 0 || p[33] != 0 || p[34] != 0) {
+			snprintf(err, errsize, "unsupported metadata packet "
+			    "compression, encryption or checksum scheme "
+			    "(%u, %u, %u)", p[32], p[33], p[34]);
+			goto bad;
+		}
+		/* 2.0: CTF 2 metadata in the same packets */
+		if ((p[35] != 1 || p[36] != 8) && (p[35] != 2 || p[36] != 0)) {
+			snprintf(err, errsize, "invalid metadata packet version "
+			    "%u.%u (expecting 1.8 or 2.0)", p[35], p[36]);
+			goto bad;
+		}
+		if (psize % 8 != 0 || content % 8 != 0 ||
+		    content < META_HEADER * 8 || content > psize) {
+			snprintf(err, errsize, "invalid metadata packet sizes "
+			    "(content %u bits, packet %u bits)", content, psize);
+			goto bad;
+		}
+		if (psize / 8 > size - off) {
+			snprintf(err, errsize, "metadata packet of %u bytes past "
+			    "the end of the file", psize / 8);
+			goto bad;
+		}
+		size_t tl = content / 8 - META_HEADER;
+		memcpy(out + n, p + META_HEADER, tl);
+		n += tl;
+		off += psize / 8;
+	}
+	out[n] = '\0';
+	*text = out;
+	*len = n;
+	return 0;
+bad:
+	free(out);
+	return -1;
+}
+
+static void say(ctf_diag_fn diag, void *arg, bool error, const char *file,
+    int64_t off, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void
+say(ctf_diag_fn diag, void *arg, bool error, const char *file, int64_t off,
+    const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (diag != NULL)
+		diag(arg, error, file, off, buf);
+}
+
+/* The 2010 RFC's metadata packets of description strings. */
+static struct ctf_meta *
+load_rfc(const struct mapped_file *mf, const char *mpath, ctf_diag_fn diag,
+    void *arg)
+{
+	char msg[512];
+	int64_t off;
+	struct ctf_meta *m = ctf_rfc_metadata(mf->data, mf->size, msg,
+	    sizeof msg, &off);
+	if (m == NULL) {
+		say(diag, arg, true, mpath, off, "%s", msg);
+		return NULL;
+	}
+	for (size_t i = 0; i < m->nwarns; i++)
+		say(diag, arg, false, mpath, -1, "%s", m->warns[i]);
+	return m;
+}
+
+/* CTF 1.8's TSDL or CTF 2's JSON fragments, plain or in packets. */
+static struct ctf_meta *
+load_ctf(const struct mapped_file *mf, const char *mpath, ctf_diag_fn diag,
+    void *arg)
+{
+	char *text;
+	size_t len;
+	uint8_t uuid[16];
+	bool packetized;
+	char msg[512];
+	uint64_t off;
+	if (ctf_metadata_text(mf->data, mf->size, &text, &len, uuid,
+	    &packetized, msg, sizeof msg, &off) < 0) {
+		say(diag, arg, true, mpath, (int64_t)off, "%s", msg);
+		return NULL;
+	}
+	bool meta_be = packetized && ctf_metadata_be(mf->data, mf->size);
+	bool ctf2 = ctf2_is_json(text, len);
+	if (!packetized && !ctf2) {
+		if (len < 10 || memcmp(text, "/* CTF 1.8", 10) != 0) {
+			if (len >= 6 && memcmp(text, "/* CTF", 6) == 0) {
+				say(diag, arg, true, mpath, 0, "unsupported "
+				    "metadata version signature (expecting "
+				    "\"/* CTF 1.8\")");
+				free(text);
+				return NULL;
+			}
+			say(diag, arg, false, mpath, 0, "metadata without the "
+			    "\"/* CTF 1.8\" signature");
+		}
+	}
+	struct ctf_meta *m = ctf_meta_new();
+	uint64_t moff = 0;
+	if (ctf2 && ctf2_parse(m, text, len, msg, sizeof msg, &moff) < 0) {
+		/* an offset in the file, or in the text of its packets */
+		if (packetized)
+			say(diag, arg, true, mpath, -1, "offset %llu of the "
+			    "metadata text: %s", (unsigned long long)moff, msg);
+		else
+			say(diag, arg, true, mpath, (int64_t)moff, "%s", msg);
+		ctf_meta_free(m);
+		free(text);
+		return NULL;
+	}
+	int prc = ctf2 ? 0 : tsdl_parse(m, text, len, msg, sizeof msg);
+	/* the packets' byte order is the trace's, said twice */
+	if (!ctf2 && prc == 0 && packetized && m->bo_line > 0 &&
+	    (m->byte_order == CTF_BO_BE) != meta_be) {
+		snprintf(msg, sizeof msg, "line %d, column %d: the trace's byte "
+		    "order is %s, its metadata packets are %s", m->bo_line,
+		    m->bo_col, meta_be ? "little-endian" : "big-endian",
+		    meta_be ? "big-endian" : "little-endian");
+		prc = -1;
+	} else if (!ctf2 && prc == 0 && packetized && m->bo_line == 0)
+		m->byte_order = meta_be ? CTF_BO_BE : CTF_BO_LE;
+	if (prc < 0 || ctf_meta_resolve(m, msg, sizeof msg) < 0) {
+		say(diag, arg, true, mpath, -1, "%s", msg);
+		ctf_meta_free(m);
+		free(text);
+		return NULL;
+	}
+	free(text);
+	for (size_t i = 0; i < m->nwarns; i++)
+		say(diag, arg, false, mpath, -1, "%s", m->warns[i]);
+	if (packetized && m->has_uuid && memcmp(uuid, m->uuid, 16) != 0)
+		say(diag, arg, false, mpath, 0, "metadata packets' uuid differs "
+		    "from the trace's");
+	return m;
+}
+
+struct ctf_meta *
+ctf_metadata_load(const char *full, const char *mpath, ctf_diag_fn diag,
+    void *arg)
+{
+	struct mapped_file mf;
+	char *err = NULL;
+	if (mapfile_open(full, &mf, &err) < 0) {
+		say(diag, arg, true, mpath, -1, "%s", err ? err : "cannot open");
+		free(err);
+		return NULL;
+	}
+	struct ctf_meta *m = ctf_rfc_probe(mf.data, mf.size) ?
+	    load_rfc(&mf, mpath, diag, arg) : load_ctf(&mf, mpath, diag, arg);
+	mapfile_close(&mf);
+	return m;
+}

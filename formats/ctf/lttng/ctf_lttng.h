@@ -1,0 +1,27 @@
+/*
+ * LTTng-UST function traces: cyg-profile addresses to model functions,
+ * named at the end from the traced binaries (ctf_lttng.c).
+ */
+#ifndef TTV_CTF_LTTNG_H
+#define TTV_CTF_LTTNG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "builder.h"
+
+struct ctf_lttng;
+
+struct ctf_lttng *ctf_lttng_new(const char *sysroot);
+void ctf_lttng_free(struct ctf_lttng *l);
+/* A binary loaded in a process (statedump bin_info, dl/lib load). */
+void ctf_lttng_bin(struct ctf_lttng *l, int64_t vpid, uint64_t baddr,
+    uint64_t memsz, const char *path, size_t pathlen, bool is_pic);
+/* The function of a run-time address (the same one for the same pair). */
+func_id ctf_lttng_func(struct ctf_lttng *l, struct builder *b, int64_t vpid,
+    uint64_t addr);
+/* Names every function from the binaries; returns how many were named. */
+size_t ctf_lttng_finish(struct ctf_lttng *l, struct builder *b);
+
+#endif
