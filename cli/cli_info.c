@@ -286,7 +286,8 @@ cli_info_index(const struct index_report *r, FILE *out)
 		return;
 	case INDEX_STATE_SKIPPED:
 	case INDEX_STATE_UNAVAILABLE:
-		fputs("index: none: ", out);
+		fputs(r->state == INDEX_STATE_SKIPPED ? "index: skipped: " :
+		    "index: none: ", out);
 		escape_fputs(r->why ? r->why : "", out);
 		putc('\n', out);
 		return;

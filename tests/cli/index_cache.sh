@@ -5,8 +5,10 @@
 # changed or grew; a damaged block met on first touch; two processes
 # building it at once; a cache directory that cannot be written;
 # --no-index; eviction of the least recently used indexes past
-# TTV_CACHE_MAX and of the indexes of traces that are gone. The traces
-# come from the project's writer (xraygen).
+# TTV_CACHE_MAX and of the indexes of traces that are gone; a trace that
+# reads fast left without one unless asked; a CTF directory held to every
+# file of it. The traces come from the project's writers (xraygen,
+# ctfgen).
 set -u
 : "${TTV:?}" "${TTV_BUILDDIR:?}"
 tmp=$(mktemp -d)
@@ -50,6 +52,16 @@ index_line "$t0" --no-index | grep -q '^index: none (--no-index)$' ||
 "$TTV" --index --no-index --info "$t0" >/dev/null 2>&1
 [ $? = 2 ] || fail "--index with --no-index is not a usage error"
 
+# a trace that reads fast gets none unless asked, and --info says so
+gen "$tmp/small.fdr" 200000
+env -u TTV_NO_INDEX "$TTV" --info "$tmp/small.fdr" 2>"$tmp/err" |
+    grep -q '^index: skipped: the trace reads fast (--index makes one)$' ||
+    fail "fast trace: $(env -u TTV_NO_INDEX "$TTV" --info "$tmp/small.fdr" |
+    grep '^index')"
+[ -s "$tmp/err" ] && fail "fast trace: said $(cat "$tmp/err")"
+[ -z "$(index_file)" ] || fail "a trace that reads fast got an index"
+rm -f "$tmp/small.fdr"
+
 # built (asked for: the trace reads fast), then used
 index_line "$t0" --index | grep -q "^index: built $cache/a.fdr-.*\.ttvi ([0-9]* bytes)" ||
     fail "not built: $(index_line "$t0" --index)"
@@ -75,7 +87,7 @@ expect_rebuilt() {
 	    fail "$1: $line"
 	grep -q "index rebuilt: .*$2" "$tmp/err" ||
 	    fail "$1: no message on stderr: $(cat "$tmp/err")"
-	[ "$(grep -c 'index' "$tmp/err")" = 1 ] ||
+	[ "$(grep -c 'index rebuilt\|without an index' "$tmp/err")" = 1 ] ||
 	    fail "$1: not one line: $(cat "$tmp/err")"
 	answers --index | cmp -s - "$tmp/want" ||
 	    fail "$1: answers differ after the rebuild"
@@ -205,10 +217,45 @@ ls "$cache" | grep -q '^x\.fdr-' && fail "the index of a removed trace stayed"
 ls "$cache" | grep -q '^z\.fdr-' || fail "an index of a trace still there went"
 # a stack so deep that an index would cost more than it saves: none
 "$TTV_BUILDDIR/tests/gen/xraygen" -N 200000 deep "$tmp/deep.fdr" >/dev/null
-index_line "$tmp/deep.fdr" --index | grep -q '^index: none: the trace is 200000 depths deep' ||
+index_line "$tmp/deep.fdr" --index | grep -q '^index: skipped: the trace is 200000 depths deep' ||
     fail "deep stack: $(index_line "$tmp/deep.fdr" --index)"
 # TTV_CACHE_MAX=0: none kept
-TTV_CACHE_MAX=0 index_line "$tmp/y.fdr" --index | grep -q '^index: none: TTV_CACHE_MAX is 0' ||
+TTV_CACHE_MAX=0 index_line "$tmp/y.fdr" --index | grep -q '^index: skipped: TTV_CACHE_MAX is 0' ||
     fail "TTV_CACHE_MAX=0: $(TTV_CACHE_MAX=0 index_line "$tmp/y.fdr" --index)"
+
+# A CTF directory is every file of it: the metadata, each stream and
+# LTTng's index/*.idx. A file modified, grown, added or removed: rebuilt,
+# the line naming it.
+rm -f "$cache"/*
+t0=$tmp/ctf
+"$TTV_BUILDDIR/tests/gen/ctfgen" -i -n 20000 -t 3 "$t0" >/dev/null || exit 1
+[ -f "$t0/metadata" ] && [ -f "$t0/chan_1" ] && [ -d "$t0/index" ] ||
+    fail "ctfgen wrote: $(ls -R "$t0")"
+answers --no-index >"$tmp/want"
+index_line "$t0" --index | grep -q "^index: built $cache/ctf-.*\.ttvi (" ||
+    fail "CTF: not built: $(index_line "$t0" --index)"
+index_line "$t0" --index | grep -q '^index: used' ||
+    fail "CTF: not used: $(index_line "$t0" --index)"
+answers --index | cmp -s - "$tmp/want" || fail "CTF: answers differ"
+touch -d '2001-02-03 04:05:06' "$t0/chan_1"
+expect_rebuilt "CTF stream touched" "ctf/chan_1 was modified"
+touch -d '2001-02-03 04:05:06' "$t0/metadata"
+expect_rebuilt "CTF metadata touched" "ctf/metadata was modified"
+idx=$(ls "$t0"/index/* | head -1)
+touch -d '2001-02-03 04:05:06' "$idx"
+expect_rebuilt "CTF index file touched" "$(basename "$idx") was modified"
+cp "$t0/chan_1" "$t0/chan_9"
+answers --no-index >"$tmp/want"
+expect_rebuilt "CTF stream added" "ctf/chan_9 is new"
+rm "$t0/chan_9"
+answers --no-index >"$tmp/want"
+expect_rebuilt "CTF stream removed" "ctf/chan_9 is gone"
+# a stream cut short: its size differs
+size=$(wc -c <"$t0/chan_0")
+truncate -s $((size - 1)) "$t0/chan_0"
+answers --no-index >"$tmp/want"
+expect_rebuilt "CTF stream cut" "ctf/chan_0 changed size"
+[ "$(ls "$cache" | wc -l)" = 1 ] ||
+    fail "CTF: rebuilds left $(ls "$cache")"
 
 exit $((fails > 0))
