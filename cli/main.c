@@ -49,6 +49,10 @@ view(struct cli_args *c)
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
+	/* The viewer probes: a window's ends, a column's calls, a call's
+	 * children; read ahead of them, a mapped index would fill memory
+	 * with calls no frame draws. */
+	trace_advise(t, TRACE_PROBE);
 	rc = viewer_run(w, t, &sel, &c->scope, !cli_given(c, OPT_NO_STATE));
 	selection_clear(&sel);
 	/* Said once the screen is given back, not under it. */
