@@ -245,22 +245,28 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 	}
 
 	/* An index is wanted (asked for, replacing one, or a trace large
-	 * enough to take 0.3 s or more to read). Where memory is short for
-	 * the model (about the trace's size), it is built straight into the
-	 * index's file: memory stays bounded. Otherwise in memory, as
-	 * without an index, and written at the end: one copy into the page
-	 * cache costs less than growing every array in the file. */
+	 * enough to take 0.3 s or more to read). A large trace is built
+	 * straight into the index's file: its arrays grow in the file's
+	 * pages, where copying a model of hundreds of megabytes into the
+	 * page cache at the end costs more CPU than the whole read of an
+	 * XRay log. Where memory is short for the model (about the trace's
+	 * size), the readers are also asked to keep memory bounded (CTF:
+	 * calls through the merged walk, not kept per stream). A smaller
+	 * trace is read in memory, as without an index, and written at the
+	 * end. */
 	bool wanted = o->index == OPEN_INDEX_ON || stale != NULL ||
 	    id.sources.bytes >= INDEX_STORE_TRACE_MIN;
-	if (wanted && (ttv_getenv(TTV_ENV_INDEX_STORE) != NULL ||
-	    id.sources.bytes > index_store_memory() / 2)) {
+	bool short_memory = ttv_getenv(TTV_ENV_INDEX_STORE) != NULL ||
+	    id.sources.bytes > index_store_memory() / 2;
+	if (wanted && (short_memory ||
+	    id.sources.bytes >= INDEX_STORE_TRACE_MIN)) {
 		char *tmp;
 		int ifd = create(&id, dir, &tmp, r);
 		if (ifd < 0)
 			goto plain;
 		struct index_store *store = index_store_new(ifd);
 		struct load_options lo = o->load;
-		lo.bounded = true;
+		lo.bounded = short_memory;
 		double t0 = now();
 		t = load_trace_store(path, o->force_format, &lo, store, err);
 		double secs = now() - t0;
