@@ -80,12 +80,15 @@ fi
 
 # ------------------------------------------------------------ helpers
 
-# run OUT CMD...: one run under /usr/bin/time; "wall rss" in $dir/m
+# run OUT CMD...: one run under /usr/bin/time; "wall rss user sys" in
+# $dir/m
 run() {
 	out=$1
 	shift
-	/usr/bin/time -f "%e %M" -o "$dir/m" "$@" >"$out" 2>"$dir/err"
+	/usr/bin/time -f "%e %M %U %S" -o "$dir/m" "$@" >"$out" 2>"$dir/err"
 }
+# cpu: user + sys of the last run
+cpu() { awk '{ print $3 + $4 }' "$dir/m"; }
 median() {
 	sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
@@ -146,7 +149,7 @@ in_cgroup() {
 run_cg() {
 	out=$1
 	shift
-	in_cgroup /usr/bin/time -f "%e %M" -o "$dir/m" "$@" >"$out" \
+	in_cgroup /usr/bin/time -f "%e %M %U %S" -o "$dir/m" "$@" >"$out" \
 	    2>"$dir/err"
 }
 
@@ -162,12 +165,14 @@ bench_trace() {
 	    awk '/^model memory:/ { print $3 }')
 	echo "== $label: $trace, $bytes bytes, model $model bytes"
 	: >"$dir/no"; : >"$dir/first"; : >"$dir/re"
+	: >"$dir/noc"; : >"$dir/firstc"
 	for _ in $(seq "$RUNS"); do
 		run "$dir/no.out" "$TTV" --no-index --stats "$@" "$trace" &&
-		    cut -d' ' -f1 "$dir/m" >>"$dir/no"
+		    cut -d' ' -f1 "$dir/m" >>"$dir/no" && cpu >>"$dir/noc"
 		rm -rf "$XDG_CACHE_HOME"
 		run "$dir/first.out" "$TTV" --stats "$@" "$trace" &&
-		    cut -d' ' -f1 "$dir/m" >>"$dir/first"
+		    cut -d' ' -f1 "$dir/m" >>"$dir/first" &&
+		    cpu >>"$dir/firstc"
 		run "$dir/re.out" "$TTV" --stats "$@" "$trace" &&
 		    cut -d' ' -f1 "$dir/m" >>"$dir/re"
 		cmp -s "$dir/no.out" "$dir/first.out" &&
@@ -177,6 +182,8 @@ bench_trace() {
 	no=$(median <"$dir/no")
 	first=$(median <"$dir/first")
 	re=$(median <"$dir/re")
+	noc=$(median <"$dir/noc")
+	firstc=$(median <"$dir/firstc")
 	idx=$(ls "$XDG_CACHE_HOME"/ttv/*.ttvi 2>/dev/null | head -1)
 	isize=$(bytes_of "$idx")
 	scripts "$@" "$trace"
@@ -188,6 +195,7 @@ bench_trace() {
 	kp99=$(awk '{ for (i = 1; i < NF; i++) if ($i == "p99")
 	    if ($(i + 1) > m) m = $(i + 1) } END { print m + 0 }' "$dir/keys")
 	awk -v no="$no" -v first="$first" -v re="$re" -v isize="$isize" \
+	    -v noc="$noc" -v firstc="$firstc" \
 	    -v model="$model" -v fs="$fs" -v kp99="$kp99" 'BEGIN {
 		if (re < 0.005) re = 0.005
 		r1 = first / no
@@ -201,6 +209,8 @@ bench_trace() {
 		    "%.2f s (%.2f x; target <= 1.3 x: %s), reopen %.3f s " \
 		    "(%.0f x faster; target >= 10 x: %s)\n", no, first, r1,
 		    m1, re, r2, m2
+		printf "  --stats CPU (user + sys), median: --no-index %.2f s, " \
+		    "first open %.2f s (%.2f x)\n", noc, firstc, firstc / noc
 		printf "  index %d bytes = %.3f x the model (target <= 1.1 x: " \
 		    "%s)\n", isize, r3, m3
 		printf "  viewer, first screen on reopen: %.3f s (target " \
