@@ -19,6 +19,8 @@
 
 /* "ttv: PATH: WHAT" on stderr (without PATH: "ttv: WHAT"), escaped. */
 void cli_say(const char *path, const char *what);
+/* "ttv: PATH: warning: WHAT" on stderr. */
+void cli_warn(const char *path, const char *what);
 /* "ttv: WHAT" and where help is, on stderr; returns TTV_EXIT_USAGE. */
 int cli_usage_error(const char *what);
 
@@ -37,6 +39,9 @@ FILE *cli_open_output(const char *file, size_t n, const char *const paths[],
 int cli_close_output(FILE *out, const char *file);
 /* s right-aligned in width columns (a UTF-8 character is one column). */
 void cli_put_right(FILE *out, const char *s, int width);
+/* After a text table, when n > 0: "+N unfinished (calls that never
+ * returned: not WHAT)", the count rule of query_calls.h. */
+void cli_unfinished_note(uint64_t n, const char *what, FILE *out);
 
 /* --info: what the file is and what is in it (with --range, the range
  * and what is in it). */

@@ -72,6 +72,15 @@ cli_put_right(FILE *out, const char *s, int width)
 	fputs(s, out);
 }
 
+void
+cli_unfinished_note(uint64_t n, const char *what, FILE *out)
+{
+	if (n > 0)
+		fprintf(out, "+%llu unfinished (call%s that never returned: "
+		    "not %s)\n", (unsigned long long)n, n == 1 ? "" : "s",
+		    what);
+}
+
 /* Escaped names of the functions, made once each. */
 static char **
 escaped_names(const struct trace *t, const uint8_t *only)
@@ -108,16 +117,29 @@ list_calls(const struct trace *t, const struct selection *sel,
 		*err = xstrdup(regex_error(o->re));
 		return 2;
 	}
+	/* a name no function has is a mistake, as for --callers, not an
+	 * answer of no calls */
+	if (t->nfuncs == 0 || memchr(match, 1, t->nfuncs) == NULL) {
+		*err = xasprintf("no function matches '%s' (names as --stats "
+		    "prints them)", o->arg);
+		free(match);
+		return 1;
+	}
 	struct instance_list l;
 	query_instances(t, &sel->f, match, sel->t0, sel->t1, &l);
 	if (o->ascending)
 		instances_sort(t, &l, INSTANCES_BY_DURATION, true);
 	char **names = escaped_names(t, match);
+	/* starts to the nanosecond, as the viewer's g takes them, and
+	 * durations too (none is longer than the trace: one column less,
+	 * the sign) */
+	int sw = timefmt_trace_exact_width(t->first, t->last);
+	int dw = sw - 1;
 	if (o->tsv)
 		fputs("ts_ns\tdur_ns\tself_ns\ttid\tdepth\tfunction\n", out);
 	else
-		fprintf(out, "%14s %10s %10s %8s %5s  %s\n", "start", "dur",
-		    "self", "tid", "depth", "function");
+		fprintf(out, "%*s %*s %*s %8s %5s  %s\n", sw, "start", dw,
+		    "dur", dw, "self", "tid", "depth", "function");
 	/* TSV lines are made in a buffer written out in big pieces */
 	size_t cap = (size_t)1 << 20, used = 0;
 	char *buf = o->tsv ? xmalloc(cap) : NULL;
@@ -156,22 +178,24 @@ list_calls(const struct trace *t, const struct selection *sel,
 			*p++ = '\n';
 			used = (size_t)(p - buf);
 		} else {
-			char b[32];
-			cli_put_right(out, timefmt_time(s->start, t->first, b,
-			    sizeof b), 14);
+			char b[48];
+			cli_put_right(out, timefmt_time_exact(s->start, t->first,
+			    b, sizeof b), sw);
 			putc(' ', out);
-			cli_put_right(out, timefmt_duration(c->dur, b,
-			    sizeof b), 10);
+			cli_put_right(out, timefmt_duration_exact(c->dur, b,
+			    sizeof b), dw);
 			putc(' ', out);
-			cli_put_right(out, timefmt_duration(
+			cli_put_right(out, timefmt_duration_exact(
 			    call_instance_self(t, c, l.t0, l.t1), b, sizeof b),
-			    10);
+			    dw);
 			fprintf(out, " %8lld %5u  %s\n", (long long)tr->tid,
 			    c->ref.depth, name);
 		}
 	}
 	if (used > 0)
 		fwrite(buf, 1, used, out);
+	if (!o->tsv)
+		cli_unfinished_note(l.unfinished, "listed", out);
 	free(buf);
 	free(nlen);
 	if (l.truncated)
@@ -220,8 +244,12 @@ edges(const struct trace *t, const struct selection *sel,
 	} else {
 		char b[2][32];
 		escape_fputs(trace_func_name(t, any), out);
-		fprintf(out, ": %llu calls, %llu outermost: total %s, self "
-		    "%s\n", (unsigned long long)bf.count,
+		fprintf(out, ": %llu call%s", (unsigned long long)bf.count,
+		    bf.count == 1 ? "" : "s");
+		if (bf.unfinished > 0)
+			fprintf(out, " +%llu unfinished",
+			    (unsigned long long)bf.unfinished);
+		fprintf(out, ", %llu outermost: total %s, self %s\n",
 		    (unsigned long long)bf.outermost,
 		    timefmt_duration(bf.total, b[0], sizeof b[0]),
 		    timefmt_duration(bf.self, b[1], sizeof b[1]));
@@ -286,13 +314,21 @@ tree_row_put(const struct trace *t, const struct call_tree *ct,
 				escape_frame(node_name(t, p, buf, sizeof buf),
 				    out);
 		}
-		fprintf(out, "\t%llu\t%lld\t%lld\n",
+		fprintf(out, "\t%llu\t%lld\t%lld\t%llu\n",
 		    (unsigned long long)c->count, (long long)c->total,
-		    (long long)c->self);
+		    (long long)c->self, (unsigned long long)c->unfinished);
 		return;
 	}
 	char b[32];
-	fprintf(out, "%10llu ", (unsigned long long)c->count);
+	if (c->unfinished > 0) {
+		/* "2+1": 2 calls, and 1 that never returned */
+		snprintf(b, sizeof b, "%llu+%llu",
+		    (unsigned long long)c->count,
+		    (unsigned long long)c->unfinished);
+		fprintf(out, "%10s ", b);
+	} else {
+		fprintf(out, "%10llu ", (unsigned long long)c->count);
+	}
 	cli_put_right(out, timefmt_duration(c->total, b, sizeof b), 10);
 	putc(' ', out);
 	cli_put_right(out, timefmt_duration(c->self, b, sizeof b), 10);
@@ -319,7 +355,7 @@ tree(const struct trace *t, const struct selection *sel,
 	query_call_tree_folded(t, &sel->f, sel->t0, sel->t1, o->per_thread,
 	    max_depth, &ct);
 	if (o->tsv)
-		fputs("path\tcount\ttotal_ns\tself_ns\n", out);
+		fputs("path\tcount\ttotal_ns\tself_ns\tunfinished\n", out);
 	else
 		fprintf(out, "%10s %10s %10s  %s\n", "count", "total", "self",
 		    "path");
@@ -342,6 +378,9 @@ tree(const struct trace *t, const struct selection *sel,
 		tree_row_put(t, &ct, path.items, path.len, o, out);
 		folded += c->func == CALL_FOLDED;
 	}
+	if (!o->tsv && ct.n > 0)
+		cli_unfinished_note(call_tree_unfinished(&ct), "in the counts, "
+		    "their time in total and self", out);
 	VEC_FREE(&stack);
 	VEC_FREE(&path);
 	call_tree_free(&ct);

@@ -142,38 +142,53 @@ has_thread(const struct trace *t, int64_t tid)
 	return false;
 }
 
-/* --thread over two traces: side i keeps the listed threads it has, and
- * must have one; once both are loaded (last), each tid must be in one. */
-static int
-set_threads(struct side s[2], int i, const struct scope *sc, bool last)
+int
+cli_diff_select(bool base, const struct trace *t, const struct trace *other,
+    const struct scope *sc, struct selection *sel, char **err, char **warn,
+    bool *about)
 {
 	const int64_t *tids = sc->tids;
-	int64_t *mine;
 	size_t n = sc->ntids, k = 0;
-	for (size_t j = 0; last && j < n; j++)
-		if (!has_thread(s[0].t, tids[j]) && !has_thread(s[1].t,
-		    tids[j])) {
-			char *m = xasprintf("no thread with tid %lld in either "
+
+	*err = NULL;
+	*about = false;
+	/* --thread: the listed threads it has; once both are loaded, each
+	 * tid must be in one */
+	for (size_t j = 0; sc->threads != NULL && other != NULL && j < n; j++)
+		if (!has_thread(t, tids[j]) && !has_thread(other, tids[j])) {
+			*err = xasprintf("no thread with tid %lld in either "
 			    "trace (--info lists them)", (long long)tids[j]);
-			cli_say(NULL, m);
-			free(m);
 			return TTV_EXIT_BAD_INPUT;
 		}
-	mine = xmalloc(n * sizeof *mine);
-	for (size_t j = 0; j < n; j++)
-		if (has_thread(s[i].t, tids[j]))
-			mine[k++] = tids[j];
-	int rc = TTV_EXIT_OK;
-	if (k == 0) {
-		char *m = xasprintf("none of the threads %s in this trace "
-		    "(--info lists them)", sc->threads);
-		cli_say(s[i].path, m);
-		free(m);
-		rc = TTV_EXIT_BAD_INPUT;
-	} else
-		filter_set_threads(&s[i].sel.f, s[i].t, mine, k, false);
-	free(mine);
-	return rc;
+	if (sc->threads != NULL) {
+		int64_t *mine = xmalloc((n ? n : 1) * sizeof *mine);
+		for (size_t j = 0; j < n; j++)
+			if (has_thread(t, tids[j]))
+				mine[k++] = tids[j];
+		if (k > 0)
+			filter_set_threads(&sel->f, t, mine, k, false);
+		free(mine);
+		if (k == 0) {
+			*err = xasprintf("none of the threads %s in this trace "
+			    "(--info lists them)", sc->threads);
+			*about = true;
+			return TTV_EXIT_BAD_INPUT;
+		}
+	}
+	/* the range: --range for both, unless the base has --range-base */
+	char *why = NULL, *past = NULL;
+	int ranged = scope_range(sc, t, base, sel, &why, &past);
+	if (warn != NULL)
+		*warn = past;
+	else
+		free(past);
+	if (ranged != 0) {
+		*err = xasprintf("%s: %s", base && sc->range_base != NULL ?
+		    "--range-base" : "--range", why);
+		free(why);
+		return TTV_EXIT_USAGE;
+	}
+	return TTV_EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- sides */
@@ -217,22 +232,25 @@ side_open(struct side s[2], int i, const struct diff_cli *o,
     struct part_job *j)
 {
 	char *err = NULL;
+	bool about;
 	/* threads are chosen here, by the rule of the two traces */
 	int rc = cli_open(s[i].path, oo, sc, false, NULL, &s[i].t, &s[i].sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
-	if (sc->threads != NULL && (rc = set_threads(s, i, sc, i == 1)) !=
-	    TTV_EXIT_OK)
-		return rc;
-	bool base = i == 0;
-	if (scope_range(sc, s[i].t, base, &s[i].sel, &err) != 0) {
-		char *m = xasprintf("%s: %s", base && sc->range_base != NULL ?
-		    "--range-base" : "--range", err);
-		free(err);
-		rc = cli_usage_error(m);
-		free(m);
-		return rc;
+	char *warn = NULL;
+	rc = cli_diff_select(i == 0, s[i].t, i == 1 ? s[0].t : NULL, sc,
+	    &s[i].sel, &err, &warn, &about);
+	if (warn != NULL) {
+		cli_warn(s[i].path, warn);
+		free(warn);
 	}
+	if (rc == TTV_EXIT_USAGE)
+		rc = cli_usage_error(err);
+	else if (rc != TTV_EXIT_OK)
+		cli_say(about ? s[i].path : NULL, err);
+	free(err);
+	if (rc != TTV_EXIT_OK)
+		return rc;
 	j->side = (struct diff_side){ s[i].t, &s[i].sel.f, s[i].sel.t0,
 	    s[i].sel.t1 };
 	j->o = (struct diff_options){ .by = o->by, .norm = o->norm,

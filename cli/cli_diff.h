@@ -13,6 +13,7 @@
 #include "open_trace.h"
 #include "query_diff.h"
 #include "scope.h"
+#include "viewer.h"
 
 /* The gate failed: some row grew beyond --fail-above. */
 #define CLI_EXIT_GATE 3
@@ -54,5 +55,28 @@ void cli_diff_free(struct diff_cli *o);
 int cli_diff(const struct diff_cli *o, const char *path,
     const struct open_options *oo, const struct scope *sc,
     const struct stats_options *so, const char *output);
+
+/* One side's selection beyond the scope's filter (cli_load with threads
+ * false): the threads of sc's list that t has (other, the trace loaded
+ * before, NULL for the first: a tid must be in one of the two), then its
+ * range (base: --range-base when given). Returns the exit status, with
+ * *err (caller frees) when not 0; *about: the message is about t (else
+ * about both traces); *warn (caller frees; NULL: none, or not wanted
+ * when warn is NULL): a range reaching past t's span. Says nothing
+ * itself: the viewer's road takes it too. */
+int cli_diff_select(bool base, const struct trace *t,
+    const struct trace *other, const struct scope *sc, struct selection *sel,
+    char **err, char **warn, bool *about);
+
+/* The viewer on two traces (ttv --diff without --tsv, --output or
+ * --fail-above, on a terminal): BASE and TRACE loaded with their progress
+ * on the status line, then the differential flame graph. And the road
+ * that :diff BASE takes in any viewer (arg: the cli_args). */
+struct cli_args;
+int cli_diff_view(struct cli_args *c);
+int cli_diff_open_base(void *arg, const char *path,
+    const struct trace *other, void (*progress)(void *, uint64_t, uint64_t),
+    void *parg, struct trace **t, struct selection *sel, char **err);
+void cli_diff_viewer_options(const struct cli_args *c, struct viewer_diff *vd);
 
 #endif

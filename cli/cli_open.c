@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_open.h"
 #include "escape.h"
+#include "xalloc.h"
 
 static double
 since(const struct timespec *a, const struct timespec *b)
@@ -78,14 +79,14 @@ cli_progress_stderr(struct cli_progress *p, const char *path,
 }
 
 int
-cli_open(const char *path, const struct open_options *oo,
+cli_load(const char *path, const struct open_options *oo,
     const struct scope *sc, bool threads, const struct cli_display *d,
-    struct trace **t, struct selection *sel)
+    struct trace **t, struct selection *sel, char **err)
 {
 	struct open_options o = *oo;
-	char *err = NULL;
 
 	selection_init(sel);
+	*err = NULL;
 	if (d != NULL) {
 		o.load.progress = d->progress;
 		o.load.progress_arg = d->arg;
@@ -94,24 +95,39 @@ cli_open(const char *path, const struct open_options *oo,
 		o.load.notice = d->notice;
 		o.load.notice_arg = d->arg;
 	}
-	int rc = open_trace(path, &o, t, &err);
+	int rc = open_trace(path, &o, t, err);
 	if (rc == TTV_EXIT_OK) {
-		int f = scope_filter(sc, *t, threads, sel, &err);
+		int f = scope_filter(sc, *t, threads, sel, err);
 		rc = f == SCOPE_NO_THREAD ? TTV_EXIT_BAD_INPUT :
 		    f == SCOPE_UNDECIDED ? TTV_EXIT_USAGE : TTV_EXIT_OK;
 	}
+	if (rc != TTV_EXIT_OK) {
+		selection_clear(sel);
+		if (*err == NULL)
+			*err = xstrdup("unreadable");
+	}
+	return rc;
+}
+
+int
+cli_open(const char *path, const struct open_options *oo,
+    const struct scope *sc, bool threads, const struct cli_display *d,
+    struct trace **t, struct selection *sel)
+{
+	char *err = NULL;
+	int rc = cli_load(path, oo, sc, threads, d, t, sel, &err);
+
 	if (d != NULL && d->done != NULL)
 		d->done(d->arg, rc != TTV_EXIT_OK);
-	if (o.index_report != NULL && (d == NULL || !d->diags_elsewhere))
-		cli_index_messages(path, o.index_report, stderr);
+	if (oo->index_report != NULL && (d == NULL || !d->diags_elsewhere))
+		cli_index_messages(path, oo->index_report, stderr);
 	if (*t != NULL && (rc != TTV_EXIT_OK || d == NULL ||
 	    !d->diags_elsewhere))
 		open_trace_report(*t, path, CLI_DIAGS_ON_STDERR, stderr);
 	if (rc == TTV_EXIT_OK)
 		return rc;
-	cli_say(path, err ? err : "unreadable");
+	cli_say(path, err);
 	free(err);
-	selection_clear(sel);
 	if (*t != NULL)
 		trace_free(*t);
 	*t = NULL;

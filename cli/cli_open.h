@@ -52,5 +52,12 @@ void cli_progress_stderr(struct cli_progress *p, const char *path,
 int cli_open(const char *path, const struct open_options *oo,
     const struct scope *sc, bool threads, const struct cli_display *d,
     struct trace **t, struct selection *sel);
+/* The same road saying nothing (the viewer's second trace, loaded while
+ * the terminal is the viewer's): the exit status, and why it failed in
+ * *err (caller frees). On failure *t holds what could be read, or NULL
+ * (caller frees it); d->done is not called. */
+int cli_load(const char *path, const struct open_options *oo,
+    const struct scope *sc, bool threads, const struct cli_display *d,
+    struct trace **t, struct selection *sel, char **err);
 
 #endif

@@ -157,11 +157,15 @@ usage(FILE *fp)
 "      --diff BASE         compare TRACE with BASE (any formats): per\n"
 "                          function calls, total, self, p50, p99 in each,\n"
 "                          the change and grew/shrank/same/only-base/\n"
-"                          only-new, largest change of total first\n"
+"                          only-new, largest change of total first; on\n"
+"                          a terminal without --tsv, -o or --fail-above,\n"
+"                          the viewer on both (differential flame graph,\n"
+"                          table, timelines)\n"
 "      --tsv               with --stats, --markers, --search, --query,\n"
 "                          --calls, --callers, --callees, --tree or\n"
 "                          --diff: tab-separated with a header line\n"
-"      --csv, --json       with --query: CSV, or a JSON array of objects\n"
+"      --csv, --json       with --query: CSV, or JSON Lines (an array of\n"
+"                          row objects per statement, one a line)\n"
 "      --spreadsheet-safe  with --tsv or --csv: a ' before each name or\n"
 "                          text that starts with =, +, - or @, which a\n"
 "                          spreadsheet would run as a formula\n"
@@ -172,10 +176,11 @@ usage(FILE *fp)
 "                          --calls: fastest first\n"
 "      --range START..END  only [START, END) of the trace, in every batch\n"
 "                          mode: calls overlapping it, their times clipped\n"
-"                          to it; times as the viewer's g takes them,\n"
-"                          from the start (0..50us, +1.2ms..+3ms) or, with\n"
-"                          -, back from the end (-1ms..); an open side:\n"
-"                          the end\n"
+"                          to it; times as ttv prints them and g takes\n"
+"                          them, from the start (0..50us, +1.2ms..+3ms,\n"
+"                          +2.373 750 ms) or, with -, back from the end\n"
+"                          (-1ms..), or times of day (13:05:01.250); an\n"
+"                          open side: the end\n"
 "  -e, --export FORMAT     chrome-json (Perfetto, chrome://tracing) or\n"
 "                          collapsed (folded stacks for flamegraph tools)\n"
 "  -o, --output FILE       write the answer to FILE instead of stdout\n"
@@ -226,7 +231,8 @@ usage(FILE *fp)
 "\n"
 "Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error or bad\n"
 "query, 3 --fail-above failed, 130 query interrupted.\n"
-"In the viewer, press ? for the keys; see ttv(1).\n", fp);
+"In the viewer, press ? for the keys, :diff BASE to compare; see ttv(1).\n",
+	    fp);
 }
 
 /* --------------------------------------------------------------- reading */

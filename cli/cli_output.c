@@ -30,6 +30,14 @@ cli_say(const char *path, const char *what)
 	putc('\n', stderr);
 }
 
+void
+cli_warn(const char *path, const char *what)
+{
+	char *m = xasprintf("warning: %s", what);
+	cli_say(path, m);
+	free(m);
+}
+
 int
 cli_usage_error(const char *what)
 {

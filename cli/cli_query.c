@@ -3,10 +3,12 @@
  * printed as an aligned table, TSV, CSV or JSON.
  *
  * The statements of the text run one after the other; each that returns
- * rows prints them (tables separated by a blank line, JSON as one array
- * per statement). A bad statement stops with SQLite's message and where
- * it is; Ctrl-C stops a statement being prepared or run, and the printing
- * of a cell (exit 130).
+ * rows prints them (tables separated by a blank line; JSON Lines, one
+ * array of the rows on one line per statement, so that the output of one
+ * statement is one JSON document and that of several one per line). A
+ * bad statement stops with SQLite's message and where it is; Ctrl-C stops
+ * a statement being prepared or run, and the printing of a cell (exit
+ * 130).
  *
  * A cell may hold up to a gigabyte. TSV, CSV and JSON write every byte of
  * it, escaped a chunk at a time straight from SQLite's value (never
@@ -31,6 +33,7 @@
 #include <stdio_ext.h>
 #endif
 
+#include "argtext.h"
 #include "cli.h"
 #include "escape.h"
 #include "mapfile.h"
@@ -304,8 +307,10 @@ put_json_value(struct printer *pr, sqlite3_stmt *st, int col,
 		return SQLITE_OK;
 	case SQLITE_FLOAT: {
 		double d = sqlite3_column_double(st, col);
+		char b[32];
+		/* the shortest number that reads back to d */
 		if (isfinite(d))
-			fprintf(pr->out, "%.17g", d);
+			fputs(real_text(d, b, sizeof b), pr->out);
 		else
 			fputs("null", pr->out);
 		return SQLITE_OK;
@@ -493,7 +498,7 @@ put_row(struct printer *pr, sqlite3_stmt *st, int ncols, size_t nrows)
 {
 	int rc = SQLITE_OK;
 	if (pr->fmt == QUERY_JSON)
-		fputs(nrows == 0 ? "\n{" : ",\n{", pr->out);
+		fputs(nrows == 0 ? "{" : ",{", pr->out);
 	for (int c = 0; c < ncols && rc == SQLITE_OK; c++) {
 		struct cell cl;
 		if (!cell_get(st, c, &cl))
@@ -573,7 +578,7 @@ print_rows(struct printer *pr, sqlite3_stmt *st, bool first)
 		free(tb.right);
 		free(tb.typed);
 	} else if (pr->fmt == QUERY_JSON && rc == SQLITE_DONE) {
-		fputs(nrows ? "\n]\n" : "]\n", out);
+		fputs("]\n", out);
 	}
 	return rc;
 }

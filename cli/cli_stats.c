@@ -49,6 +49,7 @@ cli_stats(const struct trace *t, const struct selection *sel,
 			escape_fputs(trace_func_name(t, s->func), out);
 			putc('\n', out);
 		}
+		cli_unfinished_note(st.unfinished, "counted", out);
 	}
 	stats_free(&st);
 }

@@ -20,6 +20,7 @@
 #include "cli_options.h"
 #include "export.h"
 #include "live.h"
+#include "srcline.h"
 #include "viewer.h"
 
 /* The viewer's load ends: a failed one closes the terminal first, so that
@@ -53,13 +54,32 @@ view(struct cli_args *c)
 	 * children; read ahead of them, a mapped index would fill memory
 	 * with calls no frame draws. */
 	trace_advise(t, TRACE_PROBE);
-	rc = viewer_run(w, t, &sel, &c->scope, !cli_given(c, OPT_NO_STATE));
+	/* source lines from the binaries' debug info, for the details pane
+	 * and O */
+	struct srcline *src = srcline_new();
+	viewer_set_source(w, srcline_find_fn, src);
+	/* :diff BASE takes the same road. */
+	struct viewer_diff vd;
+	cli_diff_viewer_options(c, &vd);
+	rc = viewer_run(w, t, &sel, &c->scope, !cli_given(c, OPT_NO_STATE),
+	    &vd);
+	srcline_free(src);
 	selection_clear(&sel);
 	/* Said once the screen is given back, not under it. */
 	cli_index_messages(c->path, c->open.index_report, stderr);
 	if (cli_index_damage(c->path, c->open.index_report, stderr))
 		rc = TTV_EXIT_BAD_INPUT;
 	return rc;
+}
+
+/* --diff on a terminal without an output for a script (--tsv, --output,
+ * --fail-above) is the viewer's; elsewhere, the table. */
+static bool
+diff_viewed(const struct cli_args *c)
+{
+	return !cli_given(c, OPT_TSV) && !cli_given(c, OPT_OUTPUT) &&
+	    !cli_given(c, OPT_FAIL_ABOVE) && isatty(STDIN_FILENO) &&
+	    isatty(STDOUT_FILENO);
 }
 
 /* Runs the batch mode on the selection: its exit status, 0 when it has
@@ -126,7 +146,14 @@ batch(struct cli_args *c)
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
-	if (scope_range(&c->scope, t, false, &sel, &err) != 0) {
+	char *warn = NULL;
+	int ranged = scope_range(&c->scope, t, false, &sel, &err, &warn);
+	if (warn != NULL) {
+		/* an answer about nothing, said so: the range is past it */
+		cli_warn(c->path, warn);
+		free(warn);
+	}
+	if (ranged != 0) {
 		rc = cli_usage_error(err);
 		free(err);
 	} else if (c->output != NULL && (out = cli_open_output(c->output, 1,
@@ -170,6 +197,8 @@ main(int argc, char **argv)
 	    c.mode == MODE_INFO;
 	if (rc == CLI_RUN && c.mode == MODE_VIEW)
 		rc = view(&c);
+	else if (rc == CLI_RUN && c.mode == MODE_DIFF && diff_viewed(&c))
+		rc = cli_diff_view(&c);
 	else if (rc == CLI_RUN && c.mode == MODE_DIFF)
 		rc = cli_diff(&c.diff, c.path, &c.open, &c.scope, &c.stats,
 		    c.output);

@@ -5,15 +5,16 @@
 set -e
 cd "$(dirname "$0")/.."
 
-# Build: autotools, ncursesw, pcre2, libelf, jansson (CTF 2 metadata),
-# libiberty (C++ demangling), sqlite3 (--query and the SQL pane).
+# Build: autotools, ncursesw, pcre2, libelf, libdw (source lines from
+# DWARF), jansson (CTF 2 metadata), libiberty (C++ demangling), sqlite3
+# (--query and the SQL pane).
 # Tests: cmocka, libvterm (screen tests), tmux, ncurses-term (direct-colour
 # terminfo), python3 (JSON oracles), clang and llvm (XRay fixtures and
 # llvm-xray as reference), babeltrace2 (CTF reference), time (benchmarks),
 # lttng-tools and liblttng-ust-dev (the live tests' session and relay
 # daemons, and the cyg-profile tracer of their traced program).
 PKGS="autoconf automake pkg-config make gcc libncurses-dev libpcre2-dev
-libelf-dev libjansson-dev libiberty-dev libsqlite3-dev libcmocka-dev
+libelf-dev libdw-dev libjansson-dev libiberty-dev libsqlite3-dev libcmocka-dev
 libvterm-dev tmux ncurses-term python3 clang llvm babeltrace2 time
 lttng-tools liblttng-ust-dev"
 

@@ -98,6 +98,8 @@ struct builder {
 	struct hashmap func_map, process_map, track_map, count_map;
 
 	VEC(struct func) funcs;
+	VEC(struct func_addr) func_addrs;
+	VEC(uint8_t) has_addr;	/* by func: one of func_addrs is its */
 	VEC(struct process) processes;
 	struct btrack *tracks;
 	uint32_t ntracks, captracks;
@@ -171,6 +173,8 @@ builder_free(struct builder *b)
 	hashmap_free(&b->track_map);
 	hashmap_free(&b->count_map);
 	VEC_FREE(&b->funcs);
+	VEC_FREE(&b->func_addrs);
+	VEC_FREE(&b->has_addr);
 	VEC_FREE(&b->processes);
 	for (uint32_t i = 0; i < b->ntracks; i++)
 		btrack_free(&b->tracks[i]);
@@ -362,6 +366,33 @@ builder_func_rename(struct builder *b, func_id f, str_id name)
 {
 	if (f < b->funcs.len)
 		b->funcs.items[f].name = name;
+}
+
+void
+builder_func_addr(struct builder *b, func_id f, const char *binary,
+    uint64_t addr)
+{
+	if (f >= b->funcs.len || binary == NULL)
+		return;
+	if (f >= b->has_addr.len) {
+		size_t n = b->funcs.len;
+		VEC_RESERVE(&b->has_addr, n - b->has_addr.len);
+		memset(b->has_addr.items + b->has_addr.len, 0,
+		    n - b->has_addr.len);
+		b->has_addr.len = n;
+	}
+	if (b->has_addr.items[f])
+		return;
+	b->has_addr.items[f] = 1;
+	VEC_PUSH(&b->func_addrs, ((struct func_addr){ f,
+	    builder_intern_cstr(b, binary), addr }));
+}
+
+static int
+cmp_func_addr(const void *a, const void *b)
+{
+	const struct func_addr *x = a, *y = b;
+	return (x->func > y->func) - (x->func < y->func);
 }
 
 /* ---------------------------------------------------- processes, tracks */
@@ -1240,6 +1271,10 @@ builder_finish(struct builder *b)
 	(vec).len = (vec).cap = 0;                                            \
 } while (0)
 	MOVE(t->funcs, t->nfuncs, b->funcs);
+	/* one per function (builder_func_addr keeps the first) */
+	xqsort(b->func_addrs.items, b->func_addrs.len,
+	    sizeof *b->func_addrs.items, cmp_func_addr);
+	MOVE(t->func_addrs, t->nfunc_addrs, b->func_addrs);
 	MOVE(t->processes, t->nprocesses, b->processes);
 	MOVE(t->markers, t->nmarkers, b->markers);
 	MOVE(t->flows, t->nflows, b->flows);

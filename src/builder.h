@@ -16,7 +16,7 @@
  * builder_track_touch, builder_stack_*, builder_last_slice,
  * builder_open_slice) may run concurrently on distinct tracks; every other
  * call (names, functions, tracks, args runs, markers, flows, logs, counts,
- * diagnostics, builder_pop_orphan) must then be made between
+ * diagnostics, builder_func_addr, builder_pop_orphan) must then be made between
  * builder_lock() and builder_unlock().
  *
  * builder_finish() hands over a struct trace that the caller owns and frees
@@ -84,6 +84,10 @@ func_id builder_func(struct builder *b, str_id name, str_id category,
     int64_t source_id);
 /* Renames a function after the fact (e.g. once a symbol map is read). */
 void builder_func_rename(struct builder *b, func_id f, str_id name);
+/* Where function f's code is: addr in the binary at path (model.h,
+ * struct func_addr). The first one given for a function is kept. */
+void builder_func_addr(struct builder *b, func_id f, const char *binary,
+    uint64_t addr);
 
 /* --- processes and tracks --- */
 uint32_t builder_process(struct builder *b, int64_t pid);

@@ -49,6 +49,7 @@ trace_free(struct trace *t)
 	free(t->str_chunks);
 	free(t->strings);
 	drop(t, t->funcs);
+	drop(t, t->func_addrs);
 	drop(t, t->processes);
 	drop(t, t->markers);
 	drop(t, t->flows);
@@ -198,6 +199,7 @@ trace_memory(const struct trace *t)
 	for (uint32_t i = 0; i < t->nstrings; i++)
 		n += strlen(t->strings[i]) + 1;
 	n += t->nfuncs * sizeof *t->funcs;
+	n += t->nfunc_addrs * sizeof *t->func_addrs;
 	n += t->nprocesses * sizeof *t->processes;
 	n += t->nmarkers * sizeof *t->markers;
 	n += t->nflows * sizeof *t->flows;
@@ -271,4 +273,19 @@ trace_prefetch(const struct trace *t, uint32_t track, uint32_t depth,
 	(void)lo;
 	(void)hi;
 #endif
+}
+
+const struct func_addr *
+trace_func_addr(const struct trace *t, func_id f)
+{
+	size_t lo = 0, hi = t->nfunc_addrs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->func_addrs[mid].func < f)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->nfunc_addrs && t->func_addrs[lo].func == f ?
+	    &t->func_addrs[lo] : NULL;
 }

@@ -182,6 +182,18 @@ struct func {
 	int64_t source_id;
 };
 
+/* Where a function's code is: its address in the binary it came from,
+ * in the binary's own (link-time) addresses, which its debug info speaks
+ * of (formats/srcline.c finds the source line there). Readers that know
+ * it set it (XRay: the instrumentation map; CTF cyg-profile: the traced
+ * binaries); trace->func_addrs is sorted by func, one entry at most per
+ * function. */
+struct func_addr {
+	func_id func;
+	str_id binary;		/* the binary's path, as it was opened */
+	uint64_t addr;
+};
+
 enum marker_kind {
 	MARKER_BUFFER_START,
 	MARKER_BUFFER_END,
@@ -285,6 +297,9 @@ struct trace {
 	struct func *funcs;
 	uint32_t nfuncs;
 
+	struct func_addr *func_addrs;	/* sorted by func; few or none */
+	size_t nfunc_addrs;
+
 	struct process *processes;
 	uint32_t nprocesses;
 
@@ -362,6 +377,9 @@ trace_slice_end(const struct trace *t, struct slice_ref r)
 {
 	return level_end(trace_level(t, r), r.index);
 }
+
+/* The address of function f in its binary, or NULL when unknown. */
+const struct func_addr *trace_func_addr(const struct trace *t, func_id f);
 
 /* Args of a slice (NULL and *n = 0 when it has none). */
 const struct arg *trace_slice_args(const struct trace *t, struct slice_ref r,

@@ -171,6 +171,17 @@ bool query_slice_at(const struct trace *t, uint32_t track, uint32_t depth,
     ttv_ns when, struct slice_ref *out);
 bool query_parent(const struct trace *t, struct slice_ref r,
     struct slice_ref *out);
+/* Whether slice i of a level holds a call of the level below that starts
+ * at t: t inside it, or both at the same time when it lasted no time (a
+ * zero-length call in a zero-length one). query_parent's rule, for the
+ * walks that find parents themselves. */
+static inline bool
+level_holds(const struct depth_level *l, size_t i, ttv_ns t)
+{
+	const struct slice *s = &l->slices[i];
+	return s->start <= t && (t < level_end(l, i) ||
+	    (s->dur32 == 0 && s->start == t));
+}
 bool query_first_child(const struct trace *t, struct slice_ref r,
     struct slice_ref *out);
 /* Next/previous slice in time on the same track and depth. */
@@ -188,15 +199,19 @@ size_t query_call_path(const struct trace *t, struct slice_ref r,
 
 struct func_stats {
 	func_id func;
-	uint64_t count;		/* measured calls (inexact slices excluded) */
+	uint64_t count;		/* calls that returned (the count rule of
+				 * query_calls.h) */
+	uint64_t unfinished;	/* calls that never returned, not counted */
 	uint64_t weight;	/* samples (sampled tracks), else = count */
 	ttv_ns total, self, min, median, p90, p99, max;
 	struct slice_ref longest;
 };
 
 struct stats_table {
-	struct func_stats *rows;
+	struct func_stats *rows;	/* the functions with a call counted */
 	size_t n;
+	uint64_t unfinished;	/* calls of every function left out as
+				 * unfinished, rows or not */
 };
 
 enum stats_key {
@@ -206,9 +221,10 @@ enum stats_key {
 	STATS_KEY_COUNT
 };
 
-/* One row per function with at least one slice overlapping [t0, t1) on the
+/* One row per function with at least one call overlapping [t0, t1) on the
  * tracks and functions the filter lets through, times clipped to the range
- * (the rule of query_calls.h). Percentiles follow llvm-xray account: the
+ * (the rules of query_calls.h: a call that never returned is counted apart,
+ * as unfinished, with no time). Percentiles follow llvm-xray account: the
  * value at index floor(q * n) of the sorted list. */
 void query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, struct stats_table *out);
@@ -243,7 +259,9 @@ struct call_node {
 				 * call folded; else CALL_NONE */
 	uint32_t parent, first_child, next_sibling;	/* CALL_NONE if none */
 	uint32_t depth;
-	uint64_t count;
+	uint64_t count;		/* calls that returned */
+	uint64_t unfinished;	/* calls that never returned (query_calls.h):
+				 * not in count, their time in total */
 	uint64_t weight;	/* samples, or count where not sampled */
 	uint64_t self_weight;	/* weight not in children */
 	ttv_ns total;		/* time inside [t0, t1) */
@@ -256,7 +274,10 @@ struct call_tree {
 };
 
 /* The call tree of the slices overlapping [t0, t1), times clipped to the
- * window (the range rule of query_calls.h). With a function filter, the
+ * window (the range rule of query_calls.h). A call that never returned
+ * is a node as any other, holding its callees and the time it ran in the
+ * window, but counted in its node's unfinished, not its count (the count
+ * rule of query_calls.h). With a function filter, the
  * stacks that pass through a kept function (focus), or without the hidden
  * frames and all they called, their time left to their callers. Children
  * are sorted by total time, largest first (ties by name); nodes are
@@ -274,6 +295,8 @@ void query_call_tree_folded(const struct trace *t, const struct filter *f,
     ttv_ns t0, ttv_ns t1, bool per_thread, uint32_t max_depth,
     struct call_tree *out);
 void call_tree_free(struct call_tree *ct);
+/* The calls of a tree that never returned, in all its nodes. */
+uint64_t call_tree_unfinished(const struct call_tree *ct);
 
 /* -------------------------------------------------------------- markers */
 

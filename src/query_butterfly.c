@@ -57,7 +57,7 @@ struct edge_sets {
 struct bf_worker {
 	/* nfuncs + 1 rows each; the last is "no caller" */
 	struct edge_sum *callers, *callees;
-	uint64_t count, outermost;
+	uint64_t count, unfinished, outermost;
 	ttv_ns total, self;
 	struct span_set center;
 	struct edge_sets in, out;	/* caller -> f, f -> callee */
@@ -171,6 +171,46 @@ reset_edges(struct edge_sets *es)
 	es->used.len = 0;
 }
 
+/* The callees of a call ending at `end`, from index k of the level below
+ * (the first that starts inside it): their edges, and their clipped time
+ * in all (unfinished ones: their time, but in no edge). */
+static ttv_ns
+callees_from(struct bf *bf, struct bf_worker *w, const struct depth_level *cl,
+    size_t k, ttv_ns start, ttv_ns end, bool keep)
+{
+	ttv_ns child = 0;
+	/* a call that lasted no time holds those at its start that lasted
+	 * none either (level_holds) */
+	if (start == end)
+		end++;
+	for (; k < cl->len && cl->slices[k].start < end; k++) {
+		func_id g = cl->slices[k].func;
+		if (!level_in_range(cl, k, bf->t0, bf->t1))
+			continue;
+		ttv_ns cd = level_clip(cl, k, bf->t0, bf->t1);
+		child = add_ns(child, cd);
+		if (!filter_func(bf->f, g) ||
+		    (cl->slices[k].flags & SLICE_INEXACT))
+			continue;
+		struct edge_sum *e = &w->callees[g];
+		e->count++;
+		if (first_time(edge_set(&w->out, g), cl->slices[k].start,
+		    level_end(cl, k), keep))
+			e->total = add_ns(e->total, cd);
+	}
+	return child;
+}
+
+/* The callees of a call that never returned (rare: no gallop kept). */
+static void
+callees(struct bf *bf, struct bf_worker *w, const struct depth_level *cl,
+    ttv_ns start, ttv_ns end, bool keep)
+{
+	if (cl != NULL)
+		callees_from(bf, w, cl, level_gallop(cl, 0, start), start, end,
+		    keep);
+}
+
 static void
 walk_chunk(int worker, void *arg, size_t ci)
 {
@@ -241,6 +281,14 @@ walk_chunk(int worker, void *arg, size_t ci)
 			const struct slice *s = &l->slices[i];
 			ttv_ns start = s->start, end = level_end(l, i);
 			ttv_ns dur = level_clip(l, i, bf->t0, bf->t1);
+			bool returned = (s->flags & SLICE_INEXACT) == 0;
+			if (!returned) {
+				/* counted apart, in no edge and no time; the
+				 * calls it made are callees as any */
+				w->unfinished++;
+				callees(bf, w, cl, start, end, keep);
+				continue;
+			}
 			w->count++;
 			if (first_time(&w->center, start, end, keep)) {
 				w->outermost++;
@@ -250,7 +298,7 @@ walk_chunk(int worker, void *arg, size_t ci)
 			uint32_t caller = none;
 			if (pl != NULL) {
 				pc = level_gallop(pl, pc, start + 1);
-				if (pc > 0 && start < level_end(pl, pc - 1))
+				if (pc > 0 && level_holds(pl, pc - 1, start))
 					caller = pl->slices[pc - 1].func;
 			}
 			if (caller == none || filter_func(bf->f, caller)) {
@@ -264,24 +312,8 @@ walk_chunk(int worker, void *arg, size_t ci)
 			ttv_ns child = 0;
 			if (cl != NULL) {
 				cc = level_gallop(cl, cc, start);
-				for (size_t k = cc; k < cl->len &&
-				    cl->slices[k].start < end; k++) {
-					func_id g = cl->slices[k].func;
-					if (!level_in_range(cl, k, bf->t0,
-					    bf->t1))
-						continue;
-					ttv_ns cd = level_clip(cl, k, bf->t0,
-					    bf->t1);
-					child = add_ns(child, cd);
-					if (!filter_func(bf->f, g))
-						continue;
-					struct edge_sum *e = &w->callees[g];
-					e->count++;
-					if (first_time(edge_set(&w->out, g),
-					    cl->slices[k].start,
-					    level_end(cl, k), keep))
-						e->total = add_ns(e->total, cd);
-				}
+				child = callees_from(bf, w, cl, cc, start, end,
+				    keep);
 			}
 			w->self = add_ns(w->self, child < dur ? dur - child : 0);
 		}
@@ -370,6 +402,7 @@ query_butterfly(const struct trace *t, const struct filter *f,
 	for (int i = 0; i < nw; i++) {
 		struct bf_worker *w = &bf->w[i];
 		out->count += w->count;
+		out->unfinished += w->unfinished;
 		out->outermost += w->outermost;
 		out->total = add_ns(out->total, w->total);
 		out->self = add_ns(out->self, w->self);

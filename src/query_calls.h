@@ -15,6 +15,24 @@
  * self times, durations, percentiles and the order "slowest first" are of
  * the clipped times. A call's start is never changed.
  *
+ * Calls that never returned. A call whose end is not in the trace (it
+ * stopped inside the call) or whose beginning is not (it started inside
+ * it), SLICE_INEXACT, has no duration. One rule for every query, pane and
+ * batch mode: such a call is not a call in any count (query_stats,
+ * query_instances, query_butterfly, the call tree, and what is built on
+ * them: the functions, calls and callers panes, the flame graph, --stats,
+ * --calls, --callers, --callees, --tree, --diff), and has no time in any
+ * per-call number (durations, totals, self times, percentiles). It is
+ * counted apart, as unfinished, for the views to say "+N unfinished". The
+ * one place it keeps time is the call tree (and the flame graph, --tree,
+ * the collapsed export): there time is shared out along the stacks, and a
+ * call that never returned still holds the time it ran inside the range
+ * and the calls it made, so that every moment is in one stack and the
+ * widths add up, as a range cuts a call at its edges. Edges of the
+ * butterfly are calls that returned (a call made by one that never
+ * returned is a callee of it). SQL's slice table lists them, with dur -1
+ * as Perfetto gives a slice that did not end.
+ *
  * Recursion (butterfly), as a flame graph counts it: once per outermost
  * call. A call along an edge (a caller calling one of the functions, or
  * one of them calling a callee) made inside another call along the same
@@ -69,6 +87,9 @@ struct instance_list {
 	bool reverse;
 	bool truncated;		/* more than UINT32_MAX calls: the rest left out */
 	ttv_ns total, min, max;
+	/* Calls of the functions in the range that never returned: not in
+	 * the list. */
+	uint64_t unfinished;
 	/* llvm-xray account's percentiles: the duration at index
 	 * floor(q * n) of the durations in increasing order. */
 	ttv_ns p50, p90, p99;
@@ -76,8 +97,8 @@ struct instance_list {
 
 /* Every call of a function in `match` (one byte per function) that the
  * filter lets through, on its tracks, in [t0, t1). As query_stats, leaves
- * out the calls whose duration was not measured (SLICE_INEXACT: no entry
- * or no exit seen), so its count is the --stats count. */
+ * out the calls that never returned (counted in l->unfinished), so its
+ * count is the --stats count. */
 void query_instances(const struct trace *t, const struct filter *f,
     const uint8_t *match, ttv_ns t0, ttv_ns t1, struct instance_list *out);
 /* Sets l->order; reverse turns it around (fastest first, latest first). */
@@ -93,6 +114,11 @@ void instances_free(struct instance_list *l);
  * next faster one. False at either end. */
 bool instances_step(const struct trace *t, const struct instance_list *l,
     struct slice_ref r, bool slower, struct slice_ref *out);
+/* Where call r falls in that order: the index in by_dur of the first call
+ * that does not come before it, which is r's own rank (0: the slowest)
+ * when *found says the list holds r. */
+size_t instances_place(const struct trace *t, const struct instance_list *l,
+    struct slice_ref r, bool *found);
 
 /* A duration histogram of the list for a pane: nbuckets buckets on a log
  * scale from the shortest call to the longest (fewer when the durations
@@ -119,7 +145,8 @@ struct call_edge {
 };
 
 struct butterfly {
-	uint64_t count;		/* calls of the functions */
+	uint64_t count;		/* calls of the functions that returned */
+	uint64_t unfinished;	/* and those that never did: in no edge */
 	uint64_t outermost;	/* of them, those not inside another */
 	ttv_ns total;		/* of the outermost calls */
 	ttv_ns self;		/* of all calls: the functions' own time */
@@ -130,8 +157,10 @@ struct butterfly {
 
 /* The callers and callees of the functions in `match`, on the tracks the
  * filter lets through, in [t0, t1) (see the rules at the top). Edges to
- * functions the function filter leaves out are not listed. Every slice
- * counts, measured or not, as in the call tree. */
+ * functions the function filter leaves out are not listed. A call that
+ * never returned is in no count and no time: neither one of the
+ * functions' (they count it in unfinished) nor a callee's; a call it made
+ * is its callee as any other. */
 void query_butterfly(const struct trace *t, const struct filter *f,
     const uint8_t *match, ttv_ns t0, ttv_ns t1, struct butterfly *out);
 void butterfly_free(struct butterfly *b);

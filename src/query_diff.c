@@ -15,6 +15,7 @@
 #include "query_diff.h"
 #include "strtab.h"
 #include "timefmt.h"
+#include "timeparse.h"
 #include "xalloc.h"
 
 /* The key of the "[deeper frames]" node: a held name never has C0 01 in
@@ -64,6 +65,27 @@ side_keys(struct strtab *names, const struct trace *t, struct regex *strip,
 		free(cut);
 	}
 	return key;
+}
+
+uint8_t *
+diff_key_funcs(const struct trace *t, struct regex *strip, const char *key,
+    char **err)
+{
+	struct strtab *names = strtab_new();
+	bool shared;
+	uint32_t *keys = side_keys(names, t, strip, &shared, err);
+	if (keys == NULL) {
+		strtab_free(names);
+		return NULL;
+	}
+	uint32_t before = strtab_count(names);
+	uint32_t k = strtab_intern_held(names, key, strlen(key));
+	uint8_t *on = xcalloc(t->nfuncs ? t->nfuncs : 1, 1);
+	for (uint32_t f = 0; k < before && f < t->nfuncs; f++)
+		on[f] = keys[f] == k;
+	free(keys);
+	strtab_free(names);
+	return on;
 }
 
 /* ---------------------------------------------------------------- parts */
@@ -616,9 +638,7 @@ diff_min_change_parse(const char *s, ttv_ns *min_abs, double *min_rel,
 				rc = -1;
 			have_rel = true;
 		} else {
-			bool relative;
-			if (have_abs || timefmt_parse(p, &abs,
-			    &relative) != 0 || relative || abs < 0)
+			if (have_abs || time_parse_duration(p, len, &abs) != 0)
 				rc = -1;
 			have_abs = true;
 		}

@@ -144,6 +144,13 @@ const char *diff_name(const struct diff *d, uint32_t name);
 size_t diff_path(const struct diff *d, const struct diff_row *r,
     uint32_t **names);
 
+/* The functions of t whose key (their name, with strip's matches cut when
+ * strip is not NULL) is key, a row's name: one byte per function, 1 for
+ * those (caller frees); what a row is made of in one trace, for its
+ * calls. NULL with *err (caller frees) as query_diff. */
+uint8_t *diff_key_funcs(const struct trace *t, struct regex *strip,
+    const char *key, char **err);
+
 /* total new / total base; NAN when the base's total is 0. */
 double diff_ratio(const struct diff_row *r);
 /* The CI gate: a row in both traces that grew (beyond the noise) by more
@@ -156,7 +163,7 @@ const char *diff_status_name(enum diff_status s);
 /* "function" or "path"; "calls" or "total": the value, or -1. */
 int diff_by_parse(const char *s);
 int diff_norm_parse(const char *s);
-/* "10us", "2%", "10us,2%" (a time as timefmt_parse takes it, a percent of
+/* "10us", "2%", "10us,2%" (a duration as timeparse.h reads it, a percent of
  * the base's total; either may be missing, and is then 0): 0, or -1 with
  * *err (caller frees). */
 int diff_min_change_parse(const char *s, ttv_ns *min_abs, double *min_rel,

@@ -29,6 +29,7 @@ struct collect {
 	 * chunk's depths end to end) and how many */
 	uint64_t **bits;
 	size_t *count;
+	size_t *unfinished;	/* calls that never returned, left out */
 	size_t *off;		/* pass 2: where each chunk's calls go */
 	struct call_instance *items;
 	uint64_t *durs;		/* their durations alone, for the sort */
@@ -68,20 +69,23 @@ mark_chunk(int worker, void *arg, size_t ci)
 		nbits += hi - lo;
 	}
 	uint64_t *bits = xcalloc(nbits / 64 + 1, sizeof *bits);
-	size_t pos = 0, n = 0;
+	size_t pos = 0, n = 0, u = 0;
 	for (uint32_t d = 0; d < tr->ndepth; d++) {
 		size_t lo, hi;
 		chunk_level(t, ch, d, c->t0, c->t1, &lo, &hi);
 		const struct slice *s = tr->depth[d].slices;
 		for (size_t i = lo; i < hi; i++, pos++) {
-			uint64_t m = c->want[s[i].func] &
-			    ((s[i].flags & SLICE_INEXACT) == 0);
+			uint64_t w = c->want[s[i].func];
+			uint64_t x = (s[i].flags & SLICE_INEXACT) != 0;
+			uint64_t m = w & (x ^ 1);
 			bits[pos >> 6] |= m << (pos & 63);
 			n += m;
+			u += w & x;
 		}
 	}
 	c->bits[ci] = bits;
 	c->count[ci] = n;
+	c->unfinished[ci] = u;
 }
 
 /* Pass 2: the calls of a chunk, with their times, at their place. */
@@ -366,6 +370,7 @@ query_instances(const struct trace *t, const struct filter *f,
 		.cs = &cs,
 		.bits = xcalloc(cs.n ? cs.n : 1, sizeof *c.bits),
 		.count = xcalloc(cs.n ? cs.n : 1, sizeof *c.count),
+		.unfinished = xcalloc(cs.n ? cs.n : 1, sizeof *c.unfinished),
 		.off = xcalloc(cs.n ? cs.n : 1, sizeof *c.off),
 		.sums = xcalloc(cs.n ? cs.n : 1, sizeof *c.sums),
 	};
@@ -376,7 +381,9 @@ query_instances(const struct trace *t, const struct filter *f,
 	for (size_t i = 0; i < cs.n; i++) {
 		c.off[i] = n;
 		n += c.count[i];
+		out->unfinished += c.unfinished[i];
 	}
+	free(c.unfinished);
 	if (n > UINT32_MAX) {
 		/* the chunks past the limit are left out */
 		out->truncated = true;
@@ -513,14 +520,20 @@ cmp_place(const struct trace *t, ttv_ns dur, struct slice_ref r,
 	return r.index < it->ref.index ? -1 : r.index > it->ref.index;
 }
 
-bool
-instances_step(const struct trace *t, const struct instance_list *l,
-    struct slice_ref r, bool slower, struct slice_ref *out)
+static bool
+ref_ok(const struct trace *t, struct slice_ref r)
 {
-	if (l->n == 0 || r.track >= t->ntracks ||
-	    r.depth >= t->tracks[r.track].ndepth ||
-	    r.index >= t->tracks[r.track].depth[r.depth].len)
-		return false;
+	return r.track < t->ntracks && r.depth < t->tracks[r.track].ndepth &&
+	    r.index < t->tracks[r.track].depth[r.depth].len;
+}
+
+size_t
+instances_place(const struct trace *t, const struct instance_list *l,
+    struct slice_ref r, bool *found)
+{
+	*found = false;
+	if (l->n == 0 || !ref_ok(t, r))
+		return l->n;
 	const struct depth_level *lv = &t->tracks[r.track].depth[r.depth];
 	ttv_ns dur = level_clip(lv, r.index, l->t0, l->t1);
 	ttv_ns start = lv->slices[r.index].start;
@@ -533,16 +546,26 @@ instances_step(const struct trace *t, const struct instance_list *l,
 		else
 			hi = mid;
 	}
-	size_t at;
+	*found = lo < l->n && cmp_place(t, dur, r, start,
+	    &l->items[l->by_dur[lo]]) == 0;
+	return lo;
+}
+
+bool
+instances_step(const struct trace *t, const struct instance_list *l,
+    struct slice_ref r, bool slower, struct slice_ref *out)
+{
+	bool self;
+
+	if (l->n == 0 || !ref_ok(t, r))
+		return false;
+	size_t lo = instances_place(t, l, r, &self), at;
 	if (slower) {
 		if (lo == 0)
 			return false;
 		at = lo - 1;
 	} else {
-		at = lo;
-		if (at < l->n && cmp_place(t, dur, r, start,
-		    &l->items[l->by_dur[at]]) == 0)
-			at++;	/* r itself */
+		at = lo + (self ? 1 : 0);	/* past r itself */
 		if (at >= l->n)
 			return false;
 	}

@@ -56,7 +56,7 @@ struct sums {
 	uint64_t count, weight;
 	ttv_ns total, self, min, max;
 	struct slice_ref longest;
-	uint32_t pad;
+	uint32_t unfinished;	/* saturates: the line has no room left */
 };
 _Static_assert(sizeof(struct sums) == 64, "sums must fill one cache line");
 
@@ -270,6 +270,18 @@ edge_children(const struct query *q, const struct depth_level *cl,
 	return child;
 }
 
+/* A call that never returned: counted apart, with no time (the count
+ * rule of query_calls.h). Rare, so the filter is asked each time. */
+static ALWAYS_INLINE void
+count_unfinished(struct worker *w, const uint32_t *rows, func_id fn)
+{
+	if (!filter_func(w->q->f, fn))
+		return;
+	struct sums *fs = &w->sums[row_of(rows, fn)];
+	if (fs->unfinished < UINT32_MAX)
+		fs->unfinished++;
+}
+
 /* Self time comes from walking each depth beside the one below it: a
  * child belongs to the parent whose span holds its start. A chunk that
  * starts inside a depth finds its first child by search where a single
@@ -314,8 +326,10 @@ sum_walk(struct worker *w, const uint32_t *rows)
 			while (c < cn && cs[c].start < end)
 				child = add_ns(child,
 				    level_dur_walk(cl, c++, &cc));
-			if (s->flags & SLICE_INEXACT)
+			if (s->flags & SLICE_INEXACT) {
+				count_unfinished(w, rows, s->func);
 				continue;
+			}
 			if (__builtin_expect(at_edge(sp, i), 0)) {
 				dur = level_clip(l, i, w->q->t0, w->q->t1);
 				if (cl != NULL)
@@ -365,6 +379,7 @@ sum_pass_grouped(void *arg)
 static void
 merge_sums(struct func_stats *to, const struct sums *from)
 {
+	to->unfinished += from->unfinished;
 	if (from->count == 0)
 		return;
 	if (to->count == 0 || from->min < to->min)
@@ -810,7 +825,7 @@ run_batch(struct query *q, struct worker *w, uint32_t first, uint32_t next,
  * its own). */
 static void
 stats_rows(const struct trace *t, const struct filter *f, ttv_ns t0,
-    ttv_ns t1, const uint32_t *row_of, uint32_t nrows,
+    ttv_ns t1, const uint32_t *row_of, uint32_t nrows, uint32_t nshown,
     struct stats_table *out)
 {
 	memset(out, 0, sizeof *out);
@@ -908,6 +923,8 @@ stats_rows(const struct trace *t, const struct filter *f, ttv_ns t0,
 
 	struct func_stats *rows = q.rows;
 	size_t n = 0;
+	for (uint32_t i = 0; i < nshown; i++)
+		out->unfinished += rows[i].unfinished;
 	for (uint32_t i = 0; i < nrows; i++) {
 		if (rows[i].count == 0)
 			continue;
@@ -933,7 +950,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 			    sizeof *out->rows);
 		return;
 	}
-	stats_rows(t, f, t0, t1, NULL, t->nfuncs, out);
+	stats_rows(t, f, t0, t1, NULL, t->nfuncs, t->nfuncs, out);
 }
 
 void
@@ -950,7 +967,7 @@ query_stats_grouped(const struct trace *t, const struct filter *f,
 	for (uint32_t fn = 0; fn < t->nfuncs; fn++)
 		row_of[fn] = filter_func(f, fn) && group[fn] < ngroups ?
 		    group[fn] : ngroups;
-	stats_rows(t, f, t0, t1, row_of, ngroups + 1, out);
+	stats_rows(t, f, t0, t1, row_of, ngroups + 1, ngroups, out);
 	free(row_of);
 	/* the row past the groups, last if it is there */
 	if (out->n > 0 && out->rows[out->n - 1].func >= ngroups)

@@ -54,6 +54,17 @@ child_node(struct tree_builder *tb, uint32_t parent, func_id func,
 	return n;
 }
 
+/* A call in its node: among the calls, or apart when it never returned
+ * (query_calls.h); its time is the node's either way. */
+static inline void
+count_call(struct call_node *n, bool returned)
+{
+	if (returned)
+		n->count++;
+	else
+		n->unfinished++;
+}
+
 static ttv_ns
 clip(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
 {
@@ -136,21 +147,22 @@ close_frame(struct walk *w)
 	struct frame fr = w->stack.items[--w->stack.len];
 	const struct depth_level *l = &w->tr->depth[fr.depth];
 	uint32_t weight = l->weights ? l->weights[fr.index] : 1;
+	bool returned = (l->slices[fr.index].flags & SLICE_INEXACT) == 0;
 	struct call_node *n = &w->tb->nodes.items[fr.node];
 	ttv_ns focus = fr.in_focus ? fr.clipped : fr.focus_below;
 	bool counted = fr.in_focus || fr.has_focus_below;
 	if (counted && fr.fold == FOLD_INSIDE) {
 		/* the outermost folded call holds its time */
-		n->count++;
+		count_call(n, returned);
 	} else if (counted && fr.fold == FOLD_TOP) {
 		/* all of it is self time: nothing below is a node */
-		n->count++;
+		count_call(n, returned);
 		n->total += focus;
 		n->self += focus;
 		n->weight += weight;
 		n->self_weight += weight;
 	} else if (counted) {
-		n->count++;
+		count_call(n, returned);
 		n->total += focus;
 		n->weight += weight;
 		if (fr.in_focus) {
@@ -182,18 +194,21 @@ walk_track(struct walk *w, uint32_t root)
 			continue;
 		while (w->stack.len > 0) {
 			struct frame *fr = &w->stack.items[w->stack.len - 1];
-			ttv_ns end = level_end(&tr->depth[fr->depth], fr->index);
+			const struct depth_level *fl = &tr->depth[fr->depth];
 			uint32_t cd = fr->depth + 1;
 			if (cd < tr->ndepth) {
 				const struct depth_level *cl = &tr->depth[cd];
 				size_t c = fr->child;
-				while (c < cl->len && cl->slices[c].start < end &&
+				while (c < cl->len &&
+				    level_holds(fl, fr->index,
+				    cl->slices[c].start) &&
 				    clip(cl, c, w->t0, w->t1) == 0 &&
 				    !(cl->slices[c].dur32 == 0 &&
 				    cl->slices[c].start >= w->t0 &&
 				    cl->slices[c].start < w->t1))
 					c++;	/* outside the window */
-				if (c < cl->len && cl->slices[c].start < end) {
+				if (c < cl->len && level_holds(fl, fr->index,
+				    cl->slices[c].start)) {
 					fr->child = c + 1;
 					uint32_t node = fr->node;
 					bool focus = fr->in_focus;
@@ -366,8 +381,7 @@ level_chunk(int worker, void *arg, size_t ci)
 				while (p + 1 < phi &&
 				    pl->slices[p + 1].start <= s->start)
 					p++;
-				if (p >= phi || pl->slices[p].start > s->start ||
-				    s->start >= level_end(pl, p))
+				if (p >= phi || !level_holds(pl, p, s->start))
 					parent = CALL_NONE;
 				else
 					parent = above[p - plo];
@@ -379,10 +393,11 @@ level_chunk(int worker, void *arg, size_t ci)
 				here[i - lo] = CALL_NONE;
 				continue;
 			}
+			bool returned = (s->flags & SLICE_INEXACT) == 0;
 			if (nd > lw->fold) {
 				/* inside a folded call: counted there */
 				struct call_node *c = &lt->nodes.items[parent];
-				c->count++;
+				count_call(c, returned);
 				if (nd > c->track)
 					c->track = nd;
 				here[i - lo] = parent;
@@ -391,7 +406,7 @@ level_chunk(int worker, void *arg, size_t ci)
 			uint32_t n = level_node(lt, parent, nd == lw->fold ?
 			    FOLD_KEY : s->func);
 			struct call_node *c = &lt->nodes.items[n];
-			c->count++;
+			count_call(c, returned);
 			c->total += level_clip(l, i, lw->t0, lw->t1);
 			c->weight += l->weights ? l->weights[i] : 1;
 			here[i - lo] = n;
@@ -421,6 +436,7 @@ merge_tree(struct level_tree *to, const struct level_tree *from)
 		map[i] = m;
 		struct call_node *d = &to->nodes.items[m];
 		d->count += c->count;
+		d->unfinished += c->unfinished;
 		d->total += c->total;
 		d->weight += c->weight;
 		if (c->func == CALL_FOLDED && c->track > d->track)
@@ -592,6 +608,7 @@ query_call_tree_folded(const struct trace *t, const struct filter *f,
 			p->total += nodes[i].total;
 			p->weight += nodes[i].weight;
 			p->count += nodes[i].count;
+			p->unfinished += nodes[i].unfinished;
 		}
 	}
 	for (size_t i = 1; i < n; i++)
@@ -599,6 +616,7 @@ query_call_tree_folded(const struct trace *t, const struct filter *f,
 			nodes[0].total += nodes[i].total;
 			nodes[0].weight += nodes[i].weight;
 			nodes[0].count += nodes[i].count;
+			nodes[0].unfinished += nodes[i].unfinished;
 		}
 
 	/* Drop what a focus filter left empty; parents come before their
@@ -607,7 +625,7 @@ query_call_tree_folded(const struct trace *t, const struct filter *f,
 	keep[0] = 1;
 	for (size_t i = n; i-- > 1;)
 		if (keep[i] || (nodes[i].func != CALL_NONE &&
-		    nodes[i].count > 0)) {
+		    (nodes[i].count > 0 || nodes[i].unfinished > 0))) {
 			keep[i] = 1;
 			keep[nodes[i].parent] = 1;
 		}
@@ -651,4 +669,15 @@ call_tree_free(struct call_tree *ct)
 	free(ct->nodes);
 	ct->nodes = NULL;
 	ct->n = 0;
+}
+
+uint64_t
+call_tree_unfinished(const struct call_tree *ct)
+{
+	uint64_t n = 0;
+	/* thread and root nodes repeat their stacks' outermost calls */
+	for (size_t i = 1; i < ct->n; i++)
+		if (ct->nodes[i].func != CALL_NONE)
+			n += ct->nodes[i].unfinished;
+	return n;
 }

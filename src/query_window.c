@@ -89,8 +89,19 @@ query_parent(const struct trace *t, struct slice_ref r, struct slice_ref *out)
 {
 	if (r.depth == 0)
 		return false;
-	return query_slice_at(t, r.track, r.depth - 1, trace_slice(t, r)->start,
-	    out);
+	ttv_ns start = trace_slice(t, r)->start;
+	if (query_slice_at(t, r.track, r.depth - 1, start, out))
+		return true;
+	/* A call of no length at the very end of its caller (a clock too
+	 * coarse to tell them apart) starts where the caller ends: the
+	 * caller is then the last one starting before it that reaches its
+	 * time. */
+	const struct depth_level *l = &t->tracks[r.track].depth[r.depth - 1];
+	size_t i = level_first_start(l, start + 1);
+	if (i == 0 || level_end(l, i - 1) < trace_slice_end(t, r))
+		return false;
+	*out = (struct slice_ref){ r.track, r.depth - 1, (uint32_t)(i - 1) };
+	return true;
 }
 
 bool

@@ -110,15 +110,20 @@ scope_filter(const struct scope *s, const struct trace *t, bool threads,
 
 int
 scope_range(const struct scope *s, const struct trace *t, bool base,
-    struct selection *sel, char **err)
+    struct selection *sel, char **err, char **warn)
 {
 	const struct range_spec *spec = base && s->range_base != NULL ?
 	    &s->spec_base : s->range != NULL ? &s->spec : NULL;
 
+	*warn = NULL;
 	sel->ranged = spec != NULL;
 	sel->t0 = TTV_NS_MIN;
 	sel->t1 = TTV_NS_MAX;
 	if (spec == NULL)
 		return 0;
-	return range_resolve(t, spec, &sel->t0, &sel->t1, err);
+	/* no cursor here: a side from the cursor (>T) is refused */
+	if (range_resolve(t, spec, NULL, &sel->t0, &sel->t1, err) != 0)
+		return -1;
+	*warn = range_outside(t, sel->t0, sel->t1);
+	return 0;
 }

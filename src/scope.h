@@ -60,8 +60,10 @@ enum { SCOPE_NO_THREAD = -1, SCOPE_UNDECIDED = -2 };
 int scope_filter(const struct scope *s, const struct trace *t, bool threads,
     struct selection *sel, char **err);
 /* sel's range on t: --range, or for the base of --diff (base true)
- * --range-base when given. 0, or -1 with *err (an empty range). */
+ * --range-base when given. 0, or -1 with *err (an empty range, a side
+ * from the viewer's cursor). *warn (caller frees), NULL when all is well:
+ * the range holds nothing of the trace (range_outside). */
 int scope_range(const struct scope *s, const struct trace *t, bool base,
-    struct selection *sel, char **err);
+    struct selection *sel, char **err, char **warn);
 
 #endif

@@ -156,6 +156,18 @@ row_dur(const struct sql_row *r)
 	return r->level ? level_dur(r->level, r->index) : 0;
 }
 
+/* A slice's dur: -1 for a call that never returned, as Perfetto gives a
+ * slice that did not end (query_calls.h), so that the rows with dur >= 0
+ * are the calls --stats counts. */
+static ttv_ns
+slice_dur(const struct sql_row *r)
+{
+	if (r->level != NULL &&
+	    (r->level->slices[r->index].flags & SLICE_INEXACT))
+		return -1;
+	return row_dur(r);
+}
+
 /* True when a slice or an instant is in the view's window. */
 static bool
 in_window(const struct sql *s, ttv_ns start, ttv_ns dur)
@@ -1177,7 +1189,7 @@ sql_slice_result(const struct sql *s, const struct sql_row *r, int col,
 	func_id f;
 	/* the hot columns first, before anything else is looked up */
 	if (col == S_DUR) {
-		sqlite3_result_int64(ctx, row_dur(r));
+		sqlite3_result_int64(ctx, slice_dur(r));
 		return;
 	}
 	if (col == S_TS) {
@@ -1195,7 +1207,7 @@ sql_slice_result(const struct sql *s, const struct sql_row *r, int col,
 		sqlite3_result_int64(ctx, row_ts(s, r));
 		break;
 	case S_DUR:
-		sqlite3_result_int64(ctx, row_dur(r));
+		sqlite3_result_int64(ctx, slice_dur(r));
 		break;
 	case S_TRACK_ID:
 		sqlite3_result_int64(ctx, r->track);
@@ -1255,6 +1267,9 @@ sql_slice_result(const struct sql *s, const struct sql_row *r, int col,
 		sqlite3_result_int64(ctx, fl);
 		break;
 	}
+	case S_DUR_IN_TRACE:
+		sqlite3_result_int64(ctx, row_dur(r));
+		break;
 	case S_INCOMPLETE:
 		sqlite3_result_int(ctx, r->level != NULL &&
 		    (r->level->slices[r->index].flags & SLICE_INEXACT) != 0);

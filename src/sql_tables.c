@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argtext.h"
 #include "sql_int.h"
 #include "sql_schema.h"
 #include "xalloc.h"
@@ -587,7 +588,7 @@ args_column(struct sql *s, uint64_t row, int col, sqlite3_context *ctx)
 		    (unsigned long long)a->v.u); break;
 		case ARG_PTR: snprintf(buf, sizeof buf, "0x%llx",
 		    (unsigned long long)a->v.u); break;
-		case ARG_F64: snprintf(buf, sizeof buf, "%.17g", a->v.f);
+		case ARG_F64: real_text(a->v.f, buf, sizeof buf);
 			break;
 		default: result_text(ctx, trace_str(t, a->v.s)); return;
 		}

@@ -118,6 +118,17 @@ magnitude(ttv_ns ns)
 	return ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 }
 
+/* t - origin, saturated: a time far from a trace's start (a range's open
+ * end) is still written. */
+static ttv_ns
+since(ttv_ns t, ttv_ns origin)
+{
+	ttv_ns d;
+	if (__builtin_sub_overflow(t, origin, &d))
+		return t > origin ? TTV_NS_MAX : TTV_NS_MIN;
+	return d;
+}
+
 const char *
 timefmt_duration_exact(ttv_ns ns, char *buf, size_t size)
 {
@@ -132,9 +143,10 @@ timefmt_duration_exact(ttv_ns ns, char *buf, size_t size)
 const char *
 timefmt_time(ttv_ns t, ttv_ns origin, char *buf, size_t size)
 {
-	ttv_ns d = t - origin;
+	ttv_ns d = since(t, origin);
 	char tmp[64];
-	timefmt_duration(d < 0 ? -d : d, tmp, sizeof tmp);
+	timefmt_duration(d < 0 ? (d == TTV_NS_MIN ? TTV_NS_MAX : -d) : d, tmp,
+	    sizeof tmp);
 	snprintf(buf, size, "%s%s", d < 0 ? "-" : "+", tmp);
 	return buf;
 }
@@ -142,7 +154,7 @@ timefmt_time(ttv_ns t, ttv_ns origin, char *buf, size_t size)
 const char *
 timefmt_time_exact(ttv_ns t, ttv_ns origin, char *buf, size_t size)
 {
-	ttv_ns d = t - origin;
+	ttv_ns d = since(t, origin);
 	uint64_t mag = magnitude(d);
 	const char *name;
 	ttv_ns unit = unit_of(mag, &name);
@@ -151,11 +163,33 @@ timefmt_time_exact(ttv_ns t, ttv_ns origin, char *buf, size_t size)
 	return buf;
 }
 
+int
+timefmt_time_exact_width(ttv_ns span)
+{
+	uint64_t s = magnitude(span) / 1000000000u;
+	int digits = 1;
+	for (; s >= 10; s /= 10)
+		digits++;
+	/* sign, the whole seconds, ".999 999 999 s" */
+	return 1 + (digits > 3 ? digits : 3) + 14;
+}
+
+int
+timefmt_trace_exact_width(ttv_ns first, ttv_ns last)
+{
+	ttv_ns span;
+	if (last <= first)
+		return timefmt_time_exact_width(0);
+	if (__builtin_sub_overflow(last, first, &span))
+		span = TTV_NS_MAX;
+	return timefmt_time_exact_width(span);
+}
+
 const char *
 timefmt_time_res(ttv_ns t, ttv_ns origin, ttv_ns resolution, char *buf,
     size_t size)
 {
-	ttv_ns d = t - origin;
+	ttv_ns d = since(t, origin);
 	uint64_t mag = magnitude(d);
 	const char *name;
 	ttv_ns unit = unit_of(mag, &name);
@@ -177,34 +211,4 @@ timefmt_time_res(ttv_ns t, ttv_ns origin, ttv_ns resolution, char *buf,
 		decimals = (decimals + 2) / 3 * 3;
 	put_fixed(buf, size, d < 0 ? "-" : "+", mag, unit, decimals, name);
 	return buf;
-}
-
-int
-timefmt_parse(const char *s, ttv_ns *out, bool *relative)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	*relative = *s == '+' || *s == '-';
-	char *end;
-	double v = strtod(s, &end);
-	if (end == s || !isfinite(v))
-		return -1;
-	while (isspace((unsigned char)*end))
-		end++;
-	double scale;
-	if (*end == '\0' || strcmp(end, "ns") == 0)
-		scale = 1;
-	else if (strcmp(end, "us") == 0 || strcmp(end, "\xc2\xb5s") == 0)
-		scale = 1e3;
-	else if (strcmp(end, "ms") == 0)
-		scale = 1e6;
-	else if (strcmp(end, "s") == 0)
-		scale = 1e9;
-	else
-		return -1;
-	double ns = v * scale;
-	if (ns > 9.2e18 || ns < -9.2e18)
-		return -1;
-	*out = (ttv_ns)llround(ns);
-	return 0;
 }

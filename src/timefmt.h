@@ -1,6 +1,7 @@
 /*
  * Times for people: durations in ns/µs/ms/s with three significant
- * decimals, and the parser for times typed at the viewer's goto prompt.
+ * decimals, or every nanosecond. What a user types back is read by
+ * timeparse.h.
  */
 #ifndef TTV_TIMEFMT_H
 #define TTV_TIMEFMT_H
@@ -26,8 +27,11 @@ const char *timefmt_time(ttv_ns t, ttv_ns origin, char *buf, size_t size);
 /* The same to the nanosecond: "+1.500 000 ms". */
 const char *timefmt_time_exact(ttv_ns t, ttv_ns origin, char *buf,
     size_t size);
-/* Parses "1.5ms", "200 us", "3s", "42" (ns), "+10ms", "-2ms". Sets
- * *relative for a leading + or -. Returns 0, or -1 if malformed. */
-int timefmt_parse(const char *s, ttv_ns *out, bool *relative);
+/* The columns timefmt_time_exact takes at most for a time from 0 to
+ * span past its origin: 18 ("+999.999 999 999 s") below 1000 s, one more
+ * a digit of seconds past that. */
+int timefmt_time_exact_width(ttv_ns span);
+/* The same for the times of a trace from first to last. */
+int timefmt_trace_exact_width(ttv_ns first, ttv_ns last);
 
 #endif

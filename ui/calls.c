@@ -7,15 +7,19 @@
  * caller or callee makes it the function; Enter on a call shows it in
  * the timeline, where . and , step to the next slower or faster call.
  *
- * Both follow the view's span (the range, or else the window) and
- * filters. Their queries (query_calls.h) run on the worker for big traces;
- * a result is taken only if it is still the one asked for.
+ * The callers pane follows the view's span (the range, or else the
+ * window); the calls pane the range, or else the whole trace, so that a
+ * call's rank does not change as the window moves to show it. Both follow
+ * the filters. Their queries (query_calls.h) run on the worker for big
+ * traces; a result is taken only if it is still the one asked for.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "callpanes.h"
+#include "columns.h"
 #include "glyph.h"
 #include "panes.h"
 #include "query_calls.h"
@@ -31,6 +35,9 @@ struct callers_pane {
 	uint64_t bf_gen;	/* data_gen of bf; asked is the one asked for */
 	bool bf_valid, bf_asked;
 	uint64_t bf_asked_gen;
+	/* A new function: its own row is selected when its callers come,
+	 * so that # and v act on it until another row is picked. */
+	bool select_own;
 };
 
 /* The calls of il_func. */
@@ -39,12 +46,15 @@ struct instances_pane {
 	func_id il_func;
 	struct instance_list il;
 	struct instance_histogram hist;
+	/* The view's filter_gen (range and filters) of il, and of the list
+	 * asked for: the window does not change it. */
 	uint64_t il_gen;
 	bool il_valid, il_asked;
 	uint64_t il_asked_gen;
 	enum instance_key key;
 	bool reverse;
 	int hist_rows;		/* rows above the list at the last draw */
+	struct column_set cols;	/* col_names */
 
 	/* A step from the timeline asked before the calls came. */
 	int pending_step;	/* 0, 1 slower, -1 faster */
@@ -60,6 +70,14 @@ struct calls_job {
 
 #define NUM_W 10
 #define PCT_W 7
+
+/* The calls pane's columns (V chooses them), in screen order, and their
+ * widths with the space after them. */
+enum { COL_DURATION, COL_SELF, COL_START, COL_THREAD, COL_DEPTH };
+static const char *const col_names[] = {
+	"duration", "self", "start", "thread", "depth",
+};
+static const int col_w[] = { NUM_W, NUM_W + 2, 20, 11, 6 };
 
 static struct callers_pane *
 callers_of(const struct view *v)
@@ -99,6 +117,9 @@ instances_create(struct view *v)
 
 	(void)v;
 	p->il_func = CALL_NONE;
+	p->cols.names = col_names;
+	p->cols.n = sizeof col_names / sizeof col_names[0];
+	p->cols.shown = columns_all(&p->cols);
 	return &p->base;
 }
 
@@ -157,6 +178,35 @@ run_instances(struct job *j)
 static int do_step(struct instances_pane *p, struct view *v, bool slower,
     struct slice_ref from);
 
+/* The list in the pane's order; by thread, the threads in the timeline's
+ * lane order (a stable counting sort of the query's order, which is by
+ * track then start). */
+static void
+sort_list(struct instances_pane *p, struct view *v)
+{
+	struct instance_list *l = &p->il;
+	uint32_t nt = v->trace->ntracks;
+
+	instances_sort(v->trace, l, p->key, p->reverse);
+	if (p->key != INSTANCES_BY_THREAD || l->n < 2 || nt < 2)
+		return;
+	size_t *at = xcalloc((size_t)nt + 1, sizeof *at);
+	uint32_t *tmp = xreallocarray(NULL, l->n, sizeof *tmp);
+	for (size_t i = 0; i < l->n; i++) {
+		uint32_t k = timeline_lane_pos(v, l->items[l->order[i]].ref.track);
+		at[(p->reverse ? nt - 1 - k : k) + 1]++;
+	}
+	for (uint32_t k = 0; k < nt; k++)
+		at[k + 1] += at[k];
+	for (size_t i = 0; i < l->n; i++) {
+		uint32_t k = timeline_lane_pos(v, l->items[l->order[i]].ref.track);
+		tmp[at[p->reverse ? nt - 1 - k : k]++] = l->order[i];
+	}
+	memcpy(l->order, tmp, l->n * sizeof *tmp);
+	free(tmp);
+	free(at);
+}
+
 static void
 callers_install(struct job *j, struct view *v)
 {
@@ -173,6 +223,11 @@ callers_install(struct job *j, struct view *v)
 	p->bf = a->bf;
 	memset(&a->bf, 0, sizeof a->bf);
 	p->bf_valid = true;
+	if (p->select_own) {
+		p->base.pos.sel = p->bf.ncallers;
+		p->base.pos.top = 0;
+		p->select_own = false;
+	}
 	p->bf_asked = false;
 	p->bf_gen = j->gen;
 }
@@ -183,7 +238,7 @@ instances_install(struct job *j, struct view *v)
 	struct instances_pane *p = j->key;
 	struct calls_job *a = j->arg;
 
-	if (j->gen != v->data_gen) {
+	if (j->gen != v->filter_gen) {
 		p->il_asked = false;	/* stale: the next draw asks again */
 		return;
 	}
@@ -194,7 +249,7 @@ instances_install(struct job *j, struct view *v)
 	p->il = a->il;
 	memset(&a->il, 0, sizeof a->il);
 	if (p->key != INSTANCES_BY_DURATION || p->reverse)
-		instances_sort(v->trace, &p->il, p->key, p->reverse);
+		sort_list(p, v);
 	p->il_valid = true;
 	p->il_asked = false;
 	p->il_gen = j->gen;
@@ -205,17 +260,28 @@ instances_install(struct job *j, struct view *v)
 	}
 }
 
-/* Asks for a query of pane's about function f (run on the worker or at
- * once, then install) over the view's span and filters. */
+/* The span of the calls pane: the range, else the whole trace. */
 static void
-submit(struct view *v, struct pane *pane, func_id f,
-    void (*run)(struct job *), void (*install)(struct job *, struct view *))
+instances_span(const struct view *v, ttv_ns *t0, ttv_ns *t1)
 {
-	struct job *j = job_new(pane, v->trace, &v->filter, v->data_gen);
+	*t0 = v->range_on ? v->range_t0 : TTV_NS_MIN;
+	*t1 = v->range_on ? v->range_t1 : TTV_NS_MAX;
+}
+
+/* Asks for a query of pane's about function f (run on the worker or at
+ * once, then install) over [t0, t1) and the view's filters, for the view
+ * state gen. */
+static void
+submit(struct view *v, struct pane *pane, func_id f, uint64_t gen,
+    ttv_ns t0, ttv_ns t1, void (*run)(struct job *),
+    void (*install)(struct job *, struct view *))
+{
+	struct job *j = job_new(pane, v->trace, &v->filter, gen);
 	struct calls_job *a = xcalloc(1, sizeof *a);
 
 	a->func = f;
-	view_span(v, &j->t0, &j->t1);
+	j->t0 = t0;
+	j->t1 = t1;
 	j->run = run;
 	j->install = install;
 	j->arg = a;
@@ -231,25 +297,37 @@ callers_refresh(struct callers_pane *p, struct view *v)
 	    p->bf_gen == v->data_gen) || (p->bf_asked &&
 	    p->bf_asked_gen == v->data_gen))
 		return;
+	ttv_ns t0, t1;
 	p->bf_asked = true;
 	p->bf_asked_gen = v->data_gen;
-	submit(v, &p->base, p->bf_func, run_callers, callers_install);
+	view_span(v, &t0, &t1);
+	submit(v, &p->base, p->bf_func, v->data_gen, t0, t1, run_callers,
+	    callers_install);
 }
 
 static void
 instances_ask(struct instances_pane *p, struct view *v)
 {
+	ttv_ns t0, t1;
 	p->il_asked = true;
-	p->il_asked_gen = v->data_gen;
-	submit(v, &p->base, p->il_func, run_instances, instances_install);
+	p->il_asked_gen = v->filter_gen;
+	instances_span(v, &t0, &t1);
+	submit(v, &p->base, p->il_func, v->filter_gen, t0, t1, run_instances,
+	    instances_install);
+}
+
+/* The calls are those of the view's range and filters. */
+static bool
+instances_current(const struct instances_pane *p, const struct view *v)
+{
+	return p->il_valid && p->il_gen == v->filter_gen;
 }
 
 static void
 instances_refresh(struct instances_pane *p, struct view *v)
 {
-	if (p->il_func == CALL_NONE || (p->il_valid &&
-	    p->il_gen == v->data_gen) || (p->il_asked &&
-	    p->il_asked_gen == v->data_gen))
+	if (p->il_func == CALL_NONE || instances_current(p, v) ||
+	    (p->il_asked && p->il_asked_gen == v->filter_gen))
 		return;
 	instances_ask(p, v);
 }
@@ -284,12 +362,17 @@ calls_pane_open(struct view *v, enum pane_id pane, func_id f)
 	}
 	if (pane == PANE_CALLERS) {
 		struct callers_pane *p = callers_of(v);
+		/* The function's own row is selected, even when the pane
+		 * already showed it: v then # lists the calls of the
+		 * function in the title, not of a caller row left selected. */
 		if (f != p->bf_func) {
 			p->bf_func = f;
 			p->bf_valid = false;
 			p->bf_asked = false;
 			p->base.pos.sel = p->base.pos.top = 0;
-		}
+			p->select_own = true;
+		} else if (p->bf_valid)
+			p->base.pos.sel = p->bf.ncallers;
 		view_show_pane(v, pane);
 		callers_refresh(p, v);
 	} else if (pane == PANE_INSTANCES) {
@@ -303,25 +386,63 @@ calls_pane_open(struct view *v, enum pane_id pane, func_id f)
 
 /* ------------------------------------------------------------- stepping */
 
+/* The row of the list showing rank (an index of by_dur), or SIZE_MAX. */
+static size_t
+row_of_rank(const struct instance_list *l, size_t rank)
+{
+	if (l->order == l->by_dur)
+		return rank;
+	if (l->key == INSTANCES_BY_DURATION && l->reverse)
+		return l->n - 1 - rank;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->order[i] == l->by_dur[rank])
+			return i;
+	return SIZE_MAX;
+}
+
+/* Shows call r of the list in the timeline, its rank on the status line
+ * ("call 3 of 18", 1 the slowest) and its row selected in the list. */
+static void
+show_call(struct instances_pane *p, struct view *v, struct slice_ref r,
+    const char *hint)
+{
+	const struct instance_list *l = &p->il;
+	bool found;
+	size_t rank = instances_place(v->trace, l, r, &found);
+	char b[48];
+
+	view_set_cursor(v, r);
+	v->folded[r.track] = 0;
+	if (found) {
+		size_t row = row_of_rank(l, rank);
+		if (row != SIZE_MAX)
+			p->base.pos.sel = row;
+		view_message(v, false, "call %zu of %zu of %s: %s%s", rank + 1,
+		    l->n, trace_func_name(v->trace, p->il_func),
+		    timefmt_duration(l->items[l->by_dur[rank]].dur, b,
+		    sizeof b), hint);
+	} else
+		view_message(v, false, "a call of %s: %s%s",
+		    trace_func_name(v->trace, p->il_func),
+		    timefmt_duration(trace_slice_dur(v->trace, r), b,
+		    sizeof b), hint);
+}
+
 static int
 do_step(struct instances_pane *p, struct view *v, bool slower,
     struct slice_ref from)
 {
 	struct slice_ref to;
-	char b[48];
 
 	if (!instances_step(v->trace, &p->il, from, slower, &to)) {
-		view_message(v, false, "no %s call of %s in this span",
+		view_message(v, false, "no %s call of %s%s",
 		    slower ? "slower" : "faster",
-		    trace_func_name(v->trace, p->il_func));
+		    trace_func_name(v->trace, p->il_func),
+		    v->range_on ? " in the range" : "");
 		return PANE_REDRAW;
 	}
-	view_set_cursor(v, to);
-	v->folded[to.track] = 0;
+	show_call(p, v, to, "");
 	view_show_cursor(v);
-	view_message(v, false, "%s call of %s: %s", slower ? "slower" :
-	    "faster", trace_func_name(v->trace, p->il_func),
-	    timefmt_duration(trace_slice_dur(v->trace, to), b, sizeof b));
 	return PANE_REDRAW | PANE_DATA;
 }
 
@@ -336,14 +457,14 @@ calls_pane_step(struct view *v, bool slower)
 	}
 	func_id f = trace_slice(v->trace, v->cursor)->func;
 	instances_set(p, f);
-	if (p->il_valid && p->il_gen == v->data_gen)
+	if (instances_current(p, v))
 		return do_step(p, v, slower, v->cursor);
 	/* The calls first: the step is taken when they come. */
 	p->pending_step = slower ? 1 : -1;
 	p->step_from = v->cursor;
 	view_message(v, false, "finding the calls of %s...",
 	    trace_func_name(v->trace, f));
-	if (!(p->il_asked && p->il_asked_gen == v->data_gen))
+	if (!(p->il_asked && p->il_asked_gen == v->filter_gen))
 		instances_ask(p, v);
 	return PANE_REDRAW;
 }
@@ -358,15 +479,26 @@ right(struct grid *g, int x_end, int y, const char *s, int style)
 	text_puts(g, x_end - len, y, len, s, style, 0);
 }
 
+/* "+0 ns .. +2.71 ms (range)": [t0, t1), the whole trace's ends for
+ * (TTV_NS_MIN, TTV_NS_MAX). */
 static void
-span_text(const struct view *v, char *buf, size_t size)
+span_text(const struct view *v, ttv_ns t0, ttv_ns t1, char *buf, size_t size)
 {
 	char b1[48], b2[48];
-	ttv_ns t0, t1;
 
-	view_span(v, &t0, &t1);
-	snprintf(buf, size, "%s .. %s%s", view_time(v, t0, b1, sizeof b1),
-	    view_time(v, t1, b2, sizeof b2), v->range_on ? " (range)" : "");
+	if (t0 == TTV_NS_MIN)
+		t0 = v->trace->first;
+	if (t1 == TTV_NS_MAX)
+		t1 = v->trace->last;
+	/* a range to the nanosecond, as the other panes give it; the whole
+	 * trace to its resolution */
+	if (v->range_on)
+		snprintf(buf, size, "%s .. %s (range)", view_time_exact(v, t0,
+		    b1, sizeof b1), view_time_exact(v, t1, b2, sizeof b2));
+	else
+		snprintf(buf, size, "%s .. %s", view_time_res(v, t0, t1 - t0,
+		    b1, sizeof b1), view_time_res(v, t1, t1 - t0, b2,
+		    sizeof b2));
 }
 
 /* The callers' rows, the function's own, then the callees'. */
@@ -406,16 +538,22 @@ callers_draw(struct pane *pane, struct view *v, struct grid *g,
 		    "flame or call tree pane, or on a call");
 		return;
 	}
-	span_text(v, sp, sizeof sp);
+	ttv_ns t0, t1;
+	view_span(v, &t0, &t1);
+	span_text(v, t0, t1, sp, sizeof sp);
 	if (!p->bf_valid || p->bf_gen != v->data_gen) {
 		snprintf(buf, sizeof buf, "finding the callers and callees of "
 		    "%s...", trace_func_name(t, p->bf_func));
 		pane_title(g, r, "Callers", buf);
 		return;
 	}
-	snprintf(buf, sizeof buf, "%s: %llu calls (%llu outermost), total "
-	    "%s, self %s in %s", trace_func_name(t, p->bf_func),
-	    (unsigned long long)p->bf.count,
+	char un[48] = "";
+	if (p->bf.unfinished > 0)
+		snprintf(un, sizeof un, " +%llu unfinished",
+		    (unsigned long long)p->bf.unfinished);
+	snprintf(buf, sizeof buf, "%s: %llu call%s%s (%llu outermost), "
+	    "total %s, self %s in %s", trace_func_name(t, p->bf_func),
+	    (unsigned long long)p->bf.count, p->bf.count == 1 ? "" : "s", un,
 	    (unsigned long long)p->bf.outermost,
 	    timefmt_duration(p->bf.total, b1, sizeof b1),
 	    timefmt_duration(p->bf.self, b2, sizeof b2), sp);
@@ -461,33 +599,54 @@ callers_draw(struct pane *pane, struct view *v, struct grid *g,
 	}
 }
 
-/* The histogram over rows [y, y + h) and its two label rows below. */
+/* The height of a bar of count calls, in eighths of h rows: a log scale
+ * (1 call is one step of log2(1 + peak)), so a bucket of a few calls
+ * still shows beside one of thousands. */
+static uint64_t
+bar_eighths(uint64_t count, uint64_t peak, int h)
+{
+	if (count == 0 || peak == 0)
+		return 0;
+	double e = (double)h * 8.0 * log2(1.0 + (double)count) /
+	    log2(1.0 + (double)peak);
+	uint64_t k = (uint64_t)(e + 0.5);
+	return k == 0 ? 1 : k;
+}
+
+/* The histogram in r (h rows of bars, then the percentiles' row and the
+ * durations' row): counts on a log scale, labelled on the left (the
+ * peak at the top, 1 at the bottom); durations under the buckets' left
+ * edges, a few across, the longest at the right end. */
 static void
 histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
     struct rect r, int h)
 {
 	struct instance_histogram *hg = &p->hist;
-	size_t want = (size_t)(r.w < 96 ? r.w : 96) / 2;
-	char b1[48], b2[48];
+	char b1[48], lab[24];
 
+	(void)v;
+	/* The count axis: as wide as the digits of the count of calls,
+	 * which no bucket passes. */
+	snprintf(lab, sizeof lab, "%zu", p->il.n);
+	int ax = (int)strlen(lab) + 1;
+	int bars_w = r.w - ax;
+	size_t want = (size_t)(bars_w < 96 ? bars_w : 96) / 2;
 	if (want < 4)
 		want = 4;
 	if (hg->n == 0 || hg->n > want) {
 		instance_histogram_free(hg);
 		instances_histogram(&p->il, want, hg);
 	}
-	if (hg->n == 0 || hg->peak == 0)
+	if (hg->n == 0 || hg->peak == 0 || bars_w < 8)
 		return;
-	int bw = r.w / (int)hg->n;
+	int bw = bars_w / (int)hg->n;
 	if (bw < 1)
 		bw = 1;
+	int x0 = r.x + ax;
 	int style = STYLE_EDGE0 + view_func_hue(p->il_func);
 	for (size_t b = 0; b < hg->n; b++) {
-		/* The bar's height in eighths of a row; any call shows. */
-		uint64_t e = hg->count[b] * (uint64_t)(h * 8) / hg->peak;
-		if (hg->count[b] > 0 && e == 0)
-			e = 1;
-		int x = r.x + (int)b * bw;
+		uint64_t e = bar_eighths(hg->count[b], hg->peak, h);
+		int x = x0 + (int)b * bw;
 		for (int row = 0; row < h && e > 0; row++) {
 			int part = e >= 8 ? 8 : (int)e;
 			uint32_t ch = glyph_bar(g->utf8, part);
@@ -497,8 +656,12 @@ histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
 			e -= (uint64_t)part;
 		}
 	}
+	snprintf(lab, sizeof lab, "%llu", (unsigned long long)hg->peak);
+	right(g, x0 - 1, r.y, lab, STYLE_DIM);
+	if (hg->peak > 1)
+		right(g, x0 - 1, r.y + h - 1, "1", STYLE_DIM);
 	/* The percentiles under their buckets (one label for those that
-	 * share one); the axis's ends below. */
+	 * share one). */
 	int py = r.y + h;
 	const size_t pb[3] = { hg->p50, hg->p90, hg->p99 };
 	static const char *const pname[3] = { "50", "90", "99" };
@@ -513,7 +676,7 @@ histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
 			snprintf(label + len, sizeof label - len, ",%s",
 			    pname[j]);
 		}
-		int x = r.x + (int)pb[i] * bw;
+		int x = x0 + (int)pb[i] * bw;
 		if (x <= last_end)
 			x = last_end + 1;
 		int len = (int)strlen(label);
@@ -524,10 +687,47 @@ histogram_draw(struct instances_pane *p, struct view *v, struct grid *g,
 			    STYLE_TITLE, 0);
 		i = j;
 	}
-	timefmt_duration(hg->edge[0], b1, sizeof b1);
-	timefmt_duration(hg->edge[hg->n], b2, sizeof b2);
-	text_puts(g, r.x, py + 1, r.w / 2, b1, STYLE_DIM, 0);
-	right(g, r.x + (int)hg->n * bw, py + 1, b2, STYLE_DIM);
+	/* Durations: the longest at the right end, then from the left a
+	 * bucket edge every 16 columns or so where it fits. */
+	int end = x0 + (int)hg->n * bw;
+	timefmt_duration(hg->edge[hg->n], b1, sizeof b1);
+	int right_at = end - text_width(g, b1, strlen(b1), 24);
+	right(g, end, py + 1, b1, STYLE_DIM);
+	last_end = -1;
+	for (size_t b = 0; b < hg->n; b++) {
+		int x = x0 + (int)b * bw;
+		if (b > 0 && x < last_end + 16)
+			continue;
+		timefmt_duration(hg->edge[b], b1, sizeof b1);
+		int len = text_width(g, b1, strlen(b1), 24);
+		if (x + len + 1 >= right_at)
+			break;
+		text_puts(g, x, py + 1, len, b1, STYLE_DIM, 0);
+		last_end = x + len;
+	}
+}
+
+/* A column title, its sort mark before it when the list is sorted by
+ * it: the arrow says which way (down: slowest, earliest or first lane
+ * at the top... reversed: up). */
+static void
+column_title(struct grid *g, int x, int y, int w, const char *title,
+    bool sorted, bool reverse, bool right_aligned, bool room_before)
+{
+	int len = (int)strlen(title);
+	int at = right_aligned ? x + w - len : x;
+
+	/* no blank before a left-aligned title: the mark takes its
+	 * first cell and the title moves one right */
+	if (sorted && !right_aligned && !room_before) {
+		at++;
+		len = len < w - 1 ? len : w - 1;
+	}
+	grid_puts(g, at, y, len, title, STYLE_TITLE, sorted ? ATTR_UNDERLINE :
+	    0);
+	if (sorted)
+		grid_set(g, at - 1, y, reverse ? GLYPH_UP(g->utf8) :
+		    GLYPH_DOWN(g->utf8), STYLE_TITLE, 0);
 }
 
 static void
@@ -536,7 +736,8 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 {
 	struct instances_pane *p = (struct instances_pane *)pane;
 	const struct trace *t = v->trace;
-	char buf[256], sp[128], b1[48], b2[48], b3[48], b4[48], b5[48];
+	char buf[256], stats[200], sp[128], b1[48], b2[48], b3[48], b4[48],
+	    b5[48];
 
 	instances_refresh(p, v);
 	p->hist_rows = 0;
@@ -545,47 +746,79 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 		    "flame or call tree pane, or on a call");
 		return;
 	}
-	if (!p->il_valid || p->il_gen != v->data_gen) {
+	if (!instances_current(p, v)) {
 		snprintf(buf, sizeof buf, "finding the calls of %s...",
 		    trace_func_name(t, p->il_func));
 		pane_title(g, r, "Calls", buf);
 		return;
 	}
 	const struct instance_list *l = &p->il;
-	span_text(v, sp, sizeof sp);
-	snprintf(buf, sizeof buf, "%s: %zu call%s by %s%s in %s; total %s, "
-	    "p50 %s, p90 %s, p99 %s, max %s", trace_func_name(t, p->il_func),
-	    l->n, l->n == 1 ? "" : "s", instances_key_name(p->key),
-	    p->reverse ? ", reversed" : "", sp,
-	    timefmt_duration(l->total, b1, sizeof b1),
+	span_text(v, l->t0, l->t1, sp, sizeof sp);
+	char un[48] = "";
+	if (l->unfinished > 0)
+		snprintf(un, sizeof un, " +%llu unfinished",
+		    (unsigned long long)l->unfinished);
+	snprintf(buf, sizeof buf, "%s: %zu call%s%s by %s%s in %s",
+	    trace_func_name(t, p->il_func), l->n, l->n == 1 ? "" : "s", un,
+	    instances_key_name(p->key), p->reverse ? ", reversed" : "", sp);
+	snprintf(stats, sizeof stats, "total %s, p50 %s, p90 %s, p99 %s, "
+	    "max %s", timefmt_duration(l->total, b1, sizeof b1),
 	    timefmt_duration(l->p50, b2, sizeof b2),
 	    timefmt_duration(l->p90, b3, sizeof b3),
 	    timefmt_duration(l->p99, b4, sizeof b4),
 	    timefmt_duration(l->max, b5, sizeof b5));
+	/* The numbers on the title's line when they fit, else on their
+	 * own line under it: never cut off. */
+	int top = 1;
+	size_t len = strlen(buf);
+	if (text_width(g, buf, len, 1000) + text_width(g, stats,
+	    strlen(stats), 1000) + 9 <= r.w)
+		snprintf(buf + len, sizeof buf - len, "; %s", stats);
+	else {
+		grid_puts(g, r.x + 2, r.y + 1, r.w - 2, stats, STYLE_DIM, 0);
+		top = 2;
+	}
 	pane_title(g, r, "Calls", buf);
 
 	/* The histogram takes a third of the pane, from 3 to 8 rows of
 	 * bars, when there is room and something to draw. */
-	int h = (r.h - 2) / 3;
+	int h = (r.h - 1 - top) / 3;
 	if (h > 8)
 		h = 8;
 	if (h >= 3 && l->n > 0) {
-		histogram_draw(p, v, g, (struct rect){ r.x, r.y + 1, r.w, h },
-		    h);
+		histogram_draw(p, v, g, (struct rect){ r.x, r.y + top, r.w,
+		    h }, h);
 		p->hist_rows = h + 2;
 	}
+	p->hist_rows += top - 1;
 	struct rect lr = { r.x, r.y + p->hist_rows, r.w, r.h - p->hist_rows };
 	int rows = lr.h - 2;
 	int y0 = lr.y + 1;
-	int x = lr.x;
-	right(g, x + NUM_W, y0, "duration", STYLE_TITLE);
-	right(g, x + 2 * NUM_W, y0, "self", STYLE_TITLE);
-	grid_puts(g, x + 2 * NUM_W + 2, y0, 18, "start", STYLE_TITLE, 0);
-	grid_puts(g, x + 2 * NUM_W + 22, y0, 10, "thread", STYLE_TITLE, 0);
-	grid_puts(g, x + 2 * NUM_W + 33, y0, 6, "depth", STYLE_TITLE, 0);
+	/* where each column chosen starts (-1: hidden) */
+	int cx[5];
+	for (int k = 0, x = lr.x; k < 5; k++) {
+		cx[k] = column_shown(&p->cols, (size_t)k) ? x : -1;
+		x += cx[k] >= 0 ? col_w[k] : 0;
+	}
+	/* A left-aligned title has room for its mark before it when the
+	 * column before it ends in blanks (all but duration do). */
+	bool room = false;
+	static const int title_w[] = { NUM_W, NUM_W, 18, 10, 6 };
+	for (int k = 0; k < 5; k++) {
+		if (cx[k] < 0)
+			continue;
+		enum instance_key key = k == COL_DURATION ?
+		    INSTANCES_BY_DURATION : k == COL_START ? INSTANCES_BY_START :
+		    INSTANCES_BY_THREAD;
+		bool sortable = k == COL_DURATION || k == COL_START ||
+		    k == COL_THREAD;
+		column_title(g, cx[k], y0, title_w[k], col_names[k], sortable &&
+		    p->key == key, p->reverse, k <= COL_SELF, room);
+		room = k != COL_DURATION;
+	}
 	list_clamp(&p->base.pos, l->n, rows);
 	if (l->n == 0)
-		grid_puts(g, x, y0 + 1, lr.w, "no measured call in this span",
+		grid_puts(g, lr.x, y0 + 1, lr.w, "no measured call in this span",
 		    STYLE_DIM, 0);
 	for (int row = 0; row < rows && p->base.pos.top + (size_t)row < l->n;
 	    row++) {
@@ -599,18 +832,23 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 		if (sel)
 			grid_fill(g, (struct rect){ lr.x, y, lr.w, 1 }, ' ',
 			    STYLE_SELECTED, 0);
-		right(g, x + NUM_W, y, timefmt_duration(c->dur, b1, sizeof b1),
-		    style);
-		right(g, x + 2 * NUM_W, y, timefmt_duration(
-		    call_instance_self(t, c, l->t0, l->t1), b2,
-		    sizeof b2), style);
-		text_puts(g, x + 2 * NUM_W + 2, y, 19, view_time_exact(v,
-		    s->start, b3, sizeof b3), style, 0);
+		if (cx[COL_DURATION] >= 0)
+			right(g, cx[COL_DURATION] + NUM_W, y,
+			    timefmt_duration(c->dur, b1, sizeof b1), style);
+		if (cx[COL_SELF] >= 0)
+			right(g, cx[COL_SELF] + NUM_W, y, timefmt_duration(
+			    call_instance_self(t, c, l->t0, l->t1), b2,
+			    sizeof b2), style);
+		if (cx[COL_START] >= 0)
+			text_puts(g, cx[COL_START], y, 19, view_time_exact(v,
+			    s->start, b3, sizeof b3), style, 0);
 		snprintf(b4, sizeof b4, "%lld",
 		    (long long)t->tracks[c->ref.track].tid);
-		grid_puts(g, x + 2 * NUM_W + 22, y, 10, b4, style, 0);
+		if (cx[COL_THREAD] >= 0)
+			grid_puts(g, cx[COL_THREAD], y, 10, b4, style, 0);
 		snprintf(b5, sizeof b5, "%u", c->ref.depth);
-		grid_puts(g, x + 2 * NUM_W + 33, y, 6, b5, style, 0);
+		if (cx[COL_DEPTH] >= 0)
+			grid_puts(g, cx[COL_DEPTH], y, 6, b5, style, 0);
 	}
 }
 
@@ -653,27 +891,21 @@ instances_command(struct pane *pane, struct view *v, enum cmd c)
 		p->key = (enum instance_key)((k + INSTANCES_KEY_COUNT) %
 		    INSTANCES_KEY_COUNT);
 		p->reverse = false;
-		instances_sort(v->trace, l, p->key, p->reverse);
+		sort_list(p, v);
 		p->base.pos.sel = p->base.pos.top = 0;
 		return PANE_REDRAW;
 	case CMD_SORT_REVERSE:
 		p->reverse = !p->reverse;
-		instances_sort(v->trace, l, p->key, p->reverse);
+		sort_list(p, v);
 		p->base.pos.sel = p->base.pos.top = 0;
 		return PANE_REDRAW;
 	case CMD_LIST_ENTER: {
-		char b[48];
 		if (p->base.pos.sel >= l->n)
 			return PANE_HANDLED;
 		const struct call_instance *ci = &l->items[l->order[p->base.pos.sel]];
-		view_set_cursor(v, ci->ref);
-		v->folded[ci->ref.track] = 0;
+		show_call(p, v, ci->ref, "; . slower, , faster");
 		view_zoom_slice(v);
 		view_show_pane(v, PANE_TIMELINE);
-		view_message(v, false, "call %zu of %zu of %s: %s; . slower, "
-		    ", faster", p->base.pos.sel + 1, l->n,
-		    trace_func_name(v->trace, p->il_func),
-		    timefmt_duration(ci->dur, b, sizeof b));
 		return PANE_REDRAW | PANE_DATA;
 	}
 	default:
@@ -714,7 +946,14 @@ callers_selected(struct pane *pane, struct view *v)
 	if (!p->bf_valid || pane->pos.sel >= bf_rows(p))
 		return p->bf_func;
 	const struct call_edge *e = bf_edge(p, pane->pos.sel, &side);
-	return e == NULL ? p->bf_func : e->func;
+	/* <root> is no function: the one in the title stands for it. */
+	return e == NULL || e->func == CALL_NONE ? p->bf_func : e->func;
+}
+
+static struct column_set *
+instances_columns(struct pane *pane)
+{
+	return &((struct instances_pane *)pane)->cols;
 }
 
 static func_id
@@ -739,11 +978,12 @@ const struct pane_class pane_callers = {
 const struct pane_class pane_instances = {
 	.title = "Calls",
 	.ctx = CTX_INSTANCES,
-	.hint = "? keys  Enter go there  s sort  r reverse  v callers",
+	.hint = "? keys  Enter go there  s sort  r reverse  v callers  V columns",
 	.create = instances_create,
 	.free = instances_pane_free,
 	.draw = instances_draw,
 	.command = instances_command,
 	.mouse = instances_mouse,
 	.selected_func = instances_selected,
+	.columns = instances_columns,
 };

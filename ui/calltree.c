@@ -148,7 +148,7 @@ calltree_draw(struct pane *pane, struct view *v, struct grid *g,
     struct rect r)
 {
 	struct calltree_pane *p = (struct calltree_pane *)pane;
-	char buf[160], b1[48], b2[48], b3[48];
+	char buf[256], sp[96], b1[48], b2[48], b3[48];
 	ttv_ns t0, t1;
 	int rows = r.h - 2;
 
@@ -165,11 +165,25 @@ calltree_draw(struct pane *pane, struct view *v, struct grid *g,
 	int cols_w = ncols == 4 ? 3 * NUM_W + PCT_W : ncols * NUM_W;
 	int name_w = r.w - cols_w;
 
-	snprintf(buf, sizeof buf, "%zu path%s in %s .. %s%s, %s; Space "
+	/* calls that never returned: in the "2+1" of their rows */
+	uint64_t un = call_tree_unfinished(ct);
+	if (un > 0)
+		snprintf(b3, sizeof b3, ", +%llu unfinished",
+		    (unsigned long long)un);
+	else
+		b3[0] = '\0';
+	/* A path longer than the span is the threads' times added up:
+	 * say so, where it happens. */
+	bool added = false;
+	for (uint32_t c = ct->n > 0 ? ct->nodes[0].first_child : CALL_NONE;
+	    c != CALL_NONE && c < ct->n && !added;
+	    c = ct->nodes[c].next_sibling)
+		added = ct->nodes[c].total > span;
+	snprintf(buf, sizeof buf, "%zu path%s in %s, %s%s%s; Space "
 	    "folds, * hottest path, p %s", ct->n > 0 ? ct->n - 1 : 0,
-	    ct->n == 2 ? "" : "s", view_time(v, t0, b1, sizeof b1),
-	    view_time(v, t1, b2, sizeof b2), v->range_on ? " (range)" : "",
+	    ct->n == 2 ? "" : "s", view_span_text(v, sp, sizeof sp),
 	    v->flame_per_thread ? "per thread" : "threads merged",
+	    added ? ", their times added up" : "", b3,
 	    v->flame_per_thread ? "merges" : "per thread");
 	pane_title(g, r, "Call tree", buf);
 	grid_puts(g, r.x, r.y + 1, name_w, "function", STYLE_TITLE, 0);
@@ -211,8 +225,14 @@ calltree_draw(struct pane *pane, struct view *v, struct grid *g,
 		    n->func != CALL_NONE && view_func_matches(v, n->func) &&
 		    !sel ? STYLE_MATCH : style, 0);
 		if (ncols >= 2) {
-			snprintf(b1, sizeof b1, "%llu",
-			    (unsigned long long)n->count);
+			/* "2+1": 2 calls, and 1 that never returned */
+			if (n->unfinished > 0)
+				snprintf(b1, sizeof b1, "%llu+%llu",
+				    (unsigned long long)n->count,
+				    (unsigned long long)n->unfinished);
+			else
+				snprintf(b1, sizeof b1, "%llu",
+				    (unsigned long long)n->count);
 			right(g, r.x + name_w + NUM_W, y, b1, style);
 			right(g, r.x + name_w + 2 * NUM_W, y,
 			    timefmt_duration(n->total, b2, sizeof b2), style);

@@ -10,8 +10,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "argtext.h"
 #include "glyph.h"
 #include "panes.h"
+#include "source.h"
 #include "text.h"
 #include "timefmt.h"
 
@@ -41,20 +43,13 @@ field(struct dctx *d, const char *key, const char *value, int style)
 	d->y++;
 }
 
+/* As SQL's args.display_value has it (argtext.h). */
 static void
 arg_value(const struct trace *t, const struct arg *a, char *buf, size_t n)
 {
-	switch (a->type) {
-	case ARG_NULL: snprintf(buf, n, "null"); break;
-	case ARG_BOOL: snprintf(buf, n, "%s", a->v.i ? "true" : "false"); break;
-	case ARG_I64: snprintf(buf, n, "%" PRId64, a->v.i); break;
-	case ARG_U64: snprintf(buf, n, "%" PRIu64, a->v.u); break;
-	case ARG_F64: snprintf(buf, n, "%g", a->v.f); break;
-	case ARG_STR: snprintf(buf, n, "%s", trace_str(t, a->v.s)); break;
-	case ARG_PTR: snprintf(buf, n, "0x%" PRIx64, a->v.u); break;
-	case ARG_KOID: snprintf(buf, n, "koid %" PRIu64, a->v.u); break;
-	default: snprintf(buf, n, "?"); break;
-	}
+	const char *s = arg_text(t, a, buf, n);
+	if (s != buf)
+		snprintf(buf, n, "%s", s);
 }
 
 static void
@@ -112,7 +107,7 @@ flows_draw(struct view *v, struct dctx *d)
 			    out ? "->" : "<-", (unsigned long long)fl->id,
 			    trace_func_name(t, trace_slice(t, there)->func),
 			    track_label(t, &t->tracks[there.track], lb,
-			    sizeof lb), view_time(v, trace_slice(t,
+			    sizeof lb), view_time_exact(v, trace_slice(t,
 			    there)->start, tb, sizeof tb));
 			field(d, out ? "flow out" : "flow in", buf,
 			    STYLE_NORMAL);
@@ -186,6 +181,52 @@ clock_fields(const struct view *v, struct dctx *d, ttv_ns when)
 			field(d, "wall", buf, STYLE_DIM);
 		}
 	}
+}
+
+/* Where the function was written, for functions whose binary the trace
+ * names (XRay, CTF cyg-profile): FILE:LINE (O opens it), or why not. */
+static void
+source_field(struct view *v, struct dctx *d, func_id f)
+{
+	const char *file, *why;
+	char buf[512];
+	int line;
+
+	if (trace_func_addr(v->trace, f) == NULL)
+		return;
+	if (source_of(v->source, f, &file, &line, &why) != 0) {
+		field(d, "source", why, STYLE_DIM);
+		return;
+	}
+	snprintf(buf, sizeof buf, "%s:%d", file, line);
+	field(d, "source", buf, STYLE_NORMAL);
+}
+
+/* The name, and after it where it was written when that is known
+ * ("quadtree  demo.c:161"): a short pane keeps it in view. */
+static void
+name_field(struct view *v, struct dctx *d, func_id f, int style)
+{
+	const char *file, *why;
+	char buf[64];
+	int line;
+
+	if (!room(d))
+		return;
+	int c = grid_printf(d->g, d->r.x, d->y, d->r.w, STYLE_DIM, 0, "%-9s",
+	    "name");
+	c += text_puts_mid(d->g, d->r.x + c, d->y, d->r.w - c,
+	    trace_func_name(v->trace, f), style, 0);
+	if (trace_func_addr(v->trace, f) != NULL &&
+	    source_of(v->source, f, &file, &line, &why) == 0) {
+		const char *base = strrchr(file, '/');
+		snprintf(buf, sizeof buf, "  %s:%d", base ? base + 1 : file,
+		    line);
+		if (c + 8 < d->r.w)
+			text_puts(d->g, d->r.x + c, d->y, d->r.w - c, buf,
+			    STYLE_DIM, 0);
+	}
+	d->y++;
 }
 
 static bool
@@ -270,8 +311,8 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	}
 	s = trace_slice(t, v->cursor);
 	tr = &t->tracks[v->cursor.track];
-	field(&d, "name", trace_func_name(t, s->func),
-	    view_slice_matches(v, v->cursor) ? STYLE_MATCH : STYLE_TITLE);
+	name_field(v, &d, s->func, view_slice_matches(v, v->cursor) ?
+	    STYLE_MATCH : STYLE_TITLE);
 	npath = query_call_path(t, v->cursor, &path);
 	if (npath > 1 && room(&d)) {
 		int c = grid_puts(g, r.x, d.y, r.w, "path     ", STYLE_DIM, 0);
@@ -328,6 +369,7 @@ details_draw(struct view *v, struct grid *g, struct rect r)
 	if (t->funcs[s->func].category != 0)
 		field(&d, "category", trace_str(t, t->funcs[s->func].category),
 		    STYLE_NORMAL);
+	source_field(v, &d, s->func);
 	if (trace_slice_weight(t, v->cursor) != 1) {
 		snprintf(buf, sizeof buf, "%u samples",
 		    trace_slice_weight(t, v->cursor));

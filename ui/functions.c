@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "glyph.h"
 #include "panes.h"
 #include "text.h"
@@ -26,7 +27,17 @@ struct functions_pane {
 	uint64_t asked;		/* the data_gen of the table on its way */
 	enum stats_key sort_key;
 	bool sort_desc;
+	struct column_set cols;	/* of the STATS_COUNT..STATS_MAX keys */
 };
+
+/* The columns to choose, in STATS_COUNT..STATS_MAX order (the screen's);
+ * the name column is always shown, the samples one on sampled traces. */
+#define COL_FIRST STATS_COUNT
+static const char *const col_names[] = {
+	"count", "total", "self", "min", "median", "p90", "p99", "max",
+};
+_Static_assert(sizeof col_names / sizeof col_names[0] ==
+    STATS_MAX - STATS_COUNT + 1, "a column per statistic");
 
 static struct pane *
 functions_create(struct view *v)
@@ -36,6 +47,9 @@ functions_create(struct view *v)
 	(void)v;
 	fp->sort_key = STATS_TOTAL;
 	fp->sort_desc = true;
+	fp->cols.names = col_names;
+	fp->cols.n = sizeof col_names / sizeof col_names[0];
+	fp->cols.shown = columns_all(&fp->cols);
 	fp->asked = UINT64_MAX;
 	return &fp->base;
 }
@@ -130,18 +144,23 @@ refresh(struct functions_pane *fp, struct view *v)
 	view_submit(v, j);
 }
 
-/* Which numeric columns fit beside a name column of at least NAME_MIN. */
+/* Which of the numeric columns chosen fit beside a name column of at
+ * least NAME_MIN. */
 static size_t
-columns_shown(int w, enum stats_key *keys)
+columns_shown(const struct column_set *cs, int w, enum stats_key *keys)
 {
-	size_t n = 0;
+	enum stats_key chosen[NCOLS];
+	size_t nchosen = 0, n = 0;
 
-	while (n < NCOLS && NAME_MIN + (int)(n + 1) * NUM_W <= w)
+	for (size_t j = 0; j < NCOLS; j++)
+		if (column_shown(cs, column_order[j] - COL_FIRST))
+			chosen[nchosen++] = column_order[j];
+	while (n < nchosen && NAME_MIN + (int)(n + 1) * NUM_W <= w)
 		n++;
 	/* Keep the screen order of the full table. */
 	for (size_t i = 0, k = 0; i < STATS_KEY_COUNT && k < n; i++)
 		for (size_t j = 0; j < n; j++)
-			if (column_order[j] == (enum stats_key)i)
+			if (chosen[j] == (enum stats_key)i)
 				keys[k++] = (enum stats_key)i;
 	return n;
 }
@@ -191,9 +210,9 @@ functions_draw(struct pane *pane, struct view *v, struct grid *g,
 	enum stats_key keys[NCOLS];
 	/* Sampled traces: a samples column first, before the others. */
 	int sw = v->sampled ? NUM_W : 0;
-	size_t ncol = columns_shown(r.w - sw, keys);
+	size_t ncol = columns_shown(&fp->cols, r.w - sw, keys);
 	int name_w = r.w - sw - (int)ncol * NUM_W;
-	char buf[96], b2[48], b3[48];
+	char buf[256], sp[96];
 	int rows = r.h - 2;
 
 	refresh(fp, v);
@@ -204,10 +223,20 @@ functions_draw(struct pane *pane, struct view *v, struct grid *g,
 	}
 	ttv_ns t0, t1;
 	view_span(v, &t0, &t1);
-	snprintf(buf, sizeof buf, "%zu function%s in %s .. %s%s, by %s %s%s",
-	    fp->stats.n, fp->stats.n == 1 ? "" : "s", view_time(v, t0, b2, sizeof b2),
-	    view_time(v, t1, b3, sizeof b3), v->range_on ? " (range)" : "",
+	/* A total longer than the span is the threads' times added up:
+	 * say so, where it happens. */
+	bool added = false;
+	for (size_t i = 0; i < fp->stats.n && !added; i++)
+		added = fp->stats.rows[i].total > t1 - t0;
+	char un[48] = "";
+	if (fp->stats.unfinished > 0)
+		snprintf(un, sizeof un, ", +%llu unfinished",
+		    (unsigned long long)fp->stats.unfinished);
+	snprintf(buf, sizeof buf, "%zu function%s in %s%s, by %s %s%s%s",
+	    fp->stats.n, fp->stats.n == 1 ? "" : "s",
+	    view_span_text(v, sp, sizeof sp), un,
 	    stats_key_name(fp->sort_key), fp->sort_desc ? "desc" : "asc",
+	    added ? "; threads add up" : "",
 	    v->sampled ? "; sampled: samples per function" : "");
 	pane_title(g, r, "Functions", buf);
 	/* Column headers; the sorted one carries an arrow. */
@@ -343,10 +372,16 @@ functions_selected(struct pane *pane, struct view *v)
 	    CALL_NONE;
 }
 
+static struct column_set *
+functions_columns(struct pane *pane)
+{
+	return &((struct functions_pane *)pane)->cols;
+}
+
 const struct pane_class pane_functions = {
 	.title = "Functions",
 	.ctx = CTX_FUNCTIONS,
-	.hint = "? keys  Enter longest call  s/S sort  r reverse",
+	.hint = "? keys  Enter longest call  s/S sort  r reverse  V columns",
 	.create = functions_create,
 	.free = functions_free,
 	.stale = functions_stale,
@@ -354,4 +389,5 @@ const struct pane_class pane_functions = {
 	.command = functions_command,
 	.mouse = functions_mouse,
 	.selected_func = functions_selected,
+	.columns = functions_columns,
 };

@@ -9,8 +9,9 @@
 #include "panes.h"
 
 struct help_line {
-	int ctx;
+	int ctx;		/* CTX_COUNT: the mouse */
 	enum cmd cmd;		/* CMD_NONE: a section title */
+	int mouse;		/* a row of mouse_actions, or -1 */
 };
 
 static size_t
@@ -23,7 +24,7 @@ help_lines(struct help_line *out, size_t max)
 		if (!keys_ctx_used((enum key_ctx)ctx))
 			continue;
 		if (n < max)
-			out[n] = (struct help_line){ ctx, CMD_NONE };
+			out[n] = (struct help_line){ ctx, CMD_NONE, -1 };
 		n++;
 		for (int c = 1; c < CMD_COUNT; c++) {
 			keys_for((enum key_ctx)ctx, (enum cmd)c, keys,
@@ -31,9 +32,15 @@ help_lines(struct help_line *out, size_t max)
 			if (keys[0] == '\0')
 				continue;
 			if (n < max)
-				out[n] = (struct help_line){ ctx, (enum cmd)c };
+				out[n] = (struct help_line){ ctx, (enum cmd)c,
+				    -1 };
 			n++;
 		}
+	}
+	for (int i = -1; i < (int)nmouse_actions; i++) {
+		if (n < max)
+			out[n] = (struct help_line){ CTX_COUNT, CMD_NONE, i };
+		n++;
 	}
 	return n;
 }
@@ -59,6 +66,18 @@ help_draw(struct list_pos *p, struct grid *g, struct rect r)
 	for (int row = 0; row < rows && p->top + (size_t)row < n; row++) {
 		const struct help_line *l = &lines[p->top + (size_t)row];
 		int y = r.y + 1 + row;
+		if (l->ctx == CTX_COUNT && l->mouse < 0) {
+			grid_puts(g, r.x, y, r.w, "Mouse", STYLE_TITLE, 0);
+			continue;
+		}
+		if (l->ctx == CTX_COUNT) {
+			const struct mouse_action *m = &mouse_actions[l->mouse];
+			grid_puts(g, r.x + 2, y, 18, m->where, STYLE_NORMAL,
+			    ATTR_BOLD);
+			grid_puts(g, r.x + 21, y, r.w - 21, m->what,
+			    STYLE_NORMAL, 0);
+			continue;
+		}
 		if (l->cmd == CMD_NONE) {
 			grid_puts(g, r.x, y, r.w, keys_ctx_title(
 			    (enum key_ctx)l->ctx), STYLE_TITLE, 0);

@@ -32,8 +32,31 @@ const struct command commands[] = {
 	    "callers and callees of the selected function", cmd_calls },
 	{ CMD_PANE_INSTANCES, "calls",
 	    "every call of the selected function, slowest first", cmd_calls },
+	{ CMD_PANE_BACKTRACE, "backtrace",
+	    "backtrace: the selected call and its callers up to the root",
+	    cmd_pane },
+	{ CMD_PANE_INFO, "info",
+	    "info: format, clock, threads, counts, metadata, warnings",
+	    cmd_pane },
+	{ CMD_PANE_DIFF, "diff",
+	    "differential flame graph against a base trace (:diff BASE "
+	    "loads one)", cmd_diff },
+	{ CMD_PANE_DIFF_TABLE, "diff-table",
+	    "the functions of both traces compared, largest change first",
+	    cmd_diff },
+	{ CMD_PANE_DIFF_CALLS, "diff-calls",
+	    "the selected function in both traces: durations overlaid, calls",
+	    cmd_diff },
+	{ CMD_PANE_DIFF_TIMELINES, "diff-timelines",
+	    "both traces' timelines stacked, scrolled and zoomed together",
+	    cmd_diff },
 	{ CMD_SQL, "sql", "SQL query over the window and filters (:sql ...)",
 	    cmd_sql },
+	{ CMD_COLUMNS, "columns",
+	    "choose the columns of the functions or calls pane", cmd_columns },
+	{ CMD_SOURCE, "source",
+	    "open the selected function's source in $VISUAL or $EDITOR",
+	    cmd_source },
 	{ CMD_NEXT_PANE, "next-pane", "next pane", cmd_pane },
 	{ CMD_PREV_PANE, "prev-pane", "previous pane", cmd_pane },
 	{ CMD_TOGGLE_DETAILS, "details", "show or hide the details pane",
@@ -73,14 +96,16 @@ const struct command commands[] = {
 	{ CMD_EVENT_NEXT, "event-next", "next custom event", cmd_marker },
 	{ CMD_EVENT_PREV, "event-prev", "previous custom event", cmd_marker },
 	{ CMD_GOTO, "goto",
-	    "go to a time: 1.5ms (from start), +20us or -1s (from the cursor)",
-	    cmd_prompt },
+	    "go to a time: +1.5ms from the start, -1s from the end, >5ms or "
+	    "<5ms from the cursor, 13:05:01.250", cmd_prompt },
 	{ CMD_MARK_SET, "mark", "set bookmark a-z (then press the letter)",
 	    cmd_bookmark },
 	{ CMD_MARK_JUMP, "jump", "return to bookmark a-z", cmd_bookmark },
-	{ CMD_RANGE_START, "range-start", "start the range at the cursor",
+	{ CMD_RANGE_START, "range-start",
+	    "start the range at the cursor (past its end: swapped)",
 	    cmd_range },
-	{ CMD_RANGE_END, "range-end", "end the range at the cursor",
+	{ CMD_RANGE_END, "range-end",
+	    "end the range at the cursor (before its start: swapped)",
 	    cmd_range },
 	{ CMD_RANGE_CALL, "range-call", "range: the selected call's span",
 	    cmd_range },
@@ -91,9 +116,12 @@ const struct command commands[] = {
 	{ CMD_SLICE_PREV, "slice-prev", "previous slice at this depth", NULL },
 	{ CMD_SLICE_NEXT, "slice-next", "next slice at this depth", NULL },
 	{ CMD_SLICE_PARENT, "slice-parent", "parent slice (caller)", NULL },
-	{ CMD_SLICE_CHILD, "slice-child", "first child slice (callee)", NULL },
-	{ CMD_LANE_NEXT, "lane-next", "next thread lane", NULL },
-	{ CMD_LANE_PREV, "lane-prev", "previous thread lane", NULL },
+	{ CMD_SLICE_CHILD, "slice-child",
+	    "child slice at the cursor's time (callee)", NULL },
+	{ CMD_LANE_NEXT, "lane-next",
+	    "next thread lane, its call at the cursor's time", NULL },
+	{ CMD_LANE_PREV, "lane-prev",
+	    "previous thread lane, its call at the cursor's time", NULL },
 	{ CMD_LANE_FOLD, "lane-fold", "collapse or expand the cursor's lane",
 	    NULL },
 	{ CMD_ZOOM_SLICE, "zoom-slice", "zoom to the selected slice", NULL },
@@ -105,9 +133,9 @@ const struct command commands[] = {
 	    "times since trace start or wall-clock time of day (UTC)",
 	    cmd_wall_clock },
 	{ CMD_CALL_SLOWER, "call-slower",
-	    "next slower call of the selected function", NULL },
+	    "next slower call of the selected function, by rank", NULL },
 	{ CMD_CALL_FASTER, "call-faster",
-	    "next faster call of the selected function", NULL },
+	    "next faster call of the selected function, by rank", NULL },
 	{ CMD_FLAME_LEFT, "node-left", "node to the left", NULL },
 	{ CMD_FLAME_RIGHT, "node-right", "node to the right", NULL },
 	{ CMD_FLAME_UP, "node-up", "node above", NULL },
@@ -142,7 +170,30 @@ const struct command commands[] = {
 	{ CMD_MATCH_NEXT, "match-next", "next node matching the search", NULL },
 	{ CMD_MATCH_PREV, "match-prev", "previous node matching the search",
 	    NULL },
+	{ CMD_DIFF_WIDTHS, "base-widths",
+	    "widths of the new trace or of the base (shows what vanished)",
+	    NULL },
+	{ CMD_DIFF_ONLY, "only-paths",
+	    "the graph, or the list of call paths only in one trace", NULL },
+	{ CMD_DIFF_BASE_SIDE, "base-calls", "the base's calls (the left list)",
+	    NULL },
+	{ CMD_DIFF_NEW_SIDE, "new-calls",
+	    "the new trace's calls (the right list)", NULL },
+	{ CMD_DIFF_NORMALIZE, "normalize",
+	    "histograms as shares of each trace's calls, or as counts", NULL },
+	{ CMD_DIFF_SWAP, "swap", "swap the trace on top and the one below",
+	    NULL },
+	{ CMD_DIFF_ALIGN_START, "align-start",
+	    "align the two timelines on their starts", NULL },
+	{ CMD_DIFF_ALIGN_CALL, "align-call",
+	    "align on the first call of the cursor's function in each trace",
+	    NULL },
+	{ CMD_DIFF_ALIGN_MARKER, "align-marker",
+	    "align on the marker at the cursor and the same one in the other",
+	    NULL },
 	{ CMD_CLOSE, "close", "close this pane", NULL },
+	{ CMD_COLUMN_TOGGLE, "column-toggle", "show or hide the column",
+	    NULL },
 	{ CMD_COUNT, NULL, NULL, NULL },
 };
 
@@ -164,7 +215,15 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, '9', CMD_PANE_CALLTREE },
 	{ CTX_GLOBAL, 'v', CMD_PANE_CALLERS },
 	{ CTX_GLOBAL, '#', CMD_PANE_INSTANCES },
+	{ CTX_GLOBAL, 't', CMD_PANE_BACKTRACE },
+	{ CTX_GLOBAL, 'A', CMD_PANE_INFO },
+	{ CTX_GLOBAL, 'D', CMD_PANE_DIFF },
+	{ CTX_GLOBAL, '%', CMD_PANE_DIFF_TABLE },
+	{ CTX_GLOBAL, '@', CMD_PANE_DIFF_CALLS },
+	{ CTX_GLOBAL, '&', CMD_PANE_DIFF_TIMELINES },
 	{ CTX_GLOBAL, 's', CMD_SQL },
+	{ CTX_GLOBAL, 'V', CMD_COLUMNS },
+	{ CTX_GLOBAL, 'O', CMD_SOURCE },
 	{ CTX_GLOBAL, TK_TAB, CMD_NEXT_PANE },
 	{ CTX_GLOBAL, TK_BTAB, CMD_PREV_PANE },
 	{ CTX_GLOBAL, 'd', CMD_TOGGLE_DETAILS },
@@ -284,18 +343,85 @@ const struct binding bindings[] = {
 	{ CTX_INSTANCES, '<', CMD_SORT_PREV },
 	{ CTX_INSTANCES, 'r', CMD_SORT_REVERSE },
 
+	{ CTX_DIFF, 'h', CMD_FLAME_LEFT },
+	{ CTX_DIFF, TK_LEFT, CMD_FLAME_LEFT },
+	{ CTX_DIFF, 'l', CMD_FLAME_RIGHT },
+	{ CTX_DIFF, TK_RIGHT, CMD_FLAME_RIGHT },
+	{ CTX_DIFF, 'k', CMD_FLAME_UP },
+	{ CTX_DIFF, TK_UP, CMD_FLAME_UP },
+	{ CTX_DIFF, 'j', CMD_FLAME_DOWN },
+	{ CTX_DIFF, TK_DOWN, CMD_FLAME_DOWN },
+	{ CTX_DIFF, 'z', CMD_FLAME_ZOOM },
+	{ CTX_DIFF, TK_ENTER, CMD_FLAME_ZOOM },
+	{ CTX_DIFF, 'u', CMD_FLAME_UNZOOM },
+	{ CTX_DIFF, TK_BACKSPACE, CMD_FLAME_UNZOOM },
+	{ CTX_DIFF, 'I', CMD_FLAME_FLIP },
+	{ CTX_DIFF, 't', CMD_DIFF_WIDTHS },
+	{ CTX_DIFF, 'O', CMD_DIFF_ONLY },
+
+	{ CTX_DIFF_TABLE, 's', CMD_SORT_NEXT },
+	{ CTX_DIFF_TABLE, '>', CMD_SORT_NEXT },
+	{ CTX_DIFF_TABLE, 'S', CMD_SORT_PREV },
+	{ CTX_DIFF_TABLE, '<', CMD_SORT_PREV },
+	{ CTX_DIFF_TABLE, 'r', CMD_SORT_REVERSE },
+
+	{ CTX_DIFF_CALLS, 'h', CMD_DIFF_BASE_SIDE },
+	{ CTX_DIFF_CALLS, TK_LEFT, CMD_DIFF_BASE_SIDE },
+	{ CTX_DIFF_CALLS, 'l', CMD_DIFF_NEW_SIDE },
+	{ CTX_DIFF_CALLS, TK_RIGHT, CMD_DIFF_NEW_SIDE },
+	{ CTX_DIFF_CALLS, 'n', CMD_DIFF_NORMALIZE },
+
+	{ CTX_DIFF_TIMELINES, 'h', CMD_SLICE_PREV },
+	{ CTX_DIFF_TIMELINES, TK_LEFT, CMD_SLICE_PREV },
+	{ CTX_DIFF_TIMELINES, 'l', CMD_SLICE_NEXT },
+	{ CTX_DIFF_TIMELINES, TK_RIGHT, CMD_SLICE_NEXT },
+	{ CTX_DIFF_TIMELINES, 'k', CMD_SLICE_PARENT },
+	{ CTX_DIFF_TIMELINES, TK_UP, CMD_SLICE_PARENT },
+	{ CTX_DIFF_TIMELINES, 'j', CMD_SLICE_CHILD },
+	{ CTX_DIFF_TIMELINES, TK_DOWN, CMD_SLICE_CHILD },
+	{ CTX_DIFF_TIMELINES, 'J', CMD_LANE_NEXT },
+	{ CTX_DIFF_TIMELINES, TK_PGDN, CMD_LANE_NEXT },
+	{ CTX_DIFF_TIMELINES, 'K', CMD_LANE_PREV },
+	{ CTX_DIFF_TIMELINES, TK_PGUP, CMD_LANE_PREV },
+	{ CTX_DIFF_TIMELINES, ' ', CMD_LANE_FOLD },
+	{ CTX_DIFF_TIMELINES, 'z', CMD_ZOOM_SLICE },
+	{ CTX_DIFF_TIMELINES, TK_ENTER, CMD_ZOOM_SLICE },
+	{ CTX_DIFF_TIMELINES, 'S', CMD_DIFF_SWAP },
+	{ CTX_DIFF_TIMELINES, 'a', CMD_DIFF_ALIGN_START },
+	{ CTX_DIFF_TIMELINES, 'A', CMD_DIFF_ALIGN_CALL },
+	{ CTX_DIFF_TIMELINES, 'M', CMD_DIFF_ALIGN_MARKER },
+
 	{ CTX_HELP, 'q', CMD_CLOSE },
 	{ CTX_HELP, TK_ESC, CMD_CLOSE },
 	{ CTX_HELP, '?', CMD_CLOSE },
+
+	{ CTX_COLUMNS, ' ', CMD_COLUMN_TOGGLE },
+	{ CTX_COLUMNS, TK_ENTER, CMD_CLOSE },
+	{ CTX_COLUMNS, TK_ESC, CMD_CLOSE },
+	{ CTX_COLUMNS, 'q', CMD_CLOSE },
+	{ CTX_COLUMNS, 'V', CMD_CLOSE },
 };
 const size_t nbindings = sizeof bindings / sizeof bindings[0];
+
+const struct mouse_action mouse_actions[] = {
+	{ "click", "timeline: select the call under the pointer, the cursor "
+	    "at the time clicked" },
+	{ "click again", "timeline: zoom to the selected call" },
+	{ "click a lane", "timeline: fold or unfold the lane (its header row)" },
+	{ "wheel", "timeline: zoom in or out around the pointer" },
+	{ "click", "lists: select the row; on the selected row, as Enter" },
+	{ "click", "flame graph: select the node; again: zoom into it" },
+	{ "wheel", "lists and the key list: scroll" },
+};
+const size_t nmouse_actions = sizeof mouse_actions / sizeof mouse_actions[0];
 
 static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_GLOBAL] = "Everywhere",
 	[CTX_TIMELINE] = "Timeline",
 	[CTX_FLAME] = "Flame graph",
 	[CTX_LIST] = "Lists (functions, results, markers, threads, logs, SQL, "
-	    "call tree, callers, calls, help)",
+	    "call tree, callers, calls, backtrace, info, diff table, diff calls, "
+	    "help, columns)",
 	[CTX_FUNCTIONS] = "Functions",
 	[CTX_SEARCH] = "Search results",
 	[CTX_MARKERS] = "Markers",
@@ -303,9 +429,16 @@ static const char *const ctx_titles[CTX_COUNT] = {
 	[CTX_LOGS] = "Logs",
 	[CTX_SQL] = "SQL results (Esc stops a running query)",
 	[CTX_CALLTREE] = "Call tree",
-	[CTX_CALLERS] = "Callers and callees (Enter: that function's)",
+	[CTX_CALLERS] = "Callers and callees (Enter: that function's; # on "
+	    "<root>: the title's calls)",
 	[CTX_INSTANCES] = "Calls of a function",
+	[CTX_DIFF] = "Differential flame graph (red grew, blue shrank)",
+	[CTX_DIFF_TABLE] = "Diff table (Enter: the function in both traces)",
+	[CTX_DIFF_CALLS] = "A function in both traces (Enter: the call in "
+	    "the timelines)",
+	[CTX_DIFF_TIMELINES] = "Two timelines (the trace on top moves)",
 	[CTX_HELP] = "Help",
+	[CTX_COLUMNS] = "Column chooser (V in the functions and calls panes)",
 };
 
 const char *
@@ -388,8 +521,8 @@ is_list(enum key_ctx ctx)
 	return ctx == CTX_FUNCTIONS || ctx == CTX_SEARCH ||
 	    ctx == CTX_MARKERS || ctx == CTX_THREADS || ctx == CTX_LOGS ||
 	    ctx == CTX_SQL || ctx == CTX_CALLTREE || ctx == CTX_CALLERS ||
-	    ctx == CTX_INSTANCES ||
-	    ctx == CTX_HELP;
+	    ctx == CTX_INSTANCES || ctx == CTX_DIFF_TABLE ||
+	    ctx == CTX_DIFF_CALLS || ctx == CTX_HELP || ctx == CTX_COLUMNS;
 }
 
 enum cmd
@@ -494,5 +627,13 @@ keys_write_man(FILE *fp)
 			roff_text(fp, commands[c].name);
 			fputs("\\fR)\n", fp);
 		}
+	}
+	fputs(".SS Mouse\n", fp);
+	for (size_t i = 0; i < nmouse_actions; i++) {
+		fputs(".TP\n.B ", fp);
+		roff_text(fp, mouse_actions[i].where);
+		fputc('\n', fp);
+		roff_text(fp, mouse_actions[i].what);
+		fputc('\n', fp);
 	}
 }

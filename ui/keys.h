@@ -43,7 +43,12 @@ enum key_ctx {
 	CTX_CALLTREE,
 	CTX_CALLERS,
 	CTX_INSTANCES,
+	CTX_DIFF,
+	CTX_DIFF_TABLE,
+	CTX_DIFF_CALLS,
+	CTX_DIFF_TIMELINES,
 	CTX_HELP,
+	CTX_COLUMNS,
 	CTX_COUNT
 };
 
@@ -54,7 +59,10 @@ enum cmd {
 	CMD_PANE_TIMELINE, CMD_PANE_FLAME, CMD_PANE_FUNCTIONS,
 	CMD_PANE_SEARCH, CMD_PANE_MARKERS, CMD_PANE_THREADS, CMD_PANE_LOGS,
 	CMD_PANE_SQL, CMD_PANE_CALLTREE, CMD_PANE_CALLERS, CMD_PANE_INSTANCES,
-	CMD_SQL,
+	CMD_PANE_BACKTRACE, CMD_PANE_INFO,
+	CMD_PANE_DIFF, CMD_PANE_DIFF_TABLE, CMD_PANE_DIFF_CALLS,
+	CMD_PANE_DIFF_TIMELINES,
+	CMD_SQL, CMD_COLUMNS, CMD_SOURCE,
 	CMD_NEXT_PANE, CMD_PREV_PANE, CMD_TOGGLE_DETAILS,
 	CMD_ZOOM_IN, CMD_ZOOM_OUT, CMD_PAN_LEFT, CMD_PAN_RIGHT, CMD_ZOOM_RESET,
 	CMD_SEARCH, CMD_SEARCH_NEXT, CMD_SEARCH_PREV, CMD_SEARCH_CLEAR,
@@ -81,7 +89,12 @@ enum cmd {
 	/* call tree */
 	CMD_TREE_FOLD, CMD_TREE_UNFOLD, CMD_TREE_TOGGLE, CMD_TREE_HOT,
 	CMD_MATCH_NEXT, CMD_MATCH_PREV,
-	CMD_CLOSE,
+	/* two traces compared */
+	CMD_DIFF_WIDTHS, CMD_DIFF_ONLY, CMD_DIFF_BASE_SIDE, CMD_DIFF_NEW_SIDE,
+	CMD_DIFF_NORMALIZE,
+	CMD_DIFF_SWAP, CMD_DIFF_ALIGN_START, CMD_DIFF_ALIGN_CALL,
+	CMD_DIFF_ALIGN_MARKER,
+	CMD_CLOSE, CMD_COLUMN_TOGGLE,
 	CMD_COUNT
 };
 
@@ -116,7 +129,10 @@ int cmd_wall_clock(struct viewer *w, enum cmd c);
 int cmd_bookmark(struct viewer *w, enum cmd c);
 int cmd_sql(struct viewer *w, enum cmd c);
 int cmd_calls(struct viewer *w, enum cmd c);
+int cmd_diff(struct viewer *w, enum cmd c);
 int cmd_range(struct viewer *w, enum cmd c);
+int cmd_columns(struct viewer *w, enum cmd c);
+int cmd_source(struct viewer *w, enum cmd c);
 
 struct binding {
 	enum key_ctx ctx;
@@ -127,6 +143,15 @@ struct binding {
 extern const struct command commands[];
 extern const struct binding bindings[];
 extern const size_t nbindings;
+
+/* What the mouse does, for `?` and the manual (the panes' mouse entries
+ * do it): where, and what happens. */
+struct mouse_action {
+	const char *where;
+	const char *what;
+};
+extern const struct mouse_action mouse_actions[];
+extern const size_t nmouse_actions;
 
 const struct command *command_get(enum cmd c);
 enum cmd command_by_name(const char *name);

@@ -100,8 +100,10 @@ logs_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 		snprintf(buf, sizeof buf, "%zu of %zu records; / searches, "
 		    "Enter jumps to the time", lp->nrows, t->nlogs);
 	pane_title(g, r, "Logs", buf);
-	grid_printf(g, r.x, r.y + 1, r.w, STYLE_TITLE, 0, "%-14s %-16s %s",
-	    "time", "thread", "text");
+	/* every nanosecond, as g takes it back */
+	int tw = view_time_exact_width(v);
+	grid_printf(g, r.x, r.y + 1, r.w, STYLE_TITLE, 0, "%-*s %-16s %s",
+	    tw, "time", "thread", "text");
 	list_clamp(p, lp->nrows, rows);
 	for (int row = 0; row < rows && p->top + (size_t)row < lp->nrows;
 	    row++) {
@@ -117,11 +119,11 @@ logs_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 		if (l->track < t->ntracks)
 			label = track_label(t, &t->tracks[l->track], lb,
 			    sizeof lb);
-		text_puts(g, r.x, y, 14, view_time(v, l->t, tb, sizeof tb),
-		    style, 0);
-		text_puts(g, r.x + 15, y, 16, label, style, 0);
-		if (r.w > 32)
-			text_puts(g, r.x + 32, y, r.w - 32,
+		text_puts(g, r.x, y, tw, view_time_exact(v, l->t, tb,
+		    sizeof tb), style, 0);
+		text_puts(g, r.x + tw + 1, y, 16, label, style, 0);
+		if (r.w > tw + 18)
+			text_puts(g, r.x + tw + 18, y, r.w - tw - 18,
 			    trace_str(t, l->text), i != p->sel &&
 			    view_log_matches(v, lp->rows[i]) ?
 			    STYLE_MATCH : style, 0);

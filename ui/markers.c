@@ -74,8 +74,10 @@ markers_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 	snprintf(buf, sizeof buf, "%zu of %zu markers; ] [ next/previous, "
 	    "w b c e by kind", mp->nrows, t->nmarkers);
 	pane_title(g, r, "Markers", buf);
-	grid_printf(g, r.x, r.y + 1, r.w, STYLE_TITLE, 0, "%-14s %-13s %-16s %10s  %s",
-	    "time", "kind", "track", "value", "text");
+	/* every nanosecond, as g takes it back */
+	int tw = view_time_exact_width(v);
+	grid_printf(g, r.x, r.y + 1, r.w, STYLE_TITLE, 0, "%-*s %-13s %-16s "
+	    "%10s  %s", tw, "time", "kind", "track", "value", "text");
 	list_clamp(p, mp->nrows, rows);
 	for (int row = 0; row < rows && p->top + (size_t)row < mp->nrows;
 	    row++) {
@@ -91,9 +93,9 @@ markers_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 		if (m->track < t->ntracks)
 			label = track_label(t, &t->tracks[m->track], lb,
 			    sizeof lb);
-		view_time(v, m->t, tb, sizeof tb);
-		c = text_puts(g, r.x, y, 14, tb, style, 0);
-		c = 15;
+		view_time_exact(v, m->t, tb, sizeof tb);
+		text_puts(g, r.x, y, tw, tb, style, 0);
+		c = tw + 1;
 		c += grid_printf(g, r.x + c, y, r.w - c, style, 0, "%-13s ",
 		    marker_kind_name((enum marker_kind)m->kind));
 		text_puts(g, r.x + c, y, 16, label, style, 0);

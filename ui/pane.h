@@ -23,13 +23,14 @@
 
 struct view;
 
-/* The panes, in the order Tab walks them and the pane keys 1 to 9, v and
- * # name them (CMD_PANE_TIMELINE + id: keys.h); each has its row in the
+/* The panes, in the order Tab walks them and the pane keys 1 to 9, v,
+ * #, t and A name them (CMD_PANE_TIMELINE + id: keys.h); each has its row in the
  * class table (ui/panes.c). */
 enum pane_id {
 	PANE_TIMELINE, PANE_FLAME, PANE_FUNCTIONS, PANE_SEARCH,
 	PANE_MARKERS, PANE_THREADS, PANE_LOGS, PANE_SQL, PANE_CALLTREE,
-	PANE_CALLERS, PANE_INSTANCES, PANE_COUNT
+	PANE_CALLERS, PANE_INSTANCES, PANE_BACKTRACE, PANE_INFO, PANE_DIFF,
+	PANE_DIFF_TABLE, PANE_DIFF_CALLS, PANE_DIFF_TIMELINES, PANE_COUNT
 };
 
 /* What a command handler tells the main loop. */
@@ -55,6 +56,7 @@ struct list_pos {
 };
 
 struct pane_class;
+struct column_set;
 
 /* The first member of every pane's state. */
 struct pane {
@@ -90,6 +92,13 @@ struct pane_class {
 	 * the callers and calls of), or CALL_NONE; NULL: the cursor's
 	 * call. */
 	func_id (*selected_func)(struct pane *p, struct view *v);
+	/* The columns the user may choose (columns.h), or NULL: none. */
+	struct column_set *(*columns)(struct pane *p);
+	/* Whether the pane has anything to show (the comparison's panes
+	 * need a second trace): when not, Tab passes it by. NULL: always; a
+	 * pane that has the entry needs more than the trace, and the saved
+	 * state never names it. */
+	bool (*available)(struct pane *p, struct view *v);
 };
 
 /* Shared by list panes (ui/list.c): moves pos over n rows; PANE_*

@@ -5,9 +5,9 @@
  */
 #include "panes.h"
 
-/* The pane commands (keys 1 to 9, v, #) name the panes in this order:
+/* The pane commands (keys 1 to 9, v, #, t, A) name the panes in this order:
  * CMD_PANE_TIMELINE + id (the viewer's cmd_pane, the saved state). */
-_Static_assert(CMD_PANE_INSTANCES - CMD_PANE_TIMELINE == PANE_COUNT - 1,
+_Static_assert(CMD_PANE_DIFF_TIMELINES - CMD_PANE_TIMELINE == PANE_COUNT - 1,
     "a pane command for every pane, in pane order");
 
 static const struct pane_class *const pane_classes[PANE_COUNT] = {
@@ -22,6 +22,12 @@ static const struct pane_class *const pane_classes[PANE_COUNT] = {
 	[PANE_CALLTREE] = &pane_calltree,
 	[PANE_CALLERS] = &pane_callers,
 	[PANE_INSTANCES] = &pane_instances,
+	[PANE_BACKTRACE] = &pane_backtrace,
+	[PANE_INFO] = &pane_info,
+	[PANE_DIFF] = &pane_diff,
+	[PANE_DIFF_TABLE] = &pane_diff_table,
+	[PANE_DIFF_CALLS] = &pane_diff_calls,
+	[PANE_DIFF_TIMELINES] = &pane_diff_timelines,
 };
 
 void

@@ -24,6 +24,12 @@ extern const struct pane_class pane_sql;
 extern const struct pane_class pane_calltree;
 extern const struct pane_class pane_callers;
 extern const struct pane_class pane_instances;
+extern const struct pane_class pane_backtrace;
+extern const struct pane_class pane_info;
+extern const struct pane_class pane_diff;
+extern const struct pane_class pane_diff_table;
+extern const struct pane_class pane_diff_calls;
+extern const struct pane_class pane_diff_timelines;
 
 /* Makes the view's panes, one of each class (after view_init; the view
  * owns them from then on and frees them with view_free). */
@@ -49,6 +55,8 @@ struct lane_row {
 	uint32_t track;
 	int32_t depth;		/* -1: the lane header */
 };
+/* Where a track's lane is in the timeline's order (0: the first). */
+uint32_t timeline_lane_pos(const struct view *v, uint32_t track);
 /* The rows the timeline shows, in order (caller frees *rows). */
 size_t timeline_rows(const struct view *v, struct lane_row **rows);
 /* Draws one depth row of a track over [x, x + w). */

@@ -436,11 +436,21 @@ sql_draw(struct pane *pane, struct view *v, struct grid *g, struct rect r)
 		    "stopped; s edits it");
 	else if (res == NULL)
 		snprintf(buf, sizeof buf, "no result");
-	else
-		snprintf(buf, sizeof buf, "%s%zu row%s in %.1f ms; Enter "
+	else {
+		/* The tables see the slices that overlap the span, whole:
+		 * unlike the functions pane's, their dur is not clipped. */
+		char sp[128] = "", st[96];
+		ttv_ns s0, s1;
+		view_span(v, &s0, &s1);
+		if (s0 > v->trace->first || s1 <= v->trace->last)
+			snprintf(sp, sizeof sp, "; slices overlapping %s, "
+			    "dur not clipped", view_span_text(v, st,
+			    sizeof st));
+		snprintf(buf, sizeof buf, "%s%zu row%s in %.1f ms%s; Enter "
 		    "jumps to a row's ts, s edits the query",
 		    res->truncated ? "first " : "", res->nrows,
-		    res->nrows == 1 ? "" : "s", res->ms);
+		    res->nrows == 1 ? "" : "s", res->ms, sp);
+	}
 	pane_title(g, r, "SQL", buf);
 	text_puts(g, r.x, r.y + 1, r.w, p->query, STYLE_DIM, 0);
 	if (res == NULL || res->ncols == 0)

@@ -13,6 +13,13 @@
  *   filter show|hide REGEX
  *   threads INVERT TID...
  *   mark LETTER T0 T1 CURSOR_T PINNED [TRACK DEPTH INDEX]
+ *   columns PANE NAME,NAME... the columns chosen (V) of a pane that
+ *                             has them (columns.h), when not all
+ *
+ * The file is named by a hash of the trace's real path alone, so a trace
+ * rewritten in place has one state file, replaced when the viewer quits;
+ * the size and time stamp of line 2 tell that the trace changed since,
+ * and its state is then not restored.
  *
  * Reading builds a candidate state and applies it only when every line
  * passed; writing goes to a new temporary file renamed into place, so a
@@ -31,13 +38,14 @@
 #include <unistd.h>
 
 #include "callpanes.h"
+#include "columns.h"
 #include "escape.h"
 #include "keys.h"
 #include "state.h"
 #include "xalloc.h"
 
 #define STATE_MAX_BYTES (1 << 20)
-/* More lines than a state has settings: a state file holds at most 35. */
+/* More lines than a state has settings: a state file holds at most 37. */
 #define STATE_MAX_LINES 64
 #define STATE_VERSION "ttv-state 2"
 #define STATE_VERSION_1 "ttv-state 1"
@@ -68,6 +76,8 @@ struct candidate {
 	int64_t *tids;
 	size_t ntids;
 	struct saved_mark marks[26];
+	bool cols_set[PANE_COUNT];
+	uint32_t cols[PANE_COUNT];
 	int lineno;		/* of the line being read */
 	bool text_form;		/* version 2: names and path escaped */
 };
@@ -114,8 +124,6 @@ state_file(const struct identity *id)
 		return NULL;
 	for (const char *s = id->real; *s; s++)
 		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-	h = (h ^ (uint64_t)id->size) * 0x100000001b3ULL;
-	h = (h ^ (uint64_t)id->mtime_ns) * 0x100000001b3ULL;
 	char *f = xasprintf("%s/%016llx.state", dir, (unsigned long long)h);
 	free(dir);
 	return f;
@@ -231,10 +239,33 @@ text_form(const char *s)
 	return out;
 }
 
+/* "columns PANE NAME,NAME...": the pane must have those columns, and
+ * one at least is shown. */
+static const char *
+parse_columns(const struct view *v, char *rest, struct candidate *c)
+{
+	char *sp = strchr(rest, ' ');
+	if (sp == NULL)
+		return "columns name a pane and its columns";
+	*sp = '\0';
+	enum pane_id p = pane_by_name(rest);
+	struct column_set *cs = p < PANE_COUNT ?
+	    pane_column_set(v->panes[p]) : NULL;
+	uint32_t shown;
+	if (cs == NULL)
+		return "no pane with columns of that name";
+	if (columns_parse(cs, sp + 1, &shown) != 0 || shown == 0)
+		return "columns the pane does not have";
+	c->cols_set[p] = true;
+	c->cols[p] = shown;
+	return NULL;
+}
+
 /* One line into the candidate; NULL, or what is wrong with it. */
 static const char *
-parse_line(const struct trace *t, char *line, struct candidate *c)
+parse_line(const struct view *v, char *line, struct candidate *c)
 {
+	const struct trace *t = v->trace;
 	char *sp = strchr(line, ' ');
 	char *rest = sp ? sp + 1 : line + strlen(line);
 	long long a, b, x, y;
@@ -302,6 +333,8 @@ parse_line(const struct trace *t, char *line, struct candidate *c)
 		}
 		return NULL;
 	}
+	if (strcmp(line, "columns") == 0)
+		return parse_columns(v, rest, c);
 	if (strcmp(line, "mark") == 0) {
 		if (rest[0] < 'a' || rest[0] > 'z' || rest[1] != ' ')
 			return "bookmarks are a to z";
@@ -369,12 +402,24 @@ apply(struct view *v, struct candidate *c, bool keep_filters)
 	if (c->window) {
 		v->t0 = c->w0;
 		v->t1 = c->w1;
+		/* The cursor inside the window: in its middle when the
+		 * session's first cursor is not in it. */
+		ttv_ns at = view_cursor_time(v);
+		if (at < v->t0 || at >= v->t1) {
+			at = v->t0 + (v->t1 - v->t0) / 2;
+			view_cursor_at_time(v, at);
+			v->cursor_t = at;
+			v->cursor_pinned = true;
+		}
 		view_data_changed(v);
 	}
 	if (c->range)
 		view_range_set(v, c->r0, c->r1);
 	if (c->details_set)
 		v->details = c->details;
+	for (int p = 0; p < PANE_COUNT; p++)
+		if (c->cols_set[p])
+			pane_column_set(v->panes[p])->shown = c->cols[p];
 	if (c->pane_set) {
 		if ((c->pane == PANE_CALLERS || c->pane == PANE_INSTANCES) &&
 		    c->func != CALL_NONE)
@@ -401,6 +446,7 @@ state_load(struct view *v, const char *path, bool keep_filters)
 	char *text = read_text(file, &len, &why);
 	struct candidate c = { .func = CALL_NONE };
 	int lineno = 0;
+	bool changed = false;
 	if (text != NULL && memchr(text, '\0', len) != NULL)
 		why = xstrdup("a NUL byte");
 	for (char *line = text, *next; why == NULL && line != NULL &&
@@ -424,14 +470,27 @@ state_load(struct view *v, const char *path, bool keep_filters)
 			    xstrdup(id.real);
 			char *want = xasprintf("trace %lld %lld %s", id.size,
 			    id.mtime_ns, real);
-			/* A hash shared with another trace: not ours. */
-			if (strcmp(line, want) != 0)
-				why = xstrdup("saved for another trace");
+			/* The same path, another size or time stamp: the
+			 * trace was rewritten since. Another path: a hash
+			 * shared with another trace. */
+			char *s = line;
+			long long size, mtime;
+			if (strcmp(line, want) != 0) {
+				s += strncmp(s, "trace ", 6) == 0 ? 6 : 0;
+				if (field_ll(&s, &size) && field_ll(&s, &mtime) &&
+				    strcmp(s, real) == 0)
+					changed = true;
+				else
+					why = xstrdup("saved for another "
+					    "trace");
+			}
 			free(want);
 			free(real);
+			if (changed)
+				break;
 			continue;
 		}
-		const char *bad = parse_line(v->trace, line, &c);
+		const char *bad = parse_line(v, line, &c);
 		if (bad != NULL)
 			why = xasprintf("line %d: %s", lineno, bad);
 	}
@@ -441,7 +500,10 @@ state_load(struct view *v, const char *path, bool keep_filters)
 	    (c.func = func_by_name(v->trace, c.func_name, c.text_form)) ==
 	    CALL_NONE)
 		why = xasprintf("line %d: no such function", c.func_line);
-	if (why != NULL)
+	if (changed)
+		view_message(v, false, "the trace changed since its state was "
+		    "saved: not restored");
+	else if (why != NULL)
 		view_message(v, true, "saved state %s ignored: %s", file, why);
 	else if (text != NULL) {
 		apply(v, &c, keep_filters);
@@ -507,6 +569,15 @@ write_state(FILE *fp, const struct view *v, const struct identity *id)
 				fprintf(fp, " %lld",
 				    (long long)t->tracks[i].tid);
 		putc('\n', fp);
+	}
+	for (int p = 0; p < PANE_COUNT; p++) {
+		struct column_set *cs = pane_column_set(v->panes[p]);
+		if (cs == NULL || cs->shown == columns_all(cs))
+			continue;
+		char *names = columns_text(cs);
+		fprintf(fp, "columns %s %s\n", command_get((enum cmd)
+		    (CMD_PANE_TIMELINE + p))->name, names);
+		free(names);
 	}
 	for (int i = 0; i < 26; i++) {
 		const struct bookmark *b = &v->marks[i];

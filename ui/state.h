@@ -1,7 +1,8 @@
 /*
  * What the viewer remembers of a trace between sessions: the window, the
  * range, the pane in front (and the function of the callers and calls
- * panes), the thread and function filters, and the bookmarks. One file
+ * panes), the columns chosen, the thread and function filters, and the
+ * bookmarks. One file
  * per trace under $XDG_STATE_HOME/ttv/ (~/.local/state/ttv/ without it),
  * named by a hash of the trace's identity — its real path, size and
  * modification time — which the file repeats, so a trace that changed

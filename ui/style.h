@@ -27,9 +27,16 @@ enum style {
 	STYLE_SLICE_LAST = STYLE_SLICE0 + 11,
 	STYLE_EDGE0,		/* STYLE_EDGE0 + hue: partial blocks, fg = hue */
 	STYLE_EDGE_LAST = STYLE_EDGE0 + 11,
+	/* Two traces compared (ui/diff*.c): what grew in red, what shrank
+	 * in blue, each in STYLE_DIFF_LEVELS strengths (the last the
+	 * strongest), what stayed the same neutral. */
+	STYLE_DIFF_GREW0,
+	STYLE_DIFF_SHRANK0 = STYLE_DIFF_GREW0 + 3,
+	STYLE_DIFF_SAME = STYLE_DIFF_SHRANK0 + 3,
 	STYLE_COUNT
 };
 #define STYLE_NHUES 12
+#define STYLE_DIFF_LEVELS 3
 
 /* Extra attributes a pane may add to any style. */
 #define ATTR_BOLD	0x1

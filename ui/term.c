@@ -153,6 +153,35 @@ set_pair(int style, struct rgbc fg, struct rgbc bg, attr_t a,
 	style_attr[style] = a;
 }
 
+/* Two traces compared: red for what grew, blue for what shrank, lighter
+ * to stronger by the size of the change; on 8 colours one red and one
+ * blue, the strongest in bold. */
+static void
+setup_diff_styles(enum term_colour mode)
+{
+	static const struct rgbc grew[STYLE_DIFF_LEVELS] = {
+		{ 0xf4c7c3, 224, COLOR_RED }, { 0xec8f86, 210, COLOR_RED },
+		{ 0xe0483c, 203, COLOR_RED },
+	};
+	static const struct rgbc shrank[STYLE_DIFF_LEVELS] = {
+		{ 0xc6d4f0, 189, COLOR_BLUE }, { 0x8eaae4, 111, COLOR_BLUE },
+		{ 0x4a78d0, 68, COLOR_BLUE },
+	};
+	const struct rgbc black = { 0x000000, 16, COLOR_BLACK };
+	const struct rgbc white = { 0xffffff, 231, COLOR_WHITE };
+	const struct rgbc same = { 0xd0d0d0, 252, COLOR_WHITE };
+
+	for (int i = 0; i < STYLE_DIFF_LEVELS; i++) {
+		bool eight = mode == TERM_8;
+		attr_t a = eight && i == STYLE_DIFF_LEVELS - 1 ? A_BOLD : 0;
+		set_pair(STYLE_DIFF_GREW0 + i, eight ? white : black, grew[i],
+		    a, mode);
+		set_pair(STYLE_DIFF_SHRANK0 + i, eight ? white : black,
+		    shrank[i], a, mode);
+	}
+	set_pair(STYLE_DIFF_SAME, black, same, 0, mode);
+}
+
 static void
 setup_styles(enum term_colour mode)
 {
@@ -181,6 +210,14 @@ setup_styles(enum term_colour mode)
 		style_attr[STYLE_TITLE] = A_BOLD;
 		for (int i = 0; i < STYLE_NHUES; i++)
 			style_attr[STYLE_SLICE0 + i] = A_REVERSE;
+		/* A change by its attribute: bold grew, underlined shrank
+		 * (the labels say by how much). */
+		for (int i = 0; i < STYLE_DIFF_LEVELS; i++) {
+			style_attr[STYLE_DIFF_GREW0 + i] = A_REVERSE | A_BOLD;
+			style_attr[STYLE_DIFF_SHRANK0 + i] = A_REVERSE |
+			    A_UNDERLINE;
+		}
+		style_attr[STYLE_DIFF_SAME] = A_REVERSE;
 		return;
 	}
 	start_color();
@@ -213,6 +250,7 @@ setup_styles(enum term_colour mode)
 				    (struct rgbc){ hues[i].rgb, hues[i].c256,
 				    hues[i].c8 }, 0, mode);
 	}
+	setup_diff_styles(mode);
 }
 
 static enum term_colour
@@ -338,6 +376,36 @@ term_close(void)
 	free(shadow);
 	shadow = NULL;
 	shadow_w = shadow_h = 0;
+}
+
+void
+term_suspend(void)
+{
+	if (!atomic_load(&is_open))
+		return;
+	curs_set(1);
+	endwin();	/* the modes and the screen from before; mouse off */
+}
+
+void
+term_resume(void)
+{
+	if (!atomic_load(&is_open))
+		return;
+	reset_prog_mode();
+	curs_set(0);
+	term_invalidate();
+	refresh();
+	/* The keypad's and the mouse's modes back now: curses sends them at
+	 * its next read, which would write after the frame drawn next. A
+	 * read that does not wait does it; what it read goes back. */
+	wint_t k;
+	wtimeout(stdscr, 0);
+	int r = wget_wch(stdscr, &k);
+	if (r == OK)
+		unget_wch((wchar_t)k);
+	else if (r == KEY_CODE_YES)
+		ungetch((int)k);
 }
 
 void

@@ -36,6 +36,11 @@ void term_close(void);
 void term_emergency_restore(void);
 /* Copies g to the screen; (cx, cy) shows the cursor there, -1 hides it. */
 void term_draw(const struct grid *g, int cx, int cy);
+/* Gives the terminal to another program (an editor) as it was before
+ * term_open, and takes it back, every cell repainted at the next
+ * term_draw. */
+void term_suspend(void);
+void term_resume(void);
 /* Forces the next term_draw to repaint every cell (Ctrl-L). */
 void term_invalidate(void);
 /* The next key, TK_NONE after timeout_ms (-1: wait); TK_RESIZE updates

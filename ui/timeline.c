@@ -133,6 +133,12 @@ timeline_stale(struct pane *p, struct view *v, unsigned changed)
 		((struct timeline_pane *)p)->top = 0;
 }
 
+uint32_t
+timeline_lane_pos(const struct view *v, uint32_t track)
+{
+	return track < v->trace->ntracks ? lanes(v)->pos[track] : track;
+}
+
 size_t
 timeline_rows(const struct view *v, struct lane_row **rows)
 {
@@ -649,19 +655,21 @@ draw_lane_header(struct view *v, struct grid *g, int x, int y, int w,
 		    t->processes[tr->process].pid : -1;
 		/* Under its process's threads: say whose it is. */
 		snprintf(info, sizeof info, "  async %lld of pid %lld, %zu "
-		    "slices%s", (long long)tr->tid, (long long)pid,
-		    tr->nslices, v->folded[track] ? " (folded)" : "");
+		    "slice%s%s", (long long)tr->tid, (long long)pid,
+		    tr->nslices, tr->nslices == 1 ? "" : "s",
+		    v->folded[track] ? " (folded)" : "");
 	} else if (tr->kind == TRACK_THREAD) {
 		int64_t pid = tr->process < t->nprocesses ?
 		    t->processes[tr->process].pid : -1;
 		if (tr->name != 0)
 			snprintf(info, sizeof info, "  tid %lld pid %lld, "
-			    "%zu slices%s", (long long)tr->tid, (long long)pid,
-			    tr->nslices, v->folded[track] ? " (folded)" : "");
+			    "%zu slice%s%s", (long long)tr->tid,
+			    (long long)pid, tr->nslices, tr->nslices == 1 ?
+			    "" : "s", v->folded[track] ? " (folded)" : "");
 		else	/* the label already says "tid N" */
-			snprintf(info, sizeof info, "  pid %lld, %zu slices%s",
-			    (long long)pid, tr->nslices,
-			    v->folded[track] ? " (folded)" : "");
+			snprintf(info, sizeof info, "  pid %lld, %zu slice%s%s",
+			    (long long)pid, tr->nslices, tr->nslices == 1 ?
+			    "" : "s", v->folded[track] ? " (folded)" : "");
 	} else if (tr->kind == TRACK_COUNTER) {
 		double lo = 0, hi = 0;
 		for (size_t i = 0; i < tr->nsamples; i++) {
@@ -671,10 +679,12 @@ draw_lane_header(struct view *v, struct grid *g, int x, int y, int w,
 			if (i == 0 || val > hi)
 				hi = val;
 		}
-		snprintf(info, sizeof info, "  %zu samples, %g .. %g%s",
-		    tr->nsamples, lo, hi, v->folded[track] ? " (folded)" : "");
+		snprintf(info, sizeof info, "  %zu sample%s, %g .. %g%s",
+		    tr->nsamples, tr->nsamples == 1 ? "" : "s", lo, hi,
+		    v->folded[track] ? " (folded)" : "");
 	} else
-		snprintf(info, sizeof info, "  %zu slices%s", tr->nslices,
+		snprintf(info, sizeof info, "  %zu slice%s%s", tr->nslices,
+		    tr->nslices == 1 ? "" : "s",
 		    v->folded[track] ? " (folded)" : "");
 	c += grid_puts(g, x + c, y, w - c, info, STYLE_DIM, 0);
 	/* Instants of the track, right of the label. */
@@ -830,7 +840,106 @@ step_shown(struct view *v, struct slice_ref r, bool next,
 	return false;
 }
 
-/* The lane after/before the cursor's that passes the filter. */
+/* The cursor on call r, at time t inside it: the time asked for (by g, a
+ * click, a marker) stays the cursor's through k, j, J and K, and the
+ * window moves only when t is not in it. */
+static void
+cursor_keep_time(struct view *v, struct slice_ref r, ttv_ns t)
+{
+	view_set_cursor(v, r);
+	v->cursor_t = t;
+	v->cursor_pinned = true;
+	view_show_cursor(v);
+}
+
+/* The cursor's time when it lies in the cursor's call, else the call's
+ * middle. */
+static ttv_ns
+time_in_call(const struct view *v)
+{
+	const struct slice *s = trace_slice(v->trace, v->cursor);
+	ttv_ns t = view_cursor_time(v);
+
+	if (t < s->start || t >= trace_slice_end(v->trace, v->cursor))
+		t = s->start + trace_slice_dur(v->trace, v->cursor) / 2;
+	return t;
+}
+
+/* j: the callee running at the cursor's time, else the callee in the
+ * window nearest to it (the cursor's time becomes that call's); false
+ * with a message when there is none. */
+static bool
+to_callee(struct view *v)
+{
+	const struct trace *t = v->trace;
+	struct slice_ref c = v->cursor, r;
+	ttv_ns at = time_in_call(v);
+	const struct track *tr = &t->tracks[c.track];
+
+	if (c.depth + 1 >= tr->ndepth) {
+		view_message(v, true, "no callee");
+		return false;
+	}
+	if (query_slice_at(t, c.track, c.depth + 1, at, &r)) {
+		cursor_keep_time(v, r, at);
+		return true;
+	}
+	/* The callees are the calls one deeper that start inside this one
+	 * (a zero-length one at its start too); those in the window are
+	 * candidates. */
+	const struct depth_level *l = &tr->depth[c.depth + 1];
+	ttv_ns start = trace_slice(t, c)->start, end = trace_slice_end(t, c);
+	size_t lo = level_first_start(l, start);
+	size_t hi = level_first_start(l, end > start ? end : end + 1);
+	if (lo >= hi) {
+		view_message(v, true, "no callee");
+		return false;
+	}
+	size_t wlo, whi;
+	query_window(tr, c.depth + 1, v->t0, v->t1, &wlo, &whi);
+	lo = wlo > lo ? wlo : lo;
+	hi = whi < hi ? whi : hi;
+	if (lo >= hi) {
+		view_message(v, true, "no callee in the window (o zooms out)");
+		return false;
+	}
+	/* i - 1 ended before at (none runs then), i starts after it */
+	size_t i = level_first_start(l, at);
+	if (i >= hi)
+		i = hi - 1;
+	else if (i <= lo)
+		i = lo;
+	else if (at - level_end(l, i - 1) < l->slices[i].start - at)
+		i--;
+	view_set_cursor(v, (struct slice_ref){ c.track, c.depth + 1,
+	    (uint32_t)i });
+	view_show_cursor(v);
+	return true;
+}
+
+/* h or l with no call selected (a lane with nothing at the cursor's
+ * time): the outermost call before or after that time on the lane. */
+static bool
+from_time(struct view *v, bool next)
+{
+	const struct trace *t = v->trace;
+
+	if (v->cursor_track >= t->ntracks ||
+	    t->tracks[v->cursor_track].ndepth == 0)
+		return false;
+	const struct depth_level *l = &t->tracks[v->cursor_track].depth[0];
+	size_t i = level_first_start(l, v->cursor_t);
+	if (next ? i >= l->len : i == 0)
+		return false;
+	view_set_cursor(v, (struct slice_ref){ v->cursor_track, 0,
+	    (uint32_t)(next ? i : i - 1) });
+	view_show_cursor(v);
+	return true;
+}
+
+/* The lane after/before the cursor's that passes the filter: its call
+ * at the cursor's time, or the lane itself when nothing runs on it then
+ * (h and l go on from there). */
 static void
 lane_step(struct view *v, int dir)
 {
@@ -849,22 +958,15 @@ lane_step(struct view *v, int dir)
 		v->has_cursor = false;
 		if (v->folded[i])
 			v->folded[i] = 0;
-		/* The slice running then on that lane, else its first
-		 * slice after. */
 		view_cursor_at_time(v, when);
+		v->cursor_t = when;
+		v->cursor_pinned = true;
 		if (!v->has_cursor) {
-			size_t lo, hi;
-			const struct track *tr = &t->tracks[i];
-			query_window(tr, 0, when, TTV_NS_MAX, &lo, &hi);
-			if (lo < tr->depth[0].len) {
-				struct slice_ref r = { (uint32_t)i, 0,
-				    (uint32_t)lo };
-				view_set_cursor(v, r);
-			} else if (tr->depth[0].len > 0) {
-				struct slice_ref r = { (uint32_t)i, 0,
-				    (uint32_t)(tr->depth[0].len - 1) };
-				view_set_cursor(v, r);
-			}
+			char buf[64], b2[48];
+			view_message(v, false, "%s: no call at %s (h, l: the "
+			    "calls before and after)", track_label(t,
+			    &t->tracks[i], buf, sizeof buf),
+			    view_time_exact(v, when, b2, sizeof b2));
 		}
 		view_show_cursor(v);
 		return;
@@ -883,6 +985,9 @@ timeline_command(struct pane *p, struct view *v, enum cmd c)
 	case CMD_SLICE_PREV:
 		if (!v->has_cursor) {
 			view_cursor_at_time(v, v->cursor_t);
+			if (!v->has_cursor && !from_time(v, c == CMD_SLICE_NEXT))
+				view_message(v, true, "no %s call on this lane",
+				    c == CMD_SLICE_NEXT ? "later" : "earlier");
 			return PANE_REDRAW;
 		}
 		if (step_shown(v, v->cursor, c == CMD_SLICE_NEXT, &r)) {
@@ -900,13 +1005,12 @@ timeline_command(struct pane *p, struct view *v, enum cmd c)
 			view_cursor_at_time(v, v->cursor_t);
 			return PANE_REDRAW;
 		}
-		if (c == CMD_SLICE_PARENT ? query_parent(t, v->cursor, &r) :
-		    query_first_child(t, v->cursor, &r)) {
-			view_set_cursor(v, r);
-			view_show_cursor(v);
-		} else
-			view_message(v, true, c == CMD_SLICE_PARENT ?
-			    "no caller" : "no callee");
+		if (c == CMD_SLICE_PARENT && query_parent(t, v->cursor, &r))
+			cursor_keep_time(v, r, time_in_call(v));
+		else if (c == CMD_SLICE_PARENT)
+			view_message(v, true, "no caller");
+		else
+			to_callee(v);
 		return PANE_REDRAW;
 	case CMD_LANE_NEXT:
 		lane_step(v, 1);
@@ -941,8 +1045,9 @@ timeline_command(struct pane *p, struct view *v, enum cmd c)
 }
 
 /* Wheel: zoom around the time under the pointer. Click: the slice under
- * it (or the one drawn in that column when they are dense); on a lane
- * header, fold or unfold. */
+ * it (or the one drawn in that column when they are dense), the cursor
+ * at the clicked time; a click on the selected slice zooms to it; on a
+ * lane header, fold or unfold. */
 static int
 timeline_mouse(struct pane *p, struct view *v, struct rect r, int x, int y,
     enum mouse_button b)
@@ -975,19 +1080,29 @@ timeline_mouse(struct pane *p, struct view *v, struct rect r, int x, int y,
 			flags = PANE_REDRAW;
 		} else if (tr->kind != TRACK_COUNTER &&
 		    (uint32_t)lr->depth < tr->ndepth) {
-			if (query_slice_at(v->trace, lr->track,
-			    (uint32_t)lr->depth, a + (e - a) / 2, &ref)) {
-				view_set_cursor(v, ref);
-				flags = PANE_REDRAW;
-			} else {
+			ttv_ns at = a + (e - a) / 2;
+			bool found = query_slice_at(v->trace, lr->track,
+			    (uint32_t)lr->depth, at, &ref);
+			if (!found) {
 				query_window(tr, (uint32_t)lr->depth, a, e, &lo,
 				    &hi);
-				if (lo < hi) {
-					ref = (struct slice_ref){ lr->track,
-					    (uint32_t)lr->depth, (uint32_t)lo };
-					view_set_cursor(v, ref);
-					flags = PANE_REDRAW;
-				}
+				found = lo < hi;
+				ref = (struct slice_ref){ lr->track,
+				    (uint32_t)lr->depth, (uint32_t)lo };
+			}
+			if (found && v->has_cursor && ref.track ==
+			    v->cursor.track && ref.depth == v->cursor.depth &&
+			    ref.index == v->cursor.index) {
+				/* A second click on the call: zoom to it. */
+				view_zoom_slice(v);
+				flags = PANE_REDRAW | PANE_DATA;
+			} else if (found) {
+				/* The cursor where the click was: zooming
+				 * keeps that instant in view. */
+				view_set_cursor(v, ref);
+				v->cursor_t = at;
+				v->cursor_pinned = true;
+				flags = PANE_REDRAW;
 			}
 		}
 	}

@@ -353,9 +353,11 @@ view_show_cursor(struct view *v)
 	const struct slice *s;
 
 	if (!v->has_cursor || v->cursor_pinned) {
-		if (v->cursor_t < v->t0 || v->cursor_t >= v->t1)
+		if (v->cursor_t < v->t0 || v->cursor_t >= v->t1) {
 			tmap_center(&v->t0, &v->t1, v->cursor_t,
 			    v->trace->first, trace_last(v->trace));
+			view_data_changed(v);
+		}
 		return;
 	}
 	if (view_slice_visible(v, v->cursor))
@@ -546,6 +548,31 @@ view_time_exact(const struct view *v, ttv_ns t, char *buf, size_t size)
 	if (wall_time(v, t, 9, buf, size) != NULL)
 		return buf;
 	return timefmt_time_exact(t, v->trace->first, buf, size);
+}
+
+int
+view_time_exact_width(const struct view *v)
+{
+	/* a time of day: HH:MM:SS.nnn nnn nnn */
+	int w = v->wall_clock && v->trace->wall_origin != TTV_NS_MIN ? 20 : 0;
+	int e = timefmt_trace_exact_width(v->trace->first, v->trace->last);
+	return e > w ? e : w;
+}
+
+const char *
+view_span_text(const struct view *v, char *buf, size_t size)
+{
+	char b1[48], b2[48];
+
+	if (v->range_on)
+		snprintf(buf, size, "%s .. %s (range)", view_time_exact(v,
+		    v->range_t0, b1, sizeof b1), view_time_exact(v,
+		    v->range_t1, b2, sizeof b2));
+	else
+		snprintf(buf, size, "%s .. %s", view_time_res(v, v->t0,
+		    v->t1 - v->t0, b1, sizeof b1), view_time_res(v, v->t1,
+		    v->t1 - v->t0, b2, sizeof b2));
+	return buf;
 }
 
 int

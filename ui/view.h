@@ -106,8 +106,9 @@ struct view {
 	bool wall_clock;
 
 	/* Slow queries run on a worker thread for big traces (jobs.h).
-	 * data_gen counts window/filter changes, filter_gen filter
-	 * changes; a result is used only if asked for the current one. */
+	 * data_gen counts window/filter changes, filter_gen changes of
+	 * the filters or the range (what the calls pane follows); a
+	 * result is used only if asked for the current one. */
 	bool async;
 	uint64_t data_gen, filter_gen;
 
@@ -127,6 +128,10 @@ struct view {
 	uint64_t tree_asked;	/* the data_gen of the tree on its way */
 
 	struct bookmark marks[26];
+
+	/* The source lines of functions (source.h), borrowed from the
+	 * viewer; NULL: none known. */
+	struct source_cache *source;
 
 	/* Status line message. */
 	char msg[256];
@@ -253,6 +258,13 @@ const char *view_time_res(const struct view *v, ttv_ns t, ttv_ns resolution,
     char *buf, size_t size);
 const char *view_time_exact(const struct view *v, ttv_ns t, char *buf,
     size_t size);
+/* Columns that view_time_exact takes for any time of the trace: a list's
+ * time column. */
+int view_time_exact_width(const struct view *v);
+/* The span for a pane's title, as the header shows it: "T0 .. T1
+ * (range)" with the range to the nanosecond, or the window to its
+ * resolution; times that g takes back as they are. */
+const char *view_span_text(const struct view *v, char *buf, size_t size);
 
 /* Parses a UTC time of day "HH:MM[:SS[.fff...]]" into the trace time
  * it names (the day of the trace's start, or the next one when the trace

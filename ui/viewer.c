@@ -27,6 +27,8 @@
 #include "utf8.h"
 #include "sqlpane.h"
 #include "callpanes.h"
+#include "columns.h"
+#include "diffpane.h"
 #include "range.h"
 #include "state.h"
 #include "viewer.h"
@@ -59,12 +61,19 @@ struct viewer {
 	 * scrolled. */
 	bool help;
 	struct list_pos help_pos;
+	/* The column chooser (V) shown over the pane in front. */
+	bool chooser;
+	struct list_pos chooser_pos;
 	/* The pane's rectangle at the last draw, for the mouse. */
 	struct rect main_rect;
 	struct prompt prompt;
 	enum cmd pending;	/* waiting for a bookmark letter */
 	const char *path;
+	const char *loading;	/* what the progress names, NULL: path */
 	unsigned long events;
+	/* The source lines' finder (viewer_set_source). */
+	source_find_fn source_find;
+	void *source_arg;
 	/* Load progress. */
 	struct timespec load_start, load_last;
 };
@@ -98,7 +107,8 @@ viewer_progress(void *arg, uint64_t done, uint64_t total)
 		/* Ctrl-C while a big trace loads: the load cannot be
 		 * stopped half way, so leave now, terminal restored. */
 		term_close();
-		fprintf(stderr, "ttv: interrupted while loading %s\n", w->path);
+		fprintf(stderr, "ttv: interrupted while loading %s\n",
+		    w->loading ? w->loading : w->path);
 		exit(130);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
@@ -108,7 +118,7 @@ viewer_progress(void *arg, uint64_t done, uint64_t total)
 	w->load_last = now;
 	secs = elapsed(&w->load_start, &now);
 	snprintf(buf, sizeof buf, "loading %s: %3.0f%%  %.0f of %.0f MB  "
-	    "%.0f MB/s", w->path, total ? 100.0 * (double)done /
+	    "%.0f MB/s", w->loading ? w->loading : w->path, total ? 100.0 * (double)done /
 	    (double)total : 0.0, mb, (double)total / 1e6,
 	    secs > 0 ? mb / secs : 0.0);
 	draw_status_text(w, buf, STYLE_STATUS);
@@ -204,7 +214,7 @@ prompt_label(enum prompt_kind k)
 	case PROMPT_SEARCH: return "/";
 	case PROMPT_SHOW: return "show only functions matching: ";
 	case PROMPT_HIDE: return "hide functions matching: ";
-	case PROMPT_GOTO: return "go to time (1.5ms, +20us, -1s): ";
+	case PROMPT_GOTO: return "go to time: ";
 	case PROMPT_RANGE: return "range (1ms..2ms, +1.2ms..+3ms, -1ms..): ";
 	case PROMPT_COMMAND: return ":";
 	default: return "";
@@ -215,6 +225,8 @@ prompt_label(enum prompt_kind k)
 static const char *
 status_hint(const struct viewer *w)
 {
+	if (w->chooser)
+		return "j/k move  Space show or hide  Esc close";
 	return w->help ? "j/k scroll  q close" : shown(&w->view)->hint;
 }
 
@@ -233,8 +245,8 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 	if (w->prompt.kind != PROMPT_NONE) {
 		struct prompt *p = &w->prompt;
 		c = grid_puts(g, r.x, r.y, r.w, p->kind == PROMPT_GOTO &&
-		    v->wall_clock ? "go to time of day (13:05:01.250 UTC, "
-		    "+20us, -1s): " : prompt_label(p->kind), STYLE_STATUS,
+		    v->wall_clock ? "go to time of day (13:05:01.250) or "
+		    "time: " : prompt_label(p->kind), STYLE_STATUS,
 		    ATTR_BOLD);
 		int tc = text_put(g, r.x + c, r.y, r.w - c - 1, p->buf, p->len,
 		    STYLE_STATUS, 0);
@@ -243,9 +255,16 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 			grid_attr(g, r.x + c + p->err_col - 1, r.y, 1,
 			    ATTR_REVERSE | ATTR_UNDERLINE);
 		*cx = r.x + c + tc;
+		/* what a time may be, until a message takes its place */
+		const char *hint = p->kind == PROMPT_GOTO ? "+T from the "
+		    "start, -T from the end, >T <T from the cursor; T as ttv "
+		    "prints it: 12.345 678 ms" : NULL;
 		if (v->msg[0] != '\0' && *cx + 3 < r.w)
 			text_puts(g, *cx + 2, r.y, r.w - *cx - 2, v->msg,
 			    v->msg_error ? STYLE_ERROR : STYLE_DIM, 0);
+		else if (hint != NULL && *cx + 3 < r.w)
+			text_puts(g, *cx + 2, r.y, r.w - *cx - 2, hint,
+			    STYLE_DIM, 0);
 		return r.y;
 	}
 	c = 0;
@@ -284,6 +303,10 @@ render(struct viewer *w, int *cx, int *cy)
 		help_draw(&w->help_pos, g, lay.main);
 	else
 		pane_draw(v, v->pane, g, lay.main);
+	struct column_set *cs = pane_column_set(v->panes[v->pane]);
+	if (w->chooser && !w->help && cs != NULL)
+		columns_draw(cs, &w->chooser_pos, shown(v)->title, g,
+		    lay.main);
 	if (lay.details_shown)
 		details_draw(v, g, lay.details);
 	*cy = draw_status(w, lay.status, cx);
@@ -395,6 +418,40 @@ complete_command(struct viewer *w)
 		w->view.msg[0] = '\0';
 }
 
+static enum prompt_kind prompt_of(enum cmd c);
+static int prompt_submit(struct viewer *w);
+
+/* `:NAME ARG`: what the command would have asked for, given inline. */
+static int
+command_with_arg(struct viewer *w, enum cmd c, const char *arg)
+{
+	struct view *v = &w->view;
+	struct prompt *p = &w->prompt;
+	enum prompt_kind k = prompt_of(c);
+
+	if (k != PROMPT_NONE) {
+		/* :goto 1ms as g then 1ms, :command NAME as : then NAME */
+		memmove(p->buf, arg, strlen(arg) + 1);
+		p->len = strlen(p->buf);
+		p->kind = k;
+		return prompt_submit(w);
+	}
+	if (c == CMD_MARK_SET || c == CMD_MARK_JUMP) {
+		if (arg[0] == '\0' || arg[1] != '\0') {
+			view_message(v, true, "%s takes a letter a-z",
+			    command_get(c)->name);
+			return PANE_REDRAW;
+		}
+		if (c == CMD_MARK_SET)
+			view_mark_set(v, (unsigned char)arg[0]);
+		else
+			view_mark_jump(v, (unsigned char)arg[0]);
+		return PANE_REDRAW | PANE_DATA;
+	}
+	view_message(v, true, "%s takes no argument", command_get(c)->name);
+	return PANE_REDRAW;
+}
+
 static int
 prompt_submit(struct viewer *w)
 {
@@ -402,7 +459,6 @@ prompt_submit(struct viewer *w)
 	struct prompt *p = &w->prompt;
 	enum prompt_kind k = p->kind;
 	ttv_ns t;
-	bool rel;
 	int rc = 0;
 
 	p->buf[p->len] = '\0';
@@ -424,60 +480,53 @@ prompt_submit(struct viewer *w)
 	case PROMPT_HIDE:
 		rc = view_filter_functions(v, p->buf, k == PROMPT_HIDE);
 		break;
-	case PROMPT_GOTO:
-		if (strchr(p->buf, ':') != NULL) {
-			/* A time of day, when the trace knows its clock. */
-			if (view_parse_wall(v, p->buf, &t) != 0) {
-				rc = -1;
-				break;
-			}
-			view_goto_time(v, t);
-			break;
-		}
-		if (timefmt_parse(p->buf, &t, &rel) != 0) {
-			view_message(v, true, "not a time: try 1.5ms, +20us "
-			    "or -1s");
+	case PROMPT_GOTO: {
+		/* a time as ttv prints it (timeparse.h): from the start, the
+		 * end, the cursor, or a time of day */
+		struct time_point tp;
+		const char *why;
+		ttv_ns now = view_cursor_time(v);
+		if (time_point_parse(p->buf, p->len, &tp, &why) != 0 ||
+		    time_point_resolve(v->trace, &tp, &now, &t, &why) != 0) {
+			view_message(v, true, "%s", why);
 			rc = -1;
 			break;
 		}
-		view_goto_time(v, rel ? view_cursor_time(v) + t :
-		    v->trace->first + t);
+		view_goto_time(v, t);
 		break;
+	}
 	case PROMPT_RANGE: {
 		struct range_spec rs;
-		ttv_ns r0, r1;
+		ttv_ns r0, r1, now = view_cursor_time(v);
 		char *err = NULL;
 		if (p->len == 0) {
 			view_range_clear(v);
 			break;
 		}
 		if (range_parse(p->buf, &rs, &err) != 0 ||
-		    range_resolve(v->trace, &rs, &r0, &r1, &err) != 0) {
+		    range_resolve(v->trace, &rs, &now, &r0, &r1, &err) != 0) {
 			view_message(v, true, "%s", err ? err : "bad range");
 			free(err);
 			rc = -1;
 			break;
 		}
 		view_range_set(v, r0, r1);
-		range_message(v);
+		char *out = range_outside(v->trace, r0, r1);
+		if (out != NULL)
+			view_message(v, true, "%s", out);
+		else
+			range_message(v);
+		free(out);
 		p->kind = PROMPT_NONE;
 		return PANE_REDRAW | PANE_DATA;
 	}
 	case PROMPT_COMMAND: {
-		if (strncmp(p->buf, "range ", 6) == 0) {
-			/* :range START..END, as the range prompt */
-			memmove(p->buf, p->buf + 6, strlen(p->buf + 6) + 1);
-			p->len = strlen(p->buf);
-			p->kind = PROMPT_RANGE;
-			return prompt_submit(w);
-		}
-		if (strncmp(p->buf, "sql ", 4) == 0) {
-			/* the one command with an argument */
-			const char *q = p->buf + 4 + strspn(p->buf + 4, " ");
-			p->kind = PROMPT_NONE;
-			if (*q != '\0')
-				w->help = false;	/* the SQL pane shows */
-			return sql_pane_run(v, q);
+		/* NAME, or NAME ARG for a command that asks for something */
+		char *arg = p->buf + strcspn(p->buf, " ");
+		bool has_arg = *arg != '\0';
+		if (has_arg) {
+			*arg++ = '\0';
+			arg += strspn(arg, " ");
 		}
 		enum cmd c = command_by_name(p->buf);
 		if (c == CMD_NONE) {
@@ -487,7 +536,19 @@ prompt_submit(struct viewer *w)
 			break;
 		}
 		p->kind = PROMPT_NONE;
-		return run_command(w, c);
+		if (c == CMD_PANE_DIFF && has_arg && *arg != '\0') {
+			/* :diff BASE, the path as typed */
+			w->help = false;
+			return diff_pane_load(v, arg);
+		}
+		if (c == CMD_SQL && has_arg) {
+			if (*arg != '\0')
+				w->help = false;	/* the SQL pane shows */
+			return sql_pane_run(v, arg);
+		}
+		if (!has_arg || *arg == '\0')
+			return run_command(w, c);
+		return command_with_arg(w, c, arg);
 	}
 	default:
 		break;
@@ -568,6 +629,7 @@ set_pane(struct viewer *w, enum pane_id p)
 {
 	view_show_pane(&w->view, p);
 	w->help = false;
+	w->chooser = false;
 }
 
 /* The viewer's own commands: each is named by its row in the command
@@ -598,32 +660,53 @@ cmd_redraw(struct viewer *w, enum cmd c)
 	return PANE_REDRAW;
 }
 
+/* The prompt a command opens, or PROMPT_NONE. */
+static enum prompt_kind
+prompt_of(enum cmd c)
+{
+	switch (c) {
+	case CMD_SEARCH: return PROMPT_SEARCH;
+	case CMD_FILTER_SHOW: return PROMPT_SHOW;
+	case CMD_FILTER_HIDE: return PROMPT_HIDE;
+	case CMD_GOTO: return PROMPT_GOTO;
+	case CMD_RANGE: return PROMPT_RANGE;
+	case CMD_PROMPT: return PROMPT_COMMAND;
+	default: return PROMPT_NONE;
+	}
+}
+
 /* The commands that ask for a line: a command name, a search, a filter,
  * a time. */
 int
 cmd_prompt(struct viewer *w, enum cmd c)
 {
-	enum prompt_kind k = c == CMD_SEARCH ? PROMPT_SEARCH :
-	    c == CMD_FILTER_SHOW ? PROMPT_SHOW :
-	    c == CMD_FILTER_HIDE ? PROMPT_HIDE :
-	    c == CMD_GOTO ? PROMPT_GOTO : c == CMD_RANGE ? PROMPT_RANGE :
-	    PROMPT_COMMAND;
-
-	prompt_open(w, k, NULL);
+	prompt_open(w, prompt_of(c), NULL);
 	return PANE_REDRAW;
+}
+
+/* Whether pane id has something to show (pane.h). */
+static bool
+available(struct view *v, enum pane_id id)
+{
+	struct pane *p = v->panes[id];
+
+	return p->cls->available == NULL || p->cls->available(p, v);
 }
 
 int
 cmd_pane(struct viewer *w, enum cmd c)
 {
 	struct view *v = &w->view;
+	int step = c == CMD_NEXT_PANE ? 1 : PANE_COUNT - 1;
+	enum pane_id to = v->pane;
 
-	if (c == CMD_NEXT_PANE)
-		set_pane(w, (enum pane_id)((v->pane + 1) % PANE_COUNT));
-	else if (c == CMD_PREV_PANE)
-		set_pane(w, (enum pane_id)((v->pane + PANE_COUNT - 1) %
-		    PANE_COUNT));
-	else	/* the pane commands are in pane order */
+	if (c == CMD_NEXT_PANE || c == CMD_PREV_PANE) {
+		/* Tab passes by the panes with nothing to show. */
+		do
+			to = (enum pane_id)((to + step) % PANE_COUNT);
+		while (to != v->pane && !available(v, to));
+		set_pane(w, to);
+	} else	/* the pane commands are in pane order */
 		set_pane(w, (enum pane_id)(PANE_TIMELINE +
 		    (c - CMD_PANE_TIMELINE)));
 	return PANE_REDRAW;
@@ -727,6 +810,70 @@ cmd_calls(struct viewer *w, enum cmd c)
 	    PANE_INSTANCES, f);
 }
 
+/* V: the column chooser of the pane in front, when it has columns. */
+int
+cmd_columns(struct viewer *w, enum cmd c)
+{
+	(void)c;
+	if (pane_column_set(w->view.panes[w->view.pane]) == NULL) {
+		view_message(&w->view, true, "the %s pane has no columns to "
+		    "choose (3 functions, # calls)", shown(&w->view)->title);
+		return PANE_REDRAW;
+	}
+	w->chooser = !w->chooser;
+	w->help = false;
+	memset(&w->chooser_pos, 0, sizeof w->chooser_pos);
+	return PANE_REDRAW;
+}
+
+/* O: the selected function's source in the user's editor. */
+int
+cmd_source(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+	func_id f = pane_selected_func(v, v->pane);
+	const char *file, *why;
+	char *err = NULL;
+	int line;
+
+	(void)c;
+	if (f == CALL_NONE) {
+		view_message(v, true, "no function selected");
+		return PANE_REDRAW;
+	}
+	if (source_of(v->source, f, &file, &line, &why) != 0) {
+		view_message(v, true, "no source line for %s: %s",
+		    trace_func_name(v->trace, f), why);
+		return PANE_REDRAW;
+	}
+	if (source_edit(file, line, &err) != 0) {
+		view_message(v, true, "%s", err);
+		free(err);
+	} else
+		view_message(v, false, "%s: %s:%d", trace_func_name(v->trace,
+		    f), file, line);
+	return PANE_REDRAW;
+}
+
+/* The comparison's panes; without a base yet, the prompt asks for one
+ * (":diff " and the path). */
+int
+cmd_diff(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+
+	if (diff_pane_idle(v)) {
+		prompt_open(w, PROMPT_COMMAND, "diff ");
+		view_message(v, false, "the base trace to compare this one "
+		    "with (a file or a CTF directory; Tab completes nothing)");
+		return PANE_REDRAW;
+	}
+	if (c == CMD_PANE_DIFF_CALLS)
+		return diff_pane_calls_open(v, v->pane);
+	set_pane(w, (enum pane_id)(PANE_TIMELINE + (c - CMD_PANE_TIMELINE)));
+	return PANE_REDRAW;
+}
+
 /* The range: its ends at the cursor, the selected call's span, or none. */
 int
 cmd_range(struct viewer *w, enum cmd c)
@@ -736,17 +883,30 @@ cmd_range(struct viewer *w, enum cmd c)
 	ttv_ns at = view_cursor_time(v);
 	ttv_ns r0 = v->range_on ? v->range_t0 : t->first;
 	ttv_ns r1 = v->range_on ? v->range_t1 : t->last;
+	bool swapped = false;
 
 	switch (c) {
 	case CMD_RANGE_START:
-		r0 = at;
-		if (r1 <= r0)
-			r1 = t->last > r0 ? t->last : r0 + 1;
-		break;
 	case CMD_RANGE_END:
-		r1 = at;
-		if (r1 <= r0)
-			r0 = t->first < r1 ? t->first : r1 - 1;
+		/* One end at the cursor; an end past the other swaps them
+		 * (and says so), one on the other is refused: nothing else
+		 * moves. */
+		if (c == CMD_RANGE_START ? at == r1 : at == r0) {
+			view_message(v, true, "the range would be empty: its "
+			    "%s is at the cursor", c == CMD_RANGE_START ?
+			    "end" : "start");
+			return PANE_REDRAW;
+		}
+		if (c == CMD_RANGE_START ? at > r1 : at < r0) {
+			swapped = true;
+			if (c == CMD_RANGE_START)
+				r0 = r1, r1 = at;
+			else
+				r1 = r0, r0 = at;
+		} else if (c == CMD_RANGE_START)
+			r0 = at;
+		else
+			r1 = at;
 		break;
 	case CMD_RANGE_CALL:
 		if (!v->has_cursor) {
@@ -765,7 +925,13 @@ cmd_range(struct viewer *w, enum cmd c)
 		return PANE_REDRAW | PANE_DATA;
 	}
 	view_range_set(v, r0, r1);
-	range_message(v);
+	if (swapped) {
+		char buf[200];
+		view_message(v, false, "%s: ends swapped, %s",
+		    c == CMD_RANGE_START ? "a start after the end" :
+		    "an end before the start", range_text(v, buf, sizeof buf));
+	} else
+		range_message(v);
 	return PANE_REDRAW | PANE_DATA;
 }
 
@@ -803,6 +969,7 @@ handle_mouse(struct viewer *w)
 	if (x < r.x || x >= r.x + r.w || y < r.y || y >= r.y + r.h)
 		return PANE_HANDLED;
 	v->msg[0] = '\0';
+	w->chooser = false;
 	if (w->help) {
 		if (b != MOUSE_CLICK)
 			for (int i = 0; i < 3; i++)
@@ -846,12 +1013,15 @@ handle_key(struct viewer *w, int key)
 			view_mark_jump(v, key);
 		return PANE_REDRAW | PANE_DATA;
 	}
-	/* Esc first stops a pattern being matched (or a search). */
+	/* Esc first stops a pattern being matched (or a search), then a
+	 * base trace being loaded or compared. */
 	if (key == TK_ESC && view_regex_stop(v))
 		return PANE_REDRAW | PANE_DATA;
+	if (key == TK_ESC && diff_pane_stop(v))
+		return PANE_REDRAW;
 	/* A new key replaces the last message. */
 	v->msg[0] = '\0';
-	ctx = w->help ? CTX_HELP : shown(v)->ctx;
+	ctx = w->help ? CTX_HELP : w->chooser ? CTX_COLUMNS : shown(v)->ctx;
 	c = keys_lookup(ctx, key);
 	if (c == CMD_NONE) {
 		if (key == TK_ESC && v->pane != PANE_TIMELINE) {
@@ -859,6 +1029,21 @@ handle_key(struct viewer *w, int key)
 			return PANE_REDRAW;
 		}
 		return PANE_HANDLED;
+	}
+	if (w->chooser && !w->help) {
+		const char *msg;
+		struct column_set *cs = pane_column_set(v->panes[v->pane]);
+		if (c == CMD_CLOSE || c == CMD_COLUMNS || cs == NULL) {
+			w->chooser = false;
+			return PANE_REDRAW;
+		}
+		flags = columns_command(cs, &w->chooser_pos, c, &msg);
+		if (msg != NULL)
+			view_message(v, true, "%s", msg);
+		if (flags != PANE_UNHANDLED)
+			return flags;
+		/* any other key: the chooser closes, the key does its work */
+		w->chooser = false;
 	}
 	if (w->help) {
 		if (c == CMD_CLOSE || c == CMD_HELP) {
@@ -950,6 +1135,22 @@ viewer_open(const char *path)
 }
 
 void
+viewer_set_source(struct viewer *w, source_find_fn find, void *arg)
+{
+	w->source_find = find;
+	w->source_arg = arg;
+}
+
+void
+viewer_loading(struct viewer *w, const char *path)
+{
+	w->loading = path;
+	/* A new load's rate from its own start. */
+	clock_gettime(CLOCK_MONOTONIC, &w->load_start);
+	w->load_last = w->load_start;
+}
+
+void
 viewer_close(struct viewer *w)
 {
 	term_close();
@@ -959,7 +1160,7 @@ viewer_close(struct viewer *w)
 
 int
 viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
-    const struct scope *sc, bool keep_state)
+    const struct scope *sc, bool keep_state, struct viewer_diff *diff)
 {
 	/* From here on the viewer is this function's: the terminal and
 	 * the grid viewer_open made are moved into it. */
@@ -968,7 +1169,13 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 
 	free(wp);
 	view_init(&w.view, t, w.ti.utf8);
+	struct source_cache *source = source_cache_new(t, w.source_find,
+	    w.source_arg);
+	w.view.source = source;
 	panes_create(&w.view);
+	/* The comparison's side of this trace is the command line's
+	 * selection, before the view takes its masks. */
+	diff_pane_setup(&w.view, diff, sel);
 	apply_scope(&w, sc, &sel->f);
 	merged_message(&w.view);
 	if (keep_state && state_load(&w.view, w.path, scope_filters(sc)) &&
@@ -1011,6 +1218,10 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 	}
 	term_close();
 	char *state_err = NULL;
+	/* A pane that needs more than the trace (a comparison's, its base)
+	 * could not be shown by the next session: the timeline is saved. */
+	if (shown(&w.view)->available != NULL)
+		view_show_pane(&w.view, PANE_TIMELINE);
 	if (keep_state && state_save(&w.view, w.path, &state_err) != 0) {
 		fputs("ttv: warning: state not saved: ", stderr);
 		escape_fputs(state_err, stderr);
@@ -1025,6 +1236,7 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 	}
 	rc = t->has_errors ? 1 : 0;
 	view_free(&w.view);
+	source_cache_free(source);
 	grid_free(w.grid);
 	for (size_t k = 0; k <= PROMPT_COMMAND; k++)
 		for (size_t i = 0; i < w.prompt.history[k].n; i++)

@@ -12,7 +12,9 @@
 #include <stdint.h>
 
 #include "model.h"
+#include "query_diff.h"
 #include "scope.h"
+#include "source.h"
 
 struct viewer;
 
@@ -23,15 +25,57 @@ struct viewer *viewer_open(const char *path);
  * viewer). Ctrl-C while the load runs leaves the program (130), the
  * terminal restored. */
 void viewer_progress(void *arg, uint64_t done, uint64_t total);
+/* How the viewer finds the source line of a function (the program gives
+ * the readers' layer's, formats/srcline.h); without it none is known. */
+void viewer_set_source(struct viewer *w, source_find_fn find, void *arg);
+/* The path the progress names while the program loads another trace
+ * than the one viewed (the base of ttv --diff); NULL: the trace's own. */
+void viewer_loading(struct viewer *w, const char *path);
 /* Closes the terminal and frees w: the load failed, and what is written
  * next stays on the screen. */
 void viewer_close(struct viewer *w);
+/*
+ * Comparing the trace with another (ttv --diff BASE TRACE, or :diff BASE
+ * in the viewer): the comparison's options as the command line gave them,
+ * and the program's road to a second trace, which the viewer takes on its
+ * worker thread, as it cannot open a trace by itself.
+ */
+struct viewer_diff {
+	enum diff_by by;		/* the table's rows (--by) */
+	enum diff_norm norm;		/* --normalize */
+	ttv_ns min_abs;			/* --min-change */
+	double min_rel;
+	const char *strip;		/* --match-strip, or NULL */
+	enum stats_key sort;		/* the table's first order (--sort, */
+	bool ascending;			/* --ascending) */
+	/* Loads path as the base of a comparison with the trace `other`:
+	 * the command line's options and scope, the base's range. Called on
+	 * the worker thread, so it writes nothing (the terminal is the
+	 * viewer's): 0, or -1 with *err (caller frees). progress(parg, done,
+	 * total) as the load goes. *t and *sel are the caller's. */
+	int (*open)(void *arg, const char *path, const struct trace *other,
+	    void (*progress)(void *, uint64_t, uint64_t), void *parg,
+	    struct trace **t, struct selection *sel, char **err);
+	void *arg;
+	/* A base the program loaded already (ttv --diff), which the viewer
+	 * takes, and its selection; NULL: none yet. */
+	const char *base_path;
+	struct trace *base;
+	struct selection base_sel;
+	/* The trace's own range in the comparison (--range), TTV_NS_MIN and
+	 * TTV_NS_MAX without one. */
+	ttv_ns t0, t1;
+};
+
 /* Runs the panes on t, which it takes, with the filter sel made from sc
  * (its function mask taken too), until the user quits; frees w. With
  * keep_state the state saved for the trace (state.h) is restored at the
- * start and saved at the end. Returns the process exit status: 0 ok, 1
- * for a damaged trace (shown as far as it could be read). */
+ * start and saved at the end. diff (NULL: no comparison can be made)
+ * holds the comparison's options and the road to a base; with a base
+ * loaded, the viewer opens on the differential flame graph. Returns the
+ * process exit status: 0 ok, 1 for a damaged trace (shown as far as it
+ * could be read; a damaged base says so on the status line). */
 int viewer_run(struct viewer *w, struct trace *t, struct selection *sel,
-    const struct scope *sc, bool keep_state);
+    const struct scope *sc, bool keep_state, struct viewer_diff *diff);
 
 #endif

@@ -166,6 +166,11 @@ xray_func_slow(struct xray *x, int64_t id)
 		name = buf;
 	}
 	func_id f = builder_func(x->b, builder_intern_cstr(x->b, name), 0, id);
+	/* where its code is, for its source line */
+	uint64_t addr = x->map != NULL && id >= 1 && id <= INT32_MAX ?
+	    xray_instrmap_addr(x->map, (int32_t)id) : 0;
+	if (addr != 0)
+		builder_func_addr(x->b, f, x->map_path, addr);
 	if ((uint64_t)id < XRAY_FCACHE_SIZE)
 		__atomic_store_n(&x->fcache[id], f + 1, __ATOMIC_RELEASE);
 	else
@@ -419,6 +424,7 @@ load_map(struct xray *x)
 		    "functions are shown by id", path, err ? err : "unreadable");
 	} else {
 		builder_meta(x->b, "instr_map", path);
+		x->map_path = xstrdup(path);
 		size_t n = xray_instrmap_nwarnings(x->map);
 		for (size_t i = 0; i < n; i++)
 			builder_note(x->b, DIAG_WARNING, "instrumentation map "
@@ -511,6 +517,7 @@ xray_load(struct load_ctx *ctx)
 	free(x.fcache);
 	if (x.map != NULL)
 		xray_instrmap_free(x.map);
+	free(x.map_path);
 	return rc;
 }
 

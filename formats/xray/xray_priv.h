@@ -82,6 +82,7 @@ struct xray {
 	uint64_t clamped;	/* (atomic) times still out of range */
 
 	struct xray_instrmap *map;
+	char *map_path;		/* the binary map was read from */
 	uint32_t *fcache;	/* small ids: func_id + 1, 0 = not yet */
 	struct xray_map bigids;	/* other ids */
 	str_id argnames[8];

@@ -36,9 +36,28 @@ expect_rc 2 "$TTV" --calls
 expect_rc 2 "$TTV" --range 0..1ms "$demo"
 grep -q "goes with a batch mode" "$tmp/err" || fail "--range in the viewer: $(cat "$tmp/err")"
 
-# a function that is not there: 1
+# times as ttv prints them: +T from the start, the same as T
+a=$("$TTV" --stats --tsv --range '+2.373 750 ms..+2.5ms' "$demo")
+b=$("$TTV" --stats --tsv --range 2373750..2500000 "$demo")
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "--range of printed times: '$a' vs '$b'"
+# from the cursor: the viewer's alone
+expect_rc 2 "$TTV" --stats --range '>1ms..' "$demo"
+grep -q "from the viewer's cursor" "$tmp/err" || fail "--range >1ms: $(cat "$tmp/err")"
+# past the trace's end: a warning that says what the trace spans
+expect_rc 0 "$TTV" --stats --range 10s..20s "$demo"
+grep -q "warning: the range is past the trace's end: the trace spans +0 ns .. +2.707 278 ms (2.71 ms)$" \
+    "$tmp/err" || fail "--range past the end: $(cat "$tmp/err")"
+
+# a function that is not there: 1, and nothing printed
 expect_rc 1 "$TTV" --callers no_such_function "$demo"
-grep -q "no function named 'no_such_function'" "$tmp/err" || fail "unknown function: $(cat "$tmp/err")"
+grep -q "no function named 'no_such_function' (names as --stats prints them)$" "$tmp/err" ||
+    fail "unknown function: $(cat "$tmp/err")"
+for tsv in "" --tsv; do
+	expect_rc 1 "$TTV" --calls 'no_such_f' $tsv "$demo"
+	grep -q "no function matches 'no_such_f' (names as --stats prints them)$" "$tmp/err" ||
+	    fail "--calls of no function $tsv: $(cat "$tmp/err")"
+	[ ! -s "$tmp/out" ] || fail "--calls of no function $tsv printed: $(cat "$tmp/out")"
+done
 
 # --calls: every call, slowest first, as many as --stats counts
 expect_rc 0 "$TTV" --calls '^blur_row$' --tsv "$demo"
@@ -49,8 +68,10 @@ awk -F'\t' 'NR > 1 && ($3 > $2 || $1 < 0 || $6 != "blur_row") { exit 1 }' "$tmp/
 	fail "--calls: self <= dur, ts from the start"
 expect_rc 0 "$TTV" --calls '^blur_row$' --tsv --ascending "$demo"
 tail -n +2 "$tmp/out" | cut -f2 | sort -c -n || fail "--calls --ascending: fastest first"
-expect_rc 0 "$TTV" --calls 'nothing matches this' "$demo"
-[ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "--calls with no match: the header only"
+# a function with no call in the range: the header only (one with no
+# name that matches at all is an error, above)
+expect_rc 0 "$TTV" --calls '^blur_row$' --range 0..1ns "$demo"
+[ "$(wc -l <"$tmp/out")" -eq 1 ] || fail "--calls with no call in the range: the header only"
 # the same calls as --stats, whatever the regex
 "$TTV" --stats --tsv "$demo" | awk -F'\t' 'NR > 1 { print $1, $2, $3 }' | sort >"$tmp/stats"
 "$TTV" --calls . --tsv "$demo" | awk -F'\t' 'NR > 1 { n[$6]++; d[$6] += $2 }
@@ -60,6 +81,49 @@ cmp -s "$tmp/stats" "$tmp/calls" || fail "--calls . counts and totals = --stats"
 expect_rc 0 "$TTV" --calls '^blur_row$' "$demo"
 head -1 "$tmp/out" | grep -q "start *dur *self *tid *depth  function" || fail "--calls text header"
 [ "$(tail -n +2 "$tmp/out" | wc -l)" -eq 336 ] || fail "--calls text rows"
+# ... every time to the nanosecond (start, dur and self as --tsv has
+# them), in columns as wide as the longest: a 1 MHz XRay log of 3000 s
+: "${TTV_BUILDDIR:?}"
+"$TTV_BUILDDIR/tests/gen/xraygen" -f 1000000 full "$tmp/slow.xray" ||
+	fail "xraygen -f 1000000"
+"$TTV" --calls . --tsv "$tmp/slow.xray" >"$tmp/tsv"
+"$TTV" --calls . "$tmp/slow.xray" >"$tmp/out"
+grep -q '^ *+3000\.009 280 000 s  *100\.000 µs  *10\.000 µs ' "$tmp/out" ||
+	fail "--calls past 1000 s: $(grep -F '+3000' "$tmp/out" | head -2)"
+# exact(ns): the text timefmt_duration_exact gives; then each text row
+# holds the TSV row's three times, right-aligned under the header's
+awk -F'\t' -v out="$tmp/out" '
+function group(d,   r) {
+	r = ""
+	while (length(d) > 3) { r = r substr(d, 1, 3) " "; d = substr(d, 4) }
+	return r d
+}
+function exact(ns,   u, p, w, f) {
+	if (ns < 1000) return ns " ns"
+	if (ns < 1000000) { u = "us"; p = 1000 }
+	else if (ns < 1000000000) { u = "ms"; p = 1000000 }
+	else { u = "s"; p = 1000000000 }
+	w = int(ns / p); f = sprintf("%0" length(p "") - 1 "d", ns - w * p)
+	return w "." group(f) " " u
+}
+NR == 1 {
+	getline hdr <out
+	ends = index(hdr, "start") + 4; endd = index(hdr, "dur") + 2
+	endf = index(hdr, "self") + 3
+	next
+}
+{
+	if ((getline line <out) <= 0) { print "missing row " NR; exit 1 }
+	s = "+" exact($1); if ($1 == 0) s = "+0 ns"
+	want = sprintf("%" ends "s %" endd - ends - 1 "s %" endf - endd - 1 "s",
+	    s, exact($2), exact($3))
+	# µs, two bytes, takes one column on screen
+	gsub(/µ/, "u", line)
+	if (substr(line, 1, length(want)) != want) {
+		print "row " NR ": \"" line "\", want \"" want "\""
+		exit 1
+	}
+}' "$tmp/tsv" >"$tmp/msg" || fail "--calls text times: $(cat "$tmp/msg")"
 
 # --callers / --callees: demo.c: quadtree is called by process_tile and
 # by itself, and calls itself and is_uniform
@@ -83,7 +147,7 @@ expect_rc 0 "$TTV" --callers worker --tsv "$demo"
 
 # --tree: paths, counts, self times that add up
 expect_rc 0 "$TTV" --tree --tsv "$demo"
-head -1 "$tmp/out" | grep -q "^path	count	total_ns	self_ns$" || fail "--tree TSV header"
+head -1 "$tmp/out" | grep -q "^path	count	total_ns	self_ns	unfinished$" || fail "--tree TSV header"
 awk -F'\t' '$1 == "worker;process_tile;quadtree" && $2 != 18 { exit 1 }' "$tmp/out" ||
 	fail "--tree: 18 outermost quadtree calls"
 self=$(awk -F'\t' 'NR > 1 { s += $4 } END { print s }' "$tmp/out")

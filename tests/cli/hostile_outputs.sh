@@ -181,7 +181,7 @@ for f in names.fxt names.tracelog; do
 	"$TTV" --callers 'a\\xffb' --tsv "$t" >"$tmp/out" 2>"$tmp/err" ||
 	    fail "$f --callers 'a\\\\xffb': $(cat "$tmp/err")"
 	"$TTV" --callers 'n\x00b' "$t" 2>/dev/null | head -1 |
-	    grep -q '^n\\x00b: 1 calls' || fail "$f --callers 'n\\x00b'"
+	    grep -q '^n\\x00b: 1 call,' || fail "$f --callers 'n\\x00b'"
 done
 # The text form: the byte 0xFF is \xff, the text \xff is \\xff, a NUL
 # \x00; in JSON that text quoted; ';' in a folded frame \x3b.

@@ -68,8 +68,8 @@ for fmt in "" --tsv --csv; do
 	out=$("$TTV" $fmt --query "SELECT 'a' || char(0) || 'b' AS s" "$T" | tail -1)
 	[ "$out" = 'a\x00b' ] || fail "NUL in text with '$fmt': '$out'"
 done
-out=$("$TTV" --json --query "SELECT 'a' || char(0) || 'b' AS s" "$T" | sed -n 2p)
-[ "$out" = '{"s":"a\u0000b"}' ] || fail "NUL in JSON: '$out'"
+out=$("$TTV" --json --query "SELECT 'a' || char(0) || 'b' AS s" "$T")
+[ "$out" = '[{"s":"a\u0000b"}]' ] || fail "NUL in JSON: '$out'"
 
 # 3. Ctrl-C: SIGINT after a short while; ttv must end with 130 within a
 # few seconds. Waits for pid $1 at most 5 s.

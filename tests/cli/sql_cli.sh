@@ -161,6 +161,29 @@ assert rows[0]["n"] is None and rows[0]["r"] == 0.25, rows[0]
 assert isinstance(rows[0]["ts"], int), rows[0]
 ' "$tmp/j" || fail "json: $(head -c 300 "$tmp/j")"
 fi
+# several statements: JSON Lines, one line per statement with rows, each
+# line one JSON document; reals as few digits as read back (3.1415)
+"$TTV" --json --query "CREATE TEMP VIEW v AS SELECT 1 AS one;
+    SELECT one, 3.1415 AS pi, 0.1 AS t FROM v; SELECT 2 AS two WHERE 0;
+    SELECT name FROM slice LIMIT 2" "$T" >"$tmp/j"
+[ "$(wc -l <"$tmp/j")" -eq 3 ] || fail "json lines: $(cat "$tmp/j")"
+[ "$(head -1 "$tmp/j")" = '[{"one":1,"pi":3.1415,"t":0.1}]' ] ||
+    fail "json reals: $(head -1 "$tmp/j")"
+[ "$(sed -n 2p "$tmp/j")" = '[]' ] || fail "json of no rows: $(sed -n 2p "$tmp/j")"
+if command -v python3 >/dev/null 2>&1; then
+	python3 -c '
+import json, sys
+docs = [json.loads(l) for l in open(sys.argv[1])]
+assert [len(d) for d in docs] == [1, 0, 2], docs
+' "$tmp/j" || fail "json lines do not parse: $(head -c 300 "$tmp/j")"
+fi
+# the args of the shared FXT traces: display_value as the details pane
+F=${TTV_SHARED:-}/traces/fxt/synthetic_small.fxt
+if [ -n "${TTV_SHARED:-}" ] && [ -f "$F" ]; then
+	out=$("$TTV" --tsv --query "SELECT DISTINCT display_value FROM args
+	    WHERE value_type = 'real' AND real_value = 3.1415" "$F" | tail -n +2)
+	[ "$out" = 3.1415 ] || fail "display_value of 3.1415: '$out'"
+fi
 for fmt in "" --tsv --csv --json; do
 	"$TTV" $fmt --query "SELECT char(27) || '[31mred' AS e, char(7, 10) AS b" "$T" >"$tmp/o"
 	if LC_ALL=C grep -q "$(printf '\033')" "$tmp/o" ||

@@ -194,7 +194,8 @@ if chrome is not None:
 bad = scalar(
     "SELECT COUNT(*) FROM slice s JOIN slice p ON s.parent_id = p.id "
     "WHERE s.flags & 1024 = 0 AND (p.track_id != s.track_id OR "
-    "p.depth != s.depth - 1 OR p.ts > s.ts OR s.ts + s.dur > p.ts + p.dur)")
+    "p.depth != s.depth - 1 OR p.ts > s.ts OR "
+    "s.ts + s.dur_in_trace > p.ts + p.dur_in_trace)")
 if bad != "0":
     fail("%s slices have a parent that does not hold them" % bad)
 orphans = scalar("SELECT COUNT(*) FROM slice WHERE flags & 1024 = 0 AND "
@@ -215,8 +216,9 @@ if plain == "0":
             " UNION ALL SELECT s.id, p.path || ';' || s.name"
             " FROM slice s JOIN p ON s.parent_id = p.id"
             " WHERE s.flags & 1024 = 0)"
-            " SELECT path, SUM(self) FROM (SELECT p.path AS path, s.dur -"
-            " COALESCE((SELECT SUM(c.dur) FROM slice c WHERE"
+            " SELECT path, SUM(self) FROM (SELECT p.path AS path,"
+            " s.dur_in_trace - COALESCE((SELECT SUM(c.dur_in_trace)"
+            " FROM slice c WHERE"
             " c.parent_id = s.id AND c.flags & 1024 = 0), 0) AS self"
             " FROM p JOIN slice s ON s.id = p.id) GROUP BY path"
             " HAVING SUM(self) > 0") or []:

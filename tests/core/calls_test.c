@@ -877,23 +877,23 @@ test_range_parse(void **state)
 	char *err = NULL;
 	ttv_ns t0, t1;
 	assert_int_equal(range_parse("0..50us", &r, &err), 0);
-	assert_int_equal(range_resolve(t, &r, &t0, &t1, &err), 0);
+	assert_int_equal(range_resolve(t, &r, NULL, &t0, &t1, &err), 0);
 	assert_int_equal(t0, 1000000);
 	assert_int_equal(t1, 1050000);
 	assert_int_equal(range_parse("+1.2ms..+3ms", &r, &err), 0);
-	assert_int_equal(range_resolve(t, &r, &t0, &t1, &err), 0);
+	assert_int_equal(range_resolve(t, &r, NULL, &t0, &t1, &err), 0);
 	assert_int_equal(t0, 2200000);
 	assert_int_equal(t1, 4000000);
 	assert_int_equal(range_parse("-1ms..", &r, &err), 0);
-	assert_int_equal(range_resolve(t, &r, &t0, &t1, &err), 0);
+	assert_int_equal(range_resolve(t, &r, NULL, &t0, &t1, &err), 0);
 	assert_int_equal(t0, 10000000);
 	assert_int_equal(t1, 11000001);	/* takes in what ends with it */
 	assert_int_equal(range_parse(" .. 2 ms", &r, &err), 0);
-	assert_int_equal(range_resolve(t, &r, &t0, &t1, &err), 0);
+	assert_int_equal(range_resolve(t, &r, NULL, &t0, &t1, &err), 0);
 	assert_int_equal(t0, 1000000);
 	assert_int_equal(t1, 3000000);
 	assert_int_equal(range_parse("5ms..2ms", &r, &err), 0);
-	assert_int_equal(range_resolve(t, &r, &t0, &t1, &err), -1);
+	assert_int_equal(range_resolve(t, &r, NULL, &t0, &t1, &err), -1);
 	assert_non_null(strstr(err, "empty range"));
 	free(err);
 	assert_int_equal(range_parse("5ms", &r, &err), -1);
@@ -902,6 +902,30 @@ test_range_parse(void **state)
 	free(err);
 	assert_int_equal(range_parse("1ms..2ms..3ms", &r, &err), -1);
 	free(err);
+	/* times as ttv prints them, +T from the start as T */
+	assert_int_equal(range_parse("+1.200 000 ms..+3.000 000 ms", &r, &err),
+	    0);
+	assert_int_equal(range_resolve(t, &r, NULL, &t0, &t1, &err), 0);
+	assert_int_equal(t0, 2200000);
+	assert_int_equal(t1, 4000000);
+	/* from the cursor: only where there is one */
+	assert_int_equal(range_parse("<1ms..>1ms", &r, &err), 0);
+	ttv_ns cursor = 5000000;
+	assert_int_equal(range_resolve(t, &r, &cursor, &t0, &t1, &err), 0);
+	assert_int_equal(t0, 4000000);
+	assert_int_equal(t1, 6000000);
+	assert_int_equal(range_resolve(t, &r, NULL, &t0, &t1, &err), -1);
+	assert_non_null(strstr(err, "cursor"));
+	free(err);
+	/* past the end: a range of nothing, which a warning names */
+	assert_int_equal(range_parse("20ms..30ms", &r, &err), 0);
+	assert_int_equal(range_resolve(t, &r, NULL, &t0, &t1, &err), 0);
+	char *w = range_outside(t, t0, t1);
+	assert_non_null(w);
+	assert_string_equal(w, "the range is past the trace's end: the trace "
+	    "spans +0 ns .. +10.000 000 ms (10.0 ms)");
+	free(w);
+	assert_null(range_outside(t, 2000000, 30000000));
 
 	/* search hits by the range rule */
 	struct search_hit hits[3] = {

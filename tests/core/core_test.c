@@ -1753,15 +1753,159 @@ test_escape_and_time(void **state)
 	    sizeof buf), "+1.50 ms");
 	assert_string_equal(timefmt_time_res(1234567890, 0, 5, buf,
 	    sizeof buf), "+1.234 567 890 s");
+	/* a time column as wide as the longest time: past 1000 s, one
+	 * column a digit */
+	assert_int_equal(timefmt_time_exact_width(0), 18);
+	assert_int_equal(timefmt_time_exact_width(999999999999LL), 18);
+	assert_int_equal((int)strlen(timefmt_time_exact(999999999999LL, 0,
+	    buf, sizeof buf)), 18);
+	assert_int_equal(timefmt_time_exact_width(1234500000000LL), 19);
+	assert_string_equal(timefmt_time_exact(1234567890123LL, 0, buf,
+	    sizeof buf), "+1234.567 890 123 s");
+	assert_int_equal(timefmt_trace_exact_width(-5, TTV_NS_MAX), 25);
+	assert_int_equal((int)strlen(timefmt_time_exact(TTV_NS_MAX, -5, buf,
+	    sizeof buf)), 25);
+}
+
+/* A time read back as ttv prints it, whatever timefmt wrote. */
+static void
+parse_back(ttv_ns v, const char *s)
+{
+	struct time_point p;
+	const char *why = NULL;
+	assert_int_equal(time_point_parse(s, strlen(s), &p, &why), 0);
+	assert_int_equal(p.origin, TIME_FROM_START);
+	assert_int_equal(p.offset, v);
+}
+
+static void
+test_time_parse(void **state)
+{
+	(void)state;
+	struct time_point p;
+	const char *why = NULL;
+	char buf[64];
 	ttv_ns v;
-	bool rel;
-	assert_int_equal(timefmt_parse("1.5ms", &v, &rel), 0);
+#define PARSE(s) time_point_parse(s, strlen(s), &p, &why)
+	/* durations, exact to the ns */
+	assert_int_equal(time_parse_duration("1.5ms", 5, &v), 0);
 	assert_int_equal(v, 1500000);
-	assert_false(rel);
-	assert_int_equal(timefmt_parse("+200 us", &v, &rel), 0);
+	assert_int_equal(time_parse_duration("200 us", 6, &v), 0);
 	assert_int_equal(v, 200000);
-	assert_true(rel);
-	assert_int_equal(timefmt_parse("3parsecs", &v, &rel), -1);
+	assert_int_equal(time_parse_duration("42", 2, &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(time_parse_duration("3parsecs", 8, &v), -1);
+	assert_int_equal(time_parse_duration("", 0, &v), -1);
+	assert_int_equal(time_parse_duration(".", 1, &v), -1);
+	assert_int_equal(time_parse_duration("-1ms", 4, &v), -1);
+	assert_int_equal(time_parse_duration("1.ms", 4, &v), 0);
+	assert_int_equal(v, 1000000);
+	assert_int_equal(time_parse_duration(".5us", 4, &v), 0);
+	assert_int_equal(v, 500);
+	/* past the ns: rounded; past int64: refused */
+	assert_int_equal(time_parse_duration("1.2345us", 8, &v), 0);
+	assert_int_equal(v, 1235);
+	assert_int_equal(time_parse_duration("9223372036.854775807 s", 22,
+	    &v), 0);
+	assert_int_equal(v, TTV_NS_MAX);
+	assert_int_equal(time_parse_duration("9223372036.854775808 s", 22,
+	    &v), -1);
+	assert_int_equal(time_parse_duration("99999999999999999999", 20,
+	    &v), -1);
+
+	/* what ttv prints, pasted back: groups of digits with spaces, thin
+	 * spaces or no-break spaces, µs or us (or the Greek mu) */
+	assert_int_equal(PARSE("12.345 678 ms"), 0);
+	assert_int_equal(p.origin, TIME_FROM_START);
+	assert_int_equal(p.offset, 12345678);
+	assert_int_equal(PARSE("+2.373 750 ms"), 0);
+	assert_int_equal(p.origin, TIME_FROM_START);
+	assert_int_equal(p.offset, 2373750);
+	assert_int_equal(PARSE("+2.373\xe2\x80\x89" "750\xe2\x80\x89ms"), 0);
+	assert_int_equal(p.offset, 2373750);
+	assert_int_equal(PARSE("+2.373\xc2\xa0" "750\xe2\x80\xaf" "ms"), 0);
+	assert_int_equal(p.offset, 2373750);
+	assert_int_equal(PARSE(" 151.234 \xc2\xb5s "), 0);
+	assert_int_equal(p.offset, 151234);
+	assert_int_equal(PARSE("151.234\xce\xbcs"), 0);
+	assert_int_equal(p.offset, 151234);
+	assert_int_equal(PARSE("151.234 us"), 0);
+	assert_int_equal(p.offset, 151234);
+	assert_int_equal(PARSE("+12.345 678 901 s"), 0);
+	assert_int_equal(p.offset, 12345678901LL);
+	/* a space that is not between digits ends the number */
+	assert_int_equal(PARSE("12. 5 ms"), -1);
+	assert_int_equal(PARSE("12 .5 ms"), -1);
+	assert_int_equal(PARSE("1 2 3 x"), -1);
+	assert_non_null(strstr(why, ">5ms"));
+	/* every time timefmt writes reads back to itself */
+	ttv_ns samples[] = { 0, 7, 999, 1000, 1001, 151234, 999999,
+	    1000000, 2373750, 12345678, 999999999, 1000000000,
+	    12345678901LL, 1234567890123LL, TTV_NS_MAX };
+	for (size_t i = 0; i < sizeof samples / sizeof *samples; i++) {
+		parse_back(samples[i], timefmt_time_exact(samples[i], 0, buf,
+		    sizeof buf));
+		parse_back(samples[i], timefmt_duration_exact(samples[i], buf,
+		    sizeof buf));
+		timefmt_set_ascii(true);
+		parse_back(samples[i], timefmt_time_exact(samples[i], 0, buf,
+		    sizeof buf));
+		timefmt_set_ascii(false);
+	}
+
+	/* where each spelling counts from */
+	assert_int_equal(PARSE("-1s"), 0);
+	assert_int_equal(p.origin, TIME_FROM_END);
+	assert_int_equal(p.offset, -1000000000);
+	assert_int_equal(PARSE(">5ms"), 0);
+	assert_int_equal(p.origin, TIME_FROM_CURSOR);
+	assert_int_equal(p.offset, 5000000);
+	assert_int_equal(PARSE("< 5 ms"), 0);
+	assert_int_equal(p.origin, TIME_FROM_CURSOR);
+	assert_int_equal(p.offset, -5000000);
+	assert_int_equal(PARSE("13:05:01.250 123 456"), 0);
+	assert_int_equal(p.origin, TIME_OF_DAY);
+	assert_int_equal(p.offset, (13 * 3600 + 5 * 60 + 1) * 1000000000LL +
+	    250123456);
+	assert_int_equal(PARSE("+-1ms"), -1);
+	assert_int_equal(PARSE("><1ms"), -1);
+	assert_int_equal(PARSE(""), -1);
+
+	struct builder *b = builder_new("t");
+	func_id f = builder_func(b, builder_intern_cstr(b, "f"), 0, 0);
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	builder_push(b, tr, 1000000, f);
+	builder_pop(b, tr, 11000000, 0);
+	struct trace *t = builder_finish(b);	/* 1 ms .. 11 ms */
+	ttv_ns cursor = 4000000;
+	assert_int_equal(PARSE("+2.5ms"), 0);
+	assert_int_equal(time_point_resolve(t, &p, &cursor, &v, &why), 0);
+	assert_int_equal(v, 3500000);
+	assert_int_equal(PARSE("2.5ms"), 0);
+	assert_int_equal(time_point_resolve(t, &p, NULL, &v, &why), 0);
+	assert_int_equal(v, 3500000);
+	assert_int_equal(PARSE("-1ms"), 0);
+	assert_int_equal(time_point_resolve(t, &p, &cursor, &v, &why), 0);
+	assert_int_equal(v, 10000000);
+	assert_int_equal(PARSE(">1ms"), 0);
+	assert_int_equal(time_point_resolve(t, &p, &cursor, &v, &why), 0);
+	assert_int_equal(v, 5000000);
+	assert_int_equal(PARSE("<1ms"), 0);
+	assert_int_equal(time_point_resolve(t, &p, &cursor, &v, &why), 0);
+	assert_int_equal(v, 3000000);
+	/* no cursor (batch modes): refused, saying what counts from where */
+	assert_int_equal(time_point_resolve(t, &p, NULL, &v, &why), -1);
+	assert_non_null(strstr(why, "cursor"));
+	/* saturated, never wrapped */
+	assert_int_equal(PARSE("9223372036.854775807 s"), 0);
+	assert_int_equal(time_point_resolve(t, &p, NULL, &v, &why), 0);
+	assert_int_equal(v, TTV_NS_MAX);
+	/* a time of day on a trace without a clock */
+	assert_int_equal(PARSE("13:05"), 0);
+	assert_int_equal(time_point_resolve(t, &p, NULL, &v, &why), -1);
+	assert_non_null(strstr(why, "no wall-clock"));
+	trace_free(t);
+#undef PARSE
 }
 
 static void
@@ -1833,6 +1977,7 @@ main(void)
 		cmocka_unit_test(test_regex_budget),
 		cmocka_unit_test(test_flow_index),
 		cmocka_unit_test(test_wall_parse),
+		cmocka_unit_test(test_time_parse),
 		cmocka_unit_test(test_stats_value),
 		cmocka_unit_test(test_threads),
 		cmocka_unit_test(test_faithful_names),

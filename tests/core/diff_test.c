@@ -413,6 +413,55 @@ test_strip_and_groups(void **state)
 	trace_free(n);
 }
 
+/* The functions of a row in one trace: those whose key is the row's name,
+ * the pattern cut out of their names when there is one. */
+static void
+test_key_funcs(void **state)
+{
+	(void)state;
+	static const struct call b1[] = {
+		{ "tpl<1>", 0, 1000 }, { "tpl<22>", 2000, 5000 },
+		{ "jit@0x7f01", 6000, 6400 }, { "same/c1", 7000, 7100 },
+		{ "same/c2", 8000, 8300 }, { NULL, 0, 0 } };
+	int64_t tid = 1;
+	const struct call *tb[] = { b1 };
+	struct trace *b = make(&tid, tb, 1);
+	char *err = NULL;
+	struct regex *re = regex_compile("0x[0-9a-f]+|[0-9]+", &err);
+	assert_non_null(re);
+	/* counts the functions marked, and those of a name */
+	uint8_t *on = diff_key_funcs(b, re, "tpl<>", &err);
+	assert_non_null(on);
+	size_t n = 0;
+	for (func_id f = 0; f < b->nfuncs; f++) {
+		n += on[f];
+		if (on[f])
+			assert_memory_equal(trace_func_name(b, f), "tpl<", 4);
+	}
+	assert_int_equal(n, 2);
+	free(on);
+	/* without the pattern: names as they are */
+	on = diff_key_funcs(b, NULL, "tpl<>", &err);
+	for (func_id f = 0; f < b->nfuncs; f++)
+		assert_int_equal(on[f], 0);
+	free(on);
+	on = diff_key_funcs(b, NULL, "tpl<22>", &err);
+	n = 0;
+	for (func_id f = 0; f < b->nfuncs; f++)
+		n += on[f];
+	assert_int_equal(n, 1);
+	free(on);
+	/* two functions of one name (two categories): both */
+	on = diff_key_funcs(b, re, "same", &err);
+	n = 0;
+	for (func_id f = 0; f < b->nfuncs; f++)
+		n += on[f];
+	assert_int_equal(n, 2);
+	free(on);
+	regex_free(re);
+	trace_free(b);
+}
+
 /* Each side's range, from its own trace. */
 static void
 test_ranges(void **state)
@@ -653,6 +702,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_join_by_name),
+		cmocka_unit_test(test_key_funcs),
 		cmocka_unit_test(test_noise_edges),
 		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_normalize),

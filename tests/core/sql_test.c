@@ -726,6 +726,40 @@ test_memory_only(void **state)
 	sqlite3_vfs_unregister(&shim);
 }
 
+/* A call that never returned has dur -1, as Perfetto gives a slice that
+ * did not end, and dur_in_trace the time drawn; a real argument reads as
+ * the details pane shows it, its shortest form. */
+static void
+test_unfinished_and_reals(void **state)
+{
+	(void)state;
+	struct builder *b = builder_new("unfinished");
+	func_id f = builder_func(b, builder_intern_cstr(b, "main"), 0, 0);
+	func_id g = builder_func(b, builder_intern_cstr(b, "g"), 0, 1);
+	uint32_t tr = builder_track(b, TRACK_THREAD, builder_process(b, 1), 1);
+	builder_args_begin(b);
+	builder_arg_f64(b, builder_intern_cstr(b, "pi"), 3.1415);
+	builder_arg_f64(b, builder_intern_cstr(b, "third"), 1.0 / 3);
+	args_id a = builder_args_end(b);
+	builder_push(b, tr, 100, f);	/* never returns */
+	builder_slice(b, tr, 1, 200, 50, g, 0, a);
+	builder_instant(b, tr, 900, g, 0);
+	struct trace *t = builder_finish(b);
+	char *err = NULL;
+	struct sql *s = sql_open(t, NULL, &err);
+	assert_non_null(s);
+	assert_string_equal(rows(s, "SELECT dur || ' ' || dur_in_trace || ' ' "
+	    "|| incomplete FROM slice WHERE name = 'main'"), "-1 800 1");
+	assert_string_equal(rows(s, "SELECT dur || ' ' || dur_in_trace FROM "
+	    "slice WHERE name = 'g' AND flags & 1024 = 0"), "50 50");
+	assert_string_equal(rows(s, "SELECT COUNT(*) FROM slice WHERE dur >= 0 "
+	    "AND flags & 1024 = 0"), "1");
+	assert_string_equal(rows(s, "SELECT display_value FROM args "
+	    "ORDER BY key"), "3.1415,0.3333333333333333");
+	sql_close(s);
+	trace_free(t);
+}
+
 int
 main(void)
 {
@@ -757,6 +791,7 @@ main(void)
 		    doc_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_only, setup,
 		    teardown),
+		cmocka_unit_test(test_unfinished_and_reals),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

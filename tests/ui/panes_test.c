@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "builder.h"
+#include "columns.h"
 #include "glyph.h"
 #include "grid.h"
 #include "jobs.h"
@@ -217,7 +218,13 @@ test_cursor_walk(void **state)
 
 	assert_true(v->has_cursor);
 	assert_int_equal(v->cursor.depth, 0);
+	/* The callee running at the cursor's time (main's middle, 500),
+	 * which stays the cursor's. */
 	pane_command(v, PANE_TIMELINE, CMD_SLICE_CHILD);
+	assert_string_equal(trace_func_name(f->t,
+	    trace_slice(f->t, v->cursor)->func), "bar");
+	assert_int_equal(view_cursor_time(v), 500);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_PREV);
 	assert_string_equal(trace_func_name(f->t,
 	    trace_slice(f->t, v->cursor)->func), "foo");
 	pane_command(v, PANE_TIMELINE, CMD_SLICE_NEXT);
@@ -240,6 +247,7 @@ test_cursor_walk(void **state)
 	assert_int_equal(v->cursor.track, f->a);
 	/* Zoom to the slice: the window covers it with a margin. */
 	pane_command(v, PANE_TIMELINE, CMD_SLICE_CHILD);
+	pane_command(v, PANE_TIMELINE, CMD_SLICE_PREV);	/* foo */
 	pane_command(v, PANE_TIMELINE, CMD_ZOOM_SLICE);
 	assert_true(v->t0 < 100 && v->t0 >= 60);
 	assert_true(v->t1 > 400 && v->t1 <= 440);
@@ -421,7 +429,7 @@ test_other_panes(void **state)
 	grid_clear(f->g);
 	help_draw(&help_pos, f->g, r);
 	assert_true(grid_has(f,
-	    "h, Left            :slice-prev     previous slice at this depth"));
+	    "H, Shift-Left      :pan-left       pan left by a quarter of the window"));
 
 	grid_clear(f->g);
 	v->has_cursor = false;
@@ -499,6 +507,82 @@ test_background_jobs(void **state)
 	assert_true(jobs_stop());
 }
 
+/* The backtrace pane: baz's chain up to main, innermost first; Enter
+ * selects a frame, and the chain stays while the cursor is on it. */
+static void
+test_backtrace(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+	struct rect r = { 0, 0, 100, 30 };
+	struct slice_ref baz = { f->a, 2, 100 };
+
+	assert_string_equal(trace_func_name(f->t, trace_slice(f->t,
+	    baz)->func), "baz");
+	view_set_cursor(v, baz);
+	grid_clear(f->g);
+	pane_draw(v, PANE_BACKTRACE, f->g, r);
+	assert_true(grid_has(f, "baz: 3 frames up to the root of tid 1"));
+	assert_non_null(strstr(row(f, 2), ">0"));
+	assert_non_null(strstr(row(f, 2), "baz"));
+	assert_non_null(strstr(row(f, 3), "bar"));
+	assert_non_null(strstr(row(f, 4), "main"));
+	pane_command(v, PANE_BACKTRACE, CMD_LIST_DOWN);
+	pane_command(v, PANE_BACKTRACE, CMD_LIST_ENTER);
+	assert_int_equal(v->pane, PANE_TIMELINE);
+	assert_int_equal(v->cursor.depth, 1);
+	assert_string_equal(trace_func_name(f->t, trace_slice(f->t,
+	    v->cursor)->func), "bar");
+	grid_clear(f->g);
+	pane_draw(v, PANE_BACKTRACE, f->g, r);
+	assert_true(grid_has(f, "baz: 3 frames"));
+	assert_non_null(strstr(row(f, 3), ">1"));
+	/* v and # act on the frame selected */
+	assert_string_equal(trace_func_name(f->t, pane_selected_func(v,
+	    PANE_BACKTRACE)), "bar");
+}
+
+/* The columns of the functions pane: chosen, written and read back as
+ * the state file keeps them, and drawn. */
+static void
+test_columns(void **state)
+{
+	struct fixture *f = *state;
+	struct view *v = &f->v;
+	struct rect r = { 0, 0, 100, 30 };
+	struct column_set *cs = pane_column_set(v->panes[PANE_FUNCTIONS]);
+	uint32_t shown;
+
+	assert_non_null(cs);
+	assert_null(pane_column_set(v->panes[PANE_TIMELINE]));
+	assert_int_equal(cs->shown, columns_all(cs));
+	assert_int_equal(columns_parse(cs, "count,max", &shown), 0);
+	cs->shown = shown;
+	char *text = columns_text(cs);
+	assert_string_equal(text, "count,max");
+	free(text);
+	assert_int_equal(columns_parse(cs, "count,colour", &shown), -1);
+	assert_int_equal(columns_parse(cs, "count,", &shown), -1);
+	assert_int_equal(columns_parse(cs, "", &shown), 0);
+	assert_int_equal(shown, 0);
+	grid_clear(f->g);
+	pane_draw(v, PANE_FUNCTIONS, f->g, r);
+	assert_true(grid_has(f, "count"));
+	assert_true(grid_has(f, "max"));
+	assert_false(grid_has(f, "median"));
+	/* the chooser keeps one column at least */
+	struct list_pos pos = { 0 };
+	const char *msg;
+	cs->shown = 1;
+	columns_command(cs, &pos, CMD_COLUMN_TOGGLE, &msg);
+	assert_non_null(msg);
+	assert_int_equal(cs->shown, 1);
+	pos.sel = 3;
+	columns_command(cs, &pos, CMD_COLUMN_TOGGLE, &msg);
+	assert_null(msg);
+	assert_int_equal(cs->shown, 1 | 1 << 3);
+}
+
 int
 main(void)
 {
@@ -517,6 +601,8 @@ main(void)
 		T(test_filters),
 		T(test_other_panes),
 		T(test_background_jobs),
+		T(test_backtrace),
+		T(test_columns),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -716,6 +716,50 @@ parse_attrs(const char *s)
 	return code;
 }
 
+/* The background's hue, whatever the palette: "red" and "blue" (the one
+ * channel 24 above the two others), "grey" (the three within 16), and how
+ * strong: "strong" (the channels 128 apart or more) or "light" (less than
+ * 64). */
+static void
+check_hue(int r, int c, const char *want)
+{
+	static const char *const words[] = { "red", "blue", "grey", "strong",
+	    "light" };
+	VTermScreenCell cell;
+	VTermPos pos = { r, c };
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+		any |= strstr(want, words[i]) != NULL;
+	if (!any)
+		return;
+	vterm_screen_get_cell(vs, pos, &cell);
+	if (VTERM_COLOR_IS_DEFAULT_BG(&cell.bg)) {
+		fail("cell %d,%d has no background colour, want %s", r, c, want);
+		return;
+	}
+	VTermColor bg = cell.bg;
+	vterm_screen_convert_color_to_rgb(vs, &bg);
+	int red = bg.rgb.red, green = bg.rgb.green, blue = bg.rgb.blue;
+	int hi = red > green ? red : green, lo = red < green ? red : green;
+	hi = blue > hi ? blue : hi;
+	lo = blue < lo ? blue : lo;
+	bool ok = true;
+	if (strstr(want, "red") != NULL)
+		ok &= red >= green + 24 && red >= blue + 24;
+	if (strstr(want, "blue") != NULL)
+		ok &= blue >= red + 24 && blue >= green + 24;
+	if (strstr(want, "grey") != NULL)
+		ok &= hi - lo < 16;
+	if (strstr(want, "strong") != NULL)
+		ok &= hi - lo >= 128;
+	if (strstr(want, "light") != NULL)
+		ok &= hi - lo < 64;
+	if (!ok)
+		fail("cell %d,%d has background #%02x%02x%02x, want %s", r, c,
+		    red, green, blue, want);
+}
+
 static void
 check_cell(int r, int c, const char *want)
 {
@@ -732,6 +776,7 @@ check_cell(int r, int c, const char *want)
 		if (!VTERM_COLOR_IS_RGB(&cell.bg))
 			fail("cell %d,%d has no RGB background", r, c);
 	}
+	check_hue(r, c, want);
 }
 
 static void

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Screen tests of the real ttv: each tests/ui/*.scr script runs ttv in a
 # pseudo-terminal through libvterm (tests/ui/ui_screen.c) and checks the
-# screen. The test trace is written by the driver itself; ttv runs in a
-# scratch directory so the header shows "ui.fxt" whatever the paths.
+# screen. The test trace is written by the driver itself, the cut log by
+# the project's CoreProfiler writer; ttv runs in a scratch directory so the
+# header shows "ui.fxt" whatever the paths.
 set -u
 : "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 drv="$TTV_BUILDDIR/tests/ui/ui_screen"
@@ -13,6 +14,31 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-ui.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 "$drv" --make-fxt "$tmp/ui.fxt" || exit 1
+# diff*.scr: the two runs of tests/gen/diffpair.h, whose differences are
+# known by construction.
+fxtgen="$TTV_BUILDDIR/tests/gen/fxtgen"
+if [ -x "$fxtgen" ]; then
+	"$fxtgen" -D base "$tmp/base.fxt" && "$fxtgen" -D new "$tmp/new.fxt" ||
+	    exit 1
+fi
+# ... and across formats: an FXT base with names by address, a CTF run
+ctfgen="$TTV_BUILDDIR/tests/gen/ctfgen"
+if [ -x "$fxtgen" ] && [ -x "$ctfgen" ]; then
+	"$fxtgen" -A -D base "$tmp/base-a.fxt" &&
+	    "$ctfgen" -D new "$tmp/new-ctf" >/dev/null || exit 1
+fi
+# ... and with markers: two runs of the XRay writer's FDR log, the second
+# at half its clock rate (every time twice as late)
+xraygen="$TTV_BUILDDIR/tests/gen/xraygen"
+if [ -x "$xraygen" ]; then
+	"$xraygen" full "$tmp/run1.fdr" >/dev/null &&
+	    "$xraygen" -f 1000000000 full "$tmp/run2.fdr" >/dev/null || exit 1
+fi
+# A CoreProfiler log cut before its threads ended (unfinished.scr): the
+# project's writer, cut at a line.
+"$TTV_BUILDDIR/tests/gen/cpgen" --seed 3 --lines 4000 --mode instrumentation \
+    --summary none --out "$tmp/full.tracelog" || exit 1
+head -n 2500 "$tmp/full.tracelog" >"$tmp/cut.tracelog"
 export TTV TTV_SRCDIR
 cd "$tmp" || exit 1
 fail=0
@@ -31,6 +57,13 @@ for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
 		echo "SKIP: $name (no $trace)"
 		continue
 	fi
+	case $name in
+	diff*) if [ ! -f "$tmp/new.fxt" ] || [ ! -d "$tmp/new-ctf" ] ||
+	    [ ! -f "$tmp/run2.fdr" ]; then
+		echo "SKIP: $name (no tests/gen/fxtgen, ctfgen, xraygen)"
+		continue
+	fi ;;
+	esac
 	need=$(sed -n 's/^# needs-terminfo: \([^ ]*\).*/\1/p' "$s")
 	if [ -n "$need" ] && ! infocmp "$need" >/dev/null 2>&1; then
 		echo "SKIP: $name (no terminfo entry $need)"

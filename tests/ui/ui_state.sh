@@ -51,7 +51,10 @@ damage "an unknown setting" sh -c "echo 'format c:' >> '$file'"
 damage "a bookmark on a call the trace lacks" sed -i 's/^mark a \(.*\)$/mark a \1 999 0 0/' "$file"
 damage "a number that overflows" sed -i 's/^range .*/range 1 99999999999999999999999/' "$file"
 damage "a function the trace lacks" sh -c "echo 'function no_such_function' >> '$file'"
-damage "another trace's file" sed -i 's/^trace \([0-9]*\)/trace 1\1/' "$file"
+damage "columns of a pane without any" sh -c "echo 'columns timeline count' >> '$file'"
+damage "a column the pane lacks" sh -c "echo 'columns functions count,colour' >> '$file'"
+damage "no column shown" sh -c "echo 'columns calls ' >> '$file'"
+damage "another trace's file" sed -i 's|^trace \([0-9]*\) \([0-9]*\) |trace \1 \2 /elsewhere|' "$file"
 damage "not a state file" sh -c "printf '\\033[2J\\377\\000garbage' > '$file'"
 damage "larger than 1 MiB" sh -c "head -c 2000000 /dev/zero | tr '\\0' 'x' > '$file'"
 damage "a FIFO" sh -c "rm -f '$file' && mkfifo '$file'"
@@ -89,6 +92,26 @@ NLTRACE="$nl/xray-log.demo.sample"
 export NLTRACE
 run nl_save "a trace with a newline in its path: saved"
 run nl_restore "a trace with a newline in its path: restored"
+
+# A zoomed window: the next session's cursor is inside it. The same trace
+# rewritten (another time stamp) keeps one state file, replaced, and its
+# old state is not restored.
+mkdir "$tmp/zoom"
+cp "$TTV_SRCDIR/demo/xray-log.demo.sample" "$TTV_SRCDIR/demo/demo" "$tmp/zoom/"
+ZTRACE="$tmp/zoom/xray-log.demo.sample"
+export ZTRACE
+run zoom_save "a zoomed window: saved"
+run zoom_restore "a zoomed window: the cursor restored inside it"
+touch -d '2001-02-03 04:05:06' "$ZTRACE"
+run zoom_changed "the trace rewritten: its old state not restored"
+n=$(grep -l "^trace .*/zoom/xray-log\.demo\.sample$" \
+    "$XDG_STATE_HOME"/ttv/*.state | wc -l)
+if [ "$n" -ne 1 ]; then
+	echo "FAIL: a rewritten trace has $n state files, not 1"
+	fails=$((fails + 1))
+else
+	echo "PASS: a rewritten trace keeps one state file"
+fi
 
 # 1 MiB of function lines on a trace of 80,000 functions: ignored at once.
 if command -v python3 >/dev/null 2>&1; then

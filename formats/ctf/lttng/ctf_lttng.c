@@ -36,6 +36,7 @@ struct image {
 	bool loaded, ok;	/* read lazily */
 	bool reported;		/* said to be unreadable */
 	char *why;		/* why it could not be read, or NULL */
+	char *file;		/* the file read (under --sysroot?), or NULL */
 	uint64_t min_vaddr;
 	struct sym *syms;
 	size_t nsyms;
@@ -96,6 +97,7 @@ ctf_lttng_free(struct ctf_lttng *l)
 	for (size_t i = 0; i < l->images.len; i++) {
 		free(l->images.items[i].path);
 		free(l->images.items[i].why);
+		free(l->images.items[i].file);
 		free(l->images.items[i].syms);
 		free(l->images.items[i].strs);
 	}
@@ -194,6 +196,8 @@ map_grow(struct ctf_lttng *l)
 
 static bool symbolize(struct ctf_lttng *l, int64_t vpid, uint64_t addr,
     char *buf, size_t size, const char **binpath);
+static void func_addr(struct ctf_lttng *l, struct builder *b, func_id f,
+    int64_t vpid, uint64_t addr);
 static const char *base_name(const char *p);
 
 func_id
@@ -216,6 +220,7 @@ ctf_lttng_func(struct ctf_lttng *l, struct builder *b, int64_t vpid,
 	if (symbolize(l, vpid, addr, name, sizeof name, &bin)) {
 		f = builder_func(b, builder_intern_cstr(b, name),
 		    builder_intern_cstr(b, base_name(bin)), (int64_t)addr);
+		func_addr(l, b, f, vpid, addr);
 		l->map[j].named = true;
 	} else {
 		snprintf(name, sizeof name, "0x%llx", (unsigned long long)addr);
@@ -265,12 +270,17 @@ load_image(struct ctf_lttng *l, struct image *im)
 	if (l->sysroot != NULL) {
 		char *p = xasprintf("%s/%s", l->sysroot, im->path);
 		fd = open_binary(p, &im->why);
-		free(p);
+		if (fd >= 0)
+			im->file = p;
+		else
+			free(p);
 	}
 	if (fd < 0) {
 		free(im->why);
 		im->why = NULL;
 		fd = open_binary(im->path, &im->why);
+		if (fd >= 0)
+			im->file = xstrdup(im->path);
 	}
 	if (fd < 0)
 		return;
@@ -393,6 +403,22 @@ symbolize(struct ctf_lttng *l, int64_t vpid, uint64_t addr, char *buf,
 	return true;
 }
 
+/* Where function f's code is in the binary it was named from (its
+ * source line is looked up there): the address as the binary has it. */
+static void
+func_addr(struct ctf_lttng *l, struct builder *b, func_id f, int64_t vpid,
+    uint64_t addr)
+{
+	uint32_t bi;
+	if (!ctf_spans_find(&l->spans, vpid, addr, &bi))
+		return;
+	const struct bin *bn = &l->bins.items[bi];
+	const struct image *im = &l->images.items[bn->image];
+	if (im->ok && im->file != NULL)
+		builder_func_addr(b, f, im->file, bn->is_pic ?
+		    addr - bn->baddr + im->min_vaddr : addr);
+}
+
 size_t
 ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 {
@@ -406,6 +432,7 @@ ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 		if (symbolize(l, e->vpid, e->addr, name, sizeof name, &bin)) {
 			builder_func_rename(b, e->f - 1,
 			    builder_intern_cstr(b, name));
+			func_addr(l, b, e->f - 1, e->vpid, e->addr);
 			named++;
 		}
 	}
