@@ -53,6 +53,7 @@ static const size_t table_size[IDX_TABLE_COUNT] = {
 	[IDX_SUM_ENTRIES] = sizeof(struct sum_entry),
 	[IDX_SUM_TRACKS] = sizeof(struct sum_track),
 	[IDX_FILES] = sizeof(struct idx_file),
+	[IDX_FUNC_ADDRS] = sizeof(struct func_addr),
 };
 
 static const char *const table_name[IDX_TABLE_COUNT] = {
@@ -70,6 +71,7 @@ static const char *const table_name[IDX_TABLE_COUNT] = {
 	[IDX_SUM_NODES] = "summary nodes",
 	[IDX_SUM_ENTRIES] = "summary entries",
 	[IDX_SUM_TRACKS] = "track summaries", [IDX_FILES] = "files read",
+	[IDX_FUNC_ADDRS] = "function addresses",
 };
 
 uint64_t
@@ -376,6 +378,14 @@ check_globals(const struct index_view *v)
 		if (fn[i].name >= nstr || fn[i].category >= nstr)
 			return xasprintf("function %llu: bad name",
 			    (unsigned long long)i);
+	/* one address at most per function, in function order (the
+	 * search of trace_func_addr) */
+	const struct func_addr *fa = index_table(v, IDX_FUNC_ADDRS);
+	for (uint64_t i = 0; i < index_count(v, IDX_FUNC_ADDRS); i++)
+		if (fa[i].func >= nfuncs || fa[i].binary >= nstr ||
+		    (i > 0 && fa[i - 1].func >= fa[i].func))
+			return xasprintf("function address %llu: bad function, "
+			    "binary or order", (unsigned long long)i);
 	const struct process *pr = index_table(v, IDX_PROCESSES);
 	if (index_count(v, IDX_PROCESSES) > UINT32_MAX)
 		return xstrdup("too many processes");

@@ -19,10 +19,10 @@
 
 #define INDEX_MAGIC "TTVINDEX"
 /* The file's layout: raised with any change of the structures below. */
-#define INDEX_FORMAT_VERSION 1u
+#define INDEX_FORMAT_VERSION 2u
 /* What the readers and the builder make: raised when either changes the
  * model a trace gives (an index of an older model is rebuilt). */
-#define INDEX_MODEL_VERSION 1u
+#define INDEX_MODEL_VERSION 2u
 #define INDEX_BOM UINT64_C(0x0102030405060708)
 /* "COMPLETE" in the writer's byte order: written last. */
 #define INDEX_COMPLETE UINT64_C(0x4554454c504d4f43)
@@ -67,6 +67,7 @@ enum idx_table {
 	IDX_SUM_ENTRIES,	/* struct sum_entry */
 	IDX_SUM_TRACKS,		/* struct sum_track, one per track (or none) */
 	IDX_FILES,		/* struct idx_file: the files the reader read */
+	IDX_FUNC_ADDRS,		/* struct func_addr, by function */
 	IDX_TABLE_COUNT
 };
 
@@ -79,7 +80,7 @@ enum idx_size {
 	IDX_SIZE_LEVEL, IDX_SIZE_EXTENT, IDX_SIZE_BLOCK, IDX_SIZE_SOURCE,
 	IDX_SIZE_FRAME, IDX_SIZE_STAT, IDX_SIZE_SUM_LEVEL, IDX_SIZE_SUM_NODE,
 	IDX_SIZE_SUM_ENTRY, IDX_SIZE_SUM_TRACK, IDX_SIZE_FILE, IDX_SIZE_HEADER,
-	IDX_SIZE_COUNT
+	IDX_SIZE_FUNC_ADDR, IDX_SIZE_COUNT
 };
 
 #define IDX_NO_TEXT UINT64_MAX	/* a NULL string */

@@ -149,6 +149,8 @@ make_trace(struct trace *t, struct map_backing *mb,
 
 	t->funcs = (struct func *)index_table(v, IDX_FUNCS);
 	t->nfuncs = (uint32_t)index_count(v, IDX_FUNCS);
+	t->func_addrs = (struct func_addr *)index_table(v, IDX_FUNC_ADDRS);
+	t->nfunc_addrs = index_count(v, IDX_FUNC_ADDRS);
 	t->processes = (struct process *)index_table(v, IDX_PROCESSES);
 	t->nprocesses = (uint32_t)index_count(v, IDX_PROCESSES);
 	t->markers = (struct marker *)index_table(v, IDX_MARKERS);

@@ -479,6 +479,7 @@ index_header_init(struct idx_header *h)
 		[IDX_SIZE_SUM_TRACK] = sizeof(struct sum_track),
 		[IDX_SIZE_FILE] = sizeof(struct idx_file),
 		[IDX_SIZE_HEADER] = sizeof(struct idx_header),
+		[IDX_SIZE_FUNC_ADDR] = sizeof(struct func_addr),
 	};
 	memcpy(h->sizes, sizes, sizeof sizes);
 }
@@ -521,6 +522,8 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 	write_tracks(&w, t);
 	write_texts(&w, t, id);
 	tbl_whole(&w, IDX_FUNCS, t->funcs, t->nfuncs, sizeof *t->funcs);
+	tbl_whole(&w, IDX_FUNC_ADDRS, t->func_addrs, t->nfunc_addrs,
+	    sizeof *t->func_addrs);
 	tbl_whole(&w, IDX_PROCESSES, t->processes, t->nprocesses,
 	    sizeof *t->processes);
 	tbl_whole(&w, IDX_MARKERS, t->markers, t->nmarkers,

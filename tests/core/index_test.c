@@ -46,7 +46,7 @@ rng(void)
 /* A model with every kind of content the index holds: nested calls,
  * depths of several blocks, a long duration, weights, instants with
  * args, counters, slice args, markers, flows, logs, records, metadata,
- * diagnostics, an async track. */
+ * diagnostics, an async track, functions' addresses. */
 static struct trace *
 rich_trace_into(uint32_t deep_slices, struct index_store *store)
 {
@@ -62,6 +62,8 @@ rich_trace_into(uint32_t deep_slices, struct index_store *store)
 		f[i] = builder_func(b, builder_intern_cstr(b, name),
 		    builder_intern_cstr(b, i % 2 ? "cat" : ""), i);
 	}
+	builder_func_addr(b, f[3], "/bin/prog", 0x401000);
+	builder_func_addr(b, f[1], "/lib/libx.so", 0x2000);
 	uint32_t p = builder_process(b, 42);
 	builder_process_name(b, p, builder_intern_cstr(b, "proc"));
 	uint32_t t0 = builder_track(b, TRACK_THREAD, p, 7);
@@ -162,6 +164,9 @@ same_trace(const struct trace *a, const struct trace *b, bool quiet)
 		EQ(strcmp(a->strings[i], b->strings[i]) == 0);
 	EQ(a->nfuncs == b->nfuncs);
 	MEM(a->funcs, b->funcs, a->nfuncs * sizeof *a->funcs);
+	EQ(a->nfunc_addrs == b->nfunc_addrs);
+	MEM(a->func_addrs, b->func_addrs,
+	    a->nfunc_addrs * sizeof *a->func_addrs);
 	EQ(a->nprocesses == b->nprocesses);
 	for (uint32_t i = 0; i < a->nprocesses; i++)
 		EQ(a->processes[i].pid == b->processes[i].pid &&
@@ -297,6 +302,13 @@ test_roundtrip(void **state)
 			assert_memory_equal(flagged,
 			    m->summary->tracks[i].flagged, sizeof flagged);
 		}
+		/* Where functions' code is (source lines), by function. */
+		assert_int_equal(m->nfunc_addrs, 2);
+		const struct func_addr *fa = trace_func_addr(m, 3);
+		assert_non_null(fa);
+		assert_int_equal(fa->addr, 0x401000);
+		assert_string_equal(m->strings[fa->binary], "/bin/prog");
+		assert_null(trace_func_addr(m, 2));
 		/* Ready to grow: the call left open on track 1 (fn5). */
 		assert_non_null(m->summary);
 		assert_int_equal(m->summary->nframes, 1);
