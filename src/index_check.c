@@ -54,6 +54,7 @@ static const size_t table_size[IDX_TABLE_COUNT] = {
 	[IDX_SUM_TRACKS] = sizeof(struct sum_track),
 	[IDX_FILES] = sizeof(struct idx_file),
 	[IDX_FUNC_ADDRS] = sizeof(struct func_addr),
+	[IDX_CALLED] = 1,
 };
 
 static const char *const table_name[IDX_TABLE_COUNT] = {
@@ -72,6 +73,7 @@ static const char *const table_name[IDX_TABLE_COUNT] = {
 	[IDX_SUM_ENTRIES] = "summary entries",
 	[IDX_SUM_TRACKS] = "track summaries", [IDX_FILES] = "files read",
 	[IDX_FUNC_ADDRS] = "function addresses",
+	[IDX_CALLED] = "functions called",
 };
 
 uint64_t
@@ -386,6 +388,14 @@ check_globals(const struct index_view *v)
 		    (i > 0 && fa[i - 1].func >= fa[i].func))
 			return xasprintf("function address %llu: bad function, "
 			    "binary or order", (unsigned long long)i);
+	const uint8_t *called = index_table(v, IDX_CALLED);
+	if (index_count(v, IDX_CALLED) != 0 &&
+	    index_count(v, IDX_CALLED) != nfuncs)
+		return xstrdup("functions called do not match the functions");
+	for (uint64_t i = 0; i < index_count(v, IDX_CALLED); i++)
+		if (called[i] & ~(SUM_CALLED | SUM_UNFINISHED))
+			return xasprintf("function %llu: bad calls",
+			    (unsigned long long)i);
 	const struct process *pr = index_table(v, IDX_PROCESSES);
 	if (index_count(v, IDX_PROCESSES) > UINT32_MAX)
 		return xstrdup("too many processes");

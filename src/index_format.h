@@ -68,6 +68,7 @@ enum idx_table {
 	IDX_SUM_TRACKS,		/* struct sum_track, one per track (or none) */
 	IDX_FILES,		/* struct idx_file: the files the reader read */
 	IDX_FUNC_ADDRS,		/* struct func_addr, by function */
+	IDX_CALLED,		/* uint8_t per function: summary.h's called */
 	IDX_TABLE_COUNT
 };
 
@@ -109,6 +110,9 @@ struct idx_header {
 	 * cache's eviction, which reads nothing else): its length. */
 	uint32_t trace_len;
 	uint32_t pad2;
+	/* IDX_HAS_STATS: the calls of the table's functions that never
+	 * returned (struct stats_table's unfinished). */
+	uint64_t stats_unfinished;
 
 	struct idx_array tables[IDX_TABLE_COUNT];
 

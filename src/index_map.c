@@ -199,6 +199,9 @@ make_trace(struct trace *t, struct map_backing *mb,
 	mb->summary->has_stats = (h->flags & IDX_HAS_STATS) != 0;
 	mb->summary->stats = index_table(v, IDX_STATS);
 	mb->summary->nstats = index_count(v, IDX_STATS);
+	mb->summary->stats_unfinished = h->stats_unfinished;
+	if (index_count(v, IDX_CALLED) > 0)
+		mb->summary->called = index_table(v, IDX_CALLED);
 	mb->summary->frames = index_table(v, IDX_STACKS);
 	mb->summary->nframes = index_count(v, IDX_STACKS);
 	if (index_count(v, IDX_SUM_LEVELS) > 0) {

@@ -45,6 +45,7 @@ struct acc {
 struct track_job {
 	const struct trace *t;
 	uint32_t track;
+	uint8_t *called;	/* shared by the workers: bits set atomically */
 	level_vec levels;
 	node_vec nodes;
 	entry_vec entries;
@@ -69,6 +70,18 @@ static inline ttv_ns
 add_ns(ttv_ns a, ttv_ns b)
 {
 	return (ttv_ns)((uint64_t)a + (uint64_t)b);
+}
+
+/* --info's count of a function's calls (summary.h, called): a bit set
+ * once, by whichever worker meets it first. */
+static inline void
+mark_called(const struct track_job *j, const struct slice *s)
+{
+	if (j->t->tracks[j->track].kind == TRACK_CPU || s->func >= j->t->nfuncs)
+		return;
+	uint8_t bit = s->flags & SLICE_INEXACT ? SUM_UNFINISHED : SUM_CALLED;
+	if (!(__atomic_load_n(&j->called[s->func], __ATOMIC_RELAXED) & bit))
+		__atomic_fetch_or(&j->called[s->func], bit, __ATOMIC_RELAXED);
 }
 
 /* The entry of f in a, made if there is room; NULL (and a->none) when
@@ -118,8 +131,13 @@ acc_merge(struct acc *a, const struct sum_node *n, const struct sum_entry *e)
 		struct sum_entry *x = acc_entry(a, e[k].func, &hint);
 		if (x == NULL)
 			break;
+		x->unfinished += e[k].unfinished;
+		if (e[k].count == 0)
+			continue;
 		if (x->count == 0) {
+			uint64_t unfinished = x->unfinished;
 			*x = e[k];
+			x->unfinished = unfinished;
 			continue;
 		}
 		if (e[k].min < x->min)
@@ -185,6 +203,7 @@ level_blocks(struct track_job *j, uint32_t d)
 		const struct slice *s = &l->slices[i];
 		for (uint32_t fl = s->flags; fl != 0; fl &= fl - 1)
 			j->flags.flagged[__builtin_ctz(fl)]++;
+		mark_called(j, s);
 		if ((s->start < prev || s->func >= j->t->nfuncs ||
 		    s->start > TTV_NS_MAX - (ttv_ns)s->dur32) && j->bad == NULL)
 			j->bad = xasprintf("track %u depth %u: slice %zu out "
@@ -260,6 +279,7 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 			child = add_ns(child, level_dur_walk(cl, c++, &cc));
 		for (uint32_t fl = s->flags; fl != 0; fl &= fl - 1)
 			j->flags.flagged[__builtin_ctz(fl)]++;
+		mark_called(j, s);
 		struct acc *a = &acc[0];
 		if (a->empty) {
 			a->first = s->start;
@@ -271,7 +291,12 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 		a->busy = add_ns(a->busy, dur);
 		if (dur > a->widest)
 			a->widest = dur;
-		if (!(s->flags & SLICE_INEXACT) && !a->none) {
+		if ((s->flags & SLICE_INEXACT) && !a->none) {
+			/* counted apart, with no time (query_calls.h) */
+			struct sum_entry *e = acc_entry(a, s->func, &hint);
+			if (e != NULL)
+				e->unfinished++;
+		} else if (!a->none) {
 			struct sum_entry *e = acc_entry(a, s->func, &hint);
 			if (e != NULL) {
 				if (e->count == 0) {
@@ -367,9 +392,11 @@ index_summary_build(const struct trace *t, struct summary_build *out)
 {
 	memset(out, 0, sizeof *out);
 	struct track_job *jobs = xcalloc(t->ntracks + 1, sizeof *jobs);
+	out->called = xcalloc(t->nfuncs + 1, 1);
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		jobs[i].t = t;
 		jobs[i].track = i;
+		jobs[i].called = out->called;
 	}
 	struct pool pool = { jobs, t->ntracks, 0 };
 	size_t nw = (size_t)ttv_cpus();
@@ -430,6 +457,7 @@ index_summary_free(struct summary_build *b)
 	free(b->entries);
 	free(b->tracks);
 	free(b->blocks);
+	free(b->called);
 	free(b->bad);
 	memset(b, 0, sizeof *b);
 }

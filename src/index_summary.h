@@ -23,6 +23,7 @@ struct summary_build {
 	struct sum_entry *entries;
 	size_t nentries;
 	struct sum_track *tracks;	/* one per track */
+	uint8_t *called;		/* one per function (summary.h) */
 	struct idx_block *blocks;	/* per depth, in track order */
 	size_t nblocks;
 	char *bad;			/* the first rule broken, or NULL */

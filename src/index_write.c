@@ -539,8 +539,10 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 		struct stats_table st;
 		query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
 		tbl_whole(&w, IDX_STATS, st.rows, st.n, sizeof *st.rows);
+		w.h.stats_unfinished = st.unfinished;
 		stats_free(&st);
 		w.h.flags |= IDX_HAS_STATS;
+		tbl_whole(&w, IDX_CALLED, sb.called, t->nfuncs, 1);
 		tbl_whole(&w, IDX_SUM_LEVELS, sb.levels, sb.nlevels,
 		    sizeof *sb.levels);
 		tbl_whole(&w, IDX_SUM_NODES, sb.nodes, sb.nnodes,

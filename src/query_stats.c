@@ -948,6 +948,7 @@ query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
 		if (out->n > 0)
 			memcpy(out->rows, t->summary->stats, out->n *
 			    sizeof *out->rows);
+		out->unfinished = t->summary->stats_unfinished;
 		return;
 	}
 	stats_rows(t, f, t0, t1, NULL, t->nfuncs, t->nfuncs, out);

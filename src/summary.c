@@ -221,6 +221,10 @@ take_node(struct func_stats *rows, const struct filter *f,
 	for (uint32_t k = 0; k < n; k++) {
 		struct func_stats *fs = &rows[e[k].func];
 		struct slice_ref ref = { track, depth, e[k].longest };
+		if (e[k].unfinished > 0 && filter_func(f, e[k].func))
+			fs->unfinished += e[k].unfinished;
+		if (e[k].count == 0)
+			continue;
 		if (fs->count == 0) {
 			if (!filter_func(f, e[k].func))
 				continue;
@@ -268,8 +272,12 @@ scan(const struct walk *w, size_t i0, size_t i1)
 			c++;
 		while (c < cn && cs[c].start < end)
 			child = add_ns(child, level_dur(cl, c++));
-		if (s->flags & SLICE_INEXACT)
+		if (s->flags & SLICE_INEXACT) {
+			/* counted apart, with no time (query_calls.h) */
+			if (filter_func(w->f, s->func))
+				w->rows[s->func].unfinished++;
 			continue;
+		}
 		if (i == w->lo || i + 1 == w->hi) {
 			/* An end of the range: clipped, and its children. */
 			dur = level_clip(l, i, w->t0, w->t1);
@@ -356,6 +364,7 @@ query_stats_sums(const struct trace *t, const struct filter *f, ttv_ns t0,
 	}
 	size_t n = 0;
 	for (uint32_t i = 0; i < t->nfuncs; i++) {
+		out->unfinished += rows[i].unfinished;
 		if (rows[i].count == 0)
 			continue;
 		rows[i].func = i;

@@ -30,12 +30,15 @@ struct grow_frame {
  * nodes of the height below, up to one. A node says where its calls
  * start and end, how much time they take (busy), and per function in it
  * what query_stats' first pass would count: calls, samples, total, self,
- * min, max and the first longest call. A node with too many functions to
+ * min, max and the first longest call, and apart the calls that never
+ * returned (the count rule of query_calls.h). A node with too many functions to
  * be worth it is not summarised (nentries SUM_NONE): its calls are read.
  */
 #define SUM_BLOCK 512u
 #define SUM_FANOUT 16u
 #define SUM_NONE UINT32_MAX
+
+enum { SUM_CALLED = 1, SUM_UNFINISHED = 2 };
 
 struct sum_node {
 	ttv_ns first_start, last_end;
@@ -50,7 +53,8 @@ struct sum_entry {
 	func_id func;
 	uint32_t longest;	/* index at the depth of the first longest */
 	uint64_t count, weight;	/* exact calls, as query_stats counts them */
-	ttv_ns total, self, min, max;
+	ttv_ns total, self, min, max;	/* of the exact calls */
+	uint64_t unfinished;	/* calls that never returned (SLICE_INEXACT) */
 };
 
 /* A depth's nodes: heights 0 (blocks) up, one after the other. */
@@ -73,6 +77,11 @@ struct trace_summary {
 	const struct func_stats *stats;
 	size_t nstats;
 	bool has_stats;
+	uint64_t stats_unfinished;	/* the table's unfinished */
+	/* Per function (nfuncs of them, or NULL): SUM_CALLED if it has a
+	 * call that returned on a track other than a CPU lane's,
+	 * SUM_UNFINISHED one that never did, as --info counts them. */
+	const uint8_t *called;
 	/* Per track, the calls open at the end of the input, outermost
 	 * first. */
 	const struct grow_frame *frames;
@@ -136,7 +145,8 @@ ttv_ns summary_busy(const struct trace *t, uint32_t track, uint32_t depth,
 
 /* query_stats() without the percentiles (median, p90, p99 are 0): the
  * calls, samples, total, self, min, max and longest call per function of
- * [t0, t1) on the filter's tracks, the same numbers. From the summaries
+ * [t0, t1) on the filter's tracks, the same numbers, and the calls that
+ * never returned counted apart (unfinished). From the summaries
  * where the model has them, reading only the calls at the range's two
  * ends of each depth (and the blocks a summary leaves out). */
 void query_stats_sums(const struct trace *t, const struct filter *f,

@@ -27,6 +27,8 @@
 #include "index_hash.h"
 #include "index_store.h"
 #include "query.h"
+#include "query_info.h"
+#include "scope.h"
 #include "summary.h"
 #include "xalloc.h"
 
@@ -46,7 +48,8 @@ rng(void)
 /* A model with every kind of content the index holds: nested calls,
  * depths of several blocks, a long duration, weights, instants with
  * args, counters, slice args, markers, flows, logs, records, metadata,
- * diagnostics, an async track, functions' addresses. */
+ * diagnostics, an async track, functions' addresses, calls that never
+ * returned (one function has no other). */
 static struct trace *
 rich_trace_into(uint32_t deep_slices, struct index_store *store)
 {
@@ -55,8 +58,8 @@ rich_trace_into(uint32_t deep_slices, struct index_store *store)
 	builder_set_format(b, "test", "1", "little-endian");
 	builder_set_tick_rate(b, 1e9);
 	builder_set_wall_origin(b, 1700000000000000000LL);
-	func_id f[8];
-	for (int i = 0; i < 8; i++) {
+	func_id f[9];
+	for (int i = 0; i < 9; i++) {
 		char name[16];
 		snprintf(name, sizeof name, "fn%d", i);
 		f[i] = builder_func(b, builder_intern_cstr(b, name),
@@ -85,7 +88,8 @@ rich_trace_into(uint32_t deep_slices, struct index_store *store)
 			    builder_intern_cstr(b, "text"));
 			builder_push_args(b, t0, builder_args_end(b));
 		}
-		builder_pop(b, t0, now + 5 + (ttv_ns)(rng() % 7), 0);
+		builder_pop(b, t0, now + 5 + (ttv_ns)(rng() % 7),
+		    i % 701 == 3 ? SLICE_UNTERMINATED : 0);
 		builder_pop(b, t0, now + 20, 0);
 		if (i == 10)
 			builder_last_slice(b, t0, &from);
@@ -107,6 +111,7 @@ rich_trace_into(uint32_t deep_slices, struct index_store *store)
 		builder_slice_weighted(b, ts, 0, 4000 + i * 10, 5, f[7], 0,
 		    (uint32_t)i + 1);
 	}
+	builder_slice(b, ta, 0, 4000, 50, f[8], SLICE_NO_ENTRY, 0);
 	builder_slice(b, ta, 0, 5000, 100, f[2], 0, 0);
 	builder_marker(b, MARKER_BUFFER_START, t0, 1000, 0,
 	    builder_intern_cstr(b, "buffer"));
@@ -248,6 +253,7 @@ same_stats(const struct trace *a, const struct trace *b)
 		query_stats(a, NULL, t0, t1, &x);
 		query_stats(b, NULL, t0, t1, &y);
 		assert_int_equal(x.n, y.n);
+		assert_int_equal(x.unfinished, y.unfinished);
 		same_bytes(x.rows, y.rows, x.n * sizeof *x.rows);
 		stats_free(&x);
 		stats_free(&y);
@@ -259,10 +265,12 @@ static void
 same_sums(const struct stats_table *x, const struct stats_table *y)
 {
 	assert_int_equal(x->n, y->n);
+	assert_int_equal(x->unfinished, y->unfinished);
 	for (size_t i = 0; i < x->n; i++) {
 		const struct func_stats *a = &x->rows[i], *b = &y->rows[i];
 		assert_int_equal(a->func, b->func);
 		assert_int_equal(a->count, b->count);
+		assert_int_equal(a->unfinished, b->unfinished);
 		assert_int_equal(a->weight, b->weight);
 		assert_int_equal(a->total, b->total);
 		assert_int_equal(a->self, b->self);
@@ -270,6 +278,39 @@ same_sums(const struct stats_table *x, const struct stats_table *y)
 		assert_int_equal(a->max, b->max);
 		assert_memory_equal(&a->longest, &b->longest,
 		    sizeof a->longest);
+	}
+}
+
+/* --info's lines (query_info.h): from the index's tables, over every
+ * track, the same as from the calls; over some tracks, read from the
+ * calls. With or without the tracks that have calls that never
+ * returned (fn5 left open, fn8 whose entry is not in the trace: the
+ * functions that have no other are counted apart). */
+static void
+same_info(const struct trace *a, const struct trace *b)
+{
+	for (int some = 0; some < 2; some++) {
+		struct selection sel;
+		struct info_lines x, y;
+		selection_init(&sel);
+		if (some) {
+			sel.f.track_on = xcalloc(a->ntracks, 1);
+			for (uint32_t i = 0; i < a->ntracks; i += 2)
+				sel.f.track_on[i] = 1;
+		}
+		query_info(a, &sel, &x);
+		query_info(b, &sel, &y);
+		assert_int_equal(x.n, y.n);
+		bool apart = false;
+		for (size_t i = 0; i < x.n; i++) {
+			assert_string_equal(x.lines[i], y.lines[i]);
+			apart |= strcmp(x.lines[i], "  with unfinished calls "
+			    "only: 2") == 0;
+		}
+		assert_true(apart || some);
+		info_lines_free(&x);
+		info_lines_free(&y);
+		selection_clear(&sel);
 	}
 }
 
@@ -302,6 +343,8 @@ test_roundtrip(void **state)
 			assert_memory_equal(flagged,
 			    m->summary->tracks[i].flagged, sizeof flagged);
 		}
+		assert_non_null(m->summary->called);
+		same_info(t, m);
 		/* Where functions' code is (source lines), by function. */
 		assert_int_equal(m->nfunc_addrs, 2);
 		const struct func_addr *fa = trace_func_addr(m, 3);
@@ -309,6 +352,11 @@ test_roundtrip(void **state)
 		assert_int_equal(fa->addr, 0x401000);
 		assert_string_equal(m->strings[fa->binary], "/bin/prog");
 		assert_null(trace_func_addr(m, 2));
+		/* The calls that never returned, apart in the stored table. */
+		struct stats_table st;
+		query_stats(m, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+		assert_true(st.unfinished > 1);
+		stats_free(&st);
 		/* Ready to grow: the call left open on track 1 (fn5). */
 		assert_non_null(m->summary);
 		assert_int_equal(m->summary->nframes, 1);
