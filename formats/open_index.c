@@ -198,23 +198,25 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 	struct index_ident id = { 0 };
 	struct trace *t = NULL;
 
+	/* Every way out goes through done: a report nobody asked for is
+	 * freed there. */
 	index_report_clear(r);
 	if (o->index == OPEN_INDEX_OFF) {
 		r->state = INDEX_STATE_OFF;
-		return load_trace(path, o->force_format, &o->load, err);
+		goto plain;
 	}
 	/* A live session is what the relay has now: never the same twice. */
 	if (live_url_is(path)) {
 		report(r, INDEX_STATE_OFF, NULL, xstrdup("a live session"));
-		return load_trace(path, o->force_format, &o->load, err);
+		goto plain;
 	}
 	if (o->index == OPEN_INDEX_AUTO && (why = env_says_no()) != NULL) {
 		report(r, INDEX_STATE_OFF, NULL, why);
-		return load_trace(path, o->force_format, &o->load, err);
+		goto plain;
 	}
 	/* A path that cannot be resolved is for load_trace to say. */
 	if ((canonical = realpath(path, NULL)) == NULL)
-		return load_trace(path, o->force_format, &o->load, err);
+		goto plain;
 	if ((dir = index_cache_dir(&why)) == NULL) {
 		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
 		goto plain;
