@@ -74,11 +74,23 @@ struct stats_options {
 void cli_stats(const struct trace *t, const struct selection *sel,
     const struct stats_options *o, FILE *out);
 
+struct told;
+
+/* How the rows of a list (--markers, --search) are written. */
+struct cli_rows {
+	bool tsv;
+	bool guard;		/* TSV text cells against spreadsheet formulas
+				 * (escape_cell) */
+	bool no_header;		/* a follower's later rounds */
+	/* --follow: only the rows not told yet, and whole (told.h); NULL:
+	 * all of them */
+	struct told *told;
+};
+
 /* --markers: every marker in time order (ts_ns from the trace start,
- * kind, tid, value, text), the list of the markers pane. guard: TSV text
- * cells against spreadsheet formulas (escape_cell). */
+ * kind, tid, value, text), the list of the markers pane. */
 void cli_markers(const struct trace *t, const struct selection *sel,
-    bool tsv, bool guard, FILE *out);
+    const struct cli_rows *o, FILE *out);
 
 /* --search REGEX: every match in time order (ts_ns from the trace start,
  * dur_ns, tid, where it matched, name), as the viewer's / finds them (re
@@ -86,7 +98,7 @@ void cli_markers(const struct trace *t, const struct selection *sel,
  * written nothing, for a pattern the regex budget could not decide on
  * every string. */
 int cli_search(const struct trace *t, const struct selection *sel,
-    struct regex *re, bool tsv, bool guard, FILE *out, char **err);
+    struct regex *re, const struct cli_rows *o, FILE *out, char **err);
 
 enum query_format { QUERY_TABLE, QUERY_TSV, QUERY_CSV, QUERY_JSON };
 

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "escape.h"
 #include "timefmt.h"
+#include "told.h"
 
 /* Bytes beyond one per column ("µ" is two bytes, one column): what a
  * printf width must add to line columns up. */
@@ -18,13 +19,16 @@ utf8_extra(const char *s)
 }
 
 void
-cli_markers(const struct trace *t, const struct selection *sel, bool tsv,
-    bool guard, FILE *out)
+cli_markers(const struct trace *t, const struct selection *sel,
+    const struct cli_rows *o, FILE *out)
 {
 	size_t *rows, n = query_markers(t, &sel->f, &rows);
 	char lb[64], tb[64];
+	bool tsv = o->tsv, guard = o->guard;
 
-	if (tsv)
+	if (o->no_header)
+		;
+	else if (tsv)
 		fputs("ts_ns\tkind\ttid\tvalue\ttext\n", out);
 	else
 		fprintf(out, "%-18s %-14s %-10s %10s  %s\n", "time", "kind",
@@ -34,6 +38,9 @@ cli_markers(const struct trace *t, const struct selection *sel, bool tsv,
 		if (m->t < sel->t0 || m->t >= sel->t1)
 			continue;
 		const char *text = m->text != 0 ? trace_str(t, m->text) : "";
+		if (o->told != NULL && !told_point(o->told, TOLD_MARKER,
+		    m->track, text, m->t))
+			continue;
 		/* ns from the trace start: the viewer's "+" time. */
 		long long ts = (long long)(m->t - t->first);
 

@@ -112,6 +112,9 @@ static const struct cli_option options[OPT_COUNT] = {
 	[OPT_FORMAT] = { "format", 0, true, MODE_VIEW, 0, 0, 0 },
 	[OPT_STRICT] = { "strict", 0, false, MODE_VIEW, 0, 0, 0 },
 	[OPT_FROM_NOW] = { "from-now", 0, false, MODE_VIEW, 0, 0, 0 },
+	[OPT_FOLLOW] = { "follow", 0, false, MODE_VIEW,
+	    M(MODE_SEARCH) | M(MODE_MARKERS), 0, O(OPT_STRICT) |
+	    O(OPT_OUTPUT) },
 	[OPT_NO_STATE] = { "no-state", 0, false, MODE_VIEW, M(MODE_VIEW), 0,
 	    0 },
 	[OPT_INDEX] = { "index", 0, false, MODE_VIEW, 0, 0, 0 },
@@ -218,6 +221,10 @@ usage(FILE *fp)
 "                          was readable\n"
 "      --from-now          a live session (net://...): from the relay's\n"
 "                          newest packets instead of the session's start\n"
+"      --follow            with --search or --markers: go on reading what\n"
+"                          is written to the trace, printing each row once\n"
+"                          its call is over, until a live session ends or\n"
+"                          Ctrl-C (exit 130)\n"
 "      --no-state          viewer: neither restore nor save the window,\n"
 "                          range, pane, filters and bookmarks of the last\n"
 "                          session on this trace\n"
@@ -230,7 +237,7 @@ usage(FILE *fp)
 "  -V, --version           show the version\n"
 "\n"
 "Exit status: 0 ok, 1 unreadable or damaged input, 2 usage error or bad\n"
-"query, 3 --fail-above failed, 130 query interrupted.\n"
+"query, 3 --fail-above failed, 130 query or --follow interrupted.\n"
 "In the viewer, press ? for the keys, :diff BASE to compare; see ttv(1).\n",
 	    fp);
 }
@@ -345,6 +352,7 @@ take(struct cli_args *c, enum cli_opt id, const char *arg)
 	case OPT_FORMAT: c->open.force_format = arg; break;
 	case OPT_STRICT: c->open.load.strict = true; break;
 	case OPT_FROM_NOW: c->open.load.live_from_now = true; break;
+	case OPT_FOLLOW: c->follow = true; break;
 	case OPT_INDEX: c->open.index = OPEN_INDEX_ON; break;
 	case OPT_NO_INDEX: c->open.index = OPEN_INDEX_OFF; break;
 	case OPT_HELP: usage(stdout); return TTV_EXIT_OK;

@@ -37,8 +37,9 @@ enum cli_opt {
 	OPT_MATCH_STRIP, OPT_RANGE_BASE, OPT_MIN_CHANGE, OPT_FAIL_ABOVE,
 	OPT_FAIL_ON_NEW, OPT_EXPORT, OPT_OUTPUT, OPT_PER_THREAD,
 	OPT_MAX_DEPTH, OPT_THREAD, OPT_FUNCTION, OPT_HIDE, OPT_INSTR_MAP,
-	OPT_SYSROOT, OPT_FORMAT, OPT_STRICT, OPT_FROM_NOW, OPT_NO_STATE,
-	OPT_INDEX, OPT_NO_INDEX, OPT_HELP, OPT_VERSION, OPT_COUNT
+	OPT_SYSROOT, OPT_FORMAT, OPT_STRICT, OPT_FROM_NOW, OPT_FOLLOW,
+	OPT_NO_STATE, OPT_INDEX, OPT_NO_INDEX, OPT_HELP, OPT_VERSION,
+	OPT_COUNT
 };
 
 struct cli_args {
@@ -50,6 +51,7 @@ struct cli_args {
 					 * --range, --range-base */
 	const char *output;		/* --output FILE, or NULL: stdout */
 	bool tsv, guard;		/* --tsv, --spreadsheet-safe */
+	bool follow;			/* --follow */
 	const char *search;		/* --search REGEX */
 	struct regex *search_re;	/* ... compiled by cli_check */
 	bool per_thread;		/* --export collapsed's */

@@ -8,6 +8,7 @@
 #include "escape.h"
 #include "query_calls.h"
 #include "timefmt.h"
+#include "told.h"
 #include "xalloc.h"
 
 /* Bytes beyond one per column, for printf widths ("µ" is two bytes). */
@@ -49,8 +50,9 @@ row(const struct trace *t, bool tsv, bool guard, ttv_ns when, ttv_ns dur, uint32
 
 int
 cli_search(const struct trace *t, const struct selection *sel,
-    struct regex *re, bool tsv, bool guard, FILE *out, char **err)
+    struct regex *re, const struct cli_rows *o, FILE *out, char **err)
 {
+	bool tsv = o->tsv, guard = o->guard;
 	struct search_match m;
 	struct search_result res;
 	char wb[256];
@@ -64,7 +66,9 @@ cli_search(const struct trace *t, const struct selection *sel,
 	}
 	query_search_all(t, &sel->f, &m, &res);
 	res.nhits = search_in_range(t, res.hits, res.nhits, t0, t1);
-	if (tsv)
+	if (o->no_header)
+		;
+	else if (tsv)
 		fputs("ts_ns\tdur_ns\ttid\tmatch\tname\n", out);
 	else
 		fprintf(out, "%-22s %20s %-10s %-14s %s\n", "time", "duration",
@@ -80,6 +84,9 @@ cli_search(const struct trace *t, const struct selection *sel,
 			const struct log_entry *e = &t->logs[l++];
 			if (e->t < t0 || e->t >= t1)
 				continue;
+			if (o->told != NULL && !told_point(o->told, TOLD_LOG,
+			    e->track, NULL, e->t))
+				continue;
 			row(t, tsv, guard, e->t, 0, e->track, "log",
 			    trace_str(t, e->text), out);
 			continue;
@@ -87,6 +94,11 @@ cli_search(const struct trace *t, const struct selection *sel,
 		if (h >= res.nhits)
 			break;
 		const struct search_hit *hit = &res.hits[h++];
+		if (o->told != NULL && !(hit->ref.depth == SEARCH_INSTANT ?
+		    told_point(o->told, TOLD_INSTANT, hit->ref.track, NULL,
+		    t->tracks[hit->ref.track].instants[hit->ref.index].t) :
+		    told_call(o->told, hit->ref)))
+			continue;
 		const char *where = query_search_where(t, &m, hit, wb,
 		    sizeof wb);
 		if (hit->ref.depth == SEARCH_INSTANT) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_follow.h"
 #include "cli_open.h"
 #include "cli_options.h"
 #include "export.h"
@@ -98,14 +99,15 @@ run_mode(struct cli_args *c, const struct trace *t,
 		return 0;
 	case MODE_STATS: cli_stats(t, sel, &c->stats, out); return 0;
 	case MODE_MARKERS:
-		cli_markers(t, sel, c->tsv, c->guard, out);
+		cli_markers(t, sel, &(struct cli_rows){ .tsv = c->tsv,
+		    .guard = c->guard }, out);
 		return 0;
 	case MODE_CALLS: case MODE_CALLERS: case MODE_CALLEES: case MODE_TREE:
 		return cli_calls(t, sel, &c->calls, c->path, out);
 	case MODE_QUERY: return cli_query(t, sel, &c->query, out);
 	case MODE_SEARCH:
-		if (cli_search(t, sel, c->search_re, c->tsv, c->guard, out,
-		    &err) == 0)
+		if (cli_search(t, sel, c->search_re, &(struct cli_rows){
+		    .tsv = c->tsv, .guard = c->guard }, out, &err) == 0)
 			return 0;
 		cli_say(c->path, err);
 		free(err);
@@ -202,6 +204,8 @@ main(int argc, char **argv)
 	else if (rc == CLI_RUN && c.mode == MODE_DIFF)
 		rc = cli_diff(&c.diff, c.path, &c.open, &c.scope, &c.stats,
 		    c.output);
+	else if (rc == CLI_RUN && c.follow)
+		rc = cli_follow(&c, stdout);
 	else if (rc == CLI_RUN)
 		rc = batch(&c);
 	index_report_clear(&ir);

@@ -126,11 +126,17 @@ load_trace_store(const char *path, const char *force_format,
 		}
 	}
 
+	/* A file being written is read up to its last whole record; the
+	 * mapping stays whole (it is unmapped by its own size). */
+	struct mapped_file whole = m;
+	if (!is_dir && opts->follow && r->complete != NULL)
+		whole.size = r->complete(m.data, m.size);
 	struct builder *b = builder_new(name);
 	builder_set_store(b, store);
 	store = NULL;	/* the model's from here */
 	struct load_ctx ctx = {
-		.path = path, .file = is_dir ? NULL : &m, .b = b, .opts = opts,
+		.path = path, .file = is_dir ? NULL : &whole, .b = b,
+		.opts = opts,
 	};
 	int rc = r->load(&ctx);
 	mapfile_close(&m);

@@ -120,6 +120,7 @@ struct builder {
 	double ticks_per_second;
 	ttv_ns wall_origin;
 	struct index_store *store;
+	ttv_ns complete_until;
 };
 
 struct builder *
@@ -130,6 +131,7 @@ builder_new(const char *path)
 	b->strings = strtab_new();
 	b->path = xstrdup(path ? path : "");
 	b->wall_origin = TTV_NS_MIN;
+	b->complete_until = TTV_NS_MAX;
 	/* args_id 0 means "none": keep an empty run at offset 0. */
 	VEC_PUSH(&b->args, ((struct arg){ .type = ARG_NULL }));
 	return b;
@@ -243,6 +245,12 @@ void
 builder_set_wall_origin(struct builder *b, ttv_ns ns_since_epoch)
 {
 	b->wall_origin = ns_since_epoch;
+}
+
+void
+builder_set_complete_until(struct builder *b, ttv_ns t)
+{
+	b->complete_until = t;
 }
 
 void
@@ -1249,6 +1257,7 @@ builder_finish(struct builder *b)
 	b->byte_order = NULL;
 	t->ticks_per_second = b->ticks_per_second;
 	t->wall_origin = b->wall_origin;
+	t->complete_until = b->complete_until;
 
 	t->ntracks = b->ntracks;
 	t->tracks = b->ntracks ? xcalloc(b->ntracks, sizeof *t->tracks) : NULL;

@@ -55,6 +55,10 @@ void builder_set_format(struct builder *b, const char *format,
     const char *version, const char *byte_order);
 void builder_set_tick_rate(struct builder *b, double ticks_per_second);
 void builder_set_wall_origin(struct builder *b, ttv_ns ns_since_epoch);
+/* A trace being written whose parts arrive apart (CTF's streams): the
+ * time up to which everything is known to be there (trace->
+ * complete_until). */
+void builder_set_complete_until(struct builder *b, ttv_ns t);
 void builder_meta(struct builder *b, const char *key, const char *value);
 /* Adds n to the count of records of a kind (names are copied). Readers
  * should count locally and call this once per kind at the end. */

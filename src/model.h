@@ -288,6 +288,11 @@ struct trace {
 	double ticks_per_second;	/* 0: unknown, times are raw ticks */
 	ttv_ns wall_origin;	/* ns since the Unix epoch of time 0, or TTV_NS_MIN */
 	ttv_ns first, last;	/* time range of the whole trace */
+	/* Read while being written (--follow): nothing that ends before
+	 * this time is still to come (a stream of a CTF trace may lag
+	 * behind another). TTV_NS_MAX: what was read is all there is up to
+	 * its end. */
+	ttv_ns complete_until;
 
 	char **strings;		/* interned; strings[0] == "" */
 	uint32_t nstrings;

@@ -36,6 +36,11 @@ struct load_options {
 	 * trace. */
 	void (*notice)(void *arg, const char *text);
 	void *notice_arg;
+	/* The input is being written (--follow): what is not whole yet at
+	 * its end (a line without its newline, a record cut short, a packet
+	 * its index does not list yet, an empty metadata file) is "not yet",
+	 * left out without a word, never damage. */
+	bool follow;
 };
 
 struct load_ctx {
@@ -52,6 +57,10 @@ struct reader {
 	int (*probe)(const char *path, const unsigned char *head, size_t len,
 	    bool is_dir);
 	int (*load)(struct load_ctx *ctx);
+	/* For a file being written (load_options.follow): how many of its
+	 * first len bytes are whole records, which is what load() is then
+	 * given. NULL: the reader takes what is there as it is. */
+	size_t (*complete)(const unsigned char *data, size_t len);
 };
 
 /* All readers, NULL-terminated (formats/readers.c). */

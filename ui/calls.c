@@ -796,9 +796,20 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 	int y0 = lr.y + 1;
 	/* where each column chosen starts (-1: hidden) */
 	int cx[5];
+	/* the start as wide as the trace's latest time needs (over 10,000
+	 * s, or a time of day) */
+	int start_w = view_time_exact_width(v);
+	if (start_w < col_w[COL_START] - 1)
+		start_w = col_w[COL_START] - 1;
 	for (int k = 0, x = lr.x; k < 5; k++) {
 		cx[k] = column_shown(&p->cols, (size_t)k) ? x : -1;
-		x += cx[k] >= 0 ? col_w[k] : 0;
+		if (cx[k] < 0)
+			continue;
+		x += k == COL_START ? start_w + 1 : col_w[k];
+		/* duration is right-aligned to its edge: a blank before
+		 * whatever follows it but self (which has its own) */
+		if (k == COL_DURATION && !column_shown(&p->cols, COL_SELF))
+			x++;
 	}
 	/* A left-aligned title has room for its mark before it when the
 	 * column before it ends in blanks (all but duration do). */
@@ -840,7 +851,7 @@ instances_draw(struct pane *pane, struct view *v, struct grid *g,
 			    call_instance_self(t, c, l->t0, l->t1), b2,
 			    sizeof b2), style);
 		if (cx[COL_START] >= 0)
-			text_puts(g, cx[COL_START], y, 19, view_time_exact(v,
+			text_puts(g, cx[COL_START], y, start_w, view_time_exact(v,
 			    s->start, b3, sizeof b3), style, 0);
 		snprintf(b4, sizeof b4, "%lld",
 		    (long long)t->tracks[c->ref.track].tid);

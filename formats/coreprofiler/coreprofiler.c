@@ -898,9 +898,20 @@ coreprofiler_load(struct load_ctx *ctx)
 	return 0;
 }
 
+/* A log being written: its whole lines, up to the last newline (the
+ * line after it is still being written). */
+static size_t
+coreprofiler_complete(const unsigned char *data, size_t len)
+{
+	while (len > 0 && data[len - 1] != '\n')
+		len--;
+	return len;
+}
+
 const struct reader coreprofiler_reader = {
 	.name = "coreprofiler",
 	.description = "CoreProfiler TraceLog (.NET Core profiler for Tizen, text)",
 	.probe = coreprofiler_probe,
 	.load = coreprofiler_load,
+	.complete = coreprofiler_complete,
 };

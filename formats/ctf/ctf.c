@@ -1198,8 +1198,9 @@ static int
 ctf_load(struct load_ctx *ctx)
 {
 	struct loader L = { .ctx = ctx, .b = ctx->b };
-	L.r = ctf_reader_open(ctx->path, on_diag, &L,
-	    ctx->opts != NULL ? ctx->opts->progress : NULL,
+	bool growing = ctx->opts != NULL && ctx->opts->follow;
+	L.r = (growing ? ctf_reader_open_growing : ctf_reader_open)(ctx->path,
+	    on_diag, &L, ctx->opts != NULL ? ctx->opts->progress : NULL,
 	    ctx->opts != NULL ? ctx->opts->progress_arg : NULL);
 	if (L.r == NULL) {
 		if (!builder_has_errors(ctx->b))
@@ -1268,6 +1269,10 @@ ctf_load(struct load_ctx *ctx)
 	 * what babeltrace2 prints as the time too */
 	if (L.have_origin)
 		builder_set_wall_origin(L.b, L.origin);
+	int64_t horizon;
+	if (growing && L.have_origin && ctf_reader_horizon(L.r, &horizon))
+		builder_set_complete_until(L.b, (ttv_ns)((uint64_t)horizon -
+		    (uint64_t)L.origin));
 	ctf_lttng_finish(L.lt, L.b);
 	for (size_t i = 0; i < L.infos.len; i++) {
 		if (L.infos.items[i]->count)

@@ -131,6 +131,9 @@ struct ctf_reader {
 	char *root;
 	ctf_diag_fn diag;
 	void *arg;
+	/* the trace is being written (ctf_reader_open_growing): only what
+	 * the indexes list is read, an empty metadata file is no trace yet */
+	bool growing;
 	ctf_progress_fn progress;	/* while looking for traces */
 	void *progress_arg;
 	struct ctf_trace **traces;
@@ -306,6 +309,56 @@ stream_release(struct ctf_stream_slot *ss)
 	VEC_FREE(&ss->s.evals);
 }
 
+/* What a warning-free index load drops: an index being written has a
+ * partial last entry, or no whole header yet, as a matter of course. */
+static void
+drop_warning(void *arg, bool error, const char *file, int64_t off,
+    const char *msg)
+{
+	struct ctf_reader *r = arg;
+	if (error && r->diag)
+		r->diag(r->arg, error, file, off, msg);
+}
+
+/* A stream being written is read up to the end of the last packet its
+ * index lists: LTTng (and the live mirror) write a packet's bytes before
+ * its index entry, so those are whole, and the bytes after them may be a
+ * packet still being written. A stream whose index file is there but
+ * lists nothing yet has nothing to read yet; one without an index file,
+ * or with a damaged one, is read as it is. */
+static void
+growing_index(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	ss->s.idx = ctf_index_load(ss->s.path, ss->s.size, r->root,
+	    drop_warning, r);
+	if (ss->s.idx != NULL) {
+		/* the warnings that come later are the walk's own */
+		ss->s.idx->diag = r->diag;
+		ss->s.idx->arg = r->arg;
+		const struct ctf_index *ix = ss->s.idx;
+		ss->s.size = ix->n == 0 ? 0 : (size_t)(ix->e[ix->n - 1].off +
+		    ix->e[ix->n - 1].psize / 8);
+		return;
+	}
+	const char *slash = strrchr(ss->s.path, '/');
+	const char *base = slash ? slash + 1 : ss->s.path;
+	int dlen = slash ? (int)(slash - ss->s.path) + 1 : 0;
+	char *full = xasprintf("%s/%.*sindex/%s.idx", r->root, dlen,
+	    ss->s.path, base);
+	struct stat st;
+	if (stat(full, &st) == 0 && st.st_size < CTF_INDEX_HEADER +
+	    CTF_INDEX_ENTRY_1_0) {
+		/* no whole header and entry yet: no packet yet */
+		ss->s.size = 0;
+	} else if (stat(full, &st) == 0) {
+		/* an index that is not one: said, and the stream read as it
+		 * is, as without --follow */
+		ss->s.idx = ctf_index_load(ss->s.path, ss->s.size, r->root,
+		    r->diag, r->arg);
+	}
+	free(full);
+}
+
 static void
 add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 {
@@ -325,8 +378,11 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	ss->s.index = (int)r->nstreams;
 	ss->qlevel = -1;
 	ss->order = (uint64_t)t->index << 32 | r->nstreams;
-	ss->s.idx = ctf_index_load(ss->s.path, ss->s.size, r->root, r->diag,
-	    r->arg);
+	if (r->growing)
+		growing_index(r, ss);
+	else
+		ss->s.idx = ctf_index_load(ss->s.path, ss->s.size, r->root,
+		    r->diag, r->arg);
 	/* from here on, what the index has to say comes up while filling
 	 * batches, maybe on a worker: it travels in the batch */
 	if (ss->s.idx != NULL) {
@@ -384,7 +440,15 @@ add_trace(struct ctf_reader *r, const char *rel)
 {
 	char *mpath = join(rel, "metadata");
 	char *full = join(r->root, mpath);
-	struct ctf_meta *m = ctf_metadata_load(full, mpath, r->diag, r->arg);
+	struct stat st;
+	if (r->growing && stat(full, &st) == 0 && st.st_size == 0) {
+		/* created before its first bytes are written: not yet */
+		free(full);
+		free(mpath);
+		return;
+	}
+	struct ctf_meta *m = ctf_metadata_load(full, mpath, r->growing,
+	    r->diag, r->arg);
 	free(full);
 	if (m == NULL) {
 		free(mpath);
@@ -1107,11 +1171,12 @@ ctf_dir_has_trace(const char *path)
 	return found;
 }
 
-struct ctf_reader *
-ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg,
+static struct ctf_reader *
+open_reader(const char *path, bool growing, ctf_diag_fn dfn, void *arg,
     ctf_progress_fn progress, void *progress_arg)
 {
 	struct ctf_reader *r = xcalloc(1, sizeof *r);
+	r->growing = growing;
 	r->diag = dfn;
 	r->arg = arg;
 	r->progress = progress;
@@ -1146,6 +1211,43 @@ ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg,
 	}
 	r->heap = xcalloc(r->nstreams + 1, sizeof *r->heap);
 	return r;
+}
+
+struct ctf_reader *
+ctf_reader_open(const char *path, ctf_diag_fn dfn, void *arg,
+    ctf_progress_fn progress, void *progress_arg)
+{
+	return open_reader(path, false, dfn, arg, progress, progress_arg);
+}
+
+struct ctf_reader *
+ctf_reader_open_growing(const char *path, ctf_diag_fn dfn, void *arg,
+    ctf_progress_fn progress, void *progress_arg)
+{
+	return open_reader(path, true, dfn, arg, progress, progress_arg);
+}
+
+bool
+ctf_reader_horizon(const struct ctf_reader *r, int64_t *ns)
+{
+	bool any = false;
+	for (size_t i = 0; i < r->nstreams; i++) {
+		const struct ctf_stream *s = &r->streams[i]->s;
+		if (s->idx == NULL || s->idx->n == 0)
+			continue;
+		const struct ctf_index_entry *e = &s->idx->e[s->idx->n - 1];
+		const struct ctf_meta *m = s->trace->m;
+		const struct ctf_stream_class *sc = ctf_stream_by_id(m,
+		    e->stream_id);
+		if (sc == NULL || sc->clock < 0 || (size_t)sc->clock >=
+		    m->nclocks)
+			continue;
+		int64_t t = ctf_clock_ns(&m->clocks[sc->clock], e->ts_end);
+		if (!any || t < *ns)
+			*ns = t;
+		any = true;
+	}
+	return any;
 }
 
 /* How many threads decode ahead: none for small traces (they cost more

@@ -23,6 +23,19 @@ typedef void (*ctf_progress_fn)(void *arg, uint64_t done, uint64_t total);
  * progress may be NULL. */
 struct ctf_reader *ctf_reader_open(const char *path, ctf_diag_fn diag,
     void *arg, ctf_progress_fn progress, void *progress_arg);
+/* The same for a trace being written (--follow): a stream is read up to
+ * the last packet its index lists (one without an index file as it is),
+ * a trace whose metadata file is still empty is not there yet. */
+struct ctf_reader *ctf_reader_open_growing(const char *path,
+    ctf_diag_fn diag, void *arg, ctf_progress_fn progress,
+    void *progress_arg);
+/* Up to when every indexed stream is known whole: the earliest of their
+ * last packets' ends, in ns of their clocks (what ctf_item.ns counts).
+ * False when no stream has an indexed packet. An event still to come in
+ * a stream comes after its last packet, so nothing before the horizon
+ * is still to come — except in a stream quiet since before it, which
+ * holds the horizon back until it writes again. */
+bool ctf_reader_horizon(const struct ctf_reader *r, int64_t *ns);
 void ctf_reader_free(struct ctf_reader *r);
 /* Stops the workers (they finish the batch they are filling): nothing is
  * decoded, nor the raw hook called, after it returns. */

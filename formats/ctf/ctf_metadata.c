@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,9 +237,84 @@ load_ctf(const struct mapped_file *mf, const char *mpath, ctf_diag_fn diag,
 	return m;
 }
 
+/* Whether the word before data[i] (spaces skipped) is "trace". */
+static bool
+after_trace(const unsigned char *data, size_t i)
+{
+	while (i > 0 && (data[i - 1] == ' ' || data[i - 1] == '\t' ||
+	    data[i - 1] == '\n' || data[i - 1] == '\r'))
+		i--;
+	return i >= 5 && memcmp(data + i - 5, "trace", 5) == 0 &&
+	    (i == 5 || !(isalnum(data[i - 6]) || data[i - 6] == '_'));
+}
+
+/* Plain TSDL being written: up to the end of its last whole top-level
+ * declaration (a ';' outside braces, strings and comments), once the
+ * trace block is whole (before it, there is no trace yet: 0). */
+static size_t
+whole_declarations(const unsigned char *data, size_t size)
+{
+	size_t end = 0;
+	int depth = 0;
+	bool in_trace = false, trace_done = false;
+	for (size_t i = 0; i < size; i++) {
+		unsigned char c = data[i];
+		if (c == '"') {
+			for (i++; i < size && data[i] != '"'; i++)
+				if (data[i] == '\\')
+					i++;
+		} else if (c == '/' && i + 1 < size && data[i + 1] == '*') {
+			for (i += 2; i + 1 < size && !(data[i] == '*' &&
+			    data[i + 1] == '/'); i++)
+				;
+			i++;
+		} else if (c == '/' && i + 1 < size && data[i + 1] == '/') {
+			while (i < size && data[i] != '\n')
+				i++;
+		} else if (c == '{') {
+			if (depth == 0 && after_trace(data, i))
+				in_trace = true;
+			depth++;
+		} else if (c == '}' && depth > 0) {
+			depth--;
+		} else if (c == ';' && depth == 0) {
+			end = i + 1;
+			trace_done |= in_trace;
+			in_trace = false;
+		}
+	}
+	return trace_done ? end : 0;
+}
+
+/* Metadata being written: packetized, the bytes of its whole packets (a
+ * tracer writes a packet at a time, a reader beside it may see part of
+ * the last one); plain TSDL, its whole declarations. CTF 2's fragments
+ * are taken as they are. */
+static size_t
+whole_packets(const unsigned char *data, size_t size)
+{
+	if (size > 0 && data[0] == 0x1e)
+		return size;
+	if (size < 4 || (rd32(data, false) != TSDL_MAGIC &&
+	    rd32(data, true) != TSDL_MAGIC))
+		return whole_declarations(data, size);
+	bool be = rd32(data, true) == TSDL_MAGIC;
+	size_t off = 0;
+	while (size - off >= META_HEADER && rd32(data + off, be) == TSDL_MAGIC) {
+		uint32_t psize = rd32(data + off + 28, be) / 8;
+		if (psize < META_HEADER)
+			return size;	/* damage: the reader says so */
+		if (psize > size - off)
+			break;
+		off += psize;
+	}
+	return size - off >= META_HEADER && rd32(data + off, be) !=
+	    TSDL_MAGIC ? size : off;
+}
+
 struct ctf_meta *
-ctf_metadata_load(const char *full, const char *mpath, ctf_diag_fn diag,
-    void *arg)
+ctf_metadata_load(const char *full, const char *mpath, bool growing,
+    ctf_diag_fn diag, void *arg)
 {
 	struct mapped_file mf;
 	char *err = NULL;
@@ -247,8 +323,18 @@ ctf_metadata_load(const char *full, const char *mpath, ctf_diag_fn diag,
 		free(err);
 		return NULL;
 	}
+	/* the mapping stays whole: it is unmapped by its own size */
+	struct mapped_file view = mf;
+	if (growing && !ctf_rfc_probe(mf.data, mf.size))
+		view.size = whole_packets(mf.data, mf.size);
+	if (growing && view.size == 0) {
+		/* not one whole packet yet: no trace yet */
+		mapfile_close(&mf);
+		return NULL;
+	}
 	struct ctf_meta *m = ctf_rfc_probe(mf.data, mf.size) ?
-	    load_rfc(&mf, mpath, diag, arg) : load_ctf(&mf, mpath, diag, arg);
+	    load_rfc(&view, mpath, diag, arg) : load_ctf(&view, mpath, diag,
+	    arg);
 	mapfile_close(&mf);
 	return m;
 }

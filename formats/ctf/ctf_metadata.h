@@ -26,8 +26,10 @@ bool ctf_metadata_probe(const unsigned char *head, size_t len);
 
 /* The metadata file at full (mpath: the same for messages, relative to
  * what was opened) read into a resolved description. NULL when it cannot
- * be read; what is wrong, and the warnings, are said through diag. */
+ * be read; what is wrong, and the warnings, are said through diag.
+ * growing: the file is being written, its packets are read up to the
+ * last whole one. */
 struct ctf_meta *ctf_metadata_load(const char *full, const char *mpath,
-    ctf_diag_fn diag, void *arg);
+    bool growing, ctf_diag_fn diag, void *arg);
 
 #endif

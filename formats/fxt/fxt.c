@@ -1382,9 +1382,45 @@ fxt_load(struct load_ctx *ctx)
 	return 0;
 }
 
+/*
+ * A file being written: records one after the other, each announcing its
+ * size in its header, so the whole ones are those whose announced words
+ * are all there. A header that announces nothing (0 words) ends the walk
+ * there, and the reader then says it is damage.
+ */
+static size_t
+fxt_complete(const unsigned char *data, size_t len)
+{
+	uint64_t le = 0, be = 0;
+	if (len < 8)
+		return 0;
+	for (int i = 0; i < 8; i++) {
+		le |= (uint64_t)data[i] << (8 * i);
+		be = be << 8 | data[i];
+	}
+	bool big = be == FXT_MAGIC && le != FXT_MAGIC;
+	size_t off = 0;
+	while (len - off >= 8) {
+		uint64_t h = 0;
+		for (int i = 0; i < 8; i++)
+			h = big ? h << 8 | data[off + (size_t)i] :
+			    h | (uint64_t)data[off + (size_t)i] << (8 * i);
+		unsigned type = h & 15;
+		uint64_t words = type == 15 ? (h >> 4) & 0xffffffffu :
+		    (h >> 4) & 0xfff;
+		if (words == 0)
+			return len;
+		if (words > (len - off) / 8)
+			break;
+		off += (size_t)words * 8;
+	}
+	return off;
+}
+
 const struct reader fxt_reader = {
 	.name = "fxt",
 	.description = "Fuchsia trace format (FXT), either byte order",
 	.probe = fxt_probe,
 	.load = fxt_load,
+	.complete = fxt_complete,
 };

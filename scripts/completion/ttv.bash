@@ -40,7 +40,7 @@ _ttv()
 		    --range --tsv --csv --json --spreadsheet-safe --sort
 		    --ascending --export
 		    --output --per-thread --max-depth --thread --function
-		    --hide --instr-map --sysroot --format --strict --from-now
+		    --hide --instr-map --sysroot --format --strict --from-now --follow
 		    --no-state --index --no-index --help --version' -- "$cur"))
 		return
 	fi

@@ -32,7 +32,8 @@ fi
 xraygen="$TTV_BUILDDIR/tests/gen/xraygen"
 if [ -x "$xraygen" ]; then
 	"$xraygen" full "$tmp/run1.fdr" >/dev/null &&
-	    "$xraygen" -f 1000000000 full "$tmp/run2.fdr" >/dev/null || exit 1
+	    "$xraygen" -f 1000000000 full "$tmp/run2.fdr" >/dev/null &&
+	    "$xraygen" -f 200000 full "$tmp/long.fdr" >/dev/null || exit 1
 fi
 # A CoreProfiler log cut before its threads ended (unfinished.scr): the
 # project's writer, cut at a line.
@@ -61,6 +62,10 @@ for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
 	diff*) if [ ! -f "$tmp/new.fxt" ] || [ ! -d "$tmp/new-ctf" ] ||
 	    [ ! -f "$tmp/run2.fdr" ]; then
 		echo "SKIP: $name (no tests/gen/fxtgen, ctfgen, xraygen)"
+		continue
+	fi ;;
+	long_trace) if [ ! -f "$tmp/long.fdr" ]; then
+		echo "SKIP: $name (no tests/gen/xraygen)"
 		continue
 	fi ;;
 	esac

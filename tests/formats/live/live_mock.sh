@@ -124,4 +124,40 @@ grep -q "^ttv: $url: the relay closed the connection (GET_NEXT_INDEX), reconnect
 # A relay that stops answering: the timeout, not a hang.
 TTV_LIVE_TIMEOUT=300 check stall "message 8: no reply to GET_NEXT_INDEX within 300 ms" --stats
 
+# --follow: rows are printed while the session records (the relay gives
+# the second half of the packets only once the test says so, by
+# creating port.go), and the session's end ends ttv with status 0; what
+# was printed is the finished trace's rows, each once.
+scenario=follow
+start follow && {
+	"$TTV" --follow --search . --tsv "$url" >"$tmp/out" 2>"$tmp/err" &
+	follower=$!
+	i=0
+	while [ "$(wc -l <"$tmp/out")" -lt 2 ] && [ $i -lt 600 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ "$(wc -l <"$tmp/out")" -ge 2 ] ||
+	    fail "follow: no row while the session records: $(cat "$tmp/err")"
+	kill -0 $follower 2>/dev/null ||
+	    fail "follow: ttv ended before the session did"
+	half=$(wc -l <"$tmp/out")
+	touch "$tmp/port.go"
+	wait $follower
+	rc=$?
+	[ $rc -eq 0 ] || fail "follow: exit $rc, want 0: $(head -c 600 "$tmp/err")"
+	"$TTV" --search . --tsv "$tmp/trace" >"$tmp/fin"
+	cut -f 2- "$tmp/out" | sort >"$tmp/a"
+	cut -f 2- "$tmp/fin" | sort >"$tmp/b"
+	cmp -s "$tmp/a" "$tmp/b" ||
+	    fail "follow: rows differ from the trace's: $(diff "$tmp/a" "$tmp/b" | head -n 4)"
+	[ "$half" -lt "$(wc -l <"$tmp/fin")" ] ||
+	    fail "follow: every row came before the second half was sent"
+	grep -q "^ttv: $url: session ended\$" "$tmp/err" ||
+	    fail "follow: no 'session ended': $(cat "$tmp/err")"
+	! grep -q "Sanitizer\|runtime error" "$tmp/err" ||
+	    fail "follow: $(grep -m 3 "Sanitizer\|runtime error" "$tmp/err")"
+	stop_mock
+}
+
 [ $fails -eq 0 ] && echo "PASS: live_mock" || exit 1

@@ -4,7 +4,9 @@ metadata, chan_N, index/chan_N.idx), for the live client's tests. One
 scenario per run says what the relay does: the normal conversation of
 lttng-relayd 2.13 (RETRY before the data, INACTIVE once it is all sent),
 streams that appear later, metadata that grows, a session that ends, a
-connection that drops, and replies that break the protocol's bounds.
+connection that drops, a session that records for a while (one packet
+per stream every few tenths of a second, then the end: what a follower
+reads), and replies that break the protocol's bounds.
 
     live_mock_relay.py SCENARIO TRACE_DIR PORT_FILE
 
@@ -74,6 +76,7 @@ class Conn:
         self.announced = set()
         self.packets_sent = 0
         self.flag_streams = False
+        self.t0 = time.time()
 
     def recv(self, n):
         b = b""
@@ -158,7 +161,7 @@ class Conn:
                 self.meta_sent = end
                 self.send(struct.pack(">QI", len(chunk), 1) + chunk)
         elif cmd == NEW_STREAMS:
-            if sc == "hup" and all(self.next[st["id"]] >= len(st["packets"])
+            if sc in ("hup", "follow") and all(self.next[st["id"]] >= len(st["packets"])
                                    for st in self.streams):
                 self.streams_reply(4, [])
             else:
@@ -209,8 +212,18 @@ class Conn:
             self.send(struct.pack(">7QII", 0, 0, 0, 0, 0, 0, 0, I_RETRY,
                                   flags))
             return True
+        # "follow": packet k of a stream is there k + 1 tenths of a
+        # second after the attach, and the second half of them once the
+        # test says so (it creates PORT_FILE.go)
+        if sc == "follow" and k < len(st["packets"]) and \
+                (time.time() < self.t0 + 0.1 * (k + 1) or
+                 (k >= len(st["packets"]) // 2 and
+                  not os.path.exists(GO_FILE))):
+            self.send(struct.pack(">7QII", 0, 0, 0, 0, 0, 0, 0, I_RETRY,
+                                  flags))
+            return True
         if k >= len(st["packets"]):
-            status = I_HUP if sc == "hup" else I_INACTIVE
+            status = I_HUP if sc in ("hup", "follow") else I_INACTIVE
             self.send(struct.pack(">7QII", 0, 0, 0, 0, 2 ** 40, 0, 0, status,
                                   flags))
             return True
@@ -225,8 +238,13 @@ class Conn:
         return True
 
 
+GO_FILE = ""
+
+
 def main():
+    global GO_FILE
     scenario, tdir, portfile = sys.argv[1:4]
+    GO_FILE = portfile + ".go"
     meta, streams = read_trace(tdir)
     ls = socket.socket()
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -157,4 +157,48 @@ rc=$?
 grep -q "no live session 'live-test'\|the session has ended" "$tmp/err" ||
     fail "destroyed session message: $(cat "$tmp/err")"
 
+# --follow: a session followed from before its program runs until it is
+# destroyed: the calls printed as they come are those of ttv on the
+# relay's output of the finished session, and the end is exit 0.
+$as lttng create follow-test --live=100000 --ctrl-url=tcp://127.0.0.1:$pc \
+    --data-url=tcp://127.0.0.1:$pd >>"$tmp/lttng.log" 2>&1 &&
+$as lttng enable-event -u 'lttng_ust_cyg_profile:*' >>"$tmp/lttng.log" 2>&1 &&
+$as lttng enable-event -u 'lttng_ust_statedump:*' >>"$tmp/lttng.log" 2>&1 &&
+$as lttng add-context -u -t vpid -t vtid >>"$tmp/lttng.log" 2>&1 &&
+$as lttng start >>"$tmp/lttng.log" 2>&1 ||
+    fail "lttng could not set up the followed session: $(tail -n 2 "$tmp/lttng.log")"
+"$TTV" --info "$live" >"$tmp/list.ttv" 2>"$tmp/err"
+furl=$(sed -n 's| (timer = 100000, .*||p' "$tmp/list.ttv" | grep '/follow-test$')
+[ -n "$furl" ] || { fail "no follow-test session listed: $(cat "$tmp/list.ttv")"; exit 1; }
+"$TTV" --follow --search . --tsv "$furl" >"$tmp/follow.out" 2>"$tmp/follow.err" &
+follower=$!
+pids="$pids $follower"
+$as env LD_PRELOAD=liblttng-ust-cyg-profile.so.1 "$tmp/prog" >/dev/null ||
+    fail "the traced program failed"
+$as lttng stop >>"$tmp/lttng.log" 2>&1 || fail "lttng stop"
+$as lttng destroy >>"$tmp/lttng.log" 2>&1 || fail "lttng destroy"
+i=0
+while kill -0 "$follower" 2>/dev/null && [ $i -lt 600 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+if kill -0 "$follower" 2>/dev/null; then
+	fail "--follow did not end with the session: $(cat "$tmp/follow.err")"
+else
+	wait "$follower"
+	rc=$?
+	[ $rc -eq 0 ] || fail "--follow: exit $rc, want 0: $(cat "$tmp/follow.err")"
+fi
+grep -q "session ended" "$tmp/follow.err" ||
+    fail "--follow: no 'session ended': $(cat "$tmp/follow.err")"
+fdir=$(find "$tmp/out" -maxdepth 2 -name 'follow-test-*' | head -n 1)
+"$TTV" --search . --tsv "$fdir" >"$tmp/follow.fin" 2>"$tmp/err" ||
+    fail "--search on the relay's output: $(cat "$tmp/err")"
+cut -f 2- "$tmp/follow.out" | sort >"$tmp/follow.a"
+cut -f 2- "$tmp/follow.fin" | sort >"$tmp/follow.b"
+cmp -s "$tmp/follow.a" "$tmp/follow.b" ||
+    fail "--follow printed other rows than the finished trace has: $(diff "$tmp/follow.a" "$tmp/follow.b" | head -n 5)"
+[ "$(grep -c '	main$' "$tmp/follow.out")" -eq 1 ] ||
+    fail "--follow: main printed $(grep -c '	main$' "$tmp/follow.out") times"
+
 [ $fails -eq 0 ] && echo "PASS: live_relay" || exit 1

@@ -1,0 +1,238 @@
+#!/bin/sh
+# --follow on traces being written: each generator's trace is written in
+# pieces cut anywhere (in a line, in a record, in a packet, in an index
+# entry, in the metadata) while `ttv --follow` reads it. What it prints
+# must be the rows of the finished trace whose calls are over, each once,
+# and nothing is taken for damage. Nothing is timed: the test waits for
+# the rows, with a generous limit, and stops ttv with SIGINT (130).
+set -u
+: "${TTV:?}" "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
+gen=$TTV_BUILDDIR/tests/gen
+tmp=$(mktemp -d)
+follower=""
+stop_follower() {
+	[ -n "$follower" ] && kill "$follower" 2>/dev/null && wait "$follower" 2>/dev/null
+	follower=""
+}
+trap 'stop_follower; rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# feed SRC DST STEP: appends SRC to DST in pieces of about STEP bytes cut
+# anywhere, with a pause between them so that the follower sees the cuts.
+feed() {
+	_size=$(wc -c <"$1"); _off=0; _k=0
+	while [ "$_off" -lt "$_size" ]; do
+		_n=$(( $3 + (_k * 7919) % ($3 / 2 + 1) ))
+		tail -c +$((_off + 1)) "$1" | head -c "$_n" >>"$2"
+		_off=$((_off + _n)); _k=$((_k + 1))
+		sleep 0.05
+	done
+}
+
+# feed_ctf SRC DST PACKETS: DST as LTTng writes it while it traces: an
+# empty metadata file, the metadata in pieces, then each packet of
+# PACKETS (ctfgen -L) in two pieces, and after them its index entry in two
+# (a stream and its index appear with the stream's first packet).
+feed_ctf() {
+	mkdir -p "$2/index"
+	: >"$2/metadata"
+	sleep 0.2
+	feed "$1/metadata" "$2/metadata" 700
+	while read -r _ch _off _len _ev; do
+		_idx=$1/index/$_ch.idx
+		if [ ! -e "$2/$_ch" ]; then
+			: >"$2/$_ch"
+			head -c 16 "$_idx" >"$2/index/$_ch.idx"
+		fi
+		_h=$((_len / 3))
+		tail -c +$((_off + 1)) "$1/$_ch" | head -c "$_h" >>"$2/$_ch"
+		sleep 0.05
+		tail -c +$((_off + _h + 1)) "$1/$_ch" |
+		    head -c $((_len - _h)) >>"$2/$_ch"
+		_np=$(grep -c "^$_ch " "$3")
+		_es=$(( ($(wc -c <"$_idx") - 16) / _np ))
+		_k=$(awk -v c="$_ch" -v o="$_off" '$1 == c && $2 < o' "$3" | wc -l)
+		tail -c +$((16 + _k * _es + 1)) "$_idx" |
+		    head -c $((_es / 2)) >>"$2/index/$_ch.idx"
+		sleep 0.05
+		tail -c +$((16 + _k * _es + _es / 2 + 1)) "$_idx" |
+		    head -c $((_es - _es / 2)) >>"$2/index/$_ch.idx"
+	done <"$3"
+}
+
+# start ARGS...: ttv --follow ARGS in the background, into $tmp/out and
+# $tmp/err.
+start() {
+	"$TTV" --follow "$@" >"$tmp/out" 2>"$tmp/err" &
+	follower=$!
+}
+
+# wait_rows N: until $tmp/out has N lines (a minute at most).
+wait_rows() {
+	_i=0
+	while [ "$(wc -l <"$tmp/out")" -lt "$1" ] && [ $_i -lt 600 ]; do
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+}
+
+# finish NAME FINISHED ARGS...: waits for the rows of ttv ARGS on the
+# finished trace FINISHED whose calls are over, stops the follower, and
+# compares: the same rows (but the time column: its origin is the start
+# of what was read; rows alike are counted), the header once, exit status
+# 130, and
+# nothing said on stderr but "waiting".
+finish() {
+	name=$1 fin=$2
+	shift 2
+	"$TTV" "$@" --tsv "$fin" >"$tmp/fin" 2>/dev/null
+	# calls still open at the end of the finished trace (unterminated)
+	# are not whole
+	open=$("$TTV" --query "SELECT count(*) FROM slice WHERE (flags & 1) = 1" \
+	    --tsv "$fin" | tail -n 1)
+	case "$*" in *--markers*) open=0 ;; esac
+	want=$(( $(wc -l <"$tmp/fin") - open ))
+	wait_rows "$want"
+	sleep 0.3	# (a row too many would come now; not needed to pass)
+	kill -INT "$follower"
+	wait "$follower"
+	rc=$?
+	follower=""
+	[ $rc -eq 130 ] || fail "$name: exit $rc after SIGINT, want 130"
+	cut -f 2- "$tmp/out" | sort >"$tmp/a"
+	cut -f 2- "$tmp/fin" | sort >"$tmp/b"
+	[ "$(wc -l <"$tmp/out")" -eq "$want" ] ||
+	    fail "$name: $(wc -l <"$tmp/out") lines, want $want"
+	extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
+	[ -z "$extra" ] || fail "$name: rows not in the finished trace: $extra"
+	[ "$(grep -c "^ts_ns" "$tmp/out")" -eq 1 ] || fail "$name: header"
+	if grep -v ": waiting: " "$tmp/err" | grep -q .; then
+		fail "$name: said $(head -n 3 "$tmp/err")"
+	fi
+}
+
+# CoreProfiler: whole lines only; the log starts empty.
+"$gen/cpgen" --seed 3 --lines 3000 --mode instrumentation \
+    --out "$tmp/cp.log" --summary none >/dev/null || fail "cpgen"
+: >"$tmp/grow.log"
+start --search . --tsv "$tmp/grow.log"
+# an empty log is waited for, not refused
+i=0
+until grep -q "waiting: empty file" "$tmp/err" || [ $i -ge 600 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+grep -q "waiting: empty file" "$tmp/err" ||
+    fail "coreprofiler: an empty log is not waited for: $(cat "$tmp/err")"
+feed "$tmp/cp.log" "$tmp/grow.log" 6000
+finish coreprofiler "$tmp/cp.log" --search .
+
+# CoreProfiler's markers too (sampling mode: every record kind).
+"$gen/cpgen" --seed 4 --lines 2000 --out "$tmp/cps.log" --summary none \
+    >/dev/null || fail "cpgen"
+: >"$tmp/grows.log"
+start --markers --tsv "$tmp/grows.log"
+feed "$tmp/cps.log" "$tmp/grows.log" 5000
+finish coreprofiler-markers "$tmp/cps.log" --markers
+
+# FXT: whole records only, in both byte orders.
+for endian in "" -b; do
+	"$gen/fxtgen" $endian full "$tmp/f.fxt" "$tmp/f.exp" >/dev/null ||
+	    fail "fxtgen"
+	: >"$tmp/grow.fxt"
+	start --search . --tsv "$tmp/grow.fxt"
+	feed "$tmp/f.fxt" "$tmp/grow.fxt" 1500
+	finish "fxt$endian" "$tmp/f.fxt" --search .
+	rm -f "$tmp/grow.fxt"
+done
+"$gen/fxtgen" -B 300000 "$tmp/big.fxt" >/dev/null || fail "fxtgen -B"
+: >"$tmp/grow.fxt"
+start --search '^[a-m]' --tsv "$tmp/grow.fxt"
+feed "$tmp/big.fxt" "$tmp/grow.fxt" 20000
+finish fxt-big "$tmp/big.fxt" --search '^[a-m]'
+
+# CTF as LTTng writes it: an empty metadata file (not yet, not damage),
+# metadata in pieces (plain and packetized), packets and index entries in
+# pieces, the second stream appearing later.
+for p in "" -p; do
+	"$gen/ctfgen" -i $p -n 400 -s 5 -L "$tmp/packets" "$tmp/ctf" \
+	    >/dev/null || fail "ctfgen"
+	rm -rf "$tmp/grow"
+	mkdir "$tmp/grow"
+	: >"$tmp/grow/metadata"
+	start --search . --tsv "$tmp/grow"
+	feed_ctf "$tmp/ctf" "$tmp/grow" "$tmp/packets"
+	finish "ctf$p" "$tmp/ctf" --search .
+	grep -q "metadata without a trace block" "$tmp/err" &&
+	    fail "ctf$p: metadata being written taken for damage"
+	# markers: packets of each stream, which come apart
+	rm -rf "$tmp/grow"
+	mkdir "$tmp/grow"
+	start --markers --tsv "$tmp/grow"
+	feed_ctf "$tmp/ctf" "$tmp/grow" "$tmp/packets"
+	finish "ctf$p-markers" "$tmp/ctf" --markers
+	rm -rf "$tmp/ctf"
+done
+
+# A damaged index, not one being written: said, and its stream read as
+# it is (not waited for forever).
+"$gen/ctfgen" -i -n 400 -s 5 "$tmp/ctf" >/dev/null || fail "ctfgen"
+printf '%0100d' 0 >"$tmp/ctf/index/chan_1.idx"
+"$TTV" --search . --tsv "$tmp/ctf" >"$tmp/fin" 2>/dev/null
+start --search . --tsv "$tmp/ctf"
+wait_rows "$(wc -l <"$tmp/fin")"
+kill -INT "$follower"; wait "$follower"; follower=""
+cut -f 2- "$tmp/out" | sort >"$tmp/a"
+cut -f 2- "$tmp/fin" | sort >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" || fail "ctf-bad-index: rows differ: $(diff "$tmp/a" "$tmp/b" | head -n 3)"
+grep -q "chan_1.idx" "$tmp/err" || fail "ctf-bad-index: not said: $(cat "$tmp/err")"
+rm -rf "$tmp/ctf"
+
+# XRay: a directory where the runtime writes one log after another; each
+# is read once whole, its rows printed once.
+"$gen/xraygen" full "$tmp/x1" >/dev/null || fail "xraygen"
+"$gen/xraygen" -b full "$tmp/x2" >/dev/null || fail "xraygen -b"
+"$gen/xraygen" -B 200000 "$tmp/x3" >/dev/null || fail "xraygen -B"
+mkdir "$tmp/xd"
+echo "not a log" >"$tmp/xd/notes.txt"
+start --search . --tsv "$tmp/xd"
+for x in x1 x2 x3; do
+	cat "$tmp/$x" >"$tmp/xd/xray-log.prog.$x"
+	sleep 0.3
+done
+{
+	printf 'ts_ns\tdur_ns\ttid\tmatch\tname\n'
+	for x in x1 x2 x3; do
+		"$TTV" --search . --tsv "$tmp/$x" | tail -n +2
+	done
+} >"$tmp/xfin"
+# the finished logs' unterminated calls are not whole either
+open=0
+for x in x1 x2 x3; do
+	o=$("$TTV" --query "SELECT count(*) FROM slice WHERE (flags & 1) = 1" \
+	    --tsv "$tmp/$x" | tail -n 1)
+	open=$((open + o))
+done
+want=$(( $(wc -l <"$tmp/xfin") - open ))
+wait_rows "$want"
+kill -INT "$follower"; wait "$follower"; rc=$?; follower=""
+[ $rc -eq 130 ] || fail "xray: exit $rc after SIGINT, want 130"
+[ "$(wc -l <"$tmp/out")" -eq "$want" ] ||
+    fail "xray: $(wc -l <"$tmp/out") lines, want $want"
+cut -f 2- "$tmp/out" | sort >"$tmp/a"
+cut -f 2- "$tmp/xfin" | sort >"$tmp/b"
+extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
+[ -z "$extra" ] || fail "xray: rows not in the logs: $extra"
+
+# The usage: --follow goes with --search or --markers, not --strict.
+"$TTV" --follow --stats "$tmp/cp.log" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "--follow --stats: not a usage error"
+"$TTV" --follow --strict --markers "$tmp/cp.log" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "--follow --strict: not a usage error"
+"$TTV" --follow --markers "$tmp/nonexistent" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] || fail "--follow on a missing file: not exit 1"
+grep -q "^ttv: $tmp/nonexistent: No such file" "$tmp/err" ||
+    fail "--follow on a missing file: $(cat "$tmp/err")"
+
+[ $fails -eq 0 ] && echo "PASS: cli_follow" || exit 1
