@@ -140,6 +140,9 @@ make_trace(struct trace *t, struct map_backing *mb,
 	t->last = h->last;
 	t->ndiags_dropped = h->ndiags_dropped;
 	t->has_errors = h->has_errors != 0;
+	/* An index is of a trace read whole: --follow reads the trace
+	 * itself, never an index. */
+	t->complete_until = TTV_NS_MAX;
 
 	t->nstrings = (uint32_t)index_count(v, IDX_STR_OFF);
 	t->strings = xreallocarray(NULL, t->nstrings, sizeof *t->strings);

@@ -164,6 +164,7 @@ same_trace(const struct trace *a, const struct trace *b, bool quiet)
 	EQ(a->ticks_per_second == b->ticks_per_second);
 	EQ(a->wall_origin == b->wall_origin);
 	EQ(a->first == b->first && a->last == b->last);
+	EQ(a->complete_until == b->complete_until);
 	EQ(a->nstrings == b->nstrings);
 	for (uint32_t i = 0; i < a->nstrings; i++)
 		EQ(strcmp(a->strings[i], b->strings[i]) == 0);
