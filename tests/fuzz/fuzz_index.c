@@ -2,8 +2,8 @@
  * libFuzzer target for the index reader (src/index_map.c, index_check.c,
  * index_guard.c): the input bytes are an index file, mapped from a file
  * in memory. What the checks let through is then read the way the modes
- * read a model (statistics, the call tree, search, flows, args, strings,
- * markers, logs, every slice), so a value the checks missed shows as a
+ * read a model (statistics, the call tree, search, --info's lines, flows,
+ * args, strings, functions' addresses, markers, logs, every slice), so a value the checks missed shows as a
  * sanitizer's report. The last byte of the first page picks the checks:
  * every block at open, or each block on first touch (damaged blocks
  * replaced).
@@ -24,6 +24,8 @@
 
 #include "index.h"
 #include "query.h"
+#include "query_info.h"
+#include "scope.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,6 +48,18 @@ walk(const struct trace *t)
 	free(hits);
 	free(all);
 	sink += (uint64_t)trace_memory(t) + (uint64_t)trace_nslices(t);
+	struct selection sel;
+	struct info_lines info;
+	selection_init(&sel);
+	query_info(t, &sel, &info);
+	sink += info.n;
+	info_lines_free(&info);
+	for (uint32_t f = 0; f < t->nfuncs; f++) {
+		const struct func_addr *a = trace_func_addr(t, f);
+		if (a != NULL)
+			sink += a->addr + (uint64_t)strlen(trace_str(t,
+			    a->binary));
+	}
 	for (size_t i = 0; i < t->nflows; i++)
 		sink += (uint64_t)trace_slice(t, t->flows[i].from)->start +
 		    (uint64_t)trace_slice(t, t->flows[i].to)->start;
