@@ -51,6 +51,19 @@ void cli_info(const struct trace *t, const struct selection *sel, FILE *out);
  * (read it as a trace), else the exit status. */
 int cli_info_relay(const char *url, FILE *out);
 
+struct index_report;
+/* --info's lines about the index: "index: ..." (open_trace.h). */
+void cli_info_index(const struct index_report *r, FILE *out);
+/* The lines a batch mode prints on err about the index: why there is
+ * none (the cache cannot take one), why it was rebuilt. */
+void cli_index_messages(const char *path, const struct index_report *r,
+    FILE *err);
+/* After a mode ran on an index checked on first touch: when a damaged
+ * block was met, says so on err, removes the index (the next open
+ * rebuilds it) and returns true. */
+bool cli_index_damage(const char *path, const struct index_report *r,
+    FILE *err);
+
 struct stats_options {
 	bool tsv;
 	bool guard;		/* --spreadsheet-safe (escape_cell) */

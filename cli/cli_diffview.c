@@ -46,7 +46,14 @@ cli_diff_open_base(void *arg, const char *path, const struct trace *other,
 	struct cli_display d = { .progress = progress, .arg = parg,
 	    .diags_elsewhere = true };
 	bool about;
-	int rc = cli_load(path, &c->open, &c->scope, false, &d, t, sel, err);
+	/* The base takes the index's road too, but its index is checked
+	 * whole at open and reports nothing: the report and the damage
+	 * found on first touch, said once the viewer ends, are the viewed
+	 * trace's. */
+	struct open_options o = c->open;
+	o.index_report = NULL;
+	o.index_lazy = false;
+	int rc = cli_load(path, &o, &c->scope, false, &d, t, sel, err);
 
 	if (rc == TTV_EXIT_OK)
 		rc = cli_diff_select(true, *t, other, &c->scope, sel, err,

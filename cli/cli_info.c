@@ -2,10 +2,13 @@
  * info pane shows too; and a relay's sessions. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "escape.h"
+#include "index.h"
 #include "live.h"
+#include "open_trace.h"
 #include "cli_options.h"
 #include "query_info.h"
 #include "xalloc.h"
@@ -91,4 +94,69 @@ cli_info_relay(const char *url, FILE *out)
 	free(s);
 	live_url_free(&u);
 	return TTV_EXIT_OK;
+}
+
+void
+cli_info_index(const struct index_report *r, FILE *out)
+{
+	if (r == NULL)
+		return;
+	switch (r->state) {
+	case INDEX_STATE_OFF:
+		fputs("index: none (", out);
+		escape_fputs(r->why ? r->why : "--no-index", out);
+		fputs(")\n", out);
+		return;
+	case INDEX_STATE_USED:
+	case INDEX_STATE_BUILT:
+		fprintf(out, "index: %s ", r->state == INDEX_STATE_USED ?
+		    "used" : r->why != NULL ? "rebuilt" : "built");
+		escape_fputs(r->file ? r->file : "", out);
+		fprintf(out, " (%llu bytes)", (unsigned long long)r->size);
+		if (r->state == INDEX_STATE_BUILT)
+			fprintf(out, ", trace read in %.2f s", r->seconds);
+		if (r->why != NULL) {
+			fputs(": ", out);
+			escape_fputs(r->why, out);
+		}
+		putc('\n', out);
+		return;
+	case INDEX_STATE_SKIPPED:
+	case INDEX_STATE_UNAVAILABLE:
+		fputs(r->state == INDEX_STATE_SKIPPED ? "index: skipped: " :
+		    "index: none: ", out);
+		escape_fputs(r->why ? r->why : "", out);
+		putc('\n', out);
+		return;
+	}
+}
+
+void
+cli_index_messages(const char *path, const struct index_report *r, FILE *err)
+{
+	if (r == NULL)
+		return;
+	if (r->state == INDEX_STATE_UNAVAILABLE ||
+	    (r->state == INDEX_STATE_BUILT && r->why != NULL)) {
+		fputs("ttv: ", err);
+		escape_fputs(path, err);
+		fputs(r->state == INDEX_STATE_BUILT ? ": index rebuilt: " :
+		    ": warning: read without an index: ", err);
+		escape_fputs(r->why ? r->why : "", err);
+		putc('\n', err);
+	}
+}
+
+bool
+cli_index_damage(const char *path, const struct index_report *r, FILE *err)
+{
+	if (r == NULL || r->state != INDEX_STATE_USED || !index_damage_seen())
+		return false;
+	if (r->file != NULL)
+		unlink(r->file);
+	fputs("ttv: ", err);
+	escape_fputs(path, err);
+	fputs(": its index was damaged: what was shown may be wrong; the "
+	    "index is removed, the next open rebuilds it\n", err);
+	return true;
 }

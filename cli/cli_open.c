@@ -119,6 +119,8 @@ cli_open(const char *path, const struct open_options *oo,
 
 	if (d != NULL && d->done != NULL)
 		d->done(d->arg, rc != TTV_EXIT_OK);
+	if (oo->index_report != NULL && (d == NULL || !d->diags_elsewhere))
+		cli_index_messages(path, oo->index_report, stderr);
 	if (*t != NULL && (rc != TTV_EXIT_OK || d == NULL ||
 	    !d->diags_elsewhere))
 		open_trace_report(*t, path, CLI_DIAGS_ON_STDERR, stderr);

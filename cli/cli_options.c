@@ -117,6 +117,9 @@ static const struct cli_option options[OPT_COUNT] = {
 	    O(OPT_OUTPUT) },
 	[OPT_NO_STATE] = { "no-state", 0, false, MODE_VIEW, M(MODE_VIEW), 0,
 	    0 },
+	[OPT_INDEX] = { "index", 0, false, MODE_VIEW, 0, 0, 0 },
+	[OPT_NO_INDEX] = { "no-index", 0, false, MODE_VIEW, 0, 0,
+	    O(OPT_INDEX) },
 	[OPT_HELP] = { "help", 'h', false, MODE_VIEW, 0, 0, 0 },
 	[OPT_VERSION] = { "version", 'V', false, MODE_VIEW, 0, 0, 0 },
 };
@@ -225,6 +228,10 @@ usage(FILE *fp)
 "      --no-state          viewer: neither restore nor save the window,\n"
 "                          range, pane, filters and bookmarks of the last\n"
 "                          session on this trace\n"
+"      --index             keep an index of the trace (in ~/.cache/ttv)\n"
+"                          even when it reads fast; a trace that takes\n"
+"                          0.3 s or more to read gets one anyway\n"
+"      --no-index          neither read nor write the trace's index\n"
 "\n"
 "  -h, --help              show this help\n"
 "  -V, --version           show the version\n"
@@ -346,6 +353,8 @@ take(struct cli_args *c, enum cli_opt id, const char *arg)
 	case OPT_STRICT: c->open.load.strict = true; break;
 	case OPT_FROM_NOW: c->open.load.live_from_now = true; break;
 	case OPT_FOLLOW: c->follow = true; break;
+	case OPT_INDEX: c->open.index = OPEN_INDEX_ON; break;
+	case OPT_NO_INDEX: c->open.index = OPEN_INDEX_OFF; break;
 	case OPT_HELP: usage(stdout); return TTV_EXIT_OK;
 	case OPT_VERSION: printf("ttv %s\n", PACKAGE_VERSION); return TTV_EXIT_OK;
 	default: break;

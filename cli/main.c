@@ -51,6 +51,10 @@ view(struct cli_args *c)
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
+	/* The viewer probes: a window's ends, a column's calls, a call's
+	 * children; read ahead of them, a mapped index would fill memory
+	 * with calls no frame draws. */
+	trace_advise(t, TRACE_PROBE);
 	/* source lines from the binaries' debug info, for the details pane
 	 * and O */
 	struct srcline *src = srcline_new();
@@ -62,6 +66,10 @@ view(struct cli_args *c)
 	    &vd);
 	srcline_free(src);
 	selection_clear(&sel);
+	/* Said once the screen is given back, not under it. */
+	cli_index_messages(c->path, c->open.index_report, stderr);
+	if (cli_index_damage(c->path, c->open.index_report, stderr))
+		rc = TTV_EXIT_BAD_INPUT;
 	return rc;
 }
 
@@ -85,7 +93,10 @@ run_mode(struct cli_args *c, const struct trace *t,
 	uint64_t folded;
 
 	switch (c->mode) {
-	case MODE_INFO: cli_info(t, sel, out); return 0;
+	case MODE_INFO:
+		cli_info(t, sel, out);
+		cli_info_index(c->open.index_report, out);
+		return 0;
 	case MODE_STATS: cli_stats(t, sel, &c->stats, out); return 0;
 	case MODE_MARKERS:
 		cli_markers(t, sel, &(struct cli_rows){ .tsv = c->tsv,
@@ -152,10 +163,15 @@ batch(struct cli_args *c)
 	    NULL) {
 		rc = TTV_EXIT_BAD_INPUT;
 	} else {
+		/* Every batch mode reads the calls in order, when it reads
+		 * them. */
+		trace_advise(t, TRACE_SCAN);
 		int mode_rc = run_mode(c, t, &sel, out);
 		rc = mode_rc != 0 ? mode_rc : t->has_errors ?
 		    TTV_EXIT_BAD_INPUT : TTV_EXIT_OK;
 		if (cli_close_output(out, c->output) != 0)
+			rc = TTV_EXIT_BAD_INPUT;
+		if (cli_index_damage(c->path, c->open.index_report, stderr))
 			rc = TTV_EXIT_BAD_INPUT;
 	}
 	selection_clear(&sel);
@@ -167,11 +183,20 @@ int
 main(int argc, char **argv)
 {
 	struct cli_args c;
+	struct index_report ir = { 0 };
 
 	setlocale(LC_ALL, "");
 	int rc = cli_parse(argc, argv, &c);
 	if (rc == CLI_RUN)
 		rc = cli_check(&c);
+	/* The index's large arrays are checked on first touch where a mode
+	 * may read few of them (the viewer; --stats and --info, which an
+	 * index answers from its tables), else all at open, so that damage
+	 * found never follows output. --diff's two traces each open (and
+	 * report) their own. */
+	c.open.index_report = c.mode == MODE_DIFF ? NULL : &ir;
+	c.open.index_lazy = c.mode == MODE_VIEW || c.mode == MODE_STATS ||
+	    c.mode == MODE_INFO;
 	if (rc == CLI_RUN && c.mode == MODE_VIEW)
 		rc = view(&c);
 	else if (rc == CLI_RUN && c.mode == MODE_DIFF && diff_viewed(&c))
@@ -183,6 +208,7 @@ main(int argc, char **argv)
 		rc = cli_follow(&c, stdout);
 	else if (rc == CLI_RUN)
 		rc = batch(&c);
+	index_report_clear(&ir);
 	cli_args_free(&c);
 	return rc;
 }

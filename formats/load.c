@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "index_store.h"
 #include "live.h"
 #include "load.h"
 #include "xalloc.h"
@@ -70,6 +71,13 @@ struct trace *
 load_trace(const char *path, const char *force_format,
     const struct load_options *opts, char **err)
 {
+	return load_trace_store(path, force_format, opts, NULL, err);
+}
+
+struct trace *
+load_trace_store(const char *path, const char *force_format,
+    const struct load_options *opts, struct index_store *store, char **err)
+{
 	static const struct load_options no_opts;
 	if (opts == NULL)
 		opts = &no_opts;
@@ -80,14 +88,13 @@ load_trace(const char *path, const char *force_format,
 	struct live_client *live = NULL;
 	if (live_url_is(path)) {
 		if ((live = live_snapshot(path, opts, err)) == NULL)
-			return NULL;
+			goto fail;
 		path = live_client_dir(live);
 	}
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		*err = xstrdup(strerror(errno));
-		live_client_close(live);
-		return NULL;
+		goto fail;
 	}
 	bool is_dir = S_ISDIR(st.st_mode);
 	struct mapped_file m = { 0 };
@@ -95,8 +102,7 @@ load_trace(const char *path, const char *force_format,
 	mapfile_record_begin();
 	if (!is_dir && mapfile_open(path, &m, err) != 0) {
 		drop_files();
-		live_client_close(live);
-		return NULL;
+		goto fail;
 	}
 
 	const struct reader *r;
@@ -106,8 +112,7 @@ load_trace(const char *path, const char *force_format,
 			*err = xasprintf("unknown format '%s'", force_format);
 			mapfile_close(&m);
 			drop_files();
-			live_client_close(live);
-			return NULL;
+			goto fail;
 		}
 	} else {
 		r = probe(path, is_dir ? NULL : &m, is_dir);
@@ -117,8 +122,7 @@ load_trace(const char *path, const char *force_format,
 			    "not a trace format ttv knows");
 			mapfile_close(&m);
 			drop_files();
-			live_client_close(live);
-			return NULL;
+			goto fail;
 		}
 	}
 
@@ -128,6 +132,8 @@ load_trace(const char *path, const char *force_format,
 	if (!is_dir && opts->follow && r->complete != NULL)
 		whole.size = r->complete(m.data, m.size);
 	struct builder *b = builder_new(name);
+	builder_set_store(b, store);
+	store = NULL;	/* the model's from here */
 	struct load_ctx ctx = {
 		.path = path, .file = is_dir ? NULL : &whole, .b = b,
 		.opts = opts,
@@ -153,4 +159,8 @@ load_trace(const char *path, const char *force_format,
 		return NULL;
 	}
 	return t;
+fail:
+	live_client_close(live);
+	index_store_free(store);
+	return NULL;
 }

@@ -17,6 +17,12 @@
  * is NULL. */
 struct trace *load_trace(const char *path, const char *force_format,
     const struct load_options *opts, char **err);
+/* The same, the large depths growing in an index file being written
+ * (builder_set_store); the model owns the store (also when it returns
+ * NULL: the store is then freed). */
+struct index_store;
+struct trace *load_trace_store(const char *path, const char *force_format,
+    const struct load_options *opts, struct index_store *store, char **err);
 
 /* The reader for a path, by probing (NULL if none recognises it). */
 const struct reader *load_probe(const char *path);

@@ -6,6 +6,7 @@
 
 #include "escape.h"
 #include "load.h"
+#include "open_index.h"
 #include "open_trace.h"
 #include "xalloc.h"
 
@@ -14,7 +15,7 @@ open_trace(const char *path, const struct open_options *o,
     struct trace **tp, char **err)
 {
 	*err = NULL;
-	*tp = load_trace(path, o->force_format, &o->load, err);
+	*tp = open_index_load(path, o, err);
 	if (*tp == NULL)
 		return TTV_EXIT_BAD_INPUT;
 	if (o->load.strict && (*tp)->has_errors) {

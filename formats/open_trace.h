@@ -1,6 +1,7 @@
 /*
  * From the command line's options to a loaded trace, for every mode (the
- * program's road, cli/cli_open.c, takes it): load, refuse damage under
+ * program's road, cli/cli_open.c, takes it): load (through the trace's
+ * index, formats/open_index.h), refuse damage under
  * --strict, and write what the load had to say. What part of the trace
  * is then shown (--thread, --function, --hide, --range) is the scope's
  * (src/scope.h).
@@ -8,15 +9,47 @@
 #ifndef TTV_OPEN_TRACE_H
 #define TTV_OPEN_TRACE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "model.h"
 #include "reader.h"
 
+/* What became of the trace's index (doc/index-format.md), for --info
+ * and the messages the program prints. */
+enum index_state {
+	INDEX_STATE_OFF,	/* --no-index */
+	INDEX_STATE_USED,	/* mapped: the trace was not read */
+	INDEX_STATE_BUILT,	/* written at this open */
+	INDEX_STATE_SKIPPED,	/* none: the trace loads fast */
+	INDEX_STATE_UNAVAILABLE,	/* none: the cache cannot take one */
+};
+
+struct index_report {
+	enum index_state state;
+	char *file;		/* USED, BUILT: the index file */
+	uint64_t size;		/* its bytes */
+	/* BUILT: why an index there was replaced (NULL: there was none);
+	 * SKIPPED, UNAVAILABLE: why there is none. */
+	char *why;
+	double seconds;		/* BUILT, SKIPPED: the load's time */
+};
+void index_report_clear(struct index_report *r);
+
+enum open_index { OPEN_INDEX_AUTO, OPEN_INDEX_OFF, OPEN_INDEX_ON };
+
 struct open_options {
 	const char *force_format;	/* --format NAME, or NULL */
 	struct load_options load;	/* --instr-map, --sysroot, --strict,
 					 * progress */
+	/* The index: AUTO uses one, and builds one for a trace that loads
+	 * slowly; OFF (--no-index) neither reads nor writes one; ON
+	 * (--index) builds one whatever the trace. */
+	enum open_index index;
+	/* Check the index's large arrays on first touch (the viewer,
+	 * --stats: modes that may not read every call), not at open. */
+	bool index_lazy;
+	struct index_report *index_report;	/* filled, or NULL */
 };
 
 /* The program's exit statuses (ttv(1)), two of them open_trace()'s. */

@@ -11,6 +11,7 @@
  */
 #include "builder.h"
 #include "hashmap.h"
+#include "index_store.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -36,12 +37,17 @@ struct open_frame {
 };
 
 /* One level a depth: 48 bytes, as a stack 10^6 calls deep has 10^6 of
- * them (the README's budget); the rare long durations live apart. */
+ * them (the README's budget); the rare long durations, and the arrays of
+ * a large depth kept in an index file (index_store.h), live apart. */
 typedef VEC(struct long_dur) long_vec;
+struct level_side {
+	long_vec longs;
+	struct store_array *ss, *ws;	/* slices, weights when stored */
+};
 struct blevel {
 	struct slice *s;
 	uint32_t *w;		/* weights, parallel to s, or NULL */
-	long_vec *longs;	/* NULL until a duration needs 64 bits */
+	struct level_side *side;	/* NULL until needed */
 	ttv_ns last_start;
 	uint32_t len, cap;	/* slice_ref indexes are 32 bits anyway */
 	bool unsorted;
@@ -70,6 +76,7 @@ struct btrack {
 	bool has_last;
 	struct slice_ref last_ref;
 	uint32_t orphan_shifts;
+	struct index_store *store;	/* where large depths grow, or NULL */
 };
 
 /* An array moved to whole cache lines of its own (its first old_size
@@ -112,6 +119,7 @@ struct builder {
 	char *path, *format, *version, *byte_order;
 	double ticks_per_second;
 	ttv_ns wall_origin;
+	struct index_store *store;
 	ttv_ns complete_until;
 };
 
@@ -129,15 +137,25 @@ builder_new(const char *path)
 	return b;
 }
 
+void
+builder_set_store(struct builder *b, struct index_store *store)
+{
+	b->store = store;
+}
+
 static void
 btrack_free(struct btrack *bt)
 {
 	for (uint32_t d = 0; d < bt->nlevels; d++) {
-		xbig_free(bt->levels[d].s);
-		free(bt->levels[d].w);
-		if (bt->levels[d].longs != NULL)
-			VEC_FREE(bt->levels[d].longs);
-		free(bt->levels[d].longs);
+		struct level_side *side = bt->levels[d].side;
+		/* Stored arrays are the store's. */
+		if (side == NULL || side->ss == NULL)
+			xbig_free(bt->levels[d].s);
+		if (side == NULL || side->ws == NULL)
+			free(bt->levels[d].w);
+		if (side != NULL)
+			VEC_FREE(&side->longs);
+		free(side);
 	}
 	free(bt->levels);
 	VEC_FREE(&bt->stack);
@@ -429,6 +447,7 @@ builder_track_new(struct builder *b, enum track_kind kind, uint32_t process,
 	bt->tid = tid;
 	bt->first = TTV_NS_MAX;
 	bt->last = TTV_NS_MIN;
+	bt->store = b->store;
 	/* The newest track of an id is the one later events go to. */
 	hashmap_put(&b->track_map, (uint64_t)tid, track_key(kind, process), t);
 	return t;
@@ -580,8 +599,44 @@ level(struct btrack *bt, uint32_t depth)
 	    level_slow(bt, depth);
 }
 
+static struct level_side *
+side_of(struct blevel *l)
+{
+	if (l->side == NULL)
+		l->side = xcalloc(1, sizeof *l->side);
+	return l->side;
+}
+
+/* Grows a level kept in the index file to at least nc slices. */
 static void
-level_grow(struct blevel *l)
+level_grow_stored(struct index_store *store, struct blevel *l, size_t nc)
+{
+	struct level_side *side = side_of(l);
+	if (side->ss == NULL) {
+		side->ss = index_store_array(store, sizeof *l->s, l->s,
+		    (size_t)l->len * sizeof *l->s);
+		xbig_free(l->s);
+	}
+	size_t cap = store_array_grow(side->ss, nc * sizeof *l->s) /
+	    sizeof *l->s;
+	l->s = store_array_base(side->ss);
+	if (l->w != NULL) {
+		if (side->ws == NULL) {
+			side->ws = index_store_array(store, sizeof *l->w, l->w,
+			    (size_t)l->len * sizeof *l->w);
+			free(l->w);
+		}
+		size_t wcap = store_array_grow(side->ws, cap * sizeof *l->w) /
+		    sizeof *l->w;
+		l->w = store_array_base(side->ws);
+		if (wcap < cap)
+			cap = wcap;
+	}
+	l->cap = cap > UINT32_MAX ? UINT32_MAX : (uint32_t)cap;
+}
+
+static void
+level_grow(struct index_store *store, struct blevel *l)
 {
 	/* Small at first: a stack 10^6 calls deep has 10^6 levels of one
 	 * slice each, and 64 slots a level cost 1 KB each (the budget). */
@@ -592,6 +647,13 @@ level_grow(struct blevel *l)
 		if (l->cap == UINT32_MAX)
 			abort();
 		nc = UINT32_MAX;
+	}
+	if (store != NULL && ((l->side != NULL && l->side->ss != NULL) ||
+	    nc * sizeof *l->s >= INDEX_STORE_MIN)) {
+		/* One chunk at a time: what a stored depth holds beyond its
+		 * slices is file space (the store sizes its chunks). */
+		level_grow_stored(store, l, (size_t)l->len + 1);
+		return;
 	}
 	l->s = xbig_realloc(l->s, nc * sizeof *l->s);
 	if (l->w != NULL)
@@ -640,7 +702,7 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 {
 	struct blevel *l = level(bt, depth);
 	if (l->len == l->cap)
-		level_grow(l);
+		level_grow(bt->store, l);
 	if (start < l->last_start)
 		l->unsorted = true;
 	l->last_start = start;
@@ -651,9 +713,8 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 	    .flags = flags & SLICE_STORED_FLAGS };
 	if (dur >= (ttv_ns)SLICE_DUR_LONG) {
 		s.dur32 = SLICE_DUR_LONG;
-		if (l->longs == NULL)
-			l->longs = xcalloc(1, sizeof *l->longs);
-		VEC_PUSH(l->longs, ((struct long_dur){ (uint32_t)i, 0, dur }));
+		VEC_PUSH(&side_of(l)->longs,
+		    ((struct long_dur){ (uint32_t)i, 0, dur }));
 	} else {
 		s.dur32 = (uint32_t)dur;
 	}
@@ -872,6 +933,15 @@ builder_slice_weighted(struct builder *b, uint32_t track, uint32_t depth,
 		l->w = xreallocarray(NULL, l->cap ? l->cap : 1, sizeof *l->w);
 		for (size_t i = 0; i < l->len; i++)
 			l->w[i] = 1;
+		if (l->side != NULL && l->side->ss != NULL) {
+			/* A stored depth: its weights are stored too. */
+			l->side->ws = index_store_array(bt->store, sizeof *l->w,
+			    l->w, (size_t)l->len * sizeof *l->w);
+			free(l->w);
+			store_array_grow(l->side->ws, (size_t)l->cap *
+			    sizeof *l->w);
+			l->w = store_array_base(l->side->ws);
+		}
 	}
 	builder_slice(b, track, depth, start, dur, f, flags | SLICE_SAMPLED, 0);
 	l = &bt->levels[depth];
@@ -981,26 +1051,59 @@ sort_level(struct builder *b, uint32_t track, uint32_t depth)
 	for (size_t i = 0; i < l->len; i++)
 		order[i] = (uint32_t)i;
 	xqsort_r(order, l->len, sizeof *order, cmp_index_by_start, l->s);
-	struct slice *s = xbig_realloc(NULL, l->len * sizeof *s);
-	uint32_t *w = l->w ? xreallocarray(NULL, l->len, sizeof *w) : NULL;
 	uint32_t *where = xreallocarray(NULL, l->len, sizeof *where);
-	for (size_t i = 0; i < l->len; i++) {
-		s[i] = l->s[order[i]];
-		if (w)
-			w[i] = l->w[order[i]];
+	for (size_t i = 0; i < l->len; i++)
 		where[order[i]] = (uint32_t)i;
+	if (l->side != NULL && l->side->ss != NULL) {
+		/* Stored: permuted in place, cycle by cycle, without a second
+		 * copy of the depth in memory. */
+		for (size_t i = 0; i < l->len; i++) {
+			if (where[i] == UINT32_MAX)
+				continue;
+			struct slice sv = l->s[i];
+			uint32_t wv = l->w ? l->w[i] : 0;
+			size_t j = i;
+			for (;;) {
+				size_t to = where[j];
+				where[j] = UINT32_MAX;
+				if (to == i) {
+					l->s[to] = sv;
+					if (l->w)
+						l->w[to] = wv;
+					break;
+				}
+				struct slice sn = l->s[to];
+				uint32_t wn = l->w ? l->w[to] : 0;
+				l->s[to] = sv;
+				if (l->w)
+					l->w[to] = wv;
+				sv = sn;
+				wv = wn;
+				j = to;
+			}
+		}
+		for (size_t i = 0; i < l->len; i++)
+			where[order[i]] = (uint32_t)i;
+	} else {
+		struct slice *s = xbig_realloc(NULL, l->len * sizeof *s);
+		uint32_t *w = l->w ? xreallocarray(NULL, l->len, sizeof *w) :
+		    NULL;
+		for (size_t i = 0; i < l->len; i++) {
+			s[i] = l->s[order[i]];
+			if (w)
+				w[i] = l->w[order[i]];
+		}
+		xbig_free(l->s);
+		free(l->w);
+		l->s = s;
+		l->w = w;
+		l->cap = l->len;
 	}
-	xbig_free(l->s);
-	free(l->w);
-	l->s = s;
-	l->w = w;
-	l->cap = l->len;
-	if (l->longs != NULL) {
-		for (size_t i = 0; i < l->longs->len; i++)
-			l->longs->items[i].index =
-			    where[l->longs->items[i].index];
-		xqsort(l->longs->items, l->longs->len,
-		    sizeof *l->longs->items, cmp_long);
+	if (l->side != NULL) {
+		long_vec *lv = &l->side->longs;
+		for (size_t i = 0; i < lv->len; i++)
+			lv->items[i].index = where[lv->items[i].index];
+		xqsort(lv->items, lv->len, sizeof *lv->items, cmp_long);
 	}
 	struct btrack *bt = &b->tracks[track];
 	for (size_t i = 0; i < bt->sargs.len; i++)
@@ -1096,8 +1199,17 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 	out->depth = nd ? xcalloc(nd, sizeof *out->depth) : NULL;
 	for (uint32_t d = 0; d < nd; d++) {
 		struct blevel *l = &bt->levels[d];
-		/* Shrinking a large block returns its tail to the system. */
-		if (l->len < l->cap && l->len > 0) {
+		struct level_side *side = l->side;
+		if (side != NULL && side->ss != NULL) {
+			/* Stored: the unused end of the file goes back. */
+			store_array_seal(side->ss, (size_t)l->len *
+			    sizeof *l->s);
+			if (side->ws != NULL)
+				store_array_seal(side->ws, (size_t)l->len *
+				    sizeof *l->w);
+		} else if (l->len < l->cap && l->len > 0) {
+			/* Shrinking a large block returns its tail to the
+			 * system. */
 			l->s = xbig_realloc(l->s, l->len * sizeof *l->s);
 			if (l->w)
 				l->w = xreallocarray(l->w, l->len, sizeof *l->w);
@@ -1105,12 +1217,12 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 		out->depth[d].slices = l->s;
 		out->depth[d].len = l->len;
 		out->depth[d].weights = l->w;
-		if (l->longs != NULL) {
-			VEC_SHRINK(l->longs);
-			out->depth[d].longs = l->longs->items;
-			out->depth[d].nlongs = l->longs->len;
-			free(l->longs);
-			l->longs = NULL;
+		if (side != NULL) {
+			VEC_SHRINK(&side->longs);
+			out->depth[d].longs = side->longs.items;
+			out->depth[d].nlongs = side->longs.len;
+			free(side);
+			l->side = NULL;
 		}
 		out->nslices += l->len;
 		l->s = NULL;
@@ -1184,6 +1296,9 @@ builder_finish(struct builder *b)
 #undef MOVE
 	t->ndiags_dropped = b->ndiags_dropped;
 	t->has_errors = b->has_errors;
+	/* The stored arrays are the store's: it goes with the model. */
+	if (b->store != NULL)
+		t->backing = index_store_backing(b->store);
 
 	strtab_release(b->strings, &t->strings, &t->nstrings, &t->str_chunks,
 	    &t->nstr_chunks);

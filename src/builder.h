@@ -32,6 +32,11 @@
 struct builder;
 
 struct builder *builder_new(const char *path);
+struct index_store;
+/* Large depths grow in the index file being written (index_store.h)
+ * instead of in memory; the model builder_finish returns then owns the
+ * store (its backing). Call before anything else. */
+void builder_set_store(struct builder *b, struct index_store *store);
 void builder_free(struct builder *b);
 /* Ends any slice still open (flagged unterminated at its track's last time),
  * sorts what needs sorting and returns the model. */

@@ -28,6 +28,17 @@
  *                          the memory budget leaves, see sql.h)
  *   TTV_LIVE_TIMEOUT       ms to wait for a live relay's connection or
  *                          reply (default 10000; tests: a stalled relay)
+ *   TTV_CACHE_MAX          bytes the indexes of traces may take in the
+ *                          cache directory (default 4G; K, M, G suffixes)
+ *   TTV_INDEX_CHECK=all    an index's large arrays are checked whole at
+ *                          open, never on first touch (index_guard.h)
+ *   TTV_INDEX_STORE        a trace an index is built for is built straight
+ *                          into it (index_store.h), as when memory is short
+ *   TTV_NO_INDEX           as --no-index unless --index is given (the test
+ *                          suite sets it, so that runs do not depend on
+ *                          the indexes earlier runs left); the readers'
+ *                          knobs above do the same, as an index would
+ *                          answer instead of the path they force
  */
 #ifndef TTV_ENV_H
 #define TTV_ENV_H
@@ -48,6 +59,10 @@ enum ttv_env {
 	TTV_ENV_REGEX_SECONDS,
 	TTV_ENV_SQL_MEMORY,
 	TTV_ENV_LIVE_TIMEOUT,
+	TTV_ENV_CACHE_MAX,
+	TTV_ENV_INDEX_CHECK,
+	TTV_ENV_NO_INDEX,
+	TTV_ENV_INDEX_STORE,
 	TTV_ENV_COUNT
 };
 

@@ -1,10 +1,29 @@
 /* The trace model: freeing it and small lookups (see model.h). */
+#include "config.h"
+
 #include "model.h"
 #include "xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* An array of the model's: freed unless it lives in the backing. */
+static bool
+own(const struct trace *t, const void *p)
+{
+	return p != NULL && (t->backing == NULL ||
+	    !t->backing->owns(t->backing, p));
+}
+
+static void
+drop(const struct trace *t, void *p)
+{
+	if (own(t, p))
+		free(p);
+}
 
 void
 trace_free(struct trace *t)
@@ -14,27 +33,28 @@ trace_free(struct trace *t)
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		struct track *tr = &t->tracks[i];
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
-			xbig_free(tr->depth[d].slices);
-			free(tr->depth[d].weights);
-			free(tr->depth[d].longs);
+			if (own(t, tr->depth[d].slices))
+				xbig_free(tr->depth[d].slices);
+			drop(t, tr->depth[d].weights);
+			drop(t, tr->depth[d].longs);
 		}
 		free(tr->depth);
-		free(tr->instants);
-		free(tr->samples);
-		free(tr->slice_args);
+		drop(t, tr->instants);
+		drop(t, tr->samples);
+		drop(t, tr->slice_args);
 	}
 	free(t->tracks);
 	for (size_t i = 0; i < t->nstr_chunks; i++)
-		free(t->str_chunks[i]);
+		drop(t, t->str_chunks[i]);
 	free(t->str_chunks);
 	free(t->strings);
-	free(t->funcs);
-	free(t->func_addrs);
-	free(t->processes);
-	free(t->markers);
-	free(t->flows);
-	free(t->logs);
-	free(t->args);
+	drop(t, t->funcs);
+	drop(t, t->func_addrs);
+	drop(t, t->processes);
+	drop(t, t->markers);
+	drop(t, t->flows);
+	drop(t, t->logs);
+	drop(t, t->args);
 	for (size_t i = 0; i < t->nrecords; i++)
 		free(t->records[i].kind);
 	free(t->records);
@@ -54,6 +74,8 @@ trace_free(struct trace *t)
 	free(t->format);
 	free(t->version);
 	free(t->byte_order);
+	if (t->backing != NULL)
+		t->backing->release(t->backing);
 	free(t);
 }
 
@@ -184,6 +206,73 @@ trace_memory(const struct trace *t)
 	n += t->nlogs * sizeof *t->logs;
 	n += t->nargs * sizeof *t->args;
 	return n;
+}
+
+/* The pages of [p, p + len), advised. */
+static void
+advise(const void *p, size_t len, int adv)
+{
+#ifdef HAVE_MADVISE
+	static long page;
+	if (page == 0)
+		page = sysconf(_SC_PAGESIZE);
+	if (p == NULL || len == 0 || page <= 0)
+		return;
+	uintptr_t lo = (uintptr_t)p & ~((uintptr_t)page - 1);
+	uintptr_t hi = ((uintptr_t)p + len + (uintptr_t)page - 1) &
+	    ~((uintptr_t)page - 1);
+	(void)madvise((void *)lo, hi - lo, adv);
+#else
+	(void)p;
+	(void)len;
+	(void)adv;
+#endif
+}
+
+void
+trace_advise(const struct trace *t, enum trace_access how)
+{
+#ifdef HAVE_MADVISE
+	if (t->backing == NULL)
+		return;
+	int adv = how == TRACE_SCAN ? MADV_SEQUENTIAL : MADV_RANDOM;
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		for (uint32_t d = 0; d < t->tracks[i].ndepth; d++) {
+			const struct depth_level *l = &t->tracks[i].depth[d];
+			advise(l->slices, l->len * sizeof *l->slices, adv);
+			advise(l->weights, l->weights ? l->len *
+			    sizeof *l->weights : 0, adv);
+		}
+#else
+	(void)t;
+	(void)how;
+#endif
+}
+
+void
+trace_prefetch(const struct trace *t, uint32_t track, uint32_t depth,
+    size_t lo, size_t hi)
+{
+#ifdef HAVE_MADVISE
+	if (t->backing == NULL || track >= t->ntracks ||
+	    depth >= t->tracks[track].ndepth)
+		return;
+	const struct depth_level *l = &t->tracks[track].depth[depth];
+	if (hi > l->len)
+		hi = l->len;
+	if (lo >= hi)
+		return;
+	advise(l->slices + lo, (hi - lo) * sizeof *l->slices, MADV_WILLNEED);
+	if (l->weights != NULL)
+		advise(l->weights + lo, (hi - lo) * sizeof *l->weights,
+		    MADV_WILLNEED);
+#else
+	(void)t;
+	(void)track;
+	(void)depth;
+	(void)lo;
+	(void)hi;
+#endif
 }
 
 const struct func_addr *

@@ -2,9 +2,10 @@
  * The trace model: what every reader produces and every query and pane
  * reads. One model for all formats (XRay, FXT, CoreProfiler, CTF).
  *
- * A model is built once by a builder (builder.h) and is immutable after
- * builder_finish(); every pointer in it is owned by the struct trace and
- * freed by trace_free().
+ * A model is built once by a builder (builder.h), or mapped from an index
+ * (index.h), and is immutable after; every pointer in it is owned by the
+ * struct trace and freed by trace_free() (arrays that live in a mapping
+ * belong to its backing, below).
  *
  * Time is int64 nanoseconds on the source's own time base (the reader
  * converts ticks with the source tick rate, which is kept in
@@ -267,6 +268,17 @@ struct diag_msg {
 	char *text;		/* "offset N: what" or "line N: what" */
 };
 
+/*
+ * The memory a model's arrays live in when it is not the heap: a mapped
+ * index (index_map.c), or the file a trace was built into
+ * (index_store.c). trace_free() frees an array only when the backing does
+ * not own it, then releases the backing (doc/index-format.md).
+ */
+struct trace_backing {
+	bool (*owns)(const struct trace_backing *b, const void *p);
+	void (*release)(struct trace_backing *b);
+};
+
 struct trace {
 	/* What the file was: set by the reader. */
 	char *path;
@@ -325,6 +337,12 @@ struct trace {
 	size_t ndiags;
 	uint64_t ndiags_dropped;	/* beyond the stored limit */
 	bool has_errors;		/* at least one DIAG_ERROR */
+
+	/* NULL: every array above is a heap block of the trace's own. */
+	struct trace_backing *backing;
+	/* Answers an index stored for the queries (summary.h), owned by
+	 * the backing; NULL for a model read from a trace. */
+	const struct trace_summary *summary;
 };
 
 void trace_free(struct trace *t);
@@ -389,6 +407,17 @@ int marker_kind_parse(const char *name);
 /* A label for a track: its name, else "tid N" / "cpu N" / ... into buf. */
 const char *track_label(const struct trace *t, const struct track *tr,
     char *buf, size_t size);
+
+/* How the next operation will read the calls of a model that lives in a
+ * file (a mapped index): passed on to the kernel, so that a scan reads
+ * ahead and a probe does not. Nothing for a model in memory. */
+enum trace_access { TRACE_SCAN, TRACE_PROBE };
+void trace_advise(const struct trace *t, enum trace_access how);
+/* The calls [lo, hi) of a depth will be read soon: the kernel starts
+ * reading them now (one request, not a fault at a time). Nothing for a
+ * model in memory. */
+void trace_prefetch(const struct trace *t, uint32_t track, uint32_t depth,
+    size_t lo, size_t hi);
 
 /* Total slices in the trace. */
 size_t trace_nslices(const struct trace *t);

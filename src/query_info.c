@@ -9,6 +9,7 @@
 #include "escape.h"
 #include "query.h"
 #include "query_info.h"
+#include "summary.h"
 #include "timefmt.h"
 #include "xalloc.h"
 
@@ -77,6 +78,15 @@ write_info(const struct trace *t, const struct selection *sel, FILE *out)
 	/* per function: 1 a call that returned, 2 one that never did (on
 	 * the tracks --stats reads: not CPU lanes, which say what ran) */
 	uint8_t *called = xcalloc(t->nfuncs ? t->nfuncs : 1, 1);
+	_Static_assert(SUM_CALLED == 1 && SUM_UNFINISHED == 2, "the bits above");
+	/* An index counted both when it was written (summary.h): the
+	 * calls are not read, but for the functions of some tracks. */
+	const struct trace_summary *sum = t->summary;
+	bool stored_flags = sum != NULL && sum->tracks != NULL;
+	bool stored_called = sum != NULL && sum->called != NULL &&
+	    (f == NULL || f->track_on == NULL);
+	if (stored_called && t->nfuncs > 0)
+		memcpy(called, sum->called, t->nfuncs);
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
 		if (!filter_track(f, i))
@@ -87,7 +97,12 @@ write_info(const struct trace *t, const struct selection *sel, FILE *out)
 		samples += tr->nsamples;
 		if (tr->ndepth > maxdepth)
 			maxdepth = tr->ndepth;
-		uint8_t calls = tr->kind == TRACK_CPU ? 0 : 1;
+		uint8_t calls = tr->kind == TRACK_CPU || stored_called ? 0 : 1;
+		if (stored_flags)
+			for (int b = 0; b < 8; b++)
+				flagged[b] += sum->tracks[i].flagged[b];
+		if (stored_flags && stored_called)
+			continue;
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			for (size_t k = 0; k < tr->depth[d].len; k++) {
 				const struct slice *s = &tr->depth[d].slices[k];
@@ -95,8 +110,8 @@ write_info(const struct trace *t, const struct selection *sel, FILE *out)
 					called[s->func] |= (uint8_t)(calls <<
 				    ((s->flags & SLICE_INEXACT) != 0));
 				/* most slices have no flag: one test for them */
-				for (uint32_t fl = s->flags; fl != 0;
-				    fl &= fl - 1)
+				for (uint32_t fl = stored_flags ? 0 : s->flags;
+				    fl != 0; fl &= fl - 1)
 					flagged[__builtin_ctz(fl)]++;
 			}
 	}

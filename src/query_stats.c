@@ -28,6 +28,7 @@
 
 #include "chunks.h"
 #include "query.h"
+#include "summary.h"
 #include "threads.h"
 #include "env.h"
 #include "xalloc.h"
@@ -938,6 +939,18 @@ void
 query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, struct stats_table *out)
 {
+	/* The whole trace, unfiltered: the table an index stored. */
+	if (t->summary != NULL && t->summary->has_stats && t->nfuncs > 0 &&
+	    summary_whole(f, t0, t1)) {
+		memset(out, 0, sizeof *out);
+		out->n = t->summary->nstats;
+		out->rows = xcalloc(out->n + 1, sizeof *out->rows);
+		if (out->n > 0)
+			memcpy(out->rows, t->summary->stats, out->n *
+			    sizeof *out->rows);
+		out->unfinished = t->summary->stats_unfinished;
+		return;
+	}
 	stats_rows(t, f, t0, t1, NULL, t->nfuncs, t->nfuncs, out);
 }
 

@@ -4,14 +4,14 @@
 #include <stdlib.h>
 
 #include "query.h"
+#include "summary.h"
 #include "xalloc.h"
 
-/* First index whose end is > t0 (or a zero-length slice at t0). */
-static size_t
-first_ending_after(const struct depth_level *l, ttv_ns t0)
+size_t
+level_first_ending_in(const struct depth_level *l, ttv_ns t0, size_t lo,
+    size_t hi)
 {
 	const struct slice *s = l->slices;
-	size_t lo = 0, hi = l->len;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		ttv_ns end = level_end(l, mid);
@@ -23,10 +23,23 @@ first_ending_after(const struct depth_level *l, ttv_ns t0)
 	return lo;
 }
 
+/* First index whose end is > t0 (or a zero-length slice at t0). */
+static size_t
+first_ending_after(const struct depth_level *l, ttv_ns t0)
+{
+	return level_first_ending_in(l, t0, 0, l->len);
+}
+
 size_t
 level_first_start(const struct depth_level *l, ttv_ns t)
 {
-	size_t lo = 0, hi = l->len;
+	return level_first_start_in(l, t, 0, l->len);
+}
+
+size_t
+level_first_start_in(const struct depth_level *l, ttv_ns t, size_t lo,
+    size_t hi)
+{
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (l->slices[mid].start >= t)
@@ -143,8 +156,17 @@ query_self_time(const struct trace *t, struct slice_ref r)
 		return dur;
 	const struct depth_level *l = &tr->depth[r.depth + 1];
 	ttv_ns end = s->start + dur, child = 0;
-	for (size_t i = level_first_start(l, s->start);
-	    i < l->len && l->slices[i].start < end; i++)
+	/* A call of many children: an index has their time summed, and
+	 * finds them reading no more than the blocks at their two ends. */
+	if (summary_level(t, r.track, r.depth + 1) != NULL) {
+		size_t i = summary_first_start(t, r.track, r.depth + 1,
+		    s->start);
+		size_t j = summary_first_start(t, r.track, r.depth + 1, end);
+		child = summary_busy(t, r.track, r.depth + 1, i, j);
+		return child > dur ? 0 : dur - child;
+	}
+	size_t i = level_first_start(l, s->start);
+	for (; i < l->len && l->slices[i].start < end; i++)
 		child += level_dur(l, i);
 	return child > dur ? 0 : dur - child;
 }

@@ -22,6 +22,9 @@ struct load_options {
 	const char *instr_map;	/* --instr-map BINARY, or NULL */
 	const char *sysroot;	/* --sysroot DIR, or NULL */
 	bool strict;		/* stop at the first error */
+	/* Memory is short (the model is built into its index's file):
+	 * take the road that keeps less in memory where there is a choice. */
+	bool bounded;
 	/* Called now and then with bytes done out of total; may be NULL. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;

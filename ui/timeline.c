@@ -7,7 +7,8 @@
  *
  * Drawing a row costs O(columns * log slices): runs of tiny slices are
  * skipped with a binary search, never walked, so a 1 GB trace draws as
- * fast as a small one.
+ * fast as a small one. With an index, dense columns come from its
+ * summaries and their calls are not read at all.
  */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "callpanes.h"
 #include "glyph.h"
 #include "panes.h"
+#include "summary.h"
 #include "text.h"
 #include "timefmt.h"
 #include "tmap.h"
@@ -201,23 +203,25 @@ draw_block(struct view *v, struct grid *g, int x, int y, int w,
 		text_puts(g, x + label_at, y, avail, name, style, 0);
 }
 
-void
-timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
-    uint32_t track, uint32_t depth)
+/* Where a row's drawing is: the first column no slice has drawn yet, and
+ * where the last block ended (-1: none). */
+struct row_pen {
+	int next_free;
+	int last_block_end;
+};
+
+/* Draws the slices [i, hi) of a row, up to the first that starts at or
+ * after column `stop`. */
+static void
+draw_slices(struct view *v, struct grid *g, int x, int y, int w,
+    uint32_t track, uint32_t depth, size_t i, size_t hi, int stop,
+    struct row_pen *pen)
 {
 	const struct trace *t = v->trace;
-	const struct track *tr = &t->tracks[track];
-	const struct depth_level *l;
+	const struct depth_level *l = &t->tracks[track].depth[depth];
 	struct tmap m = { v->t0, v->t1, w };
-	size_t lo, hi, i;
-	int next_free = 0;	/* first column no slice has drawn yet */
-	int last_block_end = -1;
+	size_t j;
 
-	if (depth >= tr->ndepth)
-		return;
-	l = &tr->depth[depth];
-	query_window(tr, depth, v->t0, v->t1, &lo, &hi);
-	i = lo;
 	while (i < hi) {
 		const struct slice *s = &l->slices[i];
 		struct slice_ref ref = { track, depth, (uint32_t)i };
@@ -225,16 +229,15 @@ timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
 		double p1 = tmap_pos(&m, level_end(l, i));
 		int c = p0 < 0 ? 0 : (int)floor(p0);
 		ttv_ns col_end;
-		size_t j;
 
-		if (c >= w)
+		if (c >= w || c >= stop)
 			break;
 		if (p1 - p0 >= 1.0 || p1 >= w) {
-			draw_block(v, g, x, y, w, s, ref, p0, p1, next_free,
-			    last_block_end >= 0 && last_block_end ==
+			draw_block(v, g, x, y, w, s, ref, p0, p1, pen->next_free,
+			    pen->last_block_end >= 0 && pen->last_block_end ==
 			    (int)floor(p0 < 0 ? 0 : p0));
-			next_free = (int)ceil(p1);
-			last_block_end = next_free;
+			pen->next_free = (int)ceil(p1);
+			pen->last_block_end = pen->next_free;
 			i++;
 			continue;
 		}
@@ -250,7 +253,7 @@ timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
 			    tmap_pos(&m, last->start) >= 1.0)
 				j--;	/* a wide one starting here: a block */
 		}
-		if (c >= next_free) {
+		if (c >= pen->next_free) {
 			bool hidden;
 			int style;
 			if (j - i == 1) {
@@ -293,11 +296,118 @@ timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
 				grid_set(g, x + c, y,
 				    glyph_shade(g->utf8, level), style, 0);
 			}
-			next_free = c + 1;
+			pen->next_free = c + 1;
 		}
-		last_block_end = -1;
+		pen->last_block_end = -1;
 		i = j;
 	}
+}
+
+static bool
+func_matches(const void *arg, func_id f)
+{
+	return view_func_matches(arg, f);
+}
+
+/* Calls a column must hold, by the summary's count, to be shaded from
+ * it: a column of fewer is drawn call by call, as a narrow call alone in
+ * its column is drawn to its width. */
+#define SUMMARY_COLUMN_CALLS 8.0
+
+/* Whether a row has, in the window, at least a summarised block of calls
+ * for every SUM_BLOCK / SUMMARY_COLUMN_CALLS columns. */
+static bool
+summary_dense(const struct view *v, uint32_t track, uint32_t depth, int w)
+{
+	const struct sum_level *sl = summary_level(v->trace, track, depth);
+	uint64_t nb, lo = 0, hi, first;
+	if (sl == NULL)
+		return false;
+	const struct sum_node *b = summary_nodes(v->trace, sl, 0, &nb);
+	for (hi = nb; lo < hi;) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (b[mid].first_start < v->t0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	first = lo;
+	for (hi = nb; lo < hi;) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (b[mid].first_start < v->t1)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (double)(lo - first) * SUM_BLOCK >=
+	    (double)w * SUMMARY_COLUMN_CALLS;
+}
+
+/* A row of many calls per column, drawn from the index's summaries
+ * (summary.h) where a column holds many narrow calls, call by call where
+ * it does not: at a coarse zoom of a large trace the calls are never
+ * read, so the first screen of an index costs what is on it. false when
+ * there is no summary or the row is not dense. */
+static bool
+draw_depth_summary(struct view *v, struct grid *g, int x, int y, int w,
+    uint32_t track, uint32_t depth)
+{
+	const struct trace *t = v->trace;
+	const struct sum_level *sl = summary_level(t, track, depth);
+	struct tmap m = { v->t0, v->t1, w };
+	struct row_pen pen = { 0, -1 };
+
+	if (sl == NULL || w <= 0)
+		return false;
+	if (!summary_dense(v, track, depth, w))
+		return false;
+	for (int c = 0; c < w; c++) {
+		ttv_ns ct0 = tmap_time(&m, c), ct1 = tmap_time(&m, c + 1);
+		struct sum_column sc;
+		if (c < pen.next_free)
+			continue;
+		if (summary_column(t, track, depth, ct0, ct1, v->match ?
+		    func_matches : NULL, v, &sc) && sc.widest < ct1 - ct0 &&
+		    sc.calls >= SUMMARY_COLUMN_CALLS) {
+			double frac = (double)sc.busy / (double)(ct1 - ct0);
+			int level = frac < 0.34 ? 0 : frac < 0.67 ? 1 : 2;
+			int style = sc.matched ? STYLE_MATCH : STYLE_DENSITY;
+			if (v->has_cursor && v->cursor.track == track &&
+			    v->cursor.depth == depth) {
+				ttv_ns cs = trace_slice(t, v->cursor)->start;
+				if (cs >= ct0 && cs < ct1)
+					style = STYLE_SELECTED;
+			}
+			grid_set(g, x + c, y, glyph_shade(g->utf8, level),
+			    style, 0);
+			pen.next_free = c + 1;
+			pen.last_block_end = -1;
+			continue;
+		}
+		/* Sparse here, or a call as wide as the column: the calls
+		 * of this column one by one (a wide one draws on). */
+		size_t lo, hi;
+		summary_window(t, track, depth, ct0, ct1, &lo, &hi);
+		draw_slices(v, g, x, y, w, track, depth, lo, hi, c + 1, &pen);
+	}
+	return true;
+}
+
+void
+timeline_draw_depth(struct view *v, struct grid *g, int x, int y, int w,
+    uint32_t track, uint32_t depth)
+{
+	const struct trace *t = v->trace;
+	const struct track *tr = &t->tracks[track];
+	struct row_pen pen = { 0, -1 };
+	size_t lo, hi;
+
+	if (depth >= tr->ndepth)
+		return;
+	if (draw_depth_summary(v, g, x, y, w, track, depth))
+		return;
+	summary_window(t, track, depth, v->t0, v->t1, &lo, &hi);
+	draw_slices(v, g, x, y, w, track, depth, lo, hi, w, &pen);
 }
 
 static uint32_t
@@ -615,6 +725,23 @@ timeline_draw(struct pane *p, struct view *v, struct grid *g, struct rect r)
 			tp->top = (int)cur;
 		if ((int)cur >= tp->top + body)
 			tp->top = (int)cur - body + 1;
+	}
+	/* The calls of the rows drawn one by one, asked of the kernel all at
+	 * once: with an index not in memory, one wait instead of a read a
+	 * row. */
+	for (int row = 0; row < body && (size_t)(tp->top + row) < n;
+	    row++) {
+		const struct lane_row *lr = &rows[tp->top + row];
+		const struct track *tr = &v->trace->tracks[lr->track];
+		size_t lo, hi;
+		if (lr->depth < 0 || v->trace->backing == NULL ||
+		    (uint32_t)lr->depth >= tr->ndepth ||
+		    summary_dense(v, lr->track, (uint32_t)lr->depth, r.w))
+			continue;
+		summary_window(v->trace, lr->track, (uint32_t)lr->depth, v->t0,
+		    v->t1, &lo, &hi);
+		trace_prefetch(v->trace, lr->track, (uint32_t)lr->depth, lo,
+		    hi);
 	}
 	for (int row = 0; row < body && (size_t)(tp->top + row) < n;
 	    row++) {

@@ -1111,6 +1111,9 @@ calls_apart(struct loader *L)
 	const char *env = ttv_getenv(TTV_ENV_CTF_CALLS);
 	if (env != NULL && strcmp(env, "walk") == 0)
 		return false;
+	/* Kept apart, every call waits in memory until the walk ends. */
+	if (L->ctx->opts != NULL && L->ctx->opts->bounded)
+		return false;
 	bool any = false;
 	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
 		const struct ctf_meta *m = ctf_reader_trace(L->r, ti)->m;

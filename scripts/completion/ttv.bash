@@ -41,7 +41,7 @@ _ttv()
 		    --ascending --export
 		    --output --per-thread --max-depth --thread --function
 		    --hide --instr-map --sysroot --format --strict --from-now --follow
-		    --no-state --help --version' -- "$cur"))
+		    --no-state --index --no-index --help --version' -- "$cur"))
 		return
 	fi
 	# A trace: a file, or a CTF trace directory.

@@ -1,0 +1,509 @@
+/*
+ * The builder's large arrays in the index file (see index_store.h).
+ *
+ * An array: a reserved range of addresses holding chunks one after the
+ * other. The chunk being filled is anonymous memory; a full one is
+ * written to the file at its free end (one copy into the page cache, in
+ * large pages: much cheaper than a fault per page of a shared file
+ * mapping) and the same addresses are then mapped onto what was written,
+ * so its anonymous memory goes back. A chunk is a sixteenth of the array
+ * so far (256 KiB up, whole 64 KiB blocks); the last is written as far as
+ * it is used. When an array outgrows its reservation, a larger one is
+ * reserved and its chunks are mapped there again: page tables move, not
+ * bytes.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "index_store.h"
+#include "xalloc.h"
+
+#define CHUNK_MIN ((size_t)256 << 10)
+#define CHUNK_MAX ((size_t)16 << 20)
+#define CHUNK_UNIT ((size_t)64 << 10)
+#define RESERVE_MIN ((size_t)64 << 20)
+/* Chunks handed to writeback and not yet known written, at most. */
+#define RING 64
+
+/* A chunk's place in the file: written there, or not (yet). */
+#define CHUNK_FILLING UINT64_MAX	/* anonymous, being filled */
+#define CHUNK_ANON (UINT64_MAX - 1)	/* anonymous for good: no room */
+
+struct chunk {
+	uint64_t off;
+	size_t len;		/* bytes of address space */
+	size_t bytes;		/* written (from its start) */
+};
+
+struct store_array {
+	struct index_store *s;
+	size_t elem;
+	char *va;
+	size_t reserved;
+	struct chunk *chunks;
+	size_t nchunks, capchunks;
+	size_t cap;		/* bytes of all chunks */
+	struct idx_extent *ext;	/* after seal */
+	size_t next;
+	bool sealed;
+};
+
+struct index_store {
+	struct trace_backing backing;
+	int fd;
+	size_t page;
+	uint64_t end;		/* next free byte of the file (atomic) */
+	int err;		/* first failure to extend the file (atomic) */
+	pthread_mutex_t lock;	/* arrays, ring */
+	struct store_array **arrays;
+	size_t narrays, caparrays;
+	/* full chunks, oldest first: dirty, then in writeback */
+	struct { uint64_t off; size_t len; bool started; } ring[RING];
+	size_t ring_head, ring_n;
+	size_t dirty, inflight, window;
+	size_t chunk_max;	/* a sixteenth of the window, 256 KiB up */
+};
+
+/* ------------------------------------------------------------- memory */
+
+/* The memory a build may leave dirty before waiting for writeback: an
+ * eighth of what the process may use (its memory cgroup's limit, v2 or
+ * v1, else what the system has available), 16 MiB to 1 GiB. */
+static size_t
+read_number(const char *path)
+{
+	FILE *fp = fopen(path, "re");
+	unsigned long long v = 0;
+	char buf[64];
+	if (fp == NULL)
+		return 0;
+	if (fgets(buf, sizeof buf, fp) != NULL && strncmp(buf, "max", 3) != 0)
+		v = strtoull(buf, NULL, 10);
+	fclose(fp);
+	return v > SIZE_MAX ? SIZE_MAX : (size_t)v;
+}
+
+static size_t
+cgroup_limit(void)
+{
+	FILE *fp = fopen("/proc/self/cgroup", "re");
+	char line[512];
+	size_t limit = 0;
+	if (fp == NULL)
+		return 0;
+	while (limit == 0 && fgets(line, sizeof line, fp) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		char *path = NULL, *file = NULL;
+		/* v2: "0::/path"; v1: "N:...memory...:/path" */
+		if (strncmp(line, "0::", 3) == 0) {
+			path = line + 3;
+			file = "memory.max";
+			char *p = xasprintf("/sys/fs/cgroup%s/%s",
+			    strcmp(path, "/") == 0 ? "" : path, file);
+			limit = read_number(p);
+			free(p);
+		} else {
+			char *c1 = strchr(line, ':');
+			char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+			if (c2 == NULL)
+				continue;
+			*c2 = '\0';
+			if (strstr(c1 + 1, "memory") == NULL)
+				continue;
+			path = c2 + 1;
+			char *p = xasprintf("/sys/fs/cgroup/memory%s/"
+			    "memory.limit_in_bytes", strcmp(path, "/") == 0 ?
+			    "" : path);
+			limit = read_number(p);
+			free(p);
+		}
+	}
+	fclose(fp);
+	return limit;
+}
+
+static size_t
+available(void)
+{
+	FILE *fp = fopen("/proc/meminfo", "re");
+	char line[128];
+	unsigned long long kb = 0;
+	if (fp == NULL)
+		return 0;
+	while (fgets(line, sizeof line, fp) != NULL)
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(fp);
+	return (size_t)kb << 10;
+}
+
+size_t
+index_store_memory(void)
+{
+	size_t lim = cgroup_limit(), avail = available();
+	/* v1 says "no limit" with a number near 2^63. */
+	if (lim == 0 || lim > ((size_t)1 << 50) || (avail > 0 && avail < lim))
+		lim = avail;
+	return lim;
+}
+
+static size_t
+dirty_window(void)
+{
+	size_t w = index_store_memory() / 8;
+	if (w < ((size_t)16 << 20))
+		w = (size_t)16 << 20;
+	if (w > ((size_t)1 << 30))
+		w = (size_t)1 << 30;
+	return w;
+}
+
+/* ------------------------------------------------------------- backing */
+
+static bool
+store_owns(const struct trace_backing *b, const void *p)
+{
+	const struct index_store *s = (const struct index_store *)b;
+	return index_store_find(s, p) != NULL;
+}
+
+static void
+store_release(struct trace_backing *b)
+{
+	index_store_free((struct index_store *)b);
+}
+
+struct index_store *
+index_store_new(int fd)
+{
+	struct index_store *s = xcalloc(1, sizeof *s);
+	long page = sysconf(_SC_PAGESIZE);
+	s->backing.owns = store_owns;
+	s->backing.release = store_release;
+	s->fd = fd;
+	s->page = page > 0 ? (size_t)page : 4096;
+	s->end = s->page;
+	s->window = dirty_window();
+	/* Every depth being filled has a chunk of its own in memory, not
+	 * yet written: under a limit they must stay small. */
+	s->chunk_max = s->window / 16 / CHUNK_UNIT * CHUNK_UNIT;
+	if (s->chunk_max > CHUNK_MAX)
+		s->chunk_max = CHUNK_MAX;
+	if (s->chunk_max < CHUNK_MIN)
+		s->chunk_max = CHUNK_MIN;
+	pthread_mutex_init(&s->lock, NULL);
+	return s;
+}
+
+struct trace_backing *
+index_store_backing(struct index_store *s)
+{
+	return &s->backing;
+}
+
+void
+index_store_free(struct index_store *s)
+{
+	if (s == NULL)
+		return;
+	for (size_t i = 0; i < s->narrays; i++) {
+		struct store_array *a = s->arrays[i];
+		munmap(a->va, a->reserved);
+		free(a->chunks);
+		free(a->ext);
+		free(a);
+	}
+	free(s->arrays);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+uint64_t
+index_store_end(const struct index_store *s)
+{
+	return __atomic_load_n(&s->end, __ATOMIC_ACQUIRE);
+}
+
+int
+index_store_error(const struct index_store *s)
+{
+	return __atomic_load_n(&s->err, __ATOMIC_ACQUIRE);
+}
+
+/* ----------------------------------------------------------- writeback */
+
+/* A full chunk: past half the window of dirty memory, the full chunks
+ * go to writeback; past the window, the oldest are waited for, so that
+ * what is dirty stays bounded. With memory to spare nothing happens: the
+ * kernel writes the file back in its own time. */
+static void
+written(struct index_store *s, uint64_t off, size_t len)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->ring_n == RING) {
+		/* The oldest is no longer followed: waited for when memory
+		 * is short, left to the kernel otherwise. */
+		size_t i = s->ring_head;
+		if (s->dirty + s->inflight > s->window / 2)
+			sync_file_range(s->fd, (off_t)s->ring[i].off,
+			    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
+			    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+		if (s->ring[i].started)
+			s->inflight -= s->ring[i].len;
+		else
+			s->dirty -= s->ring[i].len;
+		s->ring_head = (i + 1) % RING;
+		s->ring_n--;
+	}
+	size_t k = (s->ring_head + s->ring_n) % RING;
+	s->ring[k].off = off;
+	s->ring[k].len = len;
+	s->ring[k].started = false;
+	s->ring_n++;
+	s->dirty += len;
+	if (s->dirty + s->inflight > s->window / 2)
+		for (size_t n = 0; n < s->ring_n; n++) {
+			size_t i = (s->ring_head + n) % RING;
+			if (s->ring[i].started)
+				continue;
+			sync_file_range(s->fd, (off_t)s->ring[i].off,
+			    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WRITE);
+			s->ring[i].started = true;
+			s->dirty -= s->ring[i].len;
+			s->inflight += s->ring[i].len;
+		}
+	while (s->ring_n > 0 && s->inflight > s->window) {
+		size_t i = s->ring_head;
+		sync_file_range(s->fd, (off_t)s->ring[i].off,
+		    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
+		    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+		if (s->ring[i].started)
+			s->inflight -= s->ring[i].len;
+		else
+			s->dirty -= s->ring[i].len;
+		s->ring_head = (i + 1) % RING;
+		s->ring_n--;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* -------------------------------------------------------------- arrays */
+
+static size_t
+round_up(size_t x, size_t a)
+{
+	return (x + a - 1) / a * a;
+}
+
+static void
+set_error(struct index_store *s, int e)
+{
+	int expect = 0;
+	__atomic_compare_exchange_n(&s->err, &expect, e, false,
+	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* Writes the first `bytes` of a filled chunk at va to the file and maps
+ * them there; past what is written the chunk's memory goes back. When
+ * the file cannot take it, the chunk stays in memory. */
+static void
+flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes)
+{
+	struct index_store *s = a->s;
+	size_t span = round_up(bytes, s->page);
+	/* Past what is used the memory goes back; the addresses stay
+	 * reserved (unmapped, they could be given to another mapping). */
+	if (span < c->len)
+		(void)mmap(va + span, c->len - span, PROT_NONE, MAP_PRIVATE |
+		    MAP_FIXED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	c->bytes = bytes;
+	if (bytes == 0 || index_store_error(s) != 0) {
+		c->off = CHUNK_ANON;
+		return;
+	}
+	uint64_t off = __atomic_fetch_add(&s->end, span, __ATOMIC_ACQ_REL);
+	size_t done = 0;
+	while (done < bytes) {
+		ssize_t n = pwrite(s->fd, va + done, bytes - done,
+		    (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			set_error(s, n < 0 ? errno : ENOSPC);
+			c->off = CHUNK_ANON;
+			return;
+		}
+		done += (size_t)n;
+	}
+	if (mmap(va, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+	    s->fd, (off_t)off) == MAP_FAILED) {
+		fprintf(stderr, "ttv: cannot map the index: %s\n",
+		    strerror(errno));
+		abort();
+	}
+	c->off = off;
+	written(s, off, bytes);
+}
+
+/* Moves the array to a reservation of `reserve` bytes. */
+static void
+move_array(struct store_array *a, size_t reserve)
+{
+	char *nva = mmap(NULL, reserve, PROT_NONE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (nva == MAP_FAILED) {
+		fprintf(stderr, "ttv: out of address space (%zu bytes)\n",
+		    reserve);
+		abort();
+	}
+	size_t at = 0;
+	for (size_t i = 0; i < a->nchunks; i++) {
+		struct chunk *c = &a->chunks[i];
+		void *p;
+		if (c->off < CHUNK_ANON)
+			p = mmap(nva + at, round_up(c->bytes, a->s->page),
+			    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			    a->s->fd, (off_t)c->off);
+		else
+			p = mremap(a->va + at, c->off == CHUNK_FILLING ? c->len :
+			    round_up(c->bytes, a->s->page),
+			    c->off == CHUNK_FILLING ? c->len :
+			    round_up(c->bytes, a->s->page),
+			    MREMAP_MAYMOVE | MREMAP_FIXED, nva + at);
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "ttv: cannot remap a chunk: %s\n",
+			    strerror(errno));
+			abort();
+		}
+		at += c->len;
+	}
+	munmap(a->va, a->reserved);
+	a->va = nva;
+	a->reserved = reserve;
+}
+
+struct store_array *
+index_store_array(struct index_store *s, size_t elem, const void *init,
+    size_t bytes)
+{
+	struct store_array *a = xcalloc(1, sizeof *a);
+	a->s = s;
+	a->elem = elem;
+	a->reserved = round_up(bytes * 4 > RESERVE_MIN ? bytes * 4 :
+	    RESERVE_MIN, s->page);
+	a->va = mmap(NULL, a->reserved, PROT_NONE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (a->va == MAP_FAILED) {
+		fprintf(stderr, "ttv: out of address space\n");
+		abort();
+	}
+	pthread_mutex_lock(&s->lock);
+	if (s->narrays == s->caparrays) {
+		s->caparrays = s->caparrays ? s->caparrays * 2 : 16;
+		s->arrays = xreallocarray(s->arrays, s->caparrays,
+		    sizeof *s->arrays);
+	}
+	s->arrays[s->narrays++] = a;
+	pthread_mutex_unlock(&s->lock);
+	store_array_grow(a, bytes);
+	if (bytes > 0)
+		memcpy(a->va, init, bytes);
+	return a;
+}
+
+void *
+store_array_base(const struct store_array *a)
+{
+	return a->va;
+}
+
+size_t
+store_array_grow(struct store_array *a, size_t need)
+{
+	while (a->cap < need) {
+		size_t len = round_up(a->cap / 16, CHUNK_UNIT);
+		if (len < CHUNK_MIN)
+			len = CHUNK_MIN;
+		if (len > a->s->chunk_max)
+			len = a->s->chunk_max;
+		if (a->cap + len > a->reserved)
+			move_array(a, a->reserved * 2 > a->cap + len ?
+			    a->reserved * 2 : round_up(a->cap + len, a->s->page));
+		/* The chunk before this one is full: to the file. */
+		if (a->nchunks > 0) {
+			struct chunk *p = &a->chunks[a->nchunks - 1];
+			flush_chunk(a, a->va + a->cap - p->len, p, p->len);
+		}
+		if (a->nchunks == a->capchunks) {
+			a->capchunks = a->capchunks ? a->capchunks * 2 : 8;
+			a->chunks = xreallocarray(a->chunks, a->capchunks,
+			    sizeof *a->chunks);
+		}
+		struct chunk *c = &a->chunks[a->nchunks];
+		c->len = len;
+		c->bytes = 0;
+		c->off = CHUNK_FILLING;
+		if (mmap(a->va + a->cap, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) ==
+		    MAP_FAILED) {
+			fprintf(stderr, "ttv: out of memory (%zu bytes)\n",
+			    len);
+			abort();
+		}
+		a->nchunks++;
+		a->cap += len;
+	}
+	return a->cap;
+}
+
+void
+store_array_seal(struct store_array *a, size_t used)
+{
+	size_t at = 0;
+	bool in_file = true;
+	free(a->ext);
+	a->ext = xcalloc(a->nchunks + 1, sizeof *a->ext);
+	a->next = 0;
+	for (size_t i = 0; i < a->nchunks; i++) {
+		struct chunk *c = &a->chunks[i];
+		size_t n = used - at < c->len ? used - at : c->len;
+		if (c->off == CHUNK_FILLING)
+			flush_chunk(a, a->va + at, c, n);
+		if (c->off >= CHUNK_ANON)
+			in_file = in_file && n == 0;
+		else if (n > 0)
+			a->ext[a->next++] = (struct idx_extent){ c->off, n };
+		at += c->len;
+	}
+	if (!in_file)
+		a->next = 0;
+	a->sealed = true;
+}
+
+struct store_array *
+index_store_find(const struct index_store *s, const void *p)
+{
+	const char *c = p;
+	for (size_t i = 0; i < s->narrays; i++) {
+		const struct store_array *a = s->arrays[i];
+		if (c >= a->va && c < a->va + a->reserved)
+			return s->arrays[i];
+	}
+	return NULL;
+}
+
+const struct idx_extent *
+store_array_extents(const struct store_array *a, size_t *n)
+{
+	*n = a->sealed ? a->next : 0;
+	return *n ? a->ext : NULL;
+}
