@@ -4,8 +4,10 @@
 # (-X: one function's exits twice as long, one function renamed). Times
 # the flat diff and the diff by path against the two loads alone (`ttv
 # --info` of each, one after the other), the median of 3 runs of each,
-# alternated; target: at most the two loads + 10 %. Prints wall time,
-# CPU time and peak RSS. The logs go to $DIFF_BENCH_DIR (default /tmp)
+# alternated; target: at most the two loads + 10 %. Then the same two
+# diffs from the traces' persistent indexes (built once, in a cache of
+# the benchmark's own); targets: flat under 0.2 s, by path under 1 s.
+# Prints wall time, CPU time and peak RSS. The logs go to $DIFF_BENCH_DIR (default /tmp)
 # and are deleted at the end.
 #
 #   TTV=./ttv XRAYGEN=./tests/gen/xraygen [DIFF_BENCH_BYTES=N] bench/diff.sh
@@ -17,6 +19,9 @@ BYTES=${DIFF_BENCH_BYTES:-500000000}
 RUNS=${DIFF_BENCH_RUNS:-3}
 dir=$(mktemp -d "${DIFF_BENCH_DIR:-/tmp}/ttv-bench-diff.XXXXXX") || exit 1
 trap 'rm -rf "$dir"' EXIT INT TERM
+# the indexes in a cache of the benchmark's own, deleted with the logs
+XDG_CACHE_HOME=$dir/cache
+export XDG_CACHE_HOME
 
 if [ ! -x /usr/bin/time ]; then
 	echo "bench/diff.sh: needs /usr/bin/time (Debian package time)" >&2
@@ -55,14 +60,19 @@ for f in base new; do
 done
 # Written just now: let the writeback finish and the page cache warm up.
 sync
-"$TTV" --diff "$dir/base.xray" "$dir/new.xray" >/dev/null 2>&1
+"$TTV" --no-index --diff "$dir/base.xray" "$dir/new.xray" >/dev/null 2>&1
+"$TTV" --index --info "$dir/base.xray" >/dev/null &&
+    "$TTV" --index --info "$dir/new.xray" >/dev/null || exit 1
 
 i=0
 while [ $i -lt "$RUNS" ]; do
-	run info_base "$TTV" --info "$dir/base.xray"
-	run info_new "$TTV" --info "$dir/new.xray"
-	run diff "$TTV" --diff "$dir/base.xray" "$dir/new.xray"
-	run path "$TTV" --diff "$dir/base.xray" --by path "$dir/new.xray"
+	run info_base "$TTV" --no-index --info "$dir/base.xray"
+	run info_new "$TTV" --no-index --info "$dir/new.xray"
+	run diff "$TTV" --no-index --diff "$dir/base.xray" "$dir/new.xray"
+	run path "$TTV" --no-index --diff "$dir/base.xray" --by path \
+	    "$dir/new.xray"
+	run idiff "$TTV" --diff "$dir/base.xray" "$dir/new.xray"
+	run ipath "$TTV" --diff "$dir/base.xray" --by path "$dir/new.xray"
 	i=$((i + 1))
 done
 
@@ -86,7 +96,16 @@ for name in diff path; do
 	    if (d <= 1.10 * l) print " (target <= 1.10: met)"
 	    else print " (target <= 1.10: not met)" }'
 done
+for name in idiff ipath; do
+	label="--diff, indexed"
+	goal=0.2
+	[ "$name" = ipath ] && label="--diff --by path, indexed" goal=1
+	printf '%-26s %6s s wall %6s s CPU  peak RSS %5s MB' "$label" \
+	    "$(median $name 1)" "$(median $name 2)" "$(median $name 3)"
+	awk -v d="$(median $name 1)" -v g="$goal" 'BEGIN {
+	    printf " (target < %s s: %s)\n", g, d < g ? "met" : "not met" }'
+done
 echo "median of $RUNS runs each, alternated; every run (wall s, CPU s, RSS MB):"
-for name in info_base info_new diff path; do
+for name in info_base info_new diff path idiff ipath; do
 	printf '  %-10s %s\n' "$name" "$(tr '\n' ';' <"$dir/$name")"
 done
