@@ -113,7 +113,7 @@ static const struct cli_option options[OPT_COUNT] = {
 	[OPT_STRICT] = { "strict", 0, false, MODE_VIEW, 0, 0, 0 },
 	[OPT_FROM_NOW] = { "from-now", 0, false, MODE_VIEW, 0, 0, 0 },
 	[OPT_FOLLOW] = { "follow", 0, false, MODE_VIEW,
-	    M(MODE_SEARCH) | M(MODE_MARKERS), 0, O(OPT_STRICT) |
+	    M(MODE_VIEW) | M(MODE_SEARCH) | M(MODE_MARKERS), 0, O(OPT_STRICT) |
 	    O(OPT_OUTPUT) },
 	[OPT_NO_STATE] = { "no-state", 0, false, MODE_VIEW, M(MODE_VIEW), 0,
 	    0 },

@@ -172,7 +172,9 @@ main(int argc, char **argv)
 	int rc = cli_parse(argc, argv, &c);
 	if (rc == CLI_RUN)
 		rc = cli_check(&c);
-	if (rc == CLI_RUN && c.mode == MODE_VIEW)
+	if (rc == CLI_RUN && c.mode == MODE_VIEW && c.follow)
+		rc = cli_follow_view(&c);
+	else if (rc == CLI_RUN && c.mode == MODE_VIEW)
 		rc = view(&c);
 	else if (rc == CLI_RUN && c.mode == MODE_DIFF && diff_viewed(&c))
 		rc = cli_diff_view(&c);
