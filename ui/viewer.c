@@ -198,8 +198,10 @@ draw_header(struct viewer *w, struct rect r)
 	}
 	grid_fill(w->grid, r, ' ', STYLE_HEADER, 0);
 	c = grid_puts(w->grid, r.x, r.y, r.w, "ttv ", STYLE_HEADER, ATTR_BOLD);
-	c += text_puts(w->grid, r.x + c, r.y, path_w, t->path ? t->path :
-	    w->path, STYLE_HEADER, 0);
+	/* a trace followed is named as given: a live session's reads
+	 * are of its mirror's directory */
+	c += text_puts(w->grid, r.x + c, r.y, path_w, t->path &&
+	    !w->can_follow ? t->path : w->path, STYLE_HEADER, 0);
 	snprintf(buf, sizeof buf, "  [%s] %s .. %s (%s)  ",
 	    shown(v)->title,
 	    view_time_res(v, v->t0, v->t1 - v->t0, b2, sizeof b2),
