@@ -87,6 +87,9 @@ struct viewer {
 	 * end, why nothing could be read yet, and the events counted at the
 	 * last swaps, for their rate. */
 	bool can_follow;
+	/* The search is being found again in a newer read: when it is
+	 * done, the cursor stays where it is. */
+	bool search_quiet;
 	struct viewer_follow road;
 	struct follower *follower;
 	struct trace *held;
@@ -547,6 +550,7 @@ prompt_submit(struct viewer *w)
 			view_search_clear(v);
 			break;
 		}
+		w->search_quiet = false;
 		rc = view_search(v, p->buf);
 		if (rc == 0 && v->search_pending)
 			view_message(v, false, "searching /%s/ ... (Esc stops)",
@@ -1227,6 +1231,7 @@ swap_trace(struct viewer *w, struct trace **t, struct source_cache **source,
 	selection_clear(&none);
 	view_carry_apply(c, v);
 	view_carry_free(c);
+	w->search_quiet = v->search_pending;
 	if (w->following)
 		follow_to_end(v, whole);
 	if (nt->has_errors && !old->has_errors && nt->ndiags > 0)
@@ -1436,9 +1441,20 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 
 		bool searching = w.view.search_pending;
 
+		struct place before, after;
 		if (view_collect(&w.view) && searching &&
-		    !w.view.search_pending && w.view.match != NULL)
-			search_done(&w.view, true);
+		    !w.view.search_pending && w.view.match != NULL) {
+			/* a search found again in a newer read moves
+			 * nothing; one asked for jumps to its first hit,
+			 * which is a move (it pauses the following) */
+			before = place_of(&w.view);
+			if (!w.search_quiet)
+				search_done(&w.view, true);
+			w.search_quiet = false;
+			after = place_of(&w.view);
+			if (place_moved(&before, &after))
+				w.following = false;
+		}
 		follow_poll(&w, &t, &source, diff);
 		render(&w, &cx, &cy);
 		term_draw(w.grid, cx, cy);
@@ -1456,12 +1472,12 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 		if (key == TK_NONE)
 			continue;
 		w.events++;
-		struct place before = place_of(&w.view);
+		before = place_of(&w.view);
 		bool was_following = w.following;
 		flags = handle_key(&w, key);
 		if (flags & PANE_QUIT)
 			break;
-		struct place after = place_of(&w.view);
+		after = place_of(&w.view);
 		if (was_following && w.following && place_moved(&before,
 		    &after))
 			w.following = false;
