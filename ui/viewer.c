@@ -281,8 +281,11 @@ follow_text(const struct viewer *w, char *buf, size_t size)
 		return buf;
 	}
 	if (w->waiting != NULL && w->nsamples <= 1) {
-		/* nothing read yet, or nothing since the start */
-		snprintf(buf, size, "  following, waiting: %.60s", w->waiting);
+		/* nothing read yet, or nothing since the start; why,
+		 * escaped (it may name a file) */
+		char why[64];
+		escape_text(w->waiting, strlen(w->waiting), why, sizeof why);
+		snprintf(buf, size, "  following, waiting: %s", why);
 		return buf;
 	}
 	/* new events over the last second or so: from the newest swap at

@@ -35,8 +35,9 @@ if [ -x "$xraygen" ]; then
 	    "$xraygen" -f 1000000000 full "$tmp/run2.fdr" >/dev/null &&
 	    "$xraygen" -f 200000 full "$tmp/long.fdr" >/dev/null || exit 1
 fi
-# follow_live.scr: a CTF trace the mock relay of the live client's tests
-# plays as a session that records (tests/formats/live/live_mock_relay.py)
+# follow_live.scr: a CTF trace, copied into a directory being followed and
+# played by the live client tests' mock relay as a session that records
+# (tests/formats/live/live_mock_relay.py)
 if [ -x "$ctfgen" ] && command -v python3 >/dev/null 2>&1; then
 	"$ctfgen" -i -p -n 300 -P 4096 "$tmp/live-trace" >/dev/null || exit 1
 fi
