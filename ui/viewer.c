@@ -93,6 +93,7 @@ struct viewer {
 	struct viewer_follow road;
 	struct follower *follower;
 	struct trace *held;
+	bool held_by_diff;	/* held while a base is compared */
 	bool following, ended;
 	const char *waiting;
 	struct follow_sample {
@@ -274,6 +275,11 @@ follow_text(const struct viewer *w, char *buf, size_t size)
 	if (w->ended) {
 		snprintf(buf, size, "  %s", w->road.live ? "session ended" :
 		    "input ended");
+		return buf;
+	}
+	if (w->held != NULL && w->held_by_diff) {
+		snprintf(buf, size, "  %s, waiting for the base to be "
+		    "compared", w->following ? "following" : "paused");
 		return buf;
 	}
 	if (!w->following) {
@@ -1217,6 +1223,14 @@ swap_trace(struct viewer *w, struct trace **t, struct source_cache **source,
 	bool whole = v->t0 <= old->first && v->t1 >= old_last;
 	bool utf8 = v->utf8;
 	struct view_carry *c = view_carry_take(v);
+	/* a base being compared with is compared with the newer read */
+	struct viewer_diff with_base;
+	char *base_path = NULL;
+	if (diff != NULL) {
+		with_base = *diff;
+		if (diff_pane_hand_over(v, &with_base, &base_path) == 1)
+			diff = &with_base;
+	}
 
 	view_free(v);
 	source_cache_free(*source);
@@ -1232,6 +1246,7 @@ swap_trace(struct viewer *w, struct trace **t, struct source_cache **source,
 	selection_init(&none);
 	diff_pane_setup(v, diff, &none);
 	selection_clear(&none);
+	free(base_path);
 	view_carry_apply(c, v);
 	view_carry_free(c);
 	w->search_quiet = v->search_pending;
@@ -1258,7 +1273,10 @@ follow_poll(struct viewer *w, struct trace **t, struct source_cache **source,
 			trace_free(w->held);
 		w->held = nt;
 	}
-	if (w->held != NULL && !jobs_busy(NULL) && diff_pane_idle(&w->view)) {
+	/* a base being loaded or compared: the comparison first (a base
+	 * loaded is handed over to the newer read by swap_trace) */
+	w->held_by_diff = w->held != NULL && diff_pane_busy(&w->view);
+	if (w->held != NULL && !jobs_busy(NULL) && !w->held_by_diff) {
 		swap_trace(w, t, source, diff, w->held);
 		w->held = NULL;
 	}
