@@ -6,6 +6,7 @@
 
 #include "callpanes.h"
 #include "columns.h"
+#include "sqlpane.h"
 #include "view_carry.h"
 #include "xalloc.h"
 
@@ -65,6 +66,7 @@ struct view_carry {
 	char *func_pattern;
 	bool func_hide;
 	char *search_pattern;
+	char *sql_query;	/* the SQL pane's, run again */
 	struct carried_mark marks[26];
 	char msg[256];
 	bool msg_error;
@@ -238,6 +240,8 @@ view_carry_take(const struct view *v)
 	c->func_hide = v->func_pending ? v->func_pending_hide : v->func_hide;
 	c->search_pattern = v->search_pattern ? xstrdup(v->search_pattern) :
 	    NULL;
+	const char *q = sql_pane_query(v);
+	c->sql_query = q ? xstrdup(q) : NULL;
 	for (int i = 0; i < 26; i++) {
 		c->marks[i].b = v->marks[i];
 		if (v->marks[i].set && v->marks[i].has_cursor)
@@ -312,6 +316,8 @@ view_carry_apply(const struct view_carry *c, struct view *v)
 	if (c->range_on)
 		view_range_set(v, c->range_t0, c->range_t1);
 	view_data_changed(v);
+	if (c->sql_query != NULL)
+		sql_pane_run(v, c->sql_query);
 	for (int p = 0; p < PANE_COUNT; p++) {
 		struct column_set *cs = pane_column_set(v->panes[p]);
 		if (cs != NULL && c->cols_set[p])
@@ -352,5 +358,6 @@ view_carry_free(struct view_carry *c)
 	free(c->picked);
 	free(c->func_pattern);
 	free(c->search_pattern);
+	free(c->sql_query);
 	free(c);
 }

@@ -3,11 +3,12 @@
  * the user set up on the old trace — window, range, pane in front and
  * each pane's selected row and columns, the details pane, the time
  * format, the cursor, folded lanes, thread and function filters, the
- * search, bookmarks, the status message — taken while the old trace is
- * alive, then applied to a fresh view of the new one. Indexes of one
- * read mean nothing in the next, so threads are found again by their
- * (kind, process id, thread id) and calls by their thread, depth and
- * start time; a function by its name.
+ * search, the SQL pane's query (run again on the new trace), bookmarks,
+ * the status message — taken while the old trace is alive, then applied
+ * to a fresh view of the new one. Indexes of one read mean nothing in
+ * the next, so threads are found again by their (kind, process id,
+ * thread id, name) and calls by their thread, depth and start time; a
+ * function by its name.
  */
 #ifndef TTV_UI_VIEW_CARRY_H
 #define TTV_UI_VIEW_CARRY_H
