@@ -25,6 +25,7 @@
 #include "live.h"
 #include "load.h"
 #include "srcline.h"
+#include "xalloc.h"
 #include "viewer.h"
 
 /* The viewer's road: on the follower's thread, so it says nothing. */
@@ -45,6 +46,16 @@ next_read(void *arg, volatile sig_atomic_t *stop, struct trace **t,
 	 * shown one as a grown one does */
 	*t = follow_read(f, &fresh, err);
 	*ended = w == FOLLOW_ENDED;
+	if (*ended) {
+		/* a relay lost, or one that sent damage, ends it too: why */
+		struct trace *said = follow_said(f, "");
+		for (size_t i = 0; said != NULL && *err == NULL &&
+		    i < said->ndiags; i++)
+			if (said->diags[i].level == DIAG_ERROR)
+				*err = xstrdup(said->diags[i].text);
+		if (said != NULL)
+			trace_free(said);
+	}
 	return 0;
 }
 

@@ -42,13 +42,10 @@ follow_loop(void *arg)
 			if (fl->ready != NULL)
 				trace_free(fl->ready);
 			fl->ready = t;
-			free(fl->waiting);
-			fl->waiting = NULL;
-			free(err);
-		} else {
-			free(fl->waiting);
-			fl->waiting = err;
 		}
+		/* why nothing was read, or why the input ended */
+		free(fl->waiting);
+		fl->waiting = err;
 		fl->ended = ended;
 		pthread_mutex_unlock(&fl->lock);
 		if (ended)

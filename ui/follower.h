@@ -20,9 +20,10 @@ struct follower;
 /* Starts following with the program's road f (copied). */
 struct follower *follower_start(const struct viewer_follow *f);
 /* The newest trace read (the caller owns it) or NULL; *waiting, when not
- * NULL, why nothing could be read at the last look (the follower's,
- * valid until the next call), or NULL; *ended once the input ended (no
- * trace will come after this one). */
+ * NULL, why nothing could be read at the last look, or once the input
+ * ended why it did when it was not the end of a live session (the
+ * follower's text, valid until the next call), or NULL; *ended once the
+ * input ended (no trace will come after this one). */
 struct trace *follower_take(struct follower *fl, const char **waiting,
     bool *ended);
 /* Stops the thread (a read in progress runs to its end) and frees

@@ -95,6 +95,7 @@ struct viewer {
 	struct trace *held;
 	bool held_by_diff;	/* held while a base is compared */
 	bool following, ended;
+	bool lost;		/* ended by a relay lost or its damage */
 	const char *waiting;
 	struct follow_sample {
 		double at;
@@ -272,6 +273,13 @@ follow_text(const struct viewer *w, char *buf, size_t size)
 {
 	if (!w->can_follow)
 		return "";
+	if (w->ended && w->waiting != NULL) {
+		/* a relay lost, damage: why, escaped */
+		char why[64];
+		escape_text(w->waiting, strlen(w->waiting), why, sizeof why);
+		snprintf(buf, size, "  ended: %s", why);
+		return buf;
+	}
 	if (w->ended) {
 		snprintf(buf, size, "  %s", w->road.live ? "session ended" :
 		    "input ended");
@@ -1282,7 +1290,11 @@ follow_poll(struct viewer *w, struct trace **t, struct source_cache **source,
 	}
 	if (ended && !w->ended && w->held == NULL) {
 		w->ended = true;
-		if (w->road.live)
+		w->lost = w->waiting != NULL;
+		if (w->waiting != NULL)
+			view_message(&w->view, true, "following ended: %s (the "
+			    "trace stays as it was read)", w->waiting);
+		else if (w->road.live)
 			view_message(&w->view, false, "session ended: the "
 			    "trace stays as it was read");
 	}
@@ -1523,9 +1535,9 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 		/* A query still runs on the trace: leave it to the end of
 		 * the process instead of making the user wait. */
 		grid_free(w.grid);
-		return t->has_errors ? 1 : 0;
+		return t->has_errors || w.lost ? 1 : 0;
 	}
-	rc = t->has_errors ? 1 : 0;
+	rc = t->has_errors || w.lost ? 1 : 0;
 	view_free(&w.view);
 	source_cache_free(source);
 	grid_free(w.grid);

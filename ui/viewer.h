@@ -78,7 +78,8 @@ struct viewer_follow {
 	 * -1) and reads it whole: 0 with *t, the trace as it is now (the
 	 * caller's), or with *t NULL and *err (caller frees) saying why
 	 * nothing can be read yet. *ended: the input ends here (a live
-	 * session destroyed), no call will come after. Writes nothing. */
+	 * session destroyed; or lost, *err then saying why), no call will
+	 * come after. Writes nothing. */
 	int (*next)(void *arg, volatile sig_atomic_t *stop, struct trace **t,
 	    char **err, bool *ended);
 	void *arg;
