@@ -97,12 +97,14 @@ cli_follow_view(struct cli_args *c)
 		/* a file's first look is at once: read what is there */
 		volatile sig_atomic_t never = 0;
 		if (follow_wait(f, &never) != FOLLOW_STOPPED) {
-			lo.progress = viewer_progress;
-			lo.progress_arg = w;
-			struct open_options oo = c->open;
-			oo.load = lo;
-			oo.load.follow = true;
-			t = load_trace(c->path, oo.force_format, &oo.load, &err);
+			/* its progress on the status line, here only:
+			 * the follower's reads write nothing */
+			struct load_options first = lo;
+			first.progress = viewer_progress;
+			first.progress_arg = w;
+			first.follow = true;
+			t = load_trace(c->path, c->open.force_format, &first,
+			    &err);
 			free(err);
 			err = NULL;
 		}
