@@ -13,4 +13,8 @@
  * (SIGINT, SIGTERM). */
 int cli_follow(struct cli_args *c, FILE *out);
 
+/* The viewer on the trace at c->path as it grows (--follow without a
+ * batch mode): the exit status, as the viewer's. */
+int cli_follow_view(struct cli_args *c);
+
 #endif

@@ -113,7 +113,7 @@ static const struct cli_option options[OPT_COUNT] = {
 	[OPT_STRICT] = { "strict", 0, false, MODE_VIEW, 0, 0, 0 },
 	[OPT_FROM_NOW] = { "from-now", 0, false, MODE_VIEW, 0, 0, 0 },
 	[OPT_FOLLOW] = { "follow", 0, false, MODE_VIEW,
-	    M(MODE_SEARCH) | M(MODE_MARKERS), 0, O(OPT_STRICT) |
+	    M(MODE_VIEW) | M(MODE_SEARCH) | M(MODE_MARKERS), 0, O(OPT_STRICT) |
 	    O(OPT_OUTPUT) },
 	[OPT_NO_STATE] = { "no-state", 0, false, MODE_VIEW, M(MODE_VIEW), 0,
 	    0 },
@@ -221,10 +221,10 @@ usage(FILE *fp)
 "                          was readable\n"
 "      --from-now          a live session (net://...): from the relay's\n"
 "                          newest packets instead of the session's start\n"
-"      --follow            with --search or --markers: go on reading what\n"
-"                          is written to the trace, printing each row once\n"
-"                          its call is over, until a live session ends or\n"
-"                          Ctrl-C (exit 130)\n"
+"      --follow            go on reading what is written to the trace: the\n"
+"                          viewer keeps to its end (G); with --search or\n"
+"                          --markers, each row once its call is over, until\n"
+"                          a live session ends or Ctrl-C (exit 130)\n"
 "      --no-state          viewer: neither restore nor save the window,\n"
 "                          range, pane, filters and bookmarks of the last\n"
 "                          session on this trace\n"

@@ -197,7 +197,9 @@ main(int argc, char **argv)
 	c.open.index_report = c.mode == MODE_DIFF ? NULL : &ir;
 	c.open.index_lazy = c.mode == MODE_VIEW || c.mode == MODE_STATS ||
 	    c.mode == MODE_INFO;
-	if (rc == CLI_RUN && c.mode == MODE_VIEW)
+	if (rc == CLI_RUN && c.mode == MODE_VIEW && c.follow)
+		rc = cli_follow_view(&c);
+	else if (rc == CLI_RUN && c.mode == MODE_VIEW)
 		rc = view(&c);
 	else if (rc == CLI_RUN && c.mode == MODE_DIFF && diff_viewed(&c))
 		rc = cli_diff_view(&c);

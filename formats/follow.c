@@ -290,11 +290,19 @@ decide(struct follow *f)
 	}
 }
 
+/* Whether *stop was set: by a signal handler, or by another thread (the
+ * viewer follows on a thread of its own), hence the atomic read. */
+static bool
+stopped(volatile sig_atomic_t *stop)
+{
+	return __atomic_load_n(stop, __ATOMIC_RELAXED) != 0;
+}
+
 static enum follow_wait
 wait_live(struct follow *f, volatile sig_atomic_t *stop)
 {
 	for (;;) {
-		if (*stop)
+		if (stopped(stop))
 			return FOLLOW_STOPPED;
 		if (f->ended)
 			return FOLLOW_ENDED;
@@ -317,7 +325,7 @@ follow_wait(struct follow *f, volatile sig_atomic_t *stop)
 	if (f->live != NULL)
 		return wait_live(f, stop);
 	for (;;) {
-		if (*stop)
+		if (stopped(stop))
 			return FOLLOW_STOPPED;
 		if (f->undecided)
 			decide(f);

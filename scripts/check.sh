@@ -39,7 +39,7 @@ mkdir -p "$tsan"
 [ -f "$tsan/Makefile" ] || (cd "$tsan" && ../configure --enable-werror \
     --enable-tsan CFLAGS="-O1 -g -Wno-maybe-uninitialized" >/dev/null)
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-UI_SCRIPTS="async sql" \
+UI_SCRIPTS="async sql follow follow_async follow_diff follow_live follow_sql" \
     make -C "$tsan" -j"$jobs" check TESTS="tests/core/core_test \
     tests/core/calls_test tests/core/sql_test tests/cli/cli_calls.sh \
     tests/cli/sql_cli.sh tests/ui/ui_screen.sh \

@@ -500,6 +500,39 @@ diff_pane_stop(struct view *v)
 }
 
 bool
+diff_pane_busy(struct view *v)
+{
+	return diff_session(v)->work != DIFF_IDLE || diff_busy(v);
+}
+
+int
+diff_pane_hand_over(struct view *v, struct viewer_diff *to, char **path)
+{
+	struct diff_session *s = diff_session(v);
+
+	*path = NULL;
+	if (diff_pane_busy(v))
+		return -1;
+	if (s->base == NULL)
+		return 0;
+	/* the base, its filter and range move to `to`; what was made of
+	 * them against this trace goes with the session */
+	*path = s->path;
+	s->path = NULL;
+	to->base_path = *path;
+	to->base = s->base;
+	selection_init(&to->base_sel);
+	to->base_sel.f = s->bf;
+	to->base_sel.t0 = s->b0;
+	to->base_sel.t1 = s->b1;
+	filter_init(&s->bf);
+	view_free(&s->bview);
+	s->base = NULL;
+	session_drop(s);
+	return 1;
+}
+
+bool
 diff_pane_idle(struct view *v)
 {
 	struct diff_session *s = diff_session(v);

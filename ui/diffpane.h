@@ -26,6 +26,14 @@ void diff_pane_setup(struct view *v, struct viewer_diff *diff,
 int diff_pane_load(struct view *v, const char *path);
 /* Esc: stops a base being loaded or compared; false when none is. */
 bool diff_pane_stop(struct view *v);
+/* A base being loaded or compared (on the worker). */
+bool diff_pane_busy(struct view *v);
+/* The base, for the same comparison with a newer read of the trace
+ * (--follow): 1 with the base moved into to's base fields (to then goes
+ * to diff_pane_setup on the new view; *path, which to->base_path points
+ * to, is the caller's to free after), 0 when there is no base, -1 while
+ * one is being loaded or compared (the newer read waits). */
+int diff_pane_hand_over(struct view *v, struct viewer_diff *to, char **path);
 /* No base, none on its way: D asks for one. */
 bool diff_pane_idle(struct view *v);
 /* @: the function selected in pane `from` (the diff table's row, or the

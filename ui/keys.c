@@ -113,6 +113,10 @@ const struct command commands[] = {
 	    "clear the range: panes follow the window again", cmd_range },
 	{ CMD_RANGE, "range", "type a range: 1ms..2ms, +1.2ms..+3ms, -1ms..",
 	    cmd_prompt },
+	{ CMD_FOLLOW, "follow",
+	    "--follow: keep the window at the end as the trace grows, or "
+	    "pause (a key that moves the window or cursor pauses too)",
+	    cmd_follow },
 	{ CMD_SLICE_PREV, "slice-prev", "previous slice at this depth", NULL },
 	{ CMD_SLICE_NEXT, "slice-next", "next slice at this depth", NULL },
 	{ CMD_SLICE_PARENT, "slice-parent", "parent slice (caller)", NULL },
@@ -263,6 +267,7 @@ const struct binding bindings[] = {
 	{ CTX_GLOBAL, 'R', CMD_RANGE_CALL },
 	{ CTX_GLOBAL, '|', CMD_RANGE_CLEAR },
 	{ CTX_GLOBAL, TK_CTRL('R'), CMD_RANGE },
+	{ CTX_GLOBAL, 'G', CMD_FOLLOW },
 
 	{ CTX_TIMELINE, 'h', CMD_SLICE_PREV },
 	{ CTX_TIMELINE, TK_LEFT, CMD_SLICE_PREV },

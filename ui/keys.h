@@ -72,7 +72,7 @@ enum cmd {
 	CMD_EVENT_NEXT, CMD_EVENT_PREV,
 	CMD_GOTO, CMD_MARK_SET, CMD_MARK_JUMP,
 	CMD_RANGE_START, CMD_RANGE_END, CMD_RANGE_CALL, CMD_RANGE_CLEAR,
-	CMD_RANGE,
+	CMD_RANGE, CMD_FOLLOW,
 	/* timeline */
 	CMD_SLICE_PREV, CMD_SLICE_NEXT, CMD_SLICE_PARENT, CMD_SLICE_CHILD,
 	CMD_LANE_NEXT, CMD_LANE_PREV, CMD_LANE_FOLD, CMD_ZOOM_SLICE,
@@ -133,6 +133,7 @@ int cmd_diff(struct viewer *w, enum cmd c);
 int cmd_range(struct viewer *w, enum cmd c);
 int cmd_columns(struct viewer *w, enum cmd c);
 int cmd_source(struct viewer *w, enum cmd c);
+int cmd_follow(struct viewer *w, enum cmd c);
 
 struct binding {
 	enum key_ctx ctx;

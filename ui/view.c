@@ -24,6 +24,12 @@ trace_last(const struct trace *t)
 	    t->first + TMAP_MIN_SPAN;
 }
 
+ttv_ns
+view_last(const struct view *v)
+{
+	return trace_last(v->trace);
+}
+
 const struct flow_key *
 view_flows_at(const struct view *v, bool out, struct slice_ref r, size_t *n)
 {

@@ -188,6 +188,9 @@ void view_show_cursor(struct view *v);
 bool view_slice_visible(const struct view *v, struct slice_ref r);
 
 /* Window. */
+/* The end of the whole trace's window (the trace's last time, at least
+ * the smallest span shown). */
+ttv_ns view_last(const struct view *v);
 void view_zoom(struct view *v, double factor);
 /* Zoom keeping time t where it is on screen (the mouse wheel). */
 void view_zoom_at(struct view *v, ttv_ns t, double factor);

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "escape.h"
+#include "follower.h"
 #include "jobs.h"
 #include "layout.h"
 #include "mapfile.h"
@@ -31,6 +32,7 @@
 #include "diffpane.h"
 #include "range.h"
 #include "state.h"
+#include "view_carry.h"
 #include "viewer.h"
 #include "xalloc.h"
 
@@ -52,6 +54,9 @@ struct prompt {
 	} history[PROMPT_COMMAND + 1];
 	char draft[256];	/* the line being typed, while walking */
 };
+
+/* Swaps remembered for the rate of new events. */
+#define FOLLOW_SAMPLES 32
 
 struct viewer {
 	struct term_info ti;
@@ -76,6 +81,27 @@ struct viewer {
 	void *source_arg;
 	/* Load progress. */
 	struct timespec load_start, load_last;
+	/* Following the trace as it is written (--follow): the program's
+	 * road, its thread, a newer trace waiting to be swapped in (while a
+	 * job still reads the shown one), whether the window keeps to the
+	 * end, why nothing could be read yet, and the events counted at the
+	 * last swaps, for their rate. */
+	bool can_follow;
+	/* The search is being found again in a newer read: when it is
+	 * done, the cursor stays where it is. */
+	bool search_quiet;
+	struct viewer_follow road;
+	struct follower *follower;
+	struct trace *held;
+	bool held_by_diff;	/* held while a base is compared */
+	bool following, ended;
+	bool lost;		/* ended by a relay lost or its damage */
+	const char *waiting;
+	struct follow_sample {
+		double at;
+		uint64_t events;
+	} samples[FOLLOW_SAMPLES];
+	size_t nsamples;	/* taken so far (the ring holds the last) */
 };
 
 static double
@@ -177,8 +203,10 @@ draw_header(struct viewer *w, struct rect r)
 	}
 	grid_fill(w->grid, r, ' ', STYLE_HEADER, 0);
 	c = grid_puts(w->grid, r.x, r.y, r.w, "ttv ", STYLE_HEADER, ATTR_BOLD);
-	c += text_puts(w->grid, r.x + c, r.y, path_w, t->path ? t->path :
-	    w->path, STYLE_HEADER, 0);
+	/* a trace followed is named as given: a live session's reads
+	 * are of its mirror's directory */
+	c += text_puts(w->grid, r.x + c, r.y, path_w, t->path &&
+	    !w->can_follow ? t->path : w->path, STYLE_HEADER, 0);
 	snprintf(buf, sizeof buf, "  [%s] %s .. %s (%s)  ",
 	    shown(v)->title,
 	    view_time_res(v, v->t0, v->t1 - v->t0, b2, sizeof b2),
@@ -230,6 +258,74 @@ status_hint(const struct viewer *w)
 	return w->help ? "j/k scroll  q close" : shown(&w->view)->hint;
 }
 
+static double
+now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* What the status line says of the following: "" when not following. */
+static const char *
+follow_text(const struct viewer *w, char *buf, size_t size)
+{
+	if (!w->can_follow)
+		return "";
+	if (w->ended && w->waiting != NULL) {
+		/* a relay lost, damage: why, escaped */
+		char why[64];
+		escape_text(w->waiting, strlen(w->waiting), why, sizeof why);
+		snprintf(buf, size, "  ended: %s", why);
+		return buf;
+	}
+	if (w->ended) {
+		snprintf(buf, size, "  %s", w->road.live ? "session ended" :
+		    "input ended");
+		return buf;
+	}
+	if (w->held != NULL && w->held_by_diff) {
+		snprintf(buf, size, "  %s, waiting for the base to be "
+		    "compared", w->following ? "following" : "paused");
+		return buf;
+	}
+	if (!w->following) {
+		snprintf(buf, size, "  paused (G follows)");
+		return buf;
+	}
+	if (w->waiting != NULL && w->nsamples <= 1) {
+		/* nothing read yet, or nothing since the start; why,
+		 * escaped (it may name a file) */
+		char why[64];
+		escape_text(w->waiting, strlen(w->waiting), why, sizeof why);
+		snprintf(buf, size, "  following, waiting: %s", why);
+		return buf;
+	}
+	/* new events over the last second or so: from the newest swap at
+	 * least a second old (else the first) to the newest */
+	double now = now_seconds();
+	size_t n = w->nsamples < FOLLOW_SAMPLES ? w->nsamples :
+	    FOLLOW_SAMPLES;
+	const struct follow_sample *last =
+	    &w->samples[(w->nsamples - 1) % FOLLOW_SAMPLES];
+	const struct follow_sample *base =
+	    &w->samples[(w->nsamples - n) % FOLLOW_SAMPLES];
+	for (size_t i = 1; i <= n; i++) {
+		const struct follow_sample *s =
+		    &w->samples[(w->nsamples - i) % FOLLOW_SAMPLES];
+		if (now - s->at >= 1.0) {
+			base = s;
+			break;
+		}
+	}
+	double secs = now - base->at;
+	double rate = secs > 0 && last->events > base->events ?
+	    (double)(last->events - base->events) / secs : 0.0;
+	snprintf(buf, size, "  following, %.0f events/s", rate);
+	return buf;
+}
+
 /* The status line: a prompt being typed (cursor returned), or the last
  * message and where the cursor is. */
 static int
@@ -237,7 +333,7 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 {
 	struct view *v = &w->view;
 	struct grid *g = w->grid;
-	char buf[128], b2[48];
+	char buf[192], b2[48];
 	int c;
 
 	grid_fill(g, r, ' ', STYLE_STATUS, 0);
@@ -274,8 +370,10 @@ draw_status(struct viewer *w, struct rect r, int *cx)
 	else
 		c = grid_puts(g, r.x, r.y, r.w, status_hint(w), STYLE_STATUS,
 		    0);
-	snprintf(buf, sizeof buf, "  cursor %s",
-	    view_time_exact(v, view_cursor_time(v), b2, sizeof b2));
+	char fb[96];
+	snprintf(buf, sizeof buf, "%s  cursor %s", follow_text(w, fb,
+	    sizeof fb), view_time_exact(v, view_cursor_time(v), b2,
+	    sizeof b2));
 	int bw = text_width(g, buf, strlen(buf), r.w);
 	if (bw + c < r.w)
 		grid_puts(g, r.x + r.w - bw, r.y, bw, buf, STYLE_STATUS, 0);
@@ -469,6 +567,7 @@ prompt_submit(struct viewer *w)
 			view_search_clear(v);
 			break;
 		}
+		w->search_quiet = false;
 		rc = view_search(v, p->buf);
 		if (rc == 0 && v->search_pending)
 			view_message(v, false, "searching /%s/ ... (Esc stops)",
@@ -1061,6 +1160,178 @@ handle_key(struct viewer *w, int key)
 	return run_command(w, c);
 }
 
+/* ------------------------------------------------------------ following */
+
+/* What the rate of new events counts: calls and instants. */
+static uint64_t
+count_events(const struct trace *t)
+{
+	uint64_t n = trace_nslices(t);
+
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		n += t->tracks[i].ninstants;
+	return n;
+}
+
+static void
+follow_sample(struct viewer *w, const struct trace *t)
+{
+	w->samples[w->nsamples % FOLLOW_SAMPLES] = (struct follow_sample){
+	    now_seconds(), count_events(t) };
+	w->nsamples++;
+}
+
+/* The window at the end of the trace: the whole trace when it showed
+ * the whole trace, else as wide as it is, its end at the trace's. */
+static void
+follow_to_end(struct view *v, bool whole)
+{
+	const struct trace *t = v->trace;
+	ttv_ns last = view_last(v), width = v->t1 - v->t0;
+
+	if (whole || width <= 0 || last - t->first <= width) {
+		v->t0 = t->first;
+		v->t1 = last > t->first ? last : t->first + 1;
+	} else {
+		v->t1 = last;
+		v->t0 = last - width;
+	}
+	view_data_changed(v);
+}
+
+int
+cmd_follow(struct viewer *w, enum cmd c)
+{
+	struct view *v = &w->view;
+
+	(void)c;
+	if (!w->can_follow) {
+		view_message(v, true, "not following this trace (ttv --follow "
+		    "TRACE follows one being written)");
+		return PANE_REDRAW;
+	}
+	w->following = !w->following;
+	if (w->following)
+		follow_to_end(v, false);
+	view_message(v, false, w->following ? "following: the window keeps to "
+	    "the end as the trace grows (a move pauses, G again too)" :
+	    "paused: the trace is still read; G follows the end again");
+	return PANE_REDRAW | PANE_DATA;
+}
+
+/* The view moves to the newer trace nt: its state carried over, the old
+ * trace freed (no job reads it: the caller saw to that). */
+static void
+swap_trace(struct viewer *w, struct trace **t, struct source_cache **source,
+    struct viewer_diff *diff, struct trace *nt)
+{
+	struct view *v = &w->view;
+	const struct trace *old = *t;
+	ttv_ns old_last = view_last(v);
+	bool whole = v->t0 <= old->first && v->t1 >= old_last;
+	bool utf8 = v->utf8;
+	struct view_carry *c = view_carry_take(v);
+	/* a base being compared with is compared with the newer read */
+	struct viewer_diff with_base;
+	char *base_path = NULL;
+	if (diff != NULL) {
+		with_base = *diff;
+		if (diff_pane_hand_over(v, &with_base, &base_path) == 1)
+			diff = &with_base;
+	}
+
+	view_free(v);
+	source_cache_free(*source);
+	trace_free(*t);
+	*t = nt;
+	view_init(v, nt, utf8);
+	*source = source_cache_new(nt, w->source_find, w->source_arg);
+	v->source = *source;
+	panes_create(v);
+	/* the comparison's side of this trace: the trace as the view
+	 * filters it (the command line's masks were the old read's) */
+	struct selection none;
+	selection_init(&none);
+	diff_pane_setup(v, diff, &none);
+	selection_clear(&none);
+	free(base_path);
+	view_carry_apply(c, v);
+	view_carry_free(c);
+	w->search_quiet = v->search_pending;
+	if (w->following)
+		follow_to_end(v, whole);
+	if (nt->has_errors && !old->has_errors && nt->ndiags > 0)
+		view_message(v, true, "damage while reading (ttv --info lists "
+		    "it): %s", nt->diags[0].text);
+	follow_sample(w, nt);
+}
+
+/* Takes what the follower read; swaps it in once nothing reads the
+ * shown trace (a job, a comparison with a base). */
+static void
+follow_poll(struct viewer *w, struct trace **t, struct source_cache **source,
+    struct viewer_diff *diff)
+{
+	if (w->follower == NULL)
+		return;
+	bool ended;
+	struct trace *nt = follower_take(w->follower, &w->waiting, &ended);
+	if (nt != NULL) {
+		if (w->held != NULL)
+			trace_free(w->held);
+		w->held = nt;
+	}
+	/* a base being loaded or compared: the comparison first (a base
+	 * loaded is handed over to the newer read by swap_trace) */
+	w->held_by_diff = w->held != NULL && diff_pane_busy(&w->view);
+	if (w->held != NULL && !jobs_busy(NULL) && !w->held_by_diff) {
+		swap_trace(w, t, source, diff, w->held);
+		w->held = NULL;
+	}
+	if (ended && !w->ended && w->held == NULL) {
+		w->ended = true;
+		w->lost = w->waiting != NULL;
+		if (w->waiting != NULL)
+			view_message(&w->view, true, "following ended: %s (the "
+			    "trace stays as it was read)", w->waiting);
+		else if (w->road.live)
+			view_message(&w->view, false, "session ended: the "
+			    "trace stays as it was read");
+	}
+}
+
+void
+viewer_set_follow(struct viewer *w, const struct viewer_follow *f)
+{
+	w->can_follow = true;
+	w->road = *f;
+}
+
+/* What a key moves: the window, the cursor, the row of the pane in
+ * front. A key that moves any pauses the following. */
+struct place {
+	ttv_ns t0, t1, cursor_t;
+	bool has_cursor;
+	struct slice_ref cursor;
+	size_t sel;
+};
+
+static struct place
+place_of(const struct view *v)
+{
+	return (struct place){ v->t0, v->t1, v->cursor_t, v->has_cursor,
+	    v->cursor, v->panes[v->pane]->pos.sel };
+}
+
+static bool
+place_moved(const struct place *a, const struct place *b)
+{
+	return a->t0 != b->t0 || a->t1 != b->t1 ||
+	    a->cursor_t != b->cursor_t || a->has_cursor != b->has_cursor ||
+	    memcmp(&a->cursor, &b->cursor, sizeof a->cursor) != 0 ||
+	    a->sel != b->sel;
+}
+
 /* The filter the program made from the scope, as the view's own state
  * (thread picks, function pattern), so the thread pane and x see and
  * clear it. */
@@ -1193,29 +1464,61 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 		    merged[0] ? "; " : "", merged);
 	}
 
+	if (w.can_follow) {
+		w.following = true;
+		follow_sample(&w, t);
+		w.follower = follower_start(&w.road);
+	}
 	for (;;) {
 		int key;
 
 		bool searching = w.view.search_pending;
 
+		struct place before, after;
 		if (view_collect(&w.view) && searching &&
-		    !w.view.search_pending && w.view.match != NULL)
-			search_done(&w.view, true);
+		    !w.view.search_pending && w.view.match != NULL) {
+			/* a search found again in a newer read moves
+			 * nothing; one asked for jumps to its first hit,
+			 * which is a move (it pauses the following) */
+			before = place_of(&w.view);
+			if (!w.search_quiet)
+				search_done(&w.view, true);
+			w.search_quiet = false;
+			after = place_of(&w.view);
+			if (place_moved(&before, &after))
+				w.following = false;
+		}
+		follow_poll(&w, &t, &source, diff);
 		render(&w, &cx, &cy);
 		term_draw(w.grid, cx, cy);
 		term_sentinel(w.events);
 		/* While the worker runs, look for its results every 50 ms;
+		 * while following, for a newer trace ten times a second;
 		 * otherwise sleep until a key comes. */
-		key = term_getkey(&w.ti, jobs_busy(NULL) ? 50 : -1);
+		int wait = jobs_busy(NULL) ? 50 : -1;
+		if (w.follower != NULL && (!w.ended || w.held != NULL) &&
+		    wait < 0)
+			wait = 100;
+		key = term_getkey(&w.ti, wait);
 		if (term_quit_requested())
 			break;
 		if (key == TK_NONE)
 			continue;
 		w.events++;
+		before = place_of(&w.view);
+		bool was_following = w.following;
 		flags = handle_key(&w, key);
 		if (flags & PANE_QUIT)
 			break;
+		after = place_of(&w.view);
+		if (was_following && w.following && place_moved(&before,
+		    &after))
+			w.following = false;
 	}
+	/* the follower's thread first: it may be reading */
+	follower_stop(w.follower);
+	if (w.held != NULL)
+		trace_free(w.held);
 	term_close();
 	char *state_err = NULL;
 	/* A pane that needs more than the trace (a comparison's, its base)
@@ -1232,9 +1535,9 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 		/* A query still runs on the trace: leave it to the end of
 		 * the process instead of making the user wait. */
 		grid_free(w.grid);
-		return t->has_errors ? 1 : 0;
+		return t->has_errors || w.lost ? 1 : 0;
 	}
-	rc = t->has_errors ? 1 : 0;
+	rc = t->has_errors || w.lost ? 1 : 0;
 	view_free(&w.view);
 	source_cache_free(source);
 	grid_free(w.grid);

@@ -8,6 +8,7 @@
 #ifndef TTV_VIEWER_H
 #define TTV_VIEWER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -66,6 +67,29 @@ struct viewer_diff {
 	 * TTV_NS_MAX without one. */
 	ttv_ns t0, t1;
 };
+
+/*
+ * Following a trace while it is written (ttv --follow): the program's
+ * road to the trace as it is now, which the viewer takes on a thread of
+ * its own (ui/follower.h) as it cannot open a trace by itself.
+ */
+struct viewer_follow {
+	/* Waits until the input changed (or *stop became non-zero: then
+	 * -1) and reads it whole: 0 with *t, the trace as it is now (the
+	 * caller's), or with *t NULL and *err (caller frees) saying why
+	 * nothing can be read yet. *ended: the input ends here (a live
+	 * session destroyed; or lost, *err then saying why), no call will
+	 * come after. Writes nothing. */
+	int (*next)(void *arg, volatile sig_atomic_t *stop, struct trace **t,
+	    char **err, bool *ended);
+	void *arg;
+	/* A live session (net://): its end is said "session ended". */
+	bool live;
+};
+/* Follows the trace viewer_run is given: f (copied) reads it again as it
+ * grows, and the view moves to each newer trace, keeping its window,
+ * range, filters, search, cursor and selections. */
+void viewer_set_follow(struct viewer *w, const struct viewer_follow *f);
 
 /* Runs the panes on t, which it takes, with the filter sel made from sc
  * (its function mask taken too), until the user quits; frees w. With

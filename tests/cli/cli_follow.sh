@@ -230,6 +230,12 @@ extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
 [ $? -eq 2 ] || fail "--follow --stats: not a usage error"
 "$TTV" --follow --strict --markers "$tmp/cp.log" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--follow --strict: not a usage error"
+# the viewer (no batch mode) says a missing trace plainly, before
+# opening the terminal
+"$TTV" --follow "$tmp/nonexistent" >/dev/null 2>"$tmp/err"
+[ $? -eq 1 ] || fail "--follow viewer on a missing file: not exit 1"
+grep -q "No such file" "$tmp/err" ||
+    fail "--follow viewer on a missing file: $(cat "$tmp/err")"
 "$TTV" --follow --markers "$tmp/nonexistent" >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] || fail "--follow on a missing file: not exit 1"
 grep -q "^ttv: $tmp/nonexistent: No such file" "$tmp/err" ||

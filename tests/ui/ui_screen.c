@@ -1138,6 +1138,20 @@ run_line(char *line)
 		setenv("TTV_PID", pid, 1);
 		if (system(arg) != 0)
 			fail("shell: '%s' failed", arg);
+	} else if (strcmp(cmd, "setenv") == 0) {
+		/* "setenv NAME FILE": $NAME for the next start, the first line
+		 * of FILE (what a shell command found: a port, a URL) */
+		char *file = strchr(arg, ' ');
+		if (file == NULL)
+			die("setenv NAME FILE");
+		*file++ = '\0';
+		FILE *fp = fopen(file, "r");
+		char val[1024];
+		if (fp == NULL || fgets(val, sizeof val, fp) == NULL)
+			die("setenv: nothing to read in %s", file);
+		fclose(fp);
+		val[strcspn(val, "\n")] = '\0';
+		setenv(arg, val, 1);
 	} else if (strcmp(cmd, "quit") == 0) {
 		do_quit(*arg ? atoi(arg) : 0);
 	} else if (strcmp(cmd, "exited") == 0) {

@@ -35,6 +35,12 @@ if [ -x "$xraygen" ]; then
 	    "$xraygen" -f 1000000000 full "$tmp/run2.fdr" >/dev/null &&
 	    "$xraygen" -f 200000 full "$tmp/long.fdr" >/dev/null || exit 1
 fi
+# follow_live.scr: a CTF trace, copied into a directory being followed and
+# played by the live client tests' mock relay as a session that records
+# (tests/formats/live/live_mock_relay.py)
+if [ -x "$ctfgen" ] && command -v python3 >/dev/null 2>&1; then
+	"$ctfgen" -i -p -n 300 -P 4096 "$tmp/live-trace" >/dev/null || exit 1
+fi
 # A CoreProfiler log cut before its threads ended (unfinished.scr): the
 # project's writer, cut at a line.
 "$TTV_BUILDDIR/tests/gen/cpgen" --seed 3 --lines 4000 --mode instrumentation \
@@ -62,6 +68,10 @@ for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
 	diff*) if [ ! -f "$tmp/new.fxt" ] || [ ! -d "$tmp/new-ctf" ] ||
 	    [ ! -f "$tmp/run2.fdr" ]; then
 		echo "SKIP: $name (no tests/gen/fxtgen, ctfgen, xraygen)"
+		continue
+	fi ;;
+	follow_live) if [ ! -d "$tmp/live-trace" ]; then
+		echo "SKIP: $name (no tests/gen/ctfgen or python3)"
 		continue
 	fi ;;
 	long_trace) if [ ! -f "$tmp/long.fdr" ]; then
