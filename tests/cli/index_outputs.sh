@@ -24,20 +24,8 @@ export XDG_CACHE_HOME
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-list() {
-	for root in "$shared/traces" "$TTV_SRCDIR/tests/data"; do
-		[ -d "$root" ] || continue
-		find "$root" -name metadata -type f | sed 's|/metadata$||'
-		find "$root" -type f ! -name metadata ! -name '*.txt' \
-		    ! -name '*.json' ! -name '*.expected' ! -name '*.expect' \
-		    ! -name '*.sh' ! -name '*.py' ! -name '*.md' ! -name '*.c' \
-		    ! -name '*.cc' ! -name '*.h' ! -name '*.tsdl' \
-		    ! -name '*.idx' ! -path '*/index/*' | while read -r f; do
-			d=$(dirname "$f")
-			[ -f "$d/metadata" ] || echo "$f"
-		done
-	done | sort -u
-}
+. "$TTV_SRCDIR/tests/lib/traces.sh"
+list() { trace_list "$shared/traces" "$TTV_SRCDIR/tests/data"; }
 
 # run DIR TRACE INDEXOPT: every mode's stdout and exit status into DIR
 run() {

@@ -15,23 +15,8 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${TTV_SHARED:-$src/../shared}
 mkdir -p "$out"
 
-list() {
-	for root in "$shared/traces" "$src/tests/data"; do
-		[ -d "$root" ] || continue
-		# CTF: every directory holding a metadata file, as one trace.
-		find "$root" -name metadata -type f | sed 's|/metadata$||'
-		# Everything else: files that are not part of a CTF trace and
-		# not the oracles' or generators' own files.
-		find "$root" -type f ! -name metadata ! -name '*.txt' \
-		    ! -name '*.json' ! -name '*.expected' ! -name '*.expect' \
-		    ! -name '*.sh' ! -name '*.py' ! -name '*.md' ! -name '*.c' \
-		    ! -name '*.cc' ! -name '*.h' ! -name '*.tsdl' \
-		    ! -name '*.idx' ! -path '*/index/*' | while read -r f; do
-			d=$(dirname "$f")
-			[ -f "$d/metadata" ] || echo "$f"
-		done
-	done | sort -u
-}
+. "$src/tests/lib/traces.sh"
+list() { trace_list "$shared/traces" "$src/tests/data"; }
 
 # Every table and view, and a lookup through each column the tables
 # answer without a scan (the tables' own plans against SQLite's checks).
