@@ -55,8 +55,8 @@ enum { SCOPE_NO_THREAD = -1, SCOPE_UNDECIDED = -2 };
 /* sel's filter on t: the listed threads (all of them must be in t; with
  * threads false, the caller chooses them), then the functions. Returns
  * 0, or with *err set (caller frees) SCOPE_NO_THREAD for tids t lacks,
- * SCOPE_UNDECIDED for a pattern the regex budget could not decide on
- * every name (a filter that cannot be decided is not applied). */
+ * SCOPE_UNDECIDED for a pattern the regex budget could not settle for
+ * every name (a filter left unsettled is not applied). */
 int scope_filter(const struct scope *s, const struct trace *t, bool threads,
     struct selection *sel, char **err);
 /* sel's range on t: --range, or for the base of --diff (base true)
