@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "level.h"
 #include "query.h"
 
 struct chunk {
@@ -67,35 +68,5 @@ void *big_reserve(size_t size);
 void big_prefault(void *p, size_t size);
 void big_free(void *p);
 
-/* The part of [start, end) inside [t0, t1), as a length (0 if none). */
-static inline ttv_ns
-range_clip(ttv_ns start, ttv_ns end, ttv_ns t0, ttv_ns t1)
-{
-	ttv_ns a = start > t0 ? start : t0;
-	ttv_ns b = end < t1 ? end : t1;
-	return b > a ? b - a : 0;
-}
-
-/* The duration of slice i of l counted inside [t0, t1). */
-static inline ttv_ns
-level_clip(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
-{
-	ttv_ns s = l->slices[i].start, d = level_dur(l, i);
-	if (s >= t0 && s <= t1 && (uint64_t)d <= (uint64_t)t1 - (uint64_t)s)
-		return d;
-	return range_clip(s, s + d, t0, t1);
-}
-
-/* Whether slice i of l is in [t0, t1) by the range rule: it overlaps the
- * range, or it has no length and lies in it. */
-static inline bool
-level_in_range(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
-{
-	ttv_ns s = l->slices[i].start;
-	if (s >= t1)
-		return false;
-	ttv_ns e = level_end(l, i);
-	return e > t0 || (e == s && s >= t0);
-}
 
 #endif

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "level.h"
 #include "model.h"
 
 /* ---------------------------------------------------------------- regex */
@@ -152,19 +153,6 @@ filter_func(const struct filter *f, func_id fn)
 
 /* --------------------------------------------------------------- window */
 
-/* The first index of a depth whose slice starts at or after t. */
-size_t level_first_start(const struct depth_level *l, ttv_ns t);
-/* The same, knowing the answer is in [lo, hi]: a search of that part. */
-size_t level_first_start_in(const struct depth_level *l, ttv_ns t,
-    size_t lo, size_t hi);
-/* The first index in [lo, hi) whose slice ends after t0 (or has no
- * length and starts at or after it), hi if none. */
-size_t level_first_ending_in(const struct depth_level *l, ttv_ns t0,
-    size_t lo, size_t hi);
-/* The index range [*lo, *hi) of slices at one depth overlapping [t0, t1).
- * A zero-length slice at t0 counts as overlapping. O(log n). */
-void query_window(const struct track *tr, uint32_t depth, ttv_ns t0,
-    ttv_ns t1, size_t *lo, size_t *hi);
 /* The slice at one depth that contains time t (start <= t < end, or a
  * zero-length slice at t). */
 bool query_slice_at(const struct trace *t, uint32_t track, uint32_t depth,

@@ -1,68 +1,13 @@
-/* Time-window and navigation queries on one track (see query.h). Slices at
- * one depth are sorted and never overlap, so both their starts and their
- * ends are sorted and every lookup is a binary search. */
+/* Navigation queries on one track (see query.h): the slice at a time, its
+ * parent, children and siblings, its self time and its call path, built on
+ * the searches of one depth (level.c) and, where an index has them, the
+ * summaries (summary.c). */
 #include <stdlib.h>
 
+#include "level.h"
 #include "query.h"
 #include "summary.h"
 #include "xalloc.h"
-
-size_t
-level_first_ending_in(const struct depth_level *l, ttv_ns t0, size_t lo,
-    size_t hi)
-{
-	const struct slice *s = l->slices;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		ttv_ns end = level_end(l, mid);
-		if (end > t0 || (s[mid].dur32 == 0 && s[mid].start >= t0))
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-/* First index whose end is > t0 (or a zero-length slice at t0). */
-static size_t
-first_ending_after(const struct depth_level *l, ttv_ns t0)
-{
-	return level_first_ending_in(l, t0, 0, l->len);
-}
-
-size_t
-level_first_start(const struct depth_level *l, ttv_ns t)
-{
-	return level_first_start_in(l, t, 0, l->len);
-}
-
-size_t
-level_first_start_in(const struct depth_level *l, ttv_ns t, size_t lo,
-    size_t hi)
-{
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (l->slices[mid].start >= t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
-void
-query_window(const struct track *tr, uint32_t depth, ttv_ns t0, ttv_ns t1,
-    size_t *lo, size_t *hi)
-{
-	*lo = *hi = 0;
-	if (depth >= tr->ndepth)
-		return;
-	const struct depth_level *l = &tr->depth[depth];
-	*lo = first_ending_after(l, t0);
-	*hi = level_first_start(l, t1);
-	if (*hi < *lo)
-		*hi = *lo;
-}
 
 bool
 query_slice_at(const struct trace *t, uint32_t track, uint32_t depth,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chunks.h"
+#include "level.h"
 #include "summary.h"
 #include "xalloc.h"
 

@@ -1,0 +1,60 @@
+/*
+ * Searches and clips within one depth of one thread: the slices of a
+ * depth are sorted and never overlap, so their starts and their ends are
+ * both sorted and every lookup is a binary search. The ground floor of the
+ * queries: the summaries (summary.c) and the chunked walks (chunks.c) both
+ * stand on these, and the window queries (query_window.c) on all three.
+ */
+#ifndef TTV_LEVEL_H
+#define TTV_LEVEL_H
+
+#include <stddef.h>
+
+#include "model.h"
+
+/* The first index of a depth whose slice starts at or after t. */
+size_t level_first_start(const struct depth_level *l, ttv_ns t);
+/* The same, knowing the answer is in [lo, hi]: a search of that part. */
+size_t level_first_start_in(const struct depth_level *l, ttv_ns t,
+    size_t lo, size_t hi);
+/* The first index in [lo, hi) whose slice ends after t0 (or has no
+ * length and starts at or after it), hi if none. */
+size_t level_first_ending_in(const struct depth_level *l, ttv_ns t0,
+    size_t lo, size_t hi);
+/* The index range [*lo, *hi) of slices at one depth overlapping [t0, t1).
+ * A zero-length slice at t0 counts as overlapping. O(log n). */
+void query_window(const struct track *tr, uint32_t depth, ttv_ns t0,
+    ttv_ns t1, size_t *lo, size_t *hi);
+
+/* The part of [start, end) inside [t0, t1), as a length (0 if none). */
+static inline ttv_ns
+range_clip(ttv_ns start, ttv_ns end, ttv_ns t0, ttv_ns t1)
+{
+	ttv_ns a = start > t0 ? start : t0;
+	ttv_ns b = end < t1 ? end : t1;
+	return b > a ? b - a : 0;
+}
+
+/* The duration of slice i of l counted inside [t0, t1). */
+static inline ttv_ns
+level_clip(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
+{
+	ttv_ns s = l->slices[i].start, d = level_dur(l, i);
+	if (s >= t0 && s <= t1 && (uint64_t)d <= (uint64_t)t1 - (uint64_t)s)
+		return d;
+	return range_clip(s, s + d, t0, t1);
+}
+
+/* Whether slice i of l is in [t0, t1) by the range rule: it overlaps the
+ * range, or it has no length and lies in it. */
+static inline bool
+level_in_range(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
+{
+	ttv_ns s = l->slices[i].start;
+	if (s >= t1)
+		return false;
+	ttv_ns e = level_end(l, i);
+	return e > t0 || (e == s && s >= t0);
+}
+
+#endif
