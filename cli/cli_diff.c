@@ -11,10 +11,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_diff.h"
 #include "cli_open.h"
 #include "escape.h"
+#include "index.h"
 #include "timefmt.h"
 #include "xalloc.h"
 
@@ -118,16 +120,24 @@ struct side {
 	const char *path;
 	struct trace *t;
 	struct selection sel;
+	struct index_report ir;	/* what became of its index */
 };
+
+static void
+side_free(struct side *s)
+{
+	selection_clear(&s->sel);
+	if (s->t != NULL)
+		trace_free(s->t);
+	s->t = NULL;
+}
 
 static void
 sides_free(struct side s[2])
 {
 	for (int i = 0; i < 2; i++) {
-		selection_clear(&s[i].sel);
-		if (s[i].t != NULL)
-			trace_free(s[i].t);
-		s[i].t = NULL;
+		side_free(&s[i]);
+		index_report_clear(&s[i].ir);
 	}
 }
 
@@ -225,25 +235,34 @@ part_wait(struct part_job *j)
 
 /* Loads side i and readies its part: its threads, its range (--range
  * for both, unless the base has --range-base) and the pattern (used by one
- * side's part at a time: the base's is done before the new one's starts). */
+ * side's part at a time: the base's is done before the new one's starts).
+ * again: read once more, after its index was found damaged (what was
+ * said of its range is not said twice). */
 static int
 side_open(struct side s[2], int i, const struct diff_cli *o,
     const struct open_options *oo, const struct scope *sc,
-    struct part_job *j)
+    struct part_job *j, bool again)
 {
 	char *err = NULL;
 	bool about;
+	struct open_options so = *oo;
+	/* Each trace its own report: its index's messages name it, and
+	 * damage met on first touch is known to be its own. A second read
+	 * checks an index whole (one written meanwhile by another ttv). */
+	so.index_report = &s[i].ir;
+	if (again)
+		so.index_lazy = false;
 	/* threads are chosen here, by the rule of the two traces */
-	int rc = cli_open(s[i].path, oo, sc, false, NULL, &s[i].t, &s[i].sel);
+	int rc = cli_open(s[i].path, &so, sc, false, NULL, &s[i].t,
+	    &s[i].sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
 	char *warn = NULL;
 	rc = cli_diff_select(i == 0, s[i].t, i == 1 ? s[0].t : NULL, sc,
 	    &s[i].sel, &err, &warn, &about);
-	if (warn != NULL) {
+	if (warn != NULL && !again)
 		cli_warn(s[i].path, warn);
-		free(warn);
-	}
+	free(warn);
 	if (rc == TTV_EXIT_USAGE)
 		rc = cli_usage_error(err);
 	else if (rc != TTV_EXIT_OK)
@@ -257,6 +276,31 @@ side_open(struct side s[2], int i, const struct diff_cli *o,
 	    .min_abs = o->min_abs, .min_rel = o->min_rel,
 	    .strip = o->strip_re };
 	return TTV_EXIT_OK;
+}
+
+/* Side i's part again, from the trace itself, when its index met damage
+ * on first touch (the damaged blocks' values were replaced by safe ones:
+ * the part may be wrong). The index is removed; the trace is read, and a
+ * new index built as at any open. Nothing was printed yet, so the diff is
+ * made from what the trace holds, as if the index had been found damaged
+ * at open. Returns the exit status of the second read. */
+static int
+side_reread(struct side s[2], int i, const struct diff_cli *o,
+    const struct open_options *oo, const struct scope *sc,
+    struct part_job *j)
+{
+	if (s[i].ir.file != NULL)
+		unlink(s[i].ir.file);
+	cli_say(s[i].path, "its index was damaged: the index is removed, "
+	    "the trace is read again");
+	diff_part_free(&j->part);
+	free(j->err);
+	j->err = NULL;
+	side_free(&s[i]);
+	int rc = side_open(s, i, o, oo, sc, j, true);
+	if (rc == TTV_EXIT_OK)
+		part_run(j);
+	return rc;
 }
 
 /* ------------------------------------------------------------- printing */
@@ -466,16 +510,22 @@ cli_diff(const struct diff_cli *o, const char *path,
 	memset(job, 0, sizeof job);
 	selection_init(&s[0].sel);
 	selection_init(&s[1].sel);
-	rc = side_open(s, 0, o, oo, sc, &job[0]);
+	rc = side_open(s, 0, o, oo, sc, &job[0], false);
 	if (rc == TTV_EXIT_OK)
 		job[0].started = pthread_create(&job[0].thread, NULL,
 		    part_run, &job[0]) == 0;
 	if (rc == TTV_EXIT_OK)
-		rc = side_open(s, 1, o, oo, sc, &job[1]);
+		rc = side_open(s, 1, o, oo, sc, &job[1], false);
 	if (job[0].started || rc == TTV_EXIT_OK)
 		part_wait(&job[0]);
 	if (rc == TTV_EXIT_OK)
 		part_run(&job[1]);
+	/* Both parts are made before anything is printed: damage one met
+	 * in its index is mended here, base first. */
+	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++)
+		if (s[i].ir.state == INDEX_STATE_USED &&
+		    index_trace_damaged(s[i].t))
+			rc = side_reread(s, i, o, oo, sc, &job[i]);
 	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++)
 		if (job[i].rc != 0) {
 			char *m = xasprintf("--match-strip %s", job[i].err);

@@ -85,6 +85,12 @@ cli_diff_view(struct cli_args *c)
 			cli_say(paths[i], strerror(errno));
 			return TTV_EXIT_BAD_INPUT;
 		}
+	/* Both indexes checked whole at open: the viewer owns and frees
+	 * both traces, and damage met on first touch could not be said of
+	 * the right one once it ends, nor mended under it (the batch diff
+	 * checks lazily, and reads a damaged side again). */
+	struct open_options oo = c->open;
+	oo.index_lazy = false;
 	struct viewer *w = viewer_open(c->path);
 	if (w == NULL)
 		return TTV_EXIT_USAGE;
@@ -92,7 +98,7 @@ cli_diff_view(struct cli_args *c)
 		struct cli_display d = { .progress = viewer_progress,
 		    .arg = w, .diags_elsewhere = true };
 		viewer_loading(w, paths[i]);
-		rc = cli_load(paths[i], &c->open, &c->scope, false, &d, &t[i],
+		rc = cli_load(paths[i], &oo, &c->scope, false, &d, &t[i],
 		    &sel[i], &err);
 		if (rc != TTV_EXIT_OK)
 			break;

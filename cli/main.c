@@ -191,12 +191,13 @@ main(int argc, char **argv)
 		rc = cli_check(&c);
 	/* The index's large arrays are checked on first touch where a mode
 	 * may read few of them (the viewer; --stats and --info, which an
-	 * index answers from its tables), else all at open, so that damage
-	 * found never follows output. --diff's two traces each open (and
-	 * report) their own. */
+	 * index answers from its tables; --diff, which prints only once
+	 * both sides are worked out and reads a damaged side again), else
+	 * all at open, so that damage found never follows output. --diff's
+	 * two traces each open (and report) their own. */
 	c.open.index_report = c.mode == MODE_DIFF ? NULL : &ir;
 	c.open.index_lazy = c.mode == MODE_VIEW || c.mode == MODE_STATS ||
-	    c.mode == MODE_INFO;
+	    c.mode == MODE_INFO || c.mode == MODE_DIFF;
 	if (rc == CLI_RUN && c.mode == MODE_VIEW && c.follow)
 		rc = cli_follow_view(&c);
 	else if (rc == CLI_RUN && c.mode == MODE_VIEW)

@@ -60,5 +60,9 @@ int index_map(int fd, const struct index_ident *id, enum index_check check,
 /* Whether a lazily checked index open in this process met a damaged
  * block (the damaged values were replaced by safe ones). */
 bool index_damage_seen(void);
+/* The same for the one index t is mapped from (false for a model that
+ * is not a lazily checked index): which of several traces open at once
+ * (--diff's two) met the damage. */
+bool index_trace_damaged(const struct trace *t);
 
 #endif

@@ -42,6 +42,7 @@ struct index_guard {
 	uint32_t nfuncs;
 	struct glevel **levels;
 	size_t n, cap;
+	int damaged;			/* a block of these depths failed */
 };
 
 /* Guarded ranges the handler answers for, in the whole process. */
@@ -60,6 +61,12 @@ bool
 index_damage_seen(void)
 {
 	return __atomic_load_n(&damage_seen, __ATOMIC_ACQUIRE) != 0;
+}
+
+bool
+index_guard_damaged(const struct index_guard *g)
+{
+	return g != NULL && __atomic_load_n(&g->damaged, __ATOMIC_ACQUIRE) != 0;
 }
 
 bool
@@ -221,6 +228,7 @@ replace_block(struct glevel *lv, uint64_t b, const struct slice *raw,
 			w[i] = wraw != NULL ? wraw[i] : 1;
 		mprotect(lo, len, PROT_READ);
 	}
+	__atomic_store_n(&lv->g->damaged, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&damage_seen, 1, __ATOMIC_RELEASE);
 }
 

@@ -61,6 +61,15 @@ map_release(struct trace_backing *b)
 	free(mb);
 }
 
+bool
+index_trace_damaged(const struct trace *t)
+{
+	if (t == NULL || t->backing == NULL || t->backing->owns != map_owns)
+		return false;
+	return index_guard_damaged(((const struct map_backing *)
+	    t->backing)->guard);
+}
+
 void
 index_add_region(struct map_backing *mb, char *lo, size_t len)
 {
