@@ -52,20 +52,22 @@ cmp -s "$tmp/out" "$tmp/want" || fail "indexed: rows differ"
 TTV_INDEX_CHECK=all diffs --index | cmp -s - "$tmp/want" ||
     fail "TTV_INDEX_CHECK=all: rows differ"
 
-# expect_reread WANT_RC WANT_ERR ARGS...: one diff by path after damage,
-# its exit status, its stderr whole, its rows those without an index
+# expect_reread WANT_RC WANT_ERR ARGS...: one diff by path over a range
+# (checked on first touch: a diff by path of the whole traces checks
+# both indexes at open) after damage, its exit status, its stderr whole
 expect_reread() {
 	want_rc=$1 want_err=$2
 	shift 2
-	"$TTV" --index --diff "$a" --by path --tsv "$@" "$b" >"$tmp/out" \
-	    2>"$tmp/err"
+	"$TTV" --index --diff "$a" --by path --range 0.. --tsv "$@" "$b" \
+	    >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" = "$want_rc" ] || fail "--diff $*: exit $rc, want $want_rc"
 	[ "$(cat "$tmp/err")" = "$want_err" ] ||
 	    fail "--diff $*: said '$(cat "$tmp/err")', want '$want_err'"
 }
 said() { echo "ttv: $1: its index was damaged: the index is removed, the trace is read again"; }
-"$TTV" --no-index --diff "$a" --by path --tsv "$b" >"$tmp/want_path"
+"$TTV" --no-index --diff "$a" --by path --range 0.. --tsv "$b" \
+    >"$tmp/want_path"
 
 # the new trace's index damaged: said of it, read again, the same rows
 damage b.fdr
@@ -90,23 +92,28 @@ cmp -s "$tmp/out" "$tmp/want_path" || fail "both damaged: rows differ"
 
 # the gate decides on the rows read again: exit 3, the offenders after
 damage b.fdr
-"$TTV" --no-index --diff "$a" --by path --fail-above 20 "$b" >/dev/null \
-    2>"$tmp/gate"
+"$TTV" --no-index --diff "$a" --by path --range 0.. --fail-above 20 "$b" \
+    >/dev/null 2>"$tmp/gate"
 [ $? = 3 ] || fail "gate without the index: not 3"
 expect_reread 3 "$(said "$b")
 $(cat "$tmp/gate")" --fail-above 20
 cmp -s "$tmp/out" "$tmp/want_path" || fail "gate: rows differ"
 
-# damage found at open (a table): the index rebuilt, said of its trace
+# damage found at open (a table; the slices by a diff by path of the
+# whole traces): the index rebuilt, said of its trace
+"$TTV" --no-index --diff "$a" --by path --tsv "$b" >"$tmp/want_path"
 f=$(index_of b.fdr)
 size=$(wc -c <"$f")
 patch "$f" $((size - 8)) '\377'
+damage a.fdr
 "$TTV" --index --diff "$a" --by path --tsv "$b" >"$tmp/out" 2>"$tmp/err" ||
-    fail "table damaged: exit $?"
+    fail "damaged at open: exit $?"
+grep -q "^ttv: $a: index rebuilt: .*slices damaged" "$tmp/err" ||
+    fail "slices damaged at open: said '$(cat "$tmp/err")'"
 grep -q "^ttv: $b: index rebuilt: .*damaged" "$tmp/err" ||
     fail "table damaged: said '$(cat "$tmp/err")'"
-[ "$(wc -l <"$tmp/err")" = 1 ] || fail "table damaged: $(cat "$tmp/err")"
-cmp -s "$tmp/out" "$tmp/want_path" || fail "table damaged: rows differ"
+[ "$(wc -l <"$tmp/err")" = 2 ] || fail "damaged at open: $(cat "$tmp/err")"
+cmp -s "$tmp/out" "$tmp/want_path" || fail "damaged at open: rows differ"
 
 [ $fails -eq 0 ] || exit 1
 echo "PASS: --diff from the indexes"
