@@ -98,7 +98,9 @@ cli_diff_check(struct diff_cli *o, bool sort_set, enum stats_key sort,
 	if (o->strip != NULL) {
 		char *why = NULL;
 		o->strip_re = regex_compile(o->strip, &why);
-		if (o->strip_re == NULL) {
+		if (o->strip_re != NULL)
+			o->strip_re_new = regex_compile(o->strip, &why);
+		if (o->strip_re == NULL || o->strip_re_new == NULL) {
 			*err = xasprintf("bad regex '%s': %s", o->strip, why);
 			free(why);
 			return -1;
@@ -111,7 +113,8 @@ void
 cli_diff_free(struct diff_cli *o)
 {
 	regex_free(o->strip_re);
-	o->strip_re = NULL;
+	regex_free(o->strip_re_new);
+	o->strip_re = o->strip_re_new = NULL;
 }
 
 /* ------------------------------------------------------------- loading */
@@ -233,27 +236,54 @@ part_wait(struct part_job *j)
 	j->started = false;
 }
 
-/* Loads side i and readies its part: its threads, its range (--range
- * for both, unless the base has --range-base) and the pattern (used by one
- * side's part at a time: the base's is done before the new one's starts).
- * again: read once more, after its index was found damaged (what was
- * said of its range is not said twice). */
+/* A side's load on a thread of its own (cli_load_trace: it says
+ * nothing; what it has to say comes after, in order). */
+struct load_job {
+	const char *path;
+	struct open_options oo;
+	struct trace *t;
+	char *err;
+	int rc;
+	pthread_t thread;
+	bool started;
+};
+
+static void *
+load_run(void *arg)
+{
+	struct load_job *j = arg;
+	j->rc = cli_load_trace(j->path, &j->oo, NULL, &j->t, &j->err);
+	return NULL;
+}
+
+/* Side i's options: its own index report (its index's messages name it,
+ * and damage met on first touch is known to be its own); a second read
+ * (again) checks an index whole (one written meanwhile by another ttv). */
+static void
+side_options(struct side s[2], int i, const struct open_options *oo,
+    bool again, struct open_options *so)
+{
+	*so = *oo;
+	so->index_report = &s[i].ir;
+	if (again)
+		so->index_lazy = false;
+}
+
+/* Side i loaded (rc, err, t: its load's) and its part readied: its
+ * threads, its range (--range for both, unless the base has
+ * --range-base) and its copy of the pattern. again: read once more,
+ * after its index was found damaged (what was said of its range is not
+ * said twice). */
 static int
-side_open(struct side s[2], int i, const struct diff_cli *o,
-    const struct open_options *oo, const struct scope *sc,
-    struct part_job *j, bool again)
+side_finish(struct side s[2], int i, const struct diff_cli *o,
+    const struct open_options *so, const struct scope *sc,
+    struct part_job *j, bool again, int rc, char *lerr, struct trace *t)
 {
 	char *err = NULL;
 	bool about;
-	struct open_options so = *oo;
-	/* Each trace its own report: its index's messages name it, and
-	 * damage met on first touch is known to be its own. A second read
-	 * checks an index whole (one written meanwhile by another ttv). */
-	so.index_report = &s[i].ir;
-	if (again)
-		so.index_lazy = false;
 	/* threads are chosen here, by the rule of the two traces */
-	int rc = cli_open(s[i].path, &so, sc, false, NULL, &s[i].t,
+	s[i].t = t;
+	rc = cli_open_finish(s[i].path, so, sc, false, NULL, rc, lerr, &s[i].t,
 	    &s[i].sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
@@ -274,8 +304,22 @@ side_open(struct side s[2], int i, const struct diff_cli *o,
 	    s[i].sel.t1 };
 	j->o = (struct diff_options){ .by = o->by, .norm = o->norm,
 	    .min_abs = o->min_abs, .min_rel = o->min_rel,
-	    .strip = o->strip_re };
+	    .strip = i == 0 ? o->strip_re : o->strip_re_new };
 	return TTV_EXIT_OK;
+}
+
+/* Side i loaded here and readied. */
+static int
+side_open(struct side s[2], int i, const struct diff_cli *o,
+    const struct open_options *oo, const struct scope *sc,
+    struct part_job *j, bool again)
+{
+	struct open_options so;
+	struct trace *t = NULL;
+	char *err = NULL;
+	side_options(s, i, oo, again, &so);
+	int rc = cli_load_trace(s[i].path, &so, NULL, &t, &err);
+	return side_finish(s, i, o, &so, sc, j, again, rc, err, t);
 }
 
 /* Side i's part again, from the trace itself, when its index met damage
@@ -503,23 +547,41 @@ cli_diff(const struct diff_cli *o, const char *path,
 {
 	struct side s[2] = { { .path = o->base }, { .path = path } };
 	struct part_job job[2];
+	struct load_job lj;
 	int rc;
 
-	/* The base's part is worked out while the new trace loads: a load
-	 * leaves cores idle in its phases on one thread. */
+	/* The two traces load side by side, and the base's part is worked
+	 * out while the new trace's load ends: a load leaves cores idle in
+	 * its phases. What each says is said in order, the base's first;
+	 * the new trace's is not said when the base could not be used (as
+	 * when the traces load one after the other). */
 	memset(job, 0, sizeof job);
+	memset(&lj, 0, sizeof lj);
 	selection_init(&s[0].sel);
 	selection_init(&s[1].sel);
+	lj.path = s[1].path;
+	side_options(s, 1, oo, false, &lj.oo);
+	lj.started = pthread_create(&lj.thread, NULL, load_run, &lj) == 0;
 	rc = side_open(s, 0, o, oo, sc, &job[0], false);
 	if (rc == TTV_EXIT_OK)
 		job[0].started = pthread_create(&job[0].thread, NULL,
 		    part_run, &job[0]) == 0;
-	if (rc == TTV_EXIT_OK)
-		rc = side_open(s, 1, o, oo, sc, &job[1], false);
-	if (job[0].started || rc == TTV_EXIT_OK)
-		part_wait(&job[0]);
+	if (lj.started)
+		pthread_join(lj.thread, NULL);
+	else if (rc == TTV_EXIT_OK)
+		load_run(&lj);
+	if (rc == TTV_EXIT_OK) {
+		rc = side_finish(s, 1, o, &lj.oo, sc, &job[1], false, lj.rc,
+		    lj.err, lj.t);
+	} else {
+		free(lj.err);
+		if (lj.t != NULL)
+			trace_free(lj.t);
+	}
 	if (rc == TTV_EXIT_OK)
 		part_run(&job[1]);
+	if (job[0].started || rc == TTV_EXIT_OK)
+		part_wait(&job[0]);
 	/* Both parts are made before anything is printed: damage one met
 	 * in its index is mended here, base first. */
 	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++)
