@@ -148,9 +148,11 @@ cli_index_messages(const char *path, const struct index_report *r, FILE *err)
 }
 
 bool
-cli_index_damage(const char *path, const struct index_report *r, FILE *err)
+cli_index_damage(const char *path, const struct index_report *r,
+    const struct index_damage *damage, FILE *err)
 {
-	if (r == NULL || r->state != INDEX_STATE_USED || !index_damage_seen())
+	if (r == NULL || r->state != INDEX_STATE_USED ||
+	    !index_damage_found(damage))
 		return false;
 	if (r->file != NULL)
 		unlink(r->file);

@@ -42,8 +42,18 @@ struct index_guard {
 	uint32_t nfuncs;
 	struct glevel **levels;
 	size_t n, cap;
-	int damaged;			/* a block of these depths failed */
+	struct index_damage *damage;	/* outlives the guard */
 };
+
+/* What a guard met, kept for the life of the process: a model's damage
+ * is asked after about once the model is gone (the viewer frees the
+ * traces it is handed). A few bytes per lazily checked index opened;
+ * listed so that none is lost. */
+struct index_damage {
+	int seen;			/* a block failed its check */
+	struct index_damage *next;
+};
+static struct index_damage *damages;
 
 /* Guarded ranges the handler answers for, in the whole process. */
 #define SLOTS 8192
@@ -63,10 +73,16 @@ index_damage_seen(void)
 	return __atomic_load_n(&damage_seen, __ATOMIC_ACQUIRE) != 0;
 }
 
-bool
-index_guard_damaged(const struct index_guard *g)
+const struct index_damage *
+index_guard_damage(const struct index_guard *g)
 {
-	return g != NULL && __atomic_load_n(&g->damaged, __ATOMIC_ACQUIRE) != 0;
+	return g != NULL ? g->damage : NULL;
+}
+
+bool
+index_damage_found(const struct index_damage *d)
+{
+	return d != NULL && __atomic_load_n(&d->seen, __ATOMIC_ACQUIRE) != 0;
 }
 
 bool
@@ -100,6 +116,11 @@ struct index_guard *
 index_guard_new(const struct index_view *v, int fd)
 {
 	struct index_guard *g = xcalloc(1, sizeof *g);
+	g->damage = xcalloc(1, sizeof *g->damage);
+	pthread_mutex_lock(&slots_lock);
+	g->damage->next = damages;
+	damages = g->damage;
+	pthread_mutex_unlock(&slots_lock);
 	g->v = *v;
 	g->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	return g;
@@ -228,7 +249,7 @@ replace_block(struct glevel *lv, uint64_t b, const struct slice *raw,
 			w[i] = wraw != NULL ? wraw[i] : 1;
 		mprotect(lo, len, PROT_READ);
 	}
-	__atomic_store_n(&lv->g->damaged, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&lv->g->damage->seen, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&damage_seen, 1, __ATOMIC_RELEASE);
 }
 

@@ -38,9 +38,8 @@ int index_guard_add(struct index_guard *g, struct map_backing *mb,
     struct depth_level *dl);
 /* Starts answering faults in the depths added. */
 void index_guard_arm(struct index_guard *g, uint32_t nfuncs);
-/* Whether a block of g's depths failed its check (g may be NULL): the
- * damage of one index, where index_damage_seen() is the process's. */
-bool index_guard_damaged(const struct index_guard *g);
+/* What g's depths met (index.h: index_damage_of); NULL when g is. */
+const struct index_damage *index_guard_damage(const struct index_guard *g);
 /* Stops answering them (before the mappings go). */
 void index_guard_free(struct index_guard *g);
 

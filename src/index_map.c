@@ -61,13 +61,19 @@ map_release(struct trace_backing *b)
 	free(mb);
 }
 
+const struct index_damage *
+index_damage_of(const struct trace *t)
+{
+	if (t == NULL || t->backing == NULL || t->backing->owns != map_owns)
+		return NULL;
+	return index_guard_damage(((const struct map_backing *)
+	    t->backing)->guard);
+}
+
 bool
 index_trace_damaged(const struct trace *t)
 {
-	if (t == NULL || t->backing == NULL || t->backing->owns != map_owns)
-		return false;
-	return index_guard_damaged(((const struct map_backing *)
-	    t->backing)->guard);
+	return index_damage_found(index_damage_of(t));
 }
 
 void
