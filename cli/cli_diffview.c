@@ -134,9 +134,9 @@ cli_diff_view(struct cli_args *c)
 	}
 	struct viewer_diff vd;
 	bool base_damaged = t[0]->has_errors;
-	/* the viewer frees both traces: what their indexes meet is kept
+	/* the viewer frees both traces: what their indexes meet is held
 	 * apart */
-	const struct index_damage *damage[2] = { index_damage_of(t[0]),
+	struct index_damage *damage[2] = { index_damage_of(t[0]),
 	    index_damage_of(t[1]) };
 	cli_diff_viewer_options(c, &vd);
 	vd.base_path = paths[0];
@@ -154,9 +154,11 @@ cli_diff_view(struct cli_args *c)
 	 * cannot be mended under the screen: said, removed, exit 1. */
 	for (i = 0; i < 2; i++) {
 		cli_index_messages(paths[i], &ir[i], stderr);
-		if (cli_index_damage(paths[i], &ir[i], damage[i], stderr) &&
+		if (cli_index_damage(paths[i], &ir[i],
+		    index_damage_found(damage[i]), stderr) &&
 		    rc == TTV_EXIT_OK)
 			rc = TTV_EXIT_BAD_INPUT;
+		index_damage_release(damage[i]);
 		index_report_clear(&ir[i]);
 	}
 	return rc;

@@ -149,10 +149,9 @@ cli_index_messages(const char *path, const struct index_report *r, FILE *err)
 
 bool
 cli_index_damage(const char *path, const struct index_report *r,
-    const struct index_damage *damage, FILE *err)
+    bool damaged, FILE *err)
 {
-	if (r == NULL || r->state != INDEX_STATE_USED ||
-	    !index_damage_found(damage))
+	if (r == NULL || r->state != INDEX_STATE_USED || !damaged)
 		return false;
 	if (r->file != NULL)
 		unlink(r->file);

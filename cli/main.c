@@ -52,8 +52,8 @@ view(struct cli_args *c)
 	int rc = cli_open(c->path, &c->open, &c->scope, true, &d, &t, &sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
-	/* the viewer frees the trace: what its index meets is kept apart */
-	const struct index_damage *damage = index_damage_of(t);
+	/* the viewer frees the trace: what its index meets is held apart */
+	struct index_damage *damage = index_damage_of(t);
 	/* The viewer probes: a window's ends, a column's calls, a call's
 	 * children; read ahead of them, a mapped index would fill memory
 	 * with calls no frame draws. */
@@ -71,8 +71,10 @@ view(struct cli_args *c)
 	selection_clear(&sel);
 	/* Said once the screen is given back, not under it. */
 	cli_index_messages(c->path, c->open.index_report, stderr);
-	if (cli_index_damage(c->path, c->open.index_report, damage, stderr))
+	if (cli_index_damage(c->path, c->open.index_report,
+	    index_damage_found(damage), stderr))
 		rc = TTV_EXIT_BAD_INPUT;
+	index_damage_release(damage);
 	return rc;
 }
 
@@ -175,7 +177,7 @@ batch(struct cli_args *c)
 		if (cli_close_output(out, c->output) != 0)
 			rc = TTV_EXIT_BAD_INPUT;
 		if (cli_index_damage(c->path, c->open.index_report,
-		    index_damage_of(t), stderr))
+		    index_trace_damaged(t), stderr))
 			rc = TTV_EXIT_BAD_INPUT;
 	}
 	selection_clear(&sel);

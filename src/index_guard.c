@@ -45,15 +45,14 @@ struct index_guard {
 	struct index_damage *damage;	/* outlives the guard */
 };
 
-/* What a guard met, kept for the life of the process: a model's damage
- * is asked after about once the model is gone (the viewer frees the
- * traces it is handed). A few bytes per lazily checked index opened;
- * listed so that none is lost. */
+/* What a guard met, held by the guard and by whoever asks to keep it
+ * (index_damage_of): a model's damage is asked after about once the
+ * model is gone (the viewer frees the traces it is handed). Freed by the
+ * last holder. */
 struct index_damage {
 	int seen;			/* a block failed its check */
-	struct index_damage *next;
+	int refs;
 };
-static struct index_damage *damages;
 
 /* Guarded ranges the handler answers for, in the whole process. */
 #define SLOTS 8192
@@ -73,16 +72,27 @@ index_damage_seen(void)
 	return __atomic_load_n(&damage_seen, __ATOMIC_ACQUIRE) != 0;
 }
 
-const struct index_damage *
+struct index_damage *
 index_guard_damage(const struct index_guard *g)
 {
-	return g != NULL ? g->damage : NULL;
+	if (g == NULL)
+		return NULL;
+	__atomic_add_fetch(&g->damage->refs, 1, __ATOMIC_ACQ_REL);
+	return g->damage;
 }
 
 bool
 index_damage_found(const struct index_damage *d)
 {
 	return d != NULL && __atomic_load_n(&d->seen, __ATOMIC_ACQUIRE) != 0;
+}
+
+void
+index_damage_release(struct index_damage *d)
+{
+	if (d != NULL && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) ==
+	    0)
+		free(d);
 }
 
 bool
@@ -117,10 +127,7 @@ index_guard_new(const struct index_view *v, int fd)
 {
 	struct index_guard *g = xcalloc(1, sizeof *g);
 	g->damage = xcalloc(1, sizeof *g->damage);
-	pthread_mutex_lock(&slots_lock);
-	g->damage->next = damages;
-	damages = g->damage;
-	pthread_mutex_unlock(&slots_lock);
+	g->damage->refs = 1;
 	g->v = *v;
 	g->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	return g;
@@ -397,6 +404,7 @@ index_guard_free(struct index_guard *g)
 	pthread_mutex_unlock(&slots_lock);
 	if (g->fd >= 0)
 		close(g->fd);
+	index_damage_release(g->damage);
 	free(g->levels);
 	free(g);
 }

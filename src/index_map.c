@@ -61,7 +61,7 @@ map_release(struct trace_backing *b)
 	free(mb);
 }
 
-const struct index_damage *
+struct index_damage *
 index_damage_of(const struct trace *t)
 {
 	if (t == NULL || t->backing == NULL || t->backing->owns != map_owns)
@@ -73,7 +73,10 @@ index_damage_of(const struct trace *t)
 bool
 index_trace_damaged(const struct trace *t)
 {
-	return index_damage_found(index_damage_of(t));
+	struct index_damage *d = index_damage_of(t);
+	bool found = index_damage_found(d);
+	index_damage_release(d);
+	return found;
 }
 
 void
