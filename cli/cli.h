@@ -59,10 +59,11 @@ void cli_info_index(const struct index_report *r, FILE *out);
 void cli_index_messages(const char *path, const struct index_report *r,
     FILE *err);
 /* After a mode ran on an index checked on first touch: when a damaged
- * block was met, says so on err, removes the index (the next open
- * rebuilds it) and returns true. */
+ * block was met (damaged: what index.h's index_trace_damaged or
+ * index_damage_found said), says so on err, removes the index (the next
+ * open rebuilds it) and returns true. */
 bool cli_index_damage(const char *path, const struct index_report *r,
-    FILE *err);
+    bool damaged, FILE *err);
 
 struct stats_options {
 	bool tsv;

@@ -11,10 +11,12 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_diff.h"
 #include "cli_open.h"
 #include "escape.h"
+#include "index.h"
 #include "timefmt.h"
 #include "xalloc.h"
 
@@ -96,7 +98,9 @@ cli_diff_check(struct diff_cli *o, bool sort_set, enum stats_key sort,
 	if (o->strip != NULL) {
 		char *why = NULL;
 		o->strip_re = regex_compile(o->strip, &why);
-		if (o->strip_re == NULL) {
+		if (o->strip_re != NULL)
+			o->strip_re_new = regex_compile(o->strip, &why);
+		if (o->strip_re == NULL || o->strip_re_new == NULL) {
 			*err = xasprintf("bad regex '%s': %s", o->strip, why);
 			free(why);
 			return -1;
@@ -109,7 +113,8 @@ void
 cli_diff_free(struct diff_cli *o)
 {
 	regex_free(o->strip_re);
-	o->strip_re = NULL;
+	regex_free(o->strip_re_new);
+	o->strip_re = o->strip_re_new = NULL;
 }
 
 /* ------------------------------------------------------------- loading */
@@ -118,16 +123,24 @@ struct side {
 	const char *path;
 	struct trace *t;
 	struct selection sel;
+	struct index_report ir;	/* what became of its index */
 };
+
+static void
+side_free(struct side *s)
+{
+	selection_clear(&s->sel);
+	if (s->t != NULL)
+		trace_free(s->t);
+	s->t = NULL;
+}
 
 static void
 sides_free(struct side s[2])
 {
 	for (int i = 0; i < 2; i++) {
-		selection_clear(&s[i].sel);
-		if (s[i].t != NULL)
-			trace_free(s[i].t);
-		s[i].t = NULL;
+		side_free(&s[i]);
+		index_report_clear(&s[i].ir);
 	}
 }
 
@@ -223,27 +236,63 @@ part_wait(struct part_job *j)
 	j->started = false;
 }
 
-/* Loads side i and readies its part: its threads, its range (--range
- * for both, unless the base has --range-base) and the pattern (used by one
- * side's part at a time: the base's is done before the new one's starts). */
+/* A side's load on a thread of its own (cli_load_trace: it says
+ * nothing; what it has to say comes after, in order). */
+struct load_job {
+	const char *path;
+	struct open_options oo;
+	struct trace *t;
+	char *err;
+	int rc;
+	pthread_t thread;
+	bool started;
+};
+
+static void *
+load_run(void *arg)
+{
+	struct load_job *j = arg;
+	j->rc = cli_load_trace(j->path, &j->oo, NULL, &j->t, &j->err);
+	return NULL;
+}
+
+/* Side i's options: its own index report (its index's messages name it,
+ * and damage met on first touch is known to be its own); a second read
+ * (again) checks an index whole (one written meanwhile by another ttv). */
+static void
+side_options(struct side s[2], int i, const struct open_options *oo,
+    bool again, struct open_options *so)
+{
+	*so = *oo;
+	so->index_report = &s[i].ir;
+	if (again)
+		so->index_lazy = false;
+}
+
+/* Side i loaded (rc, err, t: its load's) and its part readied: its
+ * threads, its range (--range for both, unless the base has
+ * --range-base) and its copy of the pattern. again: read once more,
+ * after its index was found damaged (what was said of its range is not
+ * said twice). */
 static int
-side_open(struct side s[2], int i, const struct diff_cli *o,
-    const struct open_options *oo, const struct scope *sc,
-    struct part_job *j)
+side_finish(struct side s[2], int i, const struct diff_cli *o,
+    const struct open_options *so, const struct scope *sc,
+    struct part_job *j, bool again, int rc, char *lerr, struct trace *t)
 {
 	char *err = NULL;
 	bool about;
 	/* threads are chosen here, by the rule of the two traces */
-	int rc = cli_open(s[i].path, oo, sc, false, NULL, &s[i].t, &s[i].sel);
+	s[i].t = t;
+	rc = cli_open_finish(s[i].path, so, sc, false, NULL, rc, lerr, &s[i].t,
+	    &s[i].sel);
 	if (rc != TTV_EXIT_OK)
 		return rc;
 	char *warn = NULL;
 	rc = cli_diff_select(i == 0, s[i].t, i == 1 ? s[0].t : NULL, sc,
 	    &s[i].sel, &err, &warn, &about);
-	if (warn != NULL) {
+	if (warn != NULL && !again)
 		cli_warn(s[i].path, warn);
-		free(warn);
-	}
+	free(warn);
 	if (rc == TTV_EXIT_USAGE)
 		rc = cli_usage_error(err);
 	else if (rc != TTV_EXIT_OK)
@@ -255,8 +304,47 @@ side_open(struct side s[2], int i, const struct diff_cli *o,
 	    s[i].sel.t1 };
 	j->o = (struct diff_options){ .by = o->by, .norm = o->norm,
 	    .min_abs = o->min_abs, .min_rel = o->min_rel,
-	    .strip = o->strip_re };
+	    .strip = i == 0 ? o->strip_re : o->strip_re_new };
 	return TTV_EXIT_OK;
+}
+
+/* Side i loaded here and readied. */
+static int
+side_open(struct side s[2], int i, const struct diff_cli *o,
+    const struct open_options *oo, const struct scope *sc,
+    struct part_job *j, bool again)
+{
+	struct open_options so;
+	struct trace *t = NULL;
+	char *err = NULL;
+	side_options(s, i, oo, again, &so);
+	int rc = cli_load_trace(s[i].path, &so, NULL, &t, &err);
+	return side_finish(s, i, o, &so, sc, j, again, rc, err, t);
+}
+
+/* Side i's part again, from the trace itself, when its index met damage
+ * on first touch (the damaged blocks' values were replaced by safe ones:
+ * the part may be wrong). The index is removed; the trace is read, and a
+ * new index built as at any open. Nothing was printed yet, so the diff is
+ * made from what the trace holds, as if the index had been found damaged
+ * at open. Returns the exit status of the second read. */
+static int
+side_reread(struct side s[2], int i, const struct diff_cli *o,
+    const struct open_options *oo, const struct scope *sc,
+    struct part_job *j)
+{
+	if (s[i].ir.file != NULL)
+		unlink(s[i].ir.file);
+	cli_say(s[i].path, "its index was damaged: the index is removed, "
+	    "the trace is read again");
+	diff_part_free(&j->part);
+	free(j->err);
+	j->err = NULL;
+	side_free(&s[i]);
+	int rc = side_open(s, i, o, oo, sc, j, true);
+	if (rc == TTV_EXIT_OK)
+		part_run(j);
+	return rc;
 }
 
 /* ------------------------------------------------------------- printing */
@@ -459,23 +547,47 @@ cli_diff(const struct diff_cli *o, const char *path,
 {
 	struct side s[2] = { { .path = o->base }, { .path = path } };
 	struct part_job job[2];
+	struct load_job lj;
 	int rc;
 
-	/* The base's part is worked out while the new trace loads: a load
-	 * leaves cores idle in its phases on one thread. */
+	/* The two traces load side by side, and the base's part is worked
+	 * out while the new trace's load ends: a load leaves cores idle in
+	 * its phases. What each says is said in order, the base's first;
+	 * the new trace's is not said when the base could not be used (as
+	 * when the traces load one after the other). */
 	memset(job, 0, sizeof job);
+	memset(&lj, 0, sizeof lj);
 	selection_init(&s[0].sel);
 	selection_init(&s[1].sel);
-	rc = side_open(s, 0, o, oo, sc, &job[0]);
+	lj.path = s[1].path;
+	side_options(s, 1, oo, false, &lj.oo);
+	lj.started = pthread_create(&lj.thread, NULL, load_run, &lj) == 0;
+	rc = side_open(s, 0, o, oo, sc, &job[0], false);
 	if (rc == TTV_EXIT_OK)
 		job[0].started = pthread_create(&job[0].thread, NULL,
 		    part_run, &job[0]) == 0;
-	if (rc == TTV_EXIT_OK)
-		rc = side_open(s, 1, o, oo, sc, &job[1]);
-	if (job[0].started || rc == TTV_EXIT_OK)
-		part_wait(&job[0]);
+	if (lj.started)
+		pthread_join(lj.thread, NULL);
+	else if (rc == TTV_EXIT_OK)
+		load_run(&lj);
+	if (rc == TTV_EXIT_OK) {
+		rc = side_finish(s, 1, o, &lj.oo, sc, &job[1], false, lj.rc,
+		    lj.err, lj.t);
+	} else {
+		free(lj.err);
+		if (lj.t != NULL)
+			trace_free(lj.t);
+	}
 	if (rc == TTV_EXIT_OK)
 		part_run(&job[1]);
+	if (job[0].started || rc == TTV_EXIT_OK)
+		part_wait(&job[0]);
+	/* Both parts are made before anything is printed: damage one met
+	 * in its index is mended here, base first. */
+	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++)
+		if (s[i].ir.state == INDEX_STATE_USED &&
+		    index_trace_damaged(s[i].t))
+			rc = side_reread(s, i, o, oo, sc, &job[i]);
 	for (int i = 0; i < 2 && rc == TTV_EXIT_OK; i++)
 		if (job[i].rc != 0) {
 			char *m = xasprintf("--match-strip %s", job[i].err);

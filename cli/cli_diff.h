@@ -21,7 +21,9 @@
 struct diff_cli {
 	const char *base;		/* --diff BASE, NULL: not asked */
 	const char *strip;		/* --match-strip */
-	struct regex *strip_re;		/* compiled by cli_diff_check */
+	/* compiled by cli_diff_check, twice: a regex is used by one
+	 * thread at a time, and the two traces' parts are made at once */
+	struct regex *strip_re, *strip_re_new;
 	enum diff_by by;
 	enum diff_norm norm;
 	ttv_ns min_abs;

@@ -16,6 +16,7 @@
 #include "cli_diff.h"
 #include "cli_open.h"
 #include "cli_options.h"
+#include "index.h"
 #include "live.h"
 #include "xalloc.h"
 
@@ -47,9 +48,9 @@ cli_diff_open_base(void *arg, const char *path, const struct trace *other,
 	    .diags_elsewhere = true };
 	bool about;
 	/* The base takes the index's road too, but its index is checked
-	 * whole at open and reports nothing: the report and the damage
-	 * found on first touch, said once the viewer ends, are the viewed
-	 * trace's. */
+	 * whole at open and reports nothing: a viewer may compare with
+	 * several bases in turn, and what is said once it ends is the
+	 * viewed trace's. */
 	struct open_options o = c->open;
 	o.index_report = NULL;
 	o.index_lazy = false;
@@ -73,12 +74,14 @@ cli_diff_view(struct cli_args *c)
 	const char *paths[2] = { c->diff.base, c->path };
 	struct trace *t[2] = { NULL, NULL };
 	struct selection sel[2];
+	struct index_report ir[2];
 	char *err = NULL;
 	bool about = true, loaded = true;
 	int rc = TTV_EXIT_OK, i;
 
 	selection_init(&sel[0]);
 	selection_init(&sel[1]);
+	memset(ir, 0, sizeof ir);
 	/* An unreadable path is said plainly, before the screen flashes. */
 	for (i = 0; i < 2; i++)
 		if (!live_url_is(paths[i]) && access(paths[i], R_OK) != 0) {
@@ -91,8 +94,14 @@ cli_diff_view(struct cli_args *c)
 	for (i = 0; i < 2; i++) {
 		struct cli_display d = { .progress = viewer_progress,
 		    .arg = w, .diags_elsewhere = true };
+		/* Each index checked on first touch, as the viewer's, and
+		 * with its own report: what each met is said of its own
+		 * trace once the screen is given back. */
+		struct open_options oo = c->open;
+		oo.index_lazy = true;
+		oo.index_report = &ir[i];
 		viewer_loading(w, paths[i]);
-		rc = cli_load(paths[i], &c->open, &c->scope, false, &d, &t[i],
+		rc = cli_load(paths[i], &oo, &c->scope, false, &d, &t[i],
 		    &sel[i], &err);
 		if (rc != TTV_EXIT_OK)
 			break;
@@ -119,11 +128,16 @@ cli_diff_view(struct cli_args *c)
 			selection_clear(&sel[i]);
 			if (t[i] != NULL)
 				trace_free(t[i]);
+			index_report_clear(&ir[i]);
 		}
 		return rc;
 	}
 	struct viewer_diff vd;
 	bool base_damaged = t[0]->has_errors;
+	/* the viewer frees both traces: what their indexes meet is held
+	 * apart */
+	struct index_damage *damage[2] = { index_damage_of(t[0]),
+	    index_damage_of(t[1]) };
 	cli_diff_viewer_options(c, &vd);
 	vd.base_path = paths[0];
 	vd.base = t[0];
@@ -134,5 +148,18 @@ cli_diff_view(struct cli_args *c)
 	rc = viewer_run(w, t[1], &sel[1], &c->scope, false, &vd);
 	selection_clear(&sel[1]);
 	/* A damaged base says so too, as the batch diff does. */
-	return rc == TTV_EXIT_OK && base_damaged ? TTV_EXIT_BAD_INPUT : rc;
+	if (rc == TTV_EXIT_OK && base_damaged)
+		rc = TTV_EXIT_BAD_INPUT;
+	/* Said once the screen is given back, base first; a damaged index
+	 * cannot be mended under the screen: said, removed, exit 1. */
+	for (i = 0; i < 2; i++) {
+		cli_index_messages(paths[i], &ir[i], stderr);
+		if (cli_index_damage(paths[i], &ir[i],
+		    index_damage_found(damage[i]), stderr) &&
+		    rc == TTV_EXIT_OK)
+			rc = TTV_EXIT_BAD_INPUT;
+		index_damage_release(damage[i]);
+		index_report_clear(&ir[i]);
+	}
+	return rc;
 }

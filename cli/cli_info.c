@@ -148,9 +148,10 @@ cli_index_messages(const char *path, const struct index_report *r, FILE *err)
 }
 
 bool
-cli_index_damage(const char *path, const struct index_report *r, FILE *err)
+cli_index_damage(const char *path, const struct index_report *r,
+    bool damaged, FILE *err)
 {
-	if (r == NULL || r->state != INDEX_STATE_USED || !index_damage_seen())
+	if (r == NULL || r->state != INDEX_STATE_USED || !damaged)
 		return false;
 	if (r->file != NULL)
 		unlink(r->file);

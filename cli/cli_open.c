@@ -79,13 +79,11 @@ cli_progress_stderr(struct cli_progress *p, const char *path,
 }
 
 int
-cli_load(const char *path, const struct open_options *oo,
-    const struct scope *sc, bool threads, const struct cli_display *d,
-    struct trace **t, struct selection *sel, char **err)
+cli_load_trace(const char *path, const struct open_options *oo,
+    const struct cli_display *d, struct trace **t, char **err)
 {
 	struct open_options o = *oo;
 
-	selection_init(sel);
 	*err = NULL;
 	if (d != NULL) {
 		o.load.progress = d->progress;
@@ -96,8 +94,20 @@ cli_load(const char *path, const struct open_options *oo,
 		o.load.notice_arg = d->arg;
 	}
 	int rc = open_trace(path, &o, t, err);
+	if (rc != TTV_EXIT_OK && *err == NULL)
+		*err = xstrdup("unreadable");
+	return rc;
+}
+
+/* The scope's filter on what a load (rc) gave: the exit status, *err
+ * set when it is not TTV_EXIT_OK. */
+static int
+load_filter(int rc, const struct scope *sc, bool threads, struct trace *t,
+    struct selection *sel, char **err)
+{
+	selection_init(sel);
 	if (rc == TTV_EXIT_OK) {
-		int f = scope_filter(sc, *t, threads, sel, err);
+		int f = scope_filter(sc, t, threads, sel, err);
 		rc = f == SCOPE_NO_THREAD ? TTV_EXIT_BAD_INPUT :
 		    f == SCOPE_UNDECIDED ? TTV_EXIT_USAGE : TTV_EXIT_OK;
 	}
@@ -110,13 +120,20 @@ cli_load(const char *path, const struct open_options *oo,
 }
 
 int
-cli_open(const char *path, const struct open_options *oo,
+cli_load(const char *path, const struct open_options *oo,
     const struct scope *sc, bool threads, const struct cli_display *d,
-    struct trace **t, struct selection *sel)
+    struct trace **t, struct selection *sel, char **err)
 {
-	char *err = NULL;
-	int rc = cli_load(path, oo, sc, threads, d, t, sel, &err);
+	int rc = cli_load_trace(path, oo, d, t, err);
+	return load_filter(rc, sc, threads, *t, sel, err);
+}
 
+int
+cli_open_finish(const char *path, const struct open_options *oo,
+    const struct scope *sc, bool threads, const struct cli_display *d,
+    int rc, char *err, struct trace **t, struct selection *sel)
+{
+	rc = load_filter(rc, sc, threads, *t, sel, &err);
 	if (d != NULL && d->done != NULL)
 		d->done(d->arg, rc != TTV_EXIT_OK);
 	if (oo->index_report != NULL && (d == NULL || !d->diags_elsewhere))
@@ -132,4 +149,14 @@ cli_open(const char *path, const struct open_options *oo,
 		trace_free(*t);
 	*t = NULL;
 	return rc;
+}
+
+int
+cli_open(const char *path, const struct open_options *oo,
+    const struct scope *sc, bool threads, const struct cli_display *d,
+    struct trace **t, struct selection *sel)
+{
+	char *err = NULL;
+	int rc = cli_load_trace(path, oo, d, t, &err);
+	return cli_open_finish(path, oo, sc, threads, d, rc, err, t, sel);
 }

@@ -60,4 +60,17 @@ int cli_load(const char *path, const struct open_options *oo,
     const struct scope *sc, bool threads, const struct cli_display *d,
     struct trace **t, struct selection *sel, char **err);
 
+/* cli_open in two steps, for loads made side by side (--diff's two
+ * traces, each on a thread of its own): the load alone, which says
+ * nothing and touches nothing shared (the scope's pattern is not
+ * thread-safe), its exit status and *err as cli_load's; then on one
+ * thread, in the order the messages should come, the rest of the road
+ * (the filter, the messages), given the load's rc and err (freed), which
+ * returns as cli_open. */
+int cli_load_trace(const char *path, const struct open_options *oo,
+    const struct cli_display *d, struct trace **t, char **err);
+int cli_open_finish(const char *path, const struct open_options *oo,
+    const struct scope *sc, bool threads, const struct cli_display *d,
+    int rc, char *err, struct trace **t, struct selection *sel);
+
 #endif

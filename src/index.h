@@ -60,5 +60,17 @@ int index_map(int fd, const struct index_ident *id, enum index_check check,
 /* Whether a lazily checked index open in this process met a damaged
  * block (the damaged values were replaced by safe ones). */
 bool index_damage_seen(void);
+/* The same for the one index t is mapped from (false for a model that
+ * is not a lazily checked index): which of several traces open at once
+ * (--diff's two) met the damage. */
+bool index_trace_damaged(const struct trace *t);
+/* The record of it, held until index_damage_release() so that it may
+ * outlive t (the viewer frees the traces it is handed): NULL for a model
+ * that is not a lazily checked index; asked with index_damage_found()
+ * (false for NULL). */
+struct index_damage;
+struct index_damage *index_damage_of(const struct trace *t);
+bool index_damage_found(const struct index_damage *d);
+void index_damage_release(struct index_damage *d);
 
 #endif

@@ -42,6 +42,16 @@ struct index_guard {
 	uint32_t nfuncs;
 	struct glevel **levels;
 	size_t n, cap;
+	struct index_damage *damage;	/* outlives the guard */
+};
+
+/* What a guard met, held by the guard and by whoever asks to keep it
+ * (index_damage_of): a model's damage is asked after about once the
+ * model is gone (the viewer frees the traces it is handed). Freed by the
+ * last holder. */
+struct index_damage {
+	int seen;			/* a block failed its check */
+	int refs;
 };
 
 /* Guarded ranges the handler answers for, in the whole process. */
@@ -60,6 +70,29 @@ bool
 index_damage_seen(void)
 {
 	return __atomic_load_n(&damage_seen, __ATOMIC_ACQUIRE) != 0;
+}
+
+struct index_damage *
+index_guard_damage(const struct index_guard *g)
+{
+	if (g == NULL)
+		return NULL;
+	__atomic_add_fetch(&g->damage->refs, 1, __ATOMIC_ACQ_REL);
+	return g->damage;
+}
+
+bool
+index_damage_found(const struct index_damage *d)
+{
+	return d != NULL && __atomic_load_n(&d->seen, __ATOMIC_ACQUIRE) != 0;
+}
+
+void
+index_damage_release(struct index_damage *d)
+{
+	if (d != NULL && __atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) ==
+	    0)
+		free(d);
 }
 
 bool
@@ -93,6 +126,8 @@ struct index_guard *
 index_guard_new(const struct index_view *v, int fd)
 {
 	struct index_guard *g = xcalloc(1, sizeof *g);
+	g->damage = xcalloc(1, sizeof *g->damage);
+	g->damage->refs = 1;
 	g->v = *v;
 	g->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 	return g;
@@ -221,6 +256,7 @@ replace_block(struct glevel *lv, uint64_t b, const struct slice *raw,
 			w[i] = wraw != NULL ? wraw[i] : 1;
 		mprotect(lo, len, PROT_READ);
 	}
+	__atomic_store_n(&lv->g->damage->seen, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&damage_seen, 1, __ATOMIC_RELEASE);
 }
 
@@ -368,6 +404,7 @@ index_guard_free(struct index_guard *g)
 	pthread_mutex_unlock(&slots_lock);
 	if (g->fd >= 0)
 		close(g->fd);
+	index_damage_release(g->damage);
 	free(g->levels);
 	free(g);
 }

@@ -38,6 +38,9 @@ int index_guard_add(struct index_guard *g, struct map_backing *mb,
     struct depth_level *dl);
 /* Starts answering faults in the depths added. */
 void index_guard_arm(struct index_guard *g, uint32_t nfuncs);
+/* What g's depths met, a hold on it (index.h: index_damage_of); NULL
+ * when g is. */
+struct index_damage *index_guard_damage(const struct index_guard *g);
 /* Stops answering them (before the mappings go). */
 void index_guard_free(struct index_guard *g);
 

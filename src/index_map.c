@@ -61,6 +61,24 @@ map_release(struct trace_backing *b)
 	free(mb);
 }
 
+struct index_damage *
+index_damage_of(const struct trace *t)
+{
+	if (t == NULL || t->backing == NULL || t->backing->owns != map_owns)
+		return NULL;
+	return index_guard_damage(((const struct map_backing *)
+	    t->backing)->guard);
+}
+
+bool
+index_trace_damaged(const struct trace *t)
+{
+	struct index_damage *d = index_damage_of(t);
+	bool found = index_damage_found(d);
+	index_damage_release(d);
+	return found;
+}
+
 void
 index_add_region(struct map_backing *mb, char *lo, size_t len)
 {

@@ -2,7 +2,8 @@
 # ttv --diff as a CI gate and its command line: the exit status of
 # --fail-above (0, 3) with and without --fail-on-new and --min-change, by
 # function and by path, the offenders on stderr; usage errors (2) before
-# any loading; unreadable and damaged inputs (1); -o never over either
+# any loading; unreadable and damaged inputs (1), said base first (the
+# two load at once); -o never over either
 # input; a --match-strip pattern the regex budget cannot decide (2). On
 # the two runs of tests/gen/diffpair.h, whose changes are known: main
 # +86.5 %, slower +200 %, helper +1000 % (under slower +2000 %), often
@@ -166,6 +167,21 @@ grep -q " slower$" "$tmp/out" || fail "damaged: the rows read"
 expect_rc 3 "$TTV" --diff "$base" --fail-above 50 "$tmp/cut.fxt"
 expect_rc 1 "$TTV" --diff "$base" --strict "$tmp/cut.fxt"
 [ -s "$tmp/out" ] && fail "--strict: printed rows"
+
+# both traces load at once, but what each says comes in a stable order:
+# the base's first; when the base cannot be used, nothing of the other
+head -c $(($(wc -c <"$base") - 100)) "$base" >"$tmp/cutbase.fxt"
+expect_rc 1 "$TTV" --diff "$tmp/cutbase.fxt" "$tmp/cut.fxt"
+sed 's/: offset .*//' "$tmp/err" | tr '\n' ' ' |
+    grep -q "^ttv: $tmp/cutbase.fxt ttv: $tmp/cut.fxt $" ||
+    fail "both damaged, said: $(cat "$tmp/err")"
+expect_rc 1 "$TTV" --diff "$tmp/nonexistent" "$tmp/nonexistent2"
+[ "$(cat "$tmp/err")" = "ttv: $tmp/nonexistent: No such file or directory" ] ||
+    fail "both unreadable, said: $(cat "$tmp/err")"
+expect_rc 1 "$TTV" --diff "$tmp/cutbase.fxt" --strict "$tmp/nonexistent"
+grep -q "nonexistent" "$tmp/err" && fail "base refused, said: $(cat "$tmp/err")"
+[ "$(tail -1 "$tmp/err")" = "ttv: $tmp/cutbase.fxt: stopped at the first damage (--strict)" ] ||
+    fail "base refused, said: $(cat "$tmp/err")"
 
 # -o is never either input, under any name
 cp "$base" "$tmp/keep.fxt"
