@@ -136,6 +136,7 @@ builder_new(const char *path)
 	b->path = xstrdup(path ? path : "");
 	b->wall_origin = TTV_NS_MIN;
 	b->complete_until = TTV_NS_MAX;
+	b->now = TTV_NS_MIN;
 	/* args_id 0 means "none": keep an empty run at offset 0. */
 	VEC_PUSH(&b->args, ((struct arg){ .type = ARG_NULL }));
 	return b;
