@@ -45,6 +45,8 @@ struct follow {
 	struct live_client *live;
 	uint64_t generation;	/* the live mirror's, at the last read */
 	uint64_t beacon_moves;	/* the live client's, at the last read */
+	bool holding;		/* the last read held rows back for a quiet
+				 * stream (complete_until before its end) */
 	bool ended;
 	bool first;		/* nothing read yet: no waiting */
 	struct look seen;
@@ -313,9 +315,12 @@ wait_live(struct follow *f, volatile sig_atomic_t *stop)
 		/* a relay lost for good ends the following as the session's
 		 * end does, with what it said kept for follow_close */
 		f->ended = live_client_ended(f->live) || rc != 0;
-		/* a quiet stream's beacon that went forward is news too:
-		 * rows it held back may be told */
-		if (g != f->generation || b != f->beacon_moves || f->ended) {
+		/* a quiet stream's beacon that went forward is news too
+		 * when rows were held back: they may be told (when none
+		 * were, a session quiet everywhere is not read again at
+		 * each live timer) */
+		if (g != f->generation || (b != f->beacon_moves &&
+		    f->holding) || f->ended) {
 			f->generation = g;
 			f->beacon_moves = b;
 			return f->ended ? FOLLOW_ENDED : FOLLOW_MORE;
@@ -391,6 +396,7 @@ follow_read(struct follow *f, bool *fresh, char **err)
 	 * whatever a stream's last packet */
 	if (t != NULL && f->ended)
 		t->complete_until = TTV_NS_MAX;
+	f->holding = t != NULL && t->complete_until < t->last;
 	return t;
 }
 
