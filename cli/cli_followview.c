@@ -141,9 +141,9 @@ cli_follow_view(struct cli_args *c)
 	viewer_set_follow(w, &vf);
 	struct viewer_diff vd;
 	cli_diff_viewer_options(c, &vd);
-	/* the saved state is of a finished trace: a growing one is
-	 * another each time */
-	int rc = viewer_run(w, t, &sel, &c->scope, false, &vd);
+	/* the saved state: what is not a time of one read (ui/state.h) */
+	int rc = viewer_run(w, t, &sel, &c->scope,
+	    !cli_given(c, OPT_NO_STATE), &vd);
 	srcline_free(src);
 	selection_clear(&sel);
 	/* the follower's thread is stopped: the live session let go */

@@ -44,6 +44,9 @@ struct follow {
 	struct load_options o;
 	struct live_client *live;
 	uint64_t generation;	/* the live mirror's, at the last read */
+	uint64_t beacon_moves;	/* the live client's, at the last read */
+	bool holding;		/* the last read held rows back for a quiet
+				 * stream (complete_until before its end) */
 	bool ended;
 	bool first;		/* nothing read yet: no waiting */
 	struct look seen;
@@ -308,11 +311,18 @@ wait_live(struct follow *f, volatile sig_atomic_t *stop)
 			return FOLLOW_ENDED;
 		int rc = live_client_fetch(f->live);
 		uint64_t g = live_client_generation(f->live);
+		uint64_t b = live_client_beacon_moves(f->live);
 		/* a relay lost for good ends the following as the session's
 		 * end does, with what it said kept for follow_close */
 		f->ended = live_client_ended(f->live) || rc != 0;
-		if (g != f->generation || f->ended) {
+		/* a quiet stream's beacon that went forward is news too
+		 * when rows were held back: they may be told (when none
+		 * were, a session quiet everywhere is not read again at
+		 * each live timer) */
+		if (g != f->generation || (b != f->beacon_moves &&
+		    f->holding) || f->ended) {
 			f->generation = g;
+			f->beacon_moves = b;
 			return f->ended ? FOLLOW_ENDED : FOLLOW_MORE;
 		}
 		pause_poll();
@@ -372,7 +382,22 @@ follow_read(struct follow *f, bool *fresh, char **err)
 		free(p);
 		return t;
 	}
-	return load_trace(f->path, f->force_format, &f->o, err);
+	if (f->live == NULL)
+		return load_trace(f->path, f->force_format, &f->o, err);
+	/* the quiet streams' beacons, as the client has them now: the
+	 * reader's horizon moves up to them */
+	struct load_options o = f->o;
+	struct stream_beacon *b;
+	o.nbeacons = live_client_beacons(f->live, &b);
+	o.beacons = b;
+	struct trace *t = load_trace(f->path, f->force_format, &o, err);
+	free(b);
+	/* the session is over: nothing will come before any time now,
+	 * whatever a stream's last packet */
+	if (t != NULL && f->ended)
+		t->complete_until = TTV_NS_MAX;
+	f->holding = t != NULL && t->complete_until < t->last;
+	return t;
 }
 
 struct trace *

@@ -132,6 +132,8 @@ load_trace_store(const char *path, const char *force_format,
 	if (!is_dir && opts->follow && r->complete != NULL)
 		whole.size = r->complete(m.data, m.size);
 	struct builder *b = builder_new(name);
+	if (opts->follow)
+		builder_open_to_now(b);
 	builder_set_store(b, store);
 	store = NULL;	/* the model's from here */
 	struct load_ctx ctx = {

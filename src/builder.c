@@ -121,6 +121,10 @@ struct builder {
 	ttv_ns wall_origin;
 	struct index_store *store;
 	ttv_ns complete_until;
+	/* a trace being written: calls open at its end run to now, the
+	 * newest time of any thread (set by builder_finish) */
+	bool open_to_now;
+	ttv_ns now;
 };
 
 struct builder *
@@ -132,6 +136,7 @@ builder_new(const char *path)
 	b->path = xstrdup(path ? path : "");
 	b->wall_origin = TTV_NS_MIN;
 	b->complete_until = TTV_NS_MAX;
+	b->now = TTV_NS_MIN;
 	/* args_id 0 means "none": keep an empty run at offset 0. */
 	VEC_PUSH(&b->args, ((struct arg){ .type = ARG_NULL }));
 	return b;
@@ -245,6 +250,12 @@ void
 builder_set_wall_origin(struct builder *b, ttv_ns ns_since_epoch)
 {
 	b->wall_origin = ns_since_epoch;
+}
+
+void
+builder_open_to_now(struct builder *b)
+{
+	b->open_to_now = true;
 }
 
 void
@@ -728,6 +739,8 @@ static inline void
 close_frame(struct builder *b, uint32_t track, ttv_ns t, uint32_t flags)
 {
 	struct btrack *bt = &b->tracks[track];
+	if ((flags & SLICE_UNTERMINATED) && b->open_to_now && b->now > t)
+		t = b->now;
 	struct open_frame fr = bt->stack.items[--bt->stack.len];
 	uint32_t depth = (uint32_t)bt->stack.len;
 	if (t < fr.start)
@@ -1167,7 +1180,8 @@ static void
 finish_track(struct builder *b, uint32_t t, struct track *out)
 {
 	struct btrack *bt = &b->tracks[t];
-	/* Whatever is still open ends where the track's data ends. */
+	/* Whatever is still open ends where the track's data ends (or,
+	 * in a trace being written, now: close_frame). */
 	while (bt->stack.len > 0)
 		close_frame(b, t, bt->last, SLICE_UNTERMINATED);
 	for (uint32_t d = 0; d < bt->nlevels; d++)
@@ -1259,6 +1273,10 @@ builder_finish(struct builder *b)
 	t->wall_origin = b->wall_origin;
 	t->complete_until = b->complete_until;
 
+	b->now = TTV_NS_MIN;
+	for (uint32_t i = 0; b->open_to_now && i < b->ntracks; i++)
+		if (b->tracks[i].last > b->now)
+			b->now = b->tracks[i].last;
 	t->ntracks = b->ntracks;
 	t->tracks = b->ntracks ? xcalloc(b->ntracks, sizeof *t->tracks) : NULL;
 	for (uint32_t i = 0; i < b->ntracks; i++)

@@ -59,6 +59,11 @@ void builder_set_wall_origin(struct builder *b, ttv_ns ns_since_epoch);
  * time up to which everything is known to be there (trace->
  * complete_until). */
 void builder_set_complete_until(struct builder *b, ttv_ns t);
+/* A trace being written (--follow): a call still open on the builder's
+ * stack when the trace ends runs up to now, the newest event of any
+ * thread, rather than to its own thread's last event (readers that keep
+ * their own stacks do the same with load_options.follow). */
+void builder_open_to_now(struct builder *b);
 void builder_meta(struct builder *b, const char *key, const char *value);
 /* Adds n to the count of records of a kind (names are copied). Readers
  * should count locally and call this once per kind at the end. */

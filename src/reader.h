@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "builder.h"
 #include "mapfile.h"
@@ -41,7 +42,29 @@ struct load_options {
 	 * its index does not list yet, an empty metadata file) is "not yet",
 	 * left out without a word, never damage. */
 	bool follow;
+	/* Following a live session: streams that said they have nothing
+	 * before a time (the relay's INACTIVE beacons), so that a quiet
+	 * stream does not hold back what the others wrote (a CTF reader's
+	 * complete_until); NULL when none did. */
+	const struct stream_beacon *beacons;
+	size_t nbeacons;
 };
+
+/* A stream's beacon: its file, relative to the directory read, and the
+ * time (in its clock's cycles, as its packets' times) before which it
+ * will write nothing more. */
+struct stream_beacon {
+	const char *file;
+	uint64_t cycles;
+};
+
+/* The order of load_options.beacons: by file (strcmp). */
+static inline int
+stream_beacon_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct stream_beacon *)a)->file,
+	    ((const struct stream_beacon *)b)->file);
+}
 
 struct load_ctx {
 	const char *path;

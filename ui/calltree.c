@@ -19,7 +19,17 @@
 #include "panes.h"
 #include "text.h"
 #include "timefmt.h"
+#include "tree_path.h"
 #include "xalloc.h"
+
+/* The folds and the selected node of an older read's tree, by path
+ * (ttv --follow): what the pane's first tree is opened as. */
+struct calltree_carry {
+	struct pane_carry base;
+	struct tree_path **open;	/* the nodes whose children show */
+	size_t nopen;
+	struct tree_path *sel;
+};
 
 struct calltree_pane {
 	struct pane base;	/* base.pos: the selected row */
@@ -27,7 +37,22 @@ struct calltree_pane {
 	uint8_t *open;		/* tree.n: the node's children are shown */
 	uint32_t *rows;		/* the nodes shown, in order */
 	size_t nrows;
+	struct calltree_carry *carried;	/* until the pane is used, or NULL */
 };
+
+static void
+carry_free(struct pane_carry *pc)
+{
+	struct calltree_carry *c = (struct calltree_carry *)pc;
+
+	if (c == NULL)
+		return;
+	for (size_t i = 0; i < c->nopen; i++)
+		tree_path_free(c->open[i]);
+	free(c->open);
+	tree_path_free(c->sel);
+	free(c);
+}
 
 #define NUM_W 10
 #define PCT_W 7
@@ -48,6 +73,8 @@ calltree_free(struct pane *pane)
 
 	free(p->open);
 	free(p->rows);
+	if (p->carried != NULL)
+		carry_free(&p->carried->base);
 	free(p);
 }
 
@@ -110,6 +137,23 @@ sync_tree(struct calltree_pane *p, struct view *v)
 	p->open = xcalloc(ct->n ? ct->n : 1, 1);
 	p->rows = xcalloc(ct->n ? ct->n : 1, sizeof *p->rows);
 	p->gen = v->tree_gen;
+	if (p->carried != NULL) {
+		/* the folds of the older read, where its nodes still are: on
+		 * each tree of this read (the window it is carried to comes
+		 * after the first) until the pane is used */
+		struct calltree_carry *c = p->carried;
+		for (size_t i = 0; i < c->nopen; i++) {
+			uint32_t n = tree_path_find(v, c->open[i]);
+			if (n != CALL_NONE)
+				p->open[n] = 1;
+		}
+		if (ct->n > 0)
+			p->open[0] = 1;
+		rebuild_rows(ct, p);
+		uint32_t sel = tree_path_find(v, c->sel);
+		p->base.pos.sel = sel != CALL_NONE ? row_of(p, sel) : 0;
+		return true;
+	}
 	if (ct->n > 0)
 		open_hottest(ct, p, 0);
 	rebuild_rows(ct, p);
@@ -301,6 +345,11 @@ calltree_command(struct pane *pane, struct view *v, enum cmd c)
 	const struct call_node *n = &ct->nodes[id];
 	bool has_children = n->first_child != CALL_NONE;
 
+	/* the user moves in the pane: what was carried is theirs no more */
+	if (p->carried != NULL)
+		carry_free(&p->carried->base);
+	p->carried = NULL;
+
 	switch (c) {
 	case CMD_TREE_FOLD:
 		if (has_children && p->open[id])
@@ -367,6 +416,61 @@ calltree_selected(struct pane *pane, struct view *v)
 	return v->tree.nodes[p->rows[p->base.pos.sel]].func;
 }
 
+static struct calltree_carry *
+copy_carry(const struct calltree_carry *from)
+{
+	struct calltree_carry *c = xcalloc(1, sizeof *c);
+
+	c->base.free = carry_free;
+	c->open = xcalloc(from->nopen ? from->nopen : 1, sizeof *c->open);
+	for (size_t i = 0; i < from->nopen; i++)
+		c->open[c->nopen++] = tree_path_copy(from->open[i]);
+	c->sel = tree_path_copy(from->sel);
+	return c;
+}
+
+static struct pane_carry *
+calltree_carry_take(struct pane *pane, struct view *v)
+{
+	struct calltree_pane *p = (struct calltree_pane *)pane;
+
+	/* what came from the read before and is not used yet goes on (this
+	 * read's tree may not even be there yet); else the folds of the
+	 * tree the pane's nodes are of (v->tree stays while a newer one is
+	 * computed) */
+	if (p->carried != NULL)
+		return &copy_carry(p->carried)->base;
+	if (p->gen != v->tree_gen || p->open == NULL || v->tree.n == 0)
+		return NULL;
+	struct calltree_carry *c = xcalloc(1, sizeof *c);
+	c->base.free = carry_free;
+	for (uint32_t i = 1; i < v->tree.n; i++)
+		if (p->open[i])
+			c->nopen++;
+	c->open = xcalloc(c->nopen ? c->nopen : 1, sizeof *c->open);
+	c->nopen = 0;
+	for (uint32_t i = 1; i < v->tree.n; i++)
+		if (p->open[i])
+			c->open[c->nopen++] = tree_path_of(v, i);
+	if (p->nrows > 0 && p->base.pos.sel < p->nrows)
+		c->sel = tree_path_of(v, p->rows[p->base.pos.sel]);
+	return &c->base;
+}
+
+static void
+calltree_carry_apply(struct pane *pane, struct view *v,
+    const struct pane_carry *pc)
+{
+	struct calltree_pane *p = (struct calltree_pane *)pane;
+	struct calltree_carry *c =
+	    copy_carry((const struct calltree_carry *)pc);
+
+	(void)v;
+	if (p->carried != NULL)
+		carry_free(&p->carried->base);
+	p->carried = c;
+}
+
 const struct pane_class pane_calltree = {
 	.title = "Call tree",
 	.ctx = CTX_CALLTREE,
@@ -377,4 +481,6 @@ const struct pane_class pane_calltree = {
 	.command = calltree_command,
 	.mouse = calltree_mouse,
 	.selected_func = calltree_selected,
+	.carry_take = calltree_carry_take,
+	.carry_apply = calltree_carry_apply,
 };

@@ -16,16 +16,37 @@
 #include "panes.h"
 #include "text.h"
 #include "timefmt.h"
+#include "tree_path.h"
 #include "xalloc.h"
 
 /* The pane's own state over the view's call tree (view->tree, shared with
  * the call tree pane): the graph's zoomed and selected nodes, its
  * orientation and where the last draw put each node. */
+/* The zoomed and selected nodes of an older read's tree, by path (ttv
+ * --follow): where the pane's first tree is shown from. */
+struct flame_carry {
+	struct pane_carry base;
+	struct tree_path *root, *sel;
+	bool icicle;
+};
+
 struct flame_pane {
 	struct pane base;
 	uint64_t gen;		/* the view->tree_gen fv's nodes are of */
 	struct flame_view fv;
+	struct flame_carry *carried;	/* until the pane is used, or NULL */
+	bool applied;		/* to this tree */
 };
+
+static void
+carry_free(struct pane_carry *pc)
+{
+	struct flame_carry *c = (struct flame_carry *)pc;
+
+	tree_path_free(c->root);
+	tree_path_free(c->sel);
+	free(c);
+}
 
 static struct pane *
 flame_create(struct view *v)
@@ -42,6 +63,8 @@ flame_free(struct pane *p)
 	struct flame_pane *fl = (struct flame_pane *)p;
 
 	flamegraph_free(&fl->fv);
+	if (fl->carried != NULL)
+		carry_free(&fl->carried->base);
 	free(fl);
 }
 
@@ -55,8 +78,28 @@ flame_sync(struct pane *p, struct view *v)
 	if (fl->gen != v->tree_gen) {
 		fl->gen = v->tree_gen;
 		fl->fv.root = fl->fv.sel = 0;
+		fl->applied = false;
+	}
+	if (fl->carried != NULL && v->tree_valid && !fl->applied) {
+		/* the older read's zoom, where its nodes still are: on each
+		 * tree of this read (the window it is carried to comes
+		 * after the first) until the pane is used */
+		uint32_t root = tree_path_find(v, fl->carried->root);
+		uint32_t sel = tree_path_find(v, fl->carried->sel);
+		fl->fv.root = root != CALL_NONE ? root : 0;
+		fl->fv.sel = sel != CALL_NONE ? sel : fl->fv.root;
+		fl->applied = true;
 	}
 	return fl;
+}
+
+/* The user moved in the pane: what was carried is theirs no more. */
+static void
+drop_carried(struct flame_pane *fl)
+{
+	if (fl->carried != NULL)
+		carry_free(&fl->carried->base);
+	fl->carried = NULL;
 }
 
 void
@@ -244,7 +287,10 @@ flame_command(struct pane *p, struct view *v, enum cmd c)
 		view_data_changed(v);
 		return PANE_REDRAW;
 	}
-	return flamegraph_command(&src, &fl->fv, c);
+	int r = flamegraph_command(&src, &fl->fv, c);
+	if (r != PANE_UNHANDLED)
+		drop_carried(fl);
+	return r;
 }
 
 /* Click: select the node under the pointer; on the selected one, zoom. */
@@ -264,6 +310,7 @@ flame_mouse(struct pane *p, struct view *v, struct rect r, int x, int y,
 	if (n == fl->fv.sel)
 		fl->fv.root = n;
 	fl->fv.sel = n;
+	drop_carried(fl);
 	return PANE_REDRAW;
 }
 
@@ -276,6 +323,53 @@ flame_selected(struct pane *p, struct view *v)
 	    v->tree.nodes[fl->fv.sel].func : CALL_NONE;
 }
 
+static struct flame_carry *
+copy_carry(const struct flame_carry *from)
+{
+	struct flame_carry *c = xcalloc(1, sizeof *c);
+
+	c->base.free = carry_free;
+	c->root = tree_path_copy(from->root);
+	c->sel = tree_path_copy(from->sel);
+	c->icicle = from->icicle;
+	return c;
+}
+
+static struct pane_carry *
+flame_carry_take(struct pane *p, struct view *v)
+{
+	struct flame_pane *fl = (struct flame_pane *)p;
+
+	/* what came from the read before and is not used yet goes on (this
+	 * read's tree may not even be there yet); else the zoom on the
+	 * tree the pane's nodes are of (v->tree stays while a newer one
+	 * is computed) */
+	if (fl->carried != NULL)
+		return &copy_carry(fl->carried)->base;
+	if (fl->gen != v->tree_gen || v->tree.n == 0)
+		return NULL;
+	struct flame_carry *c = xcalloc(1, sizeof *c);
+	c->base.free = carry_free;
+	c->root = tree_path_of(v, fl->fv.root);
+	c->sel = tree_path_of(v, fl->fv.sel);
+	c->icicle = fl->fv.icicle;
+	return &c->base;
+}
+
+static void
+flame_carry_apply(struct pane *p, struct view *v, const struct pane_carry *pc)
+{
+	struct flame_pane *fl = (struct flame_pane *)p;
+	const struct flame_carry *from = (const struct flame_carry *)pc;
+	struct flame_carry *c = copy_carry(from);
+
+	(void)v;
+	fl->fv.icicle = from->icicle;
+	drop_carried(fl);
+	fl->carried = c;
+	fl->applied = false;
+}
+
 const struct pane_class pane_flame = {
 	.title = "Flame",
 	.ctx = CTX_FLAME,
@@ -286,4 +380,6 @@ const struct pane_class pane_flame = {
 	.command = flame_command,
 	.mouse = flame_mouse,
 	.selected_func = flame_selected,
+	.carry_take = flame_carry_take,
+	.carry_apply = flame_carry_apply,
 };

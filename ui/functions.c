@@ -378,6 +378,48 @@ functions_columns(struct pane *pane)
 	return &((struct functions_pane *)pane)->cols;
 }
 
+/* The sort order, carried to a newer read of the trace (ttv --follow). */
+struct functions_carry {
+	struct pane_carry base;
+	enum stats_key sort_key;
+	bool sort_desc;
+};
+
+static void
+functions_carry_free(struct pane_carry *c)
+{
+	free(c);
+}
+
+static struct pane_carry *
+functions_carry_take(struct pane *pane, struct view *v)
+{
+	struct functions_pane *fp = (struct functions_pane *)pane;
+	struct functions_carry *c = xcalloc(1, sizeof *c);
+
+	(void)v;
+	c->base.free = functions_carry_free;
+	c->sort_key = fp->sort_key;
+	c->sort_desc = fp->sort_desc;
+	return &c->base;
+}
+
+static void
+functions_carry_apply(struct pane *pane, struct view *v,
+    const struct pane_carry *pc)
+{
+	struct functions_pane *fp = (struct functions_pane *)pane;
+	const struct functions_carry *c = (const struct functions_carry *)pc;
+
+	/* samples only where the newer read has them */
+	if (c->sort_key != STATS_SAMPLES || v->sampled) {
+		fp->sort_key = c->sort_key;
+		fp->sort_desc = c->sort_desc;
+	}
+	if (fp->valid)
+		stats_sort(v->trace, &fp->stats, fp->sort_key, fp->sort_desc);
+}
+
 const struct pane_class pane_functions = {
 	.title = "Functions",
 	.ctx = CTX_FUNCTIONS,
@@ -390,4 +432,6 @@ const struct pane_class pane_functions = {
 	.mouse = functions_mouse,
 	.selected_func = functions_selected,
 	.columns = functions_columns,
+	.carry_take = functions_carry_take,
+	.carry_apply = functions_carry_apply,
 };

@@ -58,6 +58,13 @@ struct list_pos {
 struct pane_class;
 struct column_set;
 
+/* A pane's own state carried over to a newer read of its trace (ttv
+ * --follow, view_carry.h), in terms that outlast the old read (names,
+ * not node numbers): made by its class's carry_take, freed by free. */
+struct pane_carry {
+	void (*free)(struct pane_carry *c);
+};
+
 /* The first member of every pane's state. */
 struct pane {
 	const struct pane_class *cls;
@@ -99,6 +106,14 @@ struct pane_class {
 	 * pane that has the entry needs more than the trace, and the saved
 	 * state never names it. */
 	bool (*available)(struct pane *p, struct view *v);
+	/* Its own state (a zoom, folds) taken from the view of the old
+	 * read while that is alive, or NULL; NULL: nothing to carry. */
+	struct pane_carry *(*carry_take)(struct pane *p, struct view *v);
+	/* What carry_take made, given to the pane of the newer read's
+	 * view (just made): it is applied once that view's data is there
+	 * (a call tree computed). */
+	void (*carry_apply)(struct pane *p, struct view *v,
+	    const struct pane_carry *c);
 };
 
 /* Shared by list panes (ui/list.c): moves pos over n rows; PANE_*

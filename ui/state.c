@@ -87,6 +87,13 @@ identify(const char *path, struct identity *id)
 {
 	struct stat st;
 
+	if (strstr(path, "://") != NULL) {
+		/* a live session (net://...): its URL, which never changes
+		 * size */
+		id->real = xstrdup(path);
+		id->size = id->mtime_ns = 0;
+		return true;
+	}
 	id->real = realpath(path, NULL);
 	if (id->real == NULL || stat(id->real, &st) != 0) {
 		free(id->real);
@@ -371,15 +378,30 @@ cmp_tid(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Whether one of the saved threads is in the trace. */
+static bool
+any_thread(const struct trace *t, const struct candidate *c)
+{
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		if (t->tracks[i].kind == TRACK_THREAD &&
+		    bsearch(&t->tracks[i].tid, c->tids, c->ntids,
+		    sizeof *c->tids, cmp_tid) != NULL)
+			return true;
+	return false;
+}
+
 static void
-apply(struct view *v, struct candidate *c, bool keep_filters)
+apply(struct view *v, struct candidate *c, bool keep_filters, bool follow)
 {
 	const struct trace *t = v->trace;
 
-	if (!keep_filters && c->threads) {
+	if (c->threads)
+		qsort(c->tids, c->ntids, sizeof *c->tids, cmp_tid);
+	/* a trace being written may not have its threads yet: a pick of
+	 * none of them would hide them all */
+	if (!keep_filters && c->threads && (!follow || any_thread(t, c))) {
 		/* sorted, then looked up: a trace of many threads and a
 		 * list of them all stay linear-logarithmic */
-		qsort(c->tids, c->ntids, sizeof *c->tids, cmp_tid);
 		for (uint32_t i = 0; i < t->ntracks; i++)
 			if (t->tracks[i].kind == TRACK_THREAD &&
 			    bsearch(&t->tracks[i].tid, c->tids, c->ntids,
@@ -429,8 +451,21 @@ apply(struct view *v, struct candidate *c, bool keep_filters)
 	}
 }
 
+/* What a trace being written keeps of its saved state: the settings
+ * that are not times or calls of one read. */
+static bool
+follow_keeps(const char *line)
+{
+	static const char *const times[] = { "window ", "range ", "mark " };
+
+	for (size_t i = 0; i < sizeof times / sizeof *times; i++)
+		if (strncmp(line, times[i], strlen(times[i])) == 0)
+			return false;
+	return true;
+}
+
 bool
-state_load(struct view *v, const char *path, bool keep_filters)
+state_load(struct view *v, const char *path, bool keep_filters, bool follow)
 {
 	struct identity id;
 	char *why = NULL, *file;
@@ -477,9 +512,11 @@ state_load(struct view *v, const char *path, bool keep_filters)
 			long long size, mtime;
 			if (strcmp(line, want) != 0) {
 				s += strncmp(s, "trace ", 6) == 0 ? 6 : 0;
+				/* a trace being written changes all the
+				 * time: its path is what it is known by */
 				if (field_ll(&s, &size) && field_ll(&s, &mtime) &&
 				    strcmp(s, real) == 0)
-					changed = true;
+					changed = !follow;
 				else
 					why = xstrdup("saved for another "
 					    "trace");
@@ -490,6 +527,8 @@ state_load(struct view *v, const char *path, bool keep_filters)
 				break;
 			continue;
 		}
+		if (follow && !follow_keeps(line))
+			continue;
 		const char *bad = parse_line(v, line, &c);
 		if (bad != NULL)
 			why = xasprintf("line %d: %s", lineno, bad);
@@ -498,7 +537,7 @@ state_load(struct view *v, const char *path, bool keep_filters)
 		why = xstrdup("not a ttv state file");
 	if (why == NULL && c.func_name != NULL &&
 	    (c.func = func_by_name(v->trace, c.func_name, c.text_form)) ==
-	    CALL_NONE)
+	    CALL_NONE && !follow)
 		why = xasprintf("line %d: no such function", c.func_line);
 	if (changed)
 		view_message(v, false, "the trace changed since its state was "
@@ -506,7 +545,7 @@ state_load(struct view *v, const char *path, bool keep_filters)
 	else if (why != NULL)
 		view_message(v, true, "saved state %s ignored: %s", file, why);
 	else if (text != NULL) {
-		apply(v, &c, keep_filters);
+		apply(v, &c, keep_filters, follow);
 		ok = true;
 	}
 	free(why);

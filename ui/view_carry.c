@@ -68,6 +68,7 @@ struct view_carry {
 	char *search_pattern;
 	char *sql_query;	/* the SQL pane's, run again */
 	struct carried_mark marks[26];
+	struct pane_carry *own[PANE_COUNT];	/* each pane's own state */
 	char msg[256];
 	bool msg_error;
 };
@@ -247,6 +248,10 @@ view_carry_take(const struct view *v)
 		if (v->marks[i].set && v->marks[i].has_cursor)
 			c->marks[i].call = call_key_of(t, v->marks[i].cursor);
 	}
+	for (int p = 0; p < PANE_COUNT; p++)
+		if (v->panes[p]->cls->carry_take != NULL)
+			c->own[p] = v->panes[p]->cls->carry_take(v->panes[p],
+			    (struct view *)v);
 	memcpy(c->msg, v->msg, sizeof c->msg);
 	c->msg_error = v->msg_error;
 	return c;
@@ -324,6 +329,9 @@ view_carry_apply(const struct view_carry *c, struct view *v)
 			cs->shown = c->cols[p];
 		/* each list clamps its row to what it holds at its draw */
 		v->panes[p]->pos = c->pos[p];
+		if (c->own[p] != NULL && v->panes[p]->cls->carry_apply != NULL)
+			v->panes[p]->cls->carry_apply(v->panes[p], v,
+			    c->own[p]);
 	}
 	func_id f = CALL_NONE;
 	if (c->calls_func_name != NULL)
@@ -359,5 +367,8 @@ view_carry_free(struct view_carry *c)
 	free(c->func_pattern);
 	free(c->search_pattern);
 	free(c->sql_query);
+	for (int p = 0; p < PANE_COUNT; p++)
+		if (c->own[p] != NULL)
+			c->own[p]->free(c->own[p]);
 	free(c);
 }

@@ -4,7 +4,8 @@
  * each pane's selected row and columns, the details pane, the time
  * format, the cursor, folded lanes, thread and function filters, the
  * search, the SQL pane's query (run again on the new trace), bookmarks,
- * the status message — taken while the old trace is alive, then applied
+ * each pane's own state (pane_class.carry_take: the functions' sort, the
+ * flame graph's zoom, the call tree's folds), the status message — taken while the old trace is alive, then applied
  * to a fresh view of the new one. Indexes of one read mean nothing in
  * the next, so threads are found again by their (kind, process id,
  * thread id, name) and calls by their thread, depth and start time; a

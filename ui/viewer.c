@@ -1449,7 +1449,8 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 	diff_pane_setup(&w.view, diff, sel);
 	apply_scope(&w, sc, &sel->f);
 	merged_message(&w.view);
-	if (keep_state && state_load(&w.view, w.path, scope_filters(sc)) &&
+	if (keep_state && state_load(&w.view, w.path, scope_filters(sc),
+	    w.can_follow) &&
 	    w.view.msg[0] == '\0')
 		view_message(&w.view, false, "state of the last session "
 		    "restored (--no-state starts afresh)");

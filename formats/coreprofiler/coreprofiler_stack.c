@@ -706,12 +706,21 @@ cp_thread_destroyed(struct cp *cp, uint32_t th)
 void
 cp_finish(struct cp *cp)
 {
+	/* A log being written (--follow): a thread's open frames are still
+	 * running, up to now, the newest record of any thread. */
+	ttv_ns now = TTV_NS_MIN;
+	bool follow = cp->ctx->opts != NULL && cp->ctx->opts->follow;
+	for (size_t th = 0; follow && th < cp->threads.len; th++)
+		if (cp->threads.items[th].track != CP_NONE &&
+		    cp->threads.items[th].last_t + 1 > now)
+			now = cp->threads.items[th].last_t + 1;
 	for (size_t th = 0; th < cp->threads.len; th++) {
 		struct cp_thread *T = &cp->threads.items[th];
 		/* The last record's stack is known to its time, not after:
 		 * 1 ns keeps its frames (and their samples) in the tree. */
 		if (T->track != CP_NONE)
-			close_frames(cp, T, 0, T->last_t + 1, SLICE_UNTERMINATED);
+			close_frames(cp, T, 0, T->last_t + 1 > now ?
+			    T->last_t + 1 : now, SLICE_UNTERMINATED);
 		if (T->rt.len > 0) {
 			/* Open intervals end with the track, or at the start
 			 * of the innermost one if that is later. */

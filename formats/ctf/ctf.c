@@ -1270,7 +1270,8 @@ ctf_load(struct load_ctx *ctx)
 	if (L.have_origin)
 		builder_set_wall_origin(L.b, L.origin);
 	int64_t horizon;
-	if (growing && L.have_origin && ctf_reader_horizon(L.r, &horizon))
+	if (growing && L.have_origin && ctf_reader_horizon(L.r,
+	    ctx->opts->beacons, ctx->opts->nbeacons, &horizon))
 		builder_set_complete_until(L.b, (ttv_ns)((uint64_t)horizon -
 		    (uint64_t)L.origin));
 	ctf_lttng_finish(L.lt, L.b);

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "mapfile.h"
+#include "reader.h"
 #include "env.h"
 #include "ctf_dir.h"
 #include "stream/ctf_index.h"
@@ -114,6 +115,10 @@ struct ctf_stream_slot {
 	uint64_t released;
 	uint64_t done;		/* its share of ctf_reader_bytes_done */
 	bool retired;		/* ended and given back */
+	/* the last packet its index lists (a growing trace's horizon),
+	 * kept apart: the index goes when the stream ends */
+	bool has_last;
+	uint64_t last_end, last_class;
 };
 
 /* What a filling thread takes along: its scratch for the raw hook, and
@@ -385,6 +390,13 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 		    r->diag, r->arg);
 	/* from here on, what the index has to say comes up while filling
 	 * batches, maybe on a worker: it travels in the batch */
+	if (ss->s.idx != NULL && ss->s.idx->n > 0) {
+		const struct ctf_index_entry *e =
+		    &ss->s.idx->e[ss->s.idx->n - 1];
+		ss->has_last = true;
+		ss->last_end = e->ts_end;
+		ss->last_class = e->stream_id;
+	}
 	if (ss->s.idx != NULL) {
 		ss->s.idx->diag = batch_diag;
 		ss->s.idx->arg = ss;
@@ -1228,21 +1240,29 @@ ctf_reader_open_growing(const char *path, ctf_diag_fn dfn, void *arg,
 }
 
 bool
-ctf_reader_horizon(const struct ctf_reader *r, int64_t *ns)
+ctf_reader_horizon(const struct ctf_reader *r,
+    const struct stream_beacon *beacons, size_t nbeacons, int64_t *ns)
 {
 	bool any = false;
 	for (size_t i = 0; i < r->nstreams; i++) {
-		const struct ctf_stream *s = &r->streams[i]->s;
-		if (s->idx == NULL || s->idx->n == 0)
+		const struct ctf_stream_slot *ss = r->streams[i];
+		const struct ctf_stream *s = &ss->s;
+		if (!ss->has_last)
 			continue;
-		const struct ctf_index_entry *e = &s->idx->e[s->idx->n - 1];
 		const struct ctf_meta *m = s->trace->m;
 		const struct ctf_stream_class *sc = ctf_stream_by_id(m,
-		    e->stream_id);
+		    ss->last_class);
 		if (sc == NULL || sc->clock < 0 || (size_t)sc->clock >=
 		    m->nclocks)
 			continue;
-		int64_t t = ctf_clock_ns(&m->clocks[sc->clock], e->ts_end);
+		uint64_t until = ss->last_end;
+		struct stream_beacon key = { .file = s->path };
+		const struct stream_beacon *b = nbeacons == 0 ? NULL :
+		    bsearch(&key, beacons, nbeacons, sizeof *beacons,
+		    stream_beacon_cmp);
+		if (b != NULL && b->cycles > until)
+			until = b->cycles;
+		int64_t t = ctf_clock_ns(&m->clocks[sc->clock], until);
 		if (!any || t < *ns)
 			*ns = t;
 		any = true;

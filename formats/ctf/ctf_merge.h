@@ -33,9 +33,14 @@ struct ctf_reader *ctf_reader_open_growing(const char *path,
  * last packets' ends, in ns of their clocks (what ctf_item.ns counts).
  * False when no stream has an indexed packet. An event still to come in
  * a stream comes after its last packet, so nothing before the horizon
- * is still to come — except in a stream quiet since before it, which
- * holds the horizon back until it writes again. */
-bool ctf_reader_horizon(const struct ctf_reader *r, int64_t *ns);
+ * is still to come. A stream quiet since before it holds the horizon
+ * back until it writes again, unless it said it has nothing before a
+ * later time: beacons (a live relay's INACTIVE, sorted by file, n of
+ * them) move its end up to theirs. Kept after the walk: the streams'
+ * indexes are not. */
+struct stream_beacon;
+bool ctf_reader_horizon(const struct ctf_reader *r,
+    const struct stream_beacon *beacons, size_t nbeacons, int64_t *ns);
 void ctf_reader_free(struct ctf_reader *r);
 /* Stops the workers (they finish the batch they are filling): nothing is
  * decoded, nor the raw hook called, after it returns. */

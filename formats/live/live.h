@@ -93,6 +93,14 @@ void live_client_report(const struct live_client *c, struct builder *b);
 bool live_client_has_data(const struct live_client *c);
 bool live_client_ended(const struct live_client *c);
 uint64_t live_client_generation(const struct live_client *c);
+/* The beacons of the streams that said INACTIVE (load_options.beacons,
+ * in its order): *out (caller frees the array; its names are the
+ * client's, valid until it is closed) and their count. */
+size_t live_client_beacons(const struct live_client *c,
+    struct stream_beacon **out);
+/* A counter bumped each time a beacon went forward: what a follower
+ * holds back for a quiet stream may be told. */
+uint64_t live_client_beacon_moves(const struct live_client *c);
 /* Detaches (politely, when the relay is still there) and closes the
  * connection; the mirror and what the client had to say stay. */
 void live_client_hangup(struct live_client *c);

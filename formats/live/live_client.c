@@ -586,6 +586,32 @@ live_client_generation(const struct live_client *c)
 	return c->generation;
 }
 
+uint64_t
+live_client_beacon_moves(const struct live_client *c)
+{
+	return c->beacon_moves;
+}
+
+size_t
+live_client_beacons(const struct live_client *c, struct stream_beacon **out)
+{
+	size_t n = 0;
+	*out = NULL;
+	for (size_t i = 0; i < c->nstreams; i++) {
+		const struct lstream *st = &c->streams[i];
+		if (!st->has_beacon || st->mstream < 0)
+			continue;
+		*out = xreallocarray(*out, n + 1, sizeof **out);
+		(*out)[n++] = (struct stream_beacon){
+			.file = live_mirror_stream_file(c->m, st->mstream),
+			.cycles = st->beacon,
+		};
+	}
+	if (n > 1)
+		qsort(*out, n, sizeof **out, stream_beacon_cmp);
+	return n;
+}
+
 void
 live_client_report(const struct live_client *c, struct builder *b)
 {

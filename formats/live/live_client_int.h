@@ -27,6 +27,10 @@ struct lstream {
 	uint64_t fetched;	/* packets in this fetch */
 	bool has_last;		/* the last packet mirrored: its times */
 	uint64_t last_begin, last_end;
+	/* INACTIVE's beacon, the latest: the stream has nothing before it
+	 * (in its clock's cycles) */
+	bool has_beacon;
+	uint64_t beacon;
 	bool skip;		/* attached again: skip what is mirrored */
 	bool pending;		/* an index whose packet is still to come */
 	struct live_index pend;
@@ -62,6 +66,7 @@ struct live_client {
 	int lost;		/* reconnections since the last packet */
 	int64_t quiet_at;	/* from then on, a RETRY means no data */
 	uint64_t generation;
+	uint64_t beacon_moves;	/* a quiet stream's beacon went forward */
 	bool ended, need_streams, detached;
 	enum live_cmd cmd;	/* the command being answered */
 	struct diag *diags;

@@ -267,6 +267,13 @@ step_stream(struct live_client *c, struct lstream *st, bool quiet,
 			st->state = S_CAUGHT_UP;
 		return STEP_OK;
 	case LIVE_INDEX_INACTIVE:
+		/* the beacon: what the stream will write comes after it,
+		 * so the time merge need not wait for it up to there */
+		if (!st->has_beacon || ix->ts_end > st->beacon) {
+			st->beacon = ix->ts_end;
+			c->beacon_moves++;
+		}
+		st->has_beacon = true;
 		st->state = S_CAUGHT_UP;
 		return STEP_OK;
 	case LIVE_INDEX_HUP:

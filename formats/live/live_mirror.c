@@ -393,6 +393,12 @@ live_mirror_packet(struct live_mirror *m, int stream, const void *buf,
 	return 0;
 }
 
+const char *
+live_mirror_stream_file(const struct live_mirror *m, int stream)
+{
+	return m->streams[stream].data;
+}
+
 uint64_t
 live_mirror_bytes(const struct live_mirror *m)
 {

@@ -51,6 +51,9 @@ int live_mirror_stream(struct live_mirror *m, int trace, uint64_t stream_id,
 int live_mirror_packet(struct live_mirror *m, int stream, const void *buf,
     size_t len, const struct live_index *ix, char **err);
 
+/* A stream's data file, relative to the root. */
+const char *live_mirror_stream_file(const struct live_mirror *m,
+    int stream);
 /* Bytes written so far (packets and metadata). */
 uint64_t live_mirror_bytes(const struct live_mirror *m);
 /* Whether a trace has metadata and packets to read. */

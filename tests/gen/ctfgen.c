@@ -45,6 +45,9 @@
  *     -Z N        with -R: the Nth packet written (from 0) says it is
  *                 gzip-compressed
  *     -E N        with -R: the Nth packet written says it is encrypted
+ *     -m N        a thread moves to the other stream after every N of its
+ *                 events, as a scheduler moves it to another CPU (default:
+ *                 each thread stays on one stream)
  *     -D RUN      instead of random calls, the base or the new run of
  *                 diffpair.h's program (ttv --diff's tests): its threads
  *                 on streams 0 and 1, functions named by their addresses,
@@ -86,6 +89,7 @@ static bool compact;
 static bool ctf2;
 static bool wide;		/* -W */
 static uint64_t back_every;	/* -B */
+static uint64_t migrate_every;	/* -m */
 static bool rfc;		/* -R */
 static uint64_t first_ts = UINT64_MAX, last_ts;	/* of all events */
 static int64_t zip_packet = -1, aes_packet = -1;	/* -Z, -E */
@@ -924,6 +928,8 @@ struct thread {
 	int stack[MAXDEPTH];
 	int depth;
 	uint64_t slices;
+	unsigned stream;	/* where its events go now (-m) */
+	uint64_t events;
 };
 
 static uint64_t func_count[NFUNCS];
@@ -1061,7 +1067,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: ctfgen [-2] [-b] [-c] [-p] [-n CALLS] [-t THREADS] "
 	    "[-P BYTES] [-d N] [-s SEED] [-S N] [-T NS] [-e FILE] [-i] [-L FILE] "
-	    "[-B N] [-W] [-M] [-R] [-Z N] [-E N] [-D base|new] OUTDIR\n");
+	    "[-B N] [-W] [-M] [-R] [-Z N] [-E N] [-D base|new] [-m N] OUTDIR\n");
 	exit(2);
 }
 
@@ -1076,7 +1082,7 @@ main(int argc, char **argv)
 	bool index = false, other_order = false;
 	int diff_run = -1;	/* -D: 0 base, 1 new */
 	int c;
-	while ((c = getopt(argc, argv, "2bcpn:t:P:d:s:S:T:e:iL:B:WMRZ:E:D:")) != -1) {
+	while ((c = getopt(argc, argv, "2bcpn:t:P:d:s:S:T:e:iL:B:WMRZ:E:D:m:")) != -1) {
 		switch (c) {
 		case '2': ctf2 = true; break;
 		case 'b': be = true; break;
@@ -1094,6 +1100,7 @@ main(int argc, char **argv)
 		case 'L': packet_list = optarg; break;
 		case 'B': back_every = strtoull(optarg, NULL, 0); break;
 		case 'W': wide = true; break;
+		case 'm': migrate_every = strtoull(optarg, NULL, 0); break;
 		case 'M': other_order = true; break;
 		case 'R': rfc = true; break;
 		case 'Z': zip_packet = (int64_t)strtoull(optarg, NULL, 0); break;
@@ -1152,8 +1159,10 @@ main(int argc, char **argv)
 	struct thread th[64];
 	memset(th, 0, sizeof th);
 	const uint32_t pid = 4242;
-	for (unsigned i = 0; i < nthreads; i++)
+	for (unsigned i = 0; i < nthreads; i++) {
 		th[i].tid = pid + i;
+		th[i].stream = i % NSTREAMS;
+	}
 	/* just below a wrap of the narrow timestamp, so it wraps early */
 	uint64_t ts = compact ? ((uint64_t)5 << 27) - 5000 :
 	    ((uint64_t)3 << 32) - 50000;
@@ -1191,7 +1200,8 @@ main(int argc, char **argv)
 			break;
 		unsigned ti = (unsigned)(rnd() % nthreads);
 		struct thread *t = &th[ti];
-		struct stream *s = &streams[ti % NSTREAMS];
+		unsigned si = migrate_every ? t->stream : ti % NSTREAMS;
+		struct stream *s = &streams[si];
 		/* steps: mostly short, now and then past the header's range */
 		uint64_t r = rnd();
 		if (r % (max_step ? 65536 : 97) == 0)
@@ -1200,7 +1210,7 @@ main(int argc, char **argv)
 		else
 			ts += 1 + (r >> 20) % (max_step ? max_step :
 			    compact ? 40000 : 3000000);
-		ensure_room(s, (int)(ti % NSTREAMS), ts);
+		ensure_room(s, (int)si, ts);
 		bool enter = written < calls && t->depth < MAXDEPTH &&
 		    (t->depth == 0 || rnd() % 100 < 45);
 		if (enter) {
@@ -1223,7 +1233,7 @@ main(int argc, char **argv)
 			continue;
 		if (sample_every && rnd() % sample_every == 0) {
 			ts += 1 + rnd() % 1000;
-			ensure_room(s, (int)(ti % NSTREAMS), ts);
+			ensure_room(s, (int)si, ts);
 			if (discard_pending > 0) {
 				discard_pending--;	/* dropped, as a full
 							 * buffer would */
@@ -1238,6 +1248,8 @@ main(int argc, char **argv)
 				nsample++;
 			}
 		}
+		if (migrate_every && ++t->events % migrate_every == 0)
+			t->stream = (t->stream + 1) % NSTREAMS;
 	}
 	for (int i = 0; i < NSTREAMS; i++) {
 		if (streams[i].open)

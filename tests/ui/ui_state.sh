@@ -113,6 +113,18 @@ else
 	echo "PASS: a rewritten trace keeps one state file"
 fi
 
+# A log being written (--follow): saved, and restored by the next
+# session that follows it, although it grew since (what is restored is
+# not a time of one read: ui/state.h).
+"$TTV_BUILDDIR/tests/gen/cpgen" --seed 3 --lines 4000 --mode instrumentation \
+    --summary none --out "$tmp/full.tracelog" || exit 1
+GTRACE="$tmp/grow.tracelog"
+export GTRACE
+head -c 40000 "$tmp/full.tracelog" >"$GTRACE"
+run follow_save "a log being written: saved"
+head -c 100000 "$tmp/full.tracelog" | tail -c +40001 >>"$GTRACE"
+run follow_restore "a log being written, grown since: restored"
+
 # 1 MiB of function lines on a trace of 80,000 functions: ignored at once.
 if command -v python3 >/dev/null 2>&1; then
 	BIGTRACE="$tmp/funcs.fxt"

@@ -22,11 +22,18 @@ export XDG_CACHE_HOME="$tmp/cache"
     { echo "FAIL: ctfgen"; exit 1; }
 "$TTV" --stats --tsv "$tmp/trace" >"$tmp/stats.dir" || fail "--stats on the trace"
 
-# start SCENARIO: the mock relay in the background, $url its session.
+# A trace whose threads move from one stream to the other (as between
+# CPUs): a row of a stream behind the others may come before rows of its
+# thread already in.
+"$TTV_BUILDDIR/tests/gen/ctfgen" -i -p -n 300 -P 4096 -m 5 "$tmp/moving" \
+    >/dev/null || { echo "FAIL: ctfgen -m"; exit 1; }
+
+# start SCENARIO [TRACE]: the mock relay in the background, $url its
+# session.
 start() {
-	rm -f "$tmp/port"
+	rm -f "$tmp/port" "$tmp/port.go"
 	python3 "$TTV_SRCDIR/tests/formats/live/live_mock_relay.py" "$1" \
-	    "$tmp/trace" "$tmp/port" &
+	    "${2:-$tmp/trace}" "$tmp/port" &
 	mock=$!
 	i=0
 	until [ -s "$tmp/port" ]; do
@@ -127,9 +134,15 @@ TTV_LIVE_TIMEOUT=300 check stall "message 8: no reply to GET_NEXT_INDEX within 3
 # --follow: rows are printed while the session records (the relay gives
 # the second half of the packets only once the test says so, by
 # creating port.go), and the session's end ends ttv with status 0; what
-# was printed is the finished trace's rows, each once.
-scenario=follow
-start follow && {
+# was printed is the finished trace's rows, each once. With threads
+# moving between streams, a row is told only once every stream is there
+# up to its time (the time merge's horizon): none is lost.
+for trace in trace moving; do
+scenario=follow-$trace
+start follow "$tmp/$trace" && {
+	# emptied first: the loop below may look before the shell of the
+	# follower truncates it, and must not see an earlier run's rows
+	: >"$tmp/out"
 	"$TTV" --follow --search . --tsv "$url" >"$tmp/out" 2>"$tmp/err" &
 	follower=$!
 	i=0
@@ -138,25 +151,66 @@ start follow && {
 		sleep 0.1
 	done
 	[ "$(wc -l <"$tmp/out")" -ge 2 ] ||
-	    fail "follow: no row while the session records: $(cat "$tmp/err")"
+	    fail "$scenario: no row while the session records: $(cat "$tmp/err")"
 	kill -0 $follower 2>/dev/null ||
-	    fail "follow: ttv ended before the session did"
+	    fail "$scenario: ttv ended before the session did"
 	half=$(wc -l <"$tmp/out")
 	touch "$tmp/port.go"
 	wait $follower
 	rc=$?
-	[ $rc -eq 0 ] || fail "follow: exit $rc, want 0: $(head -c 600 "$tmp/err")"
-	"$TTV" --search . --tsv "$tmp/trace" >"$tmp/fin"
+	[ $rc -eq 0 ] || fail "$scenario: exit $rc, want 0: $(head -c 600 "$tmp/err")"
+	"$TTV" --search . --tsv "$tmp/$trace" >"$tmp/fin"
 	cut -f 2- "$tmp/out" | sort >"$tmp/a"
 	cut -f 2- "$tmp/fin" | sort >"$tmp/b"
 	cmp -s "$tmp/a" "$tmp/b" ||
-	    fail "follow: rows differ from the trace's: $(diff "$tmp/a" "$tmp/b" | head -n 4)"
+	    fail "$scenario: rows differ from the trace's: $(diff "$tmp/a" "$tmp/b" | head -n 4)"
 	[ "$half" -lt "$(wc -l <"$tmp/fin")" ] ||
-	    fail "follow: every row came before the second half was sent"
+	    fail "$scenario: every row came before the second half was sent"
 	grep -q "^ttv: $url: session ended\$" "$tmp/err" ||
-	    fail "follow: no 'session ended': $(cat "$tmp/err")"
+	    fail "$scenario: no 'session ended': $(cat "$tmp/err")"
 	! grep -q "Sanitizer\|runtime error" "$tmp/err" ||
-	    fail "follow: $(grep -m 3 "Sanitizer\|runtime error" "$tmp/err")"
+	    fail "$scenario: $(grep -m 3 "Sanitizer\|runtime error" "$tmp/err")"
+	stop_mock
+}
+done
+
+# A quiet stream: the last stream writes one packet and then only
+# INACTIVE beacons (at the newest time the relay has) until the session
+# ends. The beacons move the time merge past it: every row the session
+# has is printed while it still records, not at its end. The rows it has
+# are those of a first run whose session ends at once (port.go made
+# before ttv starts).
+scenario=quiet
+start quiet "$tmp/moving" && {
+	touch "$tmp/port.go"
+	run 0 --follow --search . --tsv "$url"
+	cut -f 2- "$tmp/out" | sort >"$tmp/want"
+	stop_mock
+}
+start quiet "$tmp/moving" && {
+	# emptied first: the loop below may look before the shell of the
+	# follower truncates it, and must not see an earlier run's rows
+	: >"$tmp/out"
+	"$TTV" --follow --search . --tsv "$url" >"$tmp/out" 2>"$tmp/err" &
+	follower=$!
+	want=$(wc -l <"$tmp/want")
+	i=0
+	while [ "$(wc -l <"$tmp/out")" -lt "$want" ] && [ $i -lt 300 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	got=$(wc -l <"$tmp/out")
+	kill -0 $follower 2>/dev/null ||
+	    fail "quiet: ttv ended before the session did"
+	[ "$got" -ge "$want" ] ||
+	    fail "quiet: $got lines while the stream is quiet, want $want: rows held back"
+	touch "$tmp/port.go"
+	wait $follower
+	rc=$?
+	[ $rc -eq 0 ] || fail "quiet: exit $rc, want 0: $(head -c 600 "$tmp/err")"
+	cut -f 2- "$tmp/out" | sort >"$tmp/a"
+	cmp -s "$tmp/a" "$tmp/want" ||
+	    fail "quiet: rows differ from the session's: $(diff "$tmp/a" "$tmp/want" | head -n 4)"
 	stop_mock
 }
 

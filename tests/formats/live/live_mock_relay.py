@@ -6,7 +6,9 @@ lttng-relayd 2.13 (RETRY before the data, INACTIVE once it is all sent),
 streams that appear later, metadata that grows, a session that ends, a
 connection that drops, a session that records for a while (one packet
 per stream every few tenths of a second, then the end: what a follower
-reads), and replies that break the protocol's bounds.
+reads), a stream that stays quiet after its first packet (INACTIVE
+beacons at the newest time sent, until the end), and replies that break
+the protocol's bounds.
 
     live_mock_relay.py SCENARIO TRACE_DIR PORT_FILE
 
@@ -76,6 +78,7 @@ class Conn:
         self.announced = set()
         self.packets_sent = 0
         self.flag_streams = False
+        self.newest = 0
         self.t0 = time.time()
 
     def recv(self, n):
@@ -161,8 +164,10 @@ class Conn:
                 self.meta_sent = end
                 self.send(struct.pack(">QI", len(chunk), 1) + chunk)
         elif cmd == NEW_STREAMS:
-            if sc in ("hup", "follow") and all(self.next[st["id"]] >= len(st["packets"])
-                                   for st in self.streams):
+            if (sc in ("hup", "follow") and
+                    all(self.next[st["id"]] >= len(st["packets"])
+                        for st in self.streams)) or \
+                    (sc == "quiet" and os.path.exists(GO_FILE)):
                 self.streams_reply(4, [])
             else:
                 recs = self.stream_recs(False)
@@ -222,8 +227,22 @@ class Conn:
             self.send(struct.pack(">7QII", 0, 0, 0, 0, 0, 0, 0, I_RETRY,
                                   flags))
             return True
+        # "quiet": the last stream writes its first packet and then
+        # nothing, saying so with beacons at the newest time sent (as a
+        # consumer's live timer does), until the test says the session
+        # is over (PORT_FILE.go); the other streams write everything
+        if sc == "quiet" and sid == len(self.streams) and k >= 1:
+            if os.path.exists(GO_FILE):
+                status = I_HUP
+            else:
+                status = I_INACTIVE
+            self.send(struct.pack(">7QII", 0, 0, 0, 0, self.newest, 0, 0,
+                                  status, flags))
+            return True
         if k >= len(st["packets"]):
             status = I_HUP if sc in ("hup", "follow") else I_INACTIVE
+            if sc == "quiet":
+                status = I_HUP if os.path.exists(GO_FILE) else I_INACTIVE
             self.send(struct.pack(">7QII", 0, 0, 0, 0, 2 ** 40, 0, 0, status,
                                   flags))
             return True
@@ -233,6 +252,7 @@ class Conn:
         elif sc == "bad-content-size":
             csize = psize + 8
         self.next[sid] = k + 1
+        self.newest = max(self.newest, te)
         self.send(struct.pack(">7QII", off, psize, csize, tb, te, disc, cls,
                               I_OK, flags))
         return True

@@ -1,0 +1,183 @@
+#!/bin/sh
+# Benchmark of ttv --follow --search (bench/follow_probe.py measures):
+#
+# 1. latency from a write to ttv's first row after it, on a CoreProfiler
+#    log and an FXT file written by the project's generators and appended
+#    at a set pace (a chunk every 500 ms), median and p99, and the same
+#    over the last tenth of the file (each read is a whole read: it costs
+#    more as the file grows);
+# 2. with lttng-sessiond, lttng-relayd and liblttng-ust-cyg-profile: a
+#    live session with a 100 ms live timer, a -finstrument-functions
+#    program calling tick() every 50 ms; latency from tick's return to
+#    its row (target: timer + 250 ms = 350 ms);
+# 3. throughput: a producer at a high rate for 40 s (a CoreProfiler log
+#    appended 1 MB every 100 ms; with LTTng, the program making 400
+#    calls every ms), ttv's rows per second, its memory, its backlog
+#    once the producer stops, and the rows a whole read of the result
+#    has.
+#
+# Each part stays under a minute. Daemons, programs and files are the
+# script's own, stopped by PID and removed at the end.
+#   TTV=./ttv CPGEN=tests/gen/cpgen FXTGEN=tests/gen/fxtgen sh bench/follow.sh
+set -u
+: "${TTV:?set TTV to the ttv binary}" "${CPGEN:?set CPGEN to tests/gen/cpgen}"
+: "${FXTGEN:?set FXTGEN to tests/gen/fxtgen}"
+here=$(cd "$(dirname "$0")" && pwd)
+probe="python3 $here/follow_probe.py"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-bench-follow.XXXXXX")
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	for p in $pids; do
+		i=0
+		while kill -0 "$p" 2>/dev/null && [ $i -lt 50 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		kill -9 "$p" 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+export XDG_CACHE_HOME="$tmp/cache"
+
+echo "== 1. a file written at a set pace"
+"$CPGEN" --seed 5 --lines 200000 --threads 4 --summary none \
+    --out "$tmp/cp.log" || exit 1
+$probe file "$TTV" "$tmp/cp.log" "$tmp/grow.log" 200000 500 ReadBlock
+"$FXTGEN" -B 8000000 "$tmp/big.fxt" >/dev/null || exit 1
+$probe file "$TTV" "$tmp/big.fxt" "$tmp/grow.fxt" 200000 500 .
+rm -f "$tmp/grow.log" "$tmp/grow.fxt" "$tmp/big.fxt"
+
+echo "== 3a. a CoreProfiler log appended 1 MB every 100 ms for 40 s"
+"$CPGEN" --seed 6 --lines 11000000 --threads 8 --summary none \
+    --out "$tmp/cp.big" || exit 1
+: >"$tmp/rate.log"
+python3 -c '
+import os, sys, time
+src = open(sys.argv[1], "rb")
+fd = os.open(sys.argv[2], os.O_WRONLY | os.O_APPEND)
+nxt = time.monotonic()
+for _ in range(400):
+    b = src.read(1 << 20)
+    if not b:
+        break
+    os.write(fd, b)
+    nxt += 0.1
+    time.sleep(max(0, nxt - time.monotonic()))
+' "$tmp/cp.big" "$tmp/rate.log" &
+pids="$pids $!"
+$probe rate "$TTV" "$tmp/rate.log" 40 | awk 'NR % 5 == 0 || !/ s: /'
+echo "  (the log: $(($(wc -c <"$tmp/rate.log") / 1000000)) MB)"
+$probe count "$TTV" "$tmp/rate.log"
+rm -f "$tmp/cp.big" "$tmp/rate.log"
+
+# LTTng: the daemons as tests/formats/live/live_relay.sh starts them.
+for t in lttng lttng-sessiond lttng-relayd gcc python3; do
+	command -v "$t" >/dev/null 2>&1 || { echo "(no $t: no live session)"; exit 0; }
+done
+ldconfig -p 2>/dev/null | grep -q 'liblttng-ust-cyg-profile\.so\.1 ' ||
+    { echo "(no liblttng-ust-cyg-profile: no live session)"; exit 0; }
+home=$tmp/home
+mkdir -p "$home" "$tmp/out"
+chmod 755 "$tmp"
+as="env HOME=$home LTTNG_HOME=$home"
+if [ "$(id -u)" -eq 0 ]; then
+	chown nobody "$home" "$tmp/out" || exit 1
+	as="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups $as"
+fi
+set -- $(python3 -c '
+import socket
+ss = [socket.socket() for _ in range(3)]
+for s in ss: s.bind(("127.0.0.1", 0))
+print(*[s.getsockname()[1] for s in ss])')
+pc=$1 pd=$2 pl=$3
+$as lttng-sessiond --no-kernel >"$tmp/sessiond.log" 2>&1 &
+pids="$pids $!"
+$as lttng-relayd -C tcp://127.0.0.1:$pc -D tcp://127.0.0.1:$pd \
+    -L tcp://127.0.0.1:$pl -o "$tmp/out" >"$tmp/relayd.log" 2>&1 &
+pids="$pids $!"
+i=0
+until [ -S "$home/.lttng/client-lttng-sessiond" ] && python3 -c "
+import socket
+socket.create_connection(('127.0.0.1', $pl), 0.5).close()" 2>/dev/null; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || { echo "the LTTng daemons did not start"; exit 1; }
+	sleep 0.1
+done
+
+# BURST calls of tick() (which calls leaf()) every PERIOD us for SECONDS
+# s; with BURST 1, each return written to TICKS with its CLOCK_MONOTONIC
+# time.
+cat >"$tmp/prog.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static long long now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+__attribute__((noinline)) static int leaf(int x) { return x * 3 + 1; }
+__attribute__((noinline)) static int tick(int x) { return leaf(x) + 1; }
+int main(int argc, char **argv)
+{
+	long period = atol(argv[1]), burst = atol(argv[2]);
+	double seconds = atof(argv[3]);
+	FILE *f = argc > 4 ? fopen(argv[4], "w") : NULL;
+	long long end = now() + (long long)(seconds * 1e9);
+	int s = 0;
+	for (long k = 0; now() < end; k++) {
+		for (long b = 0; b < burst; b++)
+			s += tick((int)b);
+		if (f != NULL)
+			fprintf(f, "%ld %lld\n", k, now());
+		struct timespec d = { 0, period * 1000 };
+		nanosleep(&d, NULL);
+	}
+	if (f != NULL)
+		fclose(f);
+	return s == 42;
+}
+EOF
+gcc -O1 -g -finstrument-functions "$tmp/prog.c" -o "$tmp/prog" || exit 1
+chmod 755 "$tmp/prog"
+touch "$tmp/ticks"
+chmod 666 "$tmp/ticks"
+
+# session NAME: a live session with a 100 ms live timer, started.
+session() {
+	$as lttng create "$1" --live=100000 --ctrl-url=tcp://127.0.0.1:$pc \
+	    --data-url=tcp://127.0.0.1:$pd >>"$tmp/lttng.log" 2>&1 &&
+	$as lttng enable-event -u 'lttng_ust_cyg_profile:*' >>"$tmp/lttng.log" 2>&1 &&
+	$as lttng enable-event -u 'lttng_ust_statedump:*' >>"$tmp/lttng.log" 2>&1 &&
+	$as lttng add-context -u -t vpid -t vtid >>"$tmp/lttng.log" 2>&1 &&
+	$as lttng start >>"$tmp/lttng.log" 2>&1 ||
+	    { echo "lttng: $(tail -n 2 "$tmp/lttng.log")"; exit 1; }
+	url=$("$TTV" --info net://127.0.0.1:$pl | sed -n "s| (timer = .*||p" |
+	    grep "/$1\$")
+}
+
+echo "== 2. a live session (100 ms live timer), a call every 50 ms for 20 s"
+session lat
+$probe live "$TTV" "$url" "$tmp/ticks" '^tick$' &
+probe_pid=$!
+sleep 1
+$as env LD_PRELOAD=liblttng-ust-cyg-profile.so.1 "$tmp/prog" 50000 1 20 \
+    "$tmp/ticks"
+sleep 1
+$as lttng destroy lat >>"$tmp/lttng.log" 2>&1
+wait $probe_pid
+
+echo "== 3b. a live session: 200 calls of tick (400 calls) every ms, for 38 s"
+session rate
+$probe rate "$TTV" "$url" 40 | awk 'NR % 5 == 0 || !/ s: /' &
+probe_pid=$!
+sleep 1
+$as env LD_PRELOAD=liblttng-ust-cyg-profile.so.1 "$tmp/prog" 1000 200 38
+$as lttng stop rate >>"$tmp/lttng.log" 2>&1
+echo "  (the relay's copy: $(du -sm "$tmp/out" | cut -f 1) MB, $($as lttng list rate 2>/dev/null | grep -i -m 1 'discarded' | tr -s ' ' || echo 'no discarded count'))"
+$as lttng destroy rate >>"$tmp/lttng.log" 2>&1
+wait $probe_pid
+$probe count "$TTV" "$(find "$tmp/out" -maxdepth 2 -name 'rate-*' | head -n 1)"
