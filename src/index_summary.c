@@ -45,6 +45,10 @@ struct acc {
 struct track_job {
 	const struct trace *t;
 	uint32_t track;
+	/* The worker's first-pass rows (index_summary.h), NULL for a CPU
+	 * lane (query_stats leaves them out). */
+	struct func_stats *stats;
+	bool clipped;		/* a call sticks out of the time axis */
 	uint8_t *called;	/* shared by the workers: bits set atomically */
 	level_vec levels;
 	node_vec nodes;
@@ -70,6 +74,42 @@ static inline ttv_ns
 add_ns(ttv_ns a, ttv_ns b)
 {
 	return (ttv_ns)((uint64_t)a + (uint64_t)b);
+}
+
+/* query_stats' first pass, for slice i of depth d: the same sums,
+ * child the time of its children as that pass walks them. A worker's
+ * tracks come in order, so its longest among equal maxima is its first;
+ * workers are merged by place (stats_merge). */
+static inline void
+stats_add(struct track_job *j, uint32_t d, size_t i, const struct slice *s,
+    ttv_ns dur, ttv_ns child, uint64_t weight)
+{
+	if (j->stats == NULL)
+		return;
+	/* The whole range clips no call inside the time axis. */
+	if (s->start == TTV_NS_MAX || (uint64_t)dur > (uint64_t)TTV_NS_MAX -
+	    (uint64_t)s->start)
+		j->clipped = true;
+	struct func_stats *fs = &j->stats[s->func < j->t->nfuncs ? s->func :
+	    0];
+	if (s->flags & SLICE_INEXACT) {
+		fs->unfinished++;
+		return;
+	}
+	if (fs->count == 0) {
+		fs->min = fs->max = dur;
+		fs->longest = (struct slice_ref){ j->track, d, (uint32_t)i };
+	} else if (dur < fs->min) {
+		fs->min = dur;
+	} else if (dur > fs->max) {
+		fs->max = dur;
+		fs->longest = (struct slice_ref){ j->track, d, (uint32_t)i };
+	}
+	fs->count++;
+	fs->weight += weight;
+	fs->total = add_ns(fs->total, dur);
+	fs->self = add_ns(fs->self, child > dur ? 0 :
+	    (ttv_ns)((uint64_t)dur - (uint64_t)child));
 }
 
 /* --info's count of a function's calls (summary.h, called): a bit set
@@ -197,10 +237,26 @@ block_record(struct track_job *j, const struct depth_level *l, size_t i)
 static void
 level_blocks(struct track_job *j, uint32_t d)
 {
-	const struct depth_level *l = &j->t->tracks[j->track].depth[d];
+	const struct track *tr = &j->t->tracks[j->track];
+	const struct depth_level *l = &tr->depth[d];
+	const struct depth_level *cl = d + 1 < tr->ndepth ?
+	    &tr->depth[d + 1] : NULL;
+	const struct slice *cs = cl ? cl->slices : NULL;
+	size_t cn = cl ? cl->len : 0, c = 0, lc = 0, cc = 0;
 	ttv_ns prev = TTV_NS_MIN;
 	for (size_t i = 0; i < l->len; i++) {
 		const struct slice *s = &l->slices[i];
+		if (j->stats != NULL) {
+			ttv_ns dur = level_dur_walk(l, i, &lc);
+			ttv_ns end = add_ns(s->start, dur), child = 0;
+			while (c < cn && cs[c].start < s->start)
+				c++;
+			while (c < cn && cs[c].start < end)
+				child = add_ns(child, level_dur_walk(cl, c++,
+				    &cc));
+			stats_add(j, d, i, s, dur, child, l->weights ?
+			    l->weights[i] : 1);
+		}
 		for (uint32_t fl = s->flags; fl != 0; fl &= fl - 1)
 			j->flags.flagged[__builtin_ctz(fl)]++;
 		mark_called(j, s);
@@ -277,6 +333,8 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 			c++;
 		while (c < cn && cs[c].start < end)
 			child = add_ns(child, level_dur_walk(cl, c++, &cc));
+		stats_add(j, d, i, s, dur, child, l->weights ? l->weights[i] :
+		    1);
 		for (uint32_t fl = s->flags; fl != 0; fl &= fl - 1)
 			j->flags.flagged[__builtin_ctz(fl)]++;
 		mark_called(j, s);
@@ -363,20 +421,66 @@ struct pool {
 	uint32_t next;		/* atomic */
 };
 
+/* A worker: the pool it takes tracks from, its first-pass rows. */
+struct walker {
+	struct pool *pool;
+	struct func_stats *stats;	/* nfuncs, or NULL */
+};
+
 static void *
 track_work(void *arg)
 {
-	struct pool *p = arg;
+	struct walker *wk = arg;
+	struct pool *p = wk->pool;
 	struct acc *acc = xcalloc(HEIGHTS_MAX, sizeof *acc);
 	uint32_t i;
 	while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n) {
 		struct track_job *j = &p->jobs[i];
 		const struct track *tr = &j->t->tracks[j->track];
+		j->stats = tr->kind == TRACK_CPU ? NULL : wk->stats;
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			level_summary(j, d, acc);
 	}
 	free(acc);
 	return NULL;
+}
+
+static bool
+ref_before(struct slice_ref a, struct slice_ref b)
+{
+	if (a.track != b.track)
+		return a.track < b.track;
+	if (a.depth != b.depth)
+		return a.depth < b.depth;
+	return a.index < b.index;
+}
+
+/* Adds a worker's first-pass row to another's: the sums do not depend
+ * on the order, and among equal maxima the longest is the first in
+ * (track, depth, index) order, as in one walk. */
+static void
+stats_merge(struct func_stats *to, const struct func_stats *from)
+{
+	to->unfinished += from->unfinished;
+	if (from->count == 0)
+		return;
+	if (to->count == 0) {
+		uint64_t unfinished = to->unfinished;
+		*to = *from;
+		to->unfinished = unfinished;
+		return;
+	}
+	if (from->min < to->min)
+		to->min = from->min;
+	if (from->max > to->max || (from->max == to->max &&
+	    ref_before(from->longest, to->longest))) {
+		to->max = from->max;
+		to->longest = from->longest;
+	}
+	to->count += from->count;
+	to->weight += from->weight;
+	to->total = add_ns(to->total, from->total);
+	to->self = add_ns(to->self, from->self);
 }
 
 /* memcpy, for vectors that may be empty (and NULL). */
@@ -402,7 +506,29 @@ index_summary_build(const struct trace *t, struct summary_build *out)
 	size_t nw = (size_t)ttv_cpus();
 	if (nw > t->ntracks)
 		nw = t->ntracks;
-	threads_run(track_work, &pool, 0, nw);
+	if (nw < 1)
+		nw = 1;
+	struct walker *wk = xcalloc(nw, sizeof *wk);
+	for (size_t k = 0; k < nw; k++) {
+		wk[k].pool = &pool;
+		if (t->nfuncs > 0)
+			wk[k].stats = xcalloc(t->nfuncs, sizeof *wk[k].stats);
+	}
+	threads_run(track_work, wk, sizeof *wk, nw);
+	bool clipped = false;
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		clipped |= jobs[i].clipped;
+	for (size_t k = 1; k < nw; k++) {
+		if (!clipped && wk[0].stats != NULL)
+			for (func_id f = 0; f < t->nfuncs; f++)
+				stats_merge(&wk[0].stats[f], &wk[k].stats[f]);
+		free(wk[k].stats);
+	}
+	if (clipped)
+		free(wk[0].stats);
+	else
+		out->stats = wk[0].stats;
+	free(wk);
 	out->tracks = xcalloc(t->ntracks + 1, sizeof *out->tracks);
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		out->nlevels += jobs[i].levels.len;
@@ -459,5 +585,6 @@ index_summary_free(struct summary_build *b)
 	free(b->blocks);
 	free(b->called);
 	free(b->bad);
+	free(b->stats);
 	memset(b, 0, sizeof *b);
 }

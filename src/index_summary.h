@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "index_format.h"
+#include "query.h"
 #include "summary.h"
 
 /* The summaries, and on the same walk the check records of the index's
@@ -27,6 +28,11 @@ struct summary_build {
 	struct idx_block *blocks;	/* per depth, in track order */
 	size_t nblocks;
 	char *bad;			/* the first rule broken, or NULL */
+	/* query_stats' first pass over the whole trace, made on the same
+	 * walk (query_stats_whole), one row per function; NULL when a
+	 * call sticks out of the time axis (the whole range would clip
+	 * it) or there are no functions. */
+	struct func_stats *stats;
 };
 
 void index_summary_build(const struct trace *t, struct summary_build *out);

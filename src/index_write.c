@@ -537,7 +537,15 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 	 * model the index can hold: the query trusts what it reads. */
 	if (w.bad == NULL) {
 		struct stats_table st;
-		query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+		/* Its first pass was made on the walk above: the calls are
+		 * read once more, not twice (under a memory limit each
+		 * reading is from the disk). */
+		if (sb.stats != NULL) {
+			query_stats_whole(t, sb.stats, &st);
+			sb.stats = NULL;
+		} else {
+			query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);
+		}
 		tbl_whole(&w, IDX_STATS, st.rows, st.n, sizeof *st.rows);
 		w.h.stats_unfinished = st.unfinished;
 		stats_free(&st);

@@ -821,6 +821,9 @@ run_batch(struct query *q, struct worker *w, uint32_t first, uint32_t next,
 	}
 }
 
+static void stats_percentiles(struct query *q, struct worker *w,
+    uint32_t nshown, struct stats_table *out);
+
 /* The statistics of nrows rows, row_of[func] the row of a function (NULL:
  * its own). */
 static void
@@ -854,24 +857,34 @@ stats_rows(const struct trace *t, const struct filter *f, ttv_ns t0,
 	for (uint32_t fn = 0; fn < nrows; fn++)
 		for (int i = 0; i < q.nthreads; i++)
 			merge_sums(&q.rows[fn], &w[i].sums[fn]);
+	stats_percentiles(&q, w, nshown, out);
+}
 
+/* After pass 1 (q->rows, and each worker's own sums): the percentiles,
+ * then the table. Frees the query. */
+static void
+stats_percentiles(struct query *qp, struct worker *w, uint32_t nshown,
+    struct stats_table *out)
+{
+	struct query *q = qp;
+	const uint32_t nrows = q->nrows;
 	/* Percentiles, for batches of functions whose copies and
 	 * histograms fit BATCH_MAX (one larger function is a batch of its
 	 * own). The function filter is in the counts already: a function
 	 * out of it has count 0 and is in no batch. */
-	q.plan = xcalloc(nrows, sizeof *q.plan);
-	q.windows = xmalloc(nrows * sizeof *q.windows);
+	q->plan = xcalloc(nrows, sizeof *q->plan);
+	q->windows = xmalloc(nrows * sizeof *q->windows);
 	uint32_t *h = xmalloc(HIST_BUCKETS_MAX * sizeof *h);
 	size_t ntargets_max = 0;
 	uint64_t calls = 0;
 	for (uint32_t fn = 0; fn < nrows; fn++)
-		calls += q.rows[fn].count;
+		calls += q->rows[fn].count;
 	for (uint32_t next = 0; next < nrows;) {
 		size_t used = 0, nhist = 0;
 		uint32_t first = next;
 		for (; next < nrows; next++) {
-			struct func_stats *fs = &q.rows[next];
-			struct fn_plan *p = &q.plan[next];
+			struct func_stats *fs = &q->rows[next];
+			struct fn_plan *p = &q->plan[next];
 			p->mode = FN_NONE;
 			p->ntargets = 0;
 			if (fs->count == 0)
@@ -883,7 +896,7 @@ stats_rows(const struct trace *t, const struct filter *f, ttv_ns t0,
 				    fs->min), bits) + 1;
 				/* A bucket takes 4 bytes in each worker. */
 				cost = (size_t)p->nbuckets *
-				    (size_t)q.nthreads / 2 + 1;
+				    (size_t)q->nthreads / 2 + 1;
 			}
 			if (used > 0 && used + cost > BATCH_MAX)
 				break;
@@ -895,33 +908,33 @@ stats_rows(const struct trace *t, const struct filter *f, ttv_ns t0,
 		}
 		if (nhist * 3 > ntargets_max) {
 			ntargets_max = nhist * 3;
-			for (int i = 0; i < q.nthreads; i++) {
+			for (int i = 0; i < q->nthreads; i++) {
 				free(w[i].tfill);
 				w[i].tfill = xreallocarray(NULL, ntargets_max,
 				    sizeof *w[i].tfill);
 			}
 		}
 		if (used > 0)
-			run_batch(&q, w, first, next, h);
+			run_batch(q, w, first, next, h);
 		for (uint32_t fn = first; fn < next; fn++) {
-			q.plan[fn].mode = FN_NONE;
-			q.plan[fn].ntargets = 0;
+			q->plan[fn].mode = FN_NONE;
+			q->plan[fn].ntargets = 0;
 		}
 	}
 	free(h);
-	for (int i = 0; i < q.nthreads; i++) {
+	for (int i = 0; i < q->nthreads; i++) {
 		free(w[i].sums_mem);
 		free(w[i].fill);
 		free(w[i].hist);
 		free(w[i].tfill);
 	}
-	free(q.plan);
-	free(q.windows);
-	free(q.targets);
-	free(q.vals);
-	free(q.spans);
+	free(q->plan);
+	free(q->windows);
+	free(q->targets);
+	free(q->vals);
+	free(q->spans);
 
-	struct func_stats *rows = q.rows;
+	struct func_stats *rows = q->rows;
 	size_t n = 0;
 	for (uint32_t i = 0; i < nshown; i++)
 		out->unfinished += rows[i].unfinished;
@@ -933,6 +946,56 @@ stats_rows(const struct trace *t, const struct filter *f, ttv_ns t0,
 	}
 	out->rows = rows;
 	out->n = n;
+}
+
+void
+query_stats_whole(const struct trace *t, struct func_stats *rows,
+    struct stats_table *out)
+{
+	memset(out, 0, sizeof *out);
+	if (t->nfuncs == 0) {
+		free(rows);
+		return;
+	}
+	struct query q = { .t = t, .t0 = TTV_NS_MIN, .t1 = TTV_NS_MAX,
+	    .nrows = t->nfuncs, .rows = rows };
+	/* Every call of every track but the CPU lanes: the spans
+	 * plan_spans would find, without searching for them. */
+	size_t cap = 0;
+	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
+		const struct track *tr = &t->tracks[ti];
+		if (tr->kind == TRACK_CPU)
+			continue;
+		for (uint32_t d = 0; d < tr->ndepth; d++) {
+			size_t len = tr->depth[d].len;
+			if (len == 0)
+				continue;
+			if (q.nspans == cap) {
+				cap = cap ? cap * 2 : 64;
+				q.spans = xreallocarray(q.spans, cap,
+				    sizeof *q.spans);
+			}
+			q.spans[q.nspans++] = (struct span){ ti, d, 0, len,
+			    q.total };
+			q.total += len;
+		}
+	}
+	/* One worker: the passes left read calls the caller has just read
+	 * (and, short of memory, dropped), and a chunk per worker would
+	 * need each chunk's counts of pass 1. */
+	q.nthreads = 1;
+	struct worker w[THREADS_MAX];
+	memset(w, 0, sizeof w);
+	w[0].q = &q;
+	w[0].from = 0;
+	w[0].to = q.total;
+	w[0].sums_mem = xcalloc((size_t)q.nrows + 1, sizeof *w[0].sums);
+	w[0].sums = (struct sums *)(((uintptr_t)w[0].sums_mem +
+	    sizeof *w[0].sums - 1) & ~(uintptr_t)(sizeof *w[0].sums - 1));
+	w[0].fill = xmalloc(q.nrows * sizeof *w[0].fill);
+	for (uint32_t fn = 0; fn < q.nrows; fn++)
+		w[0].sums[fn].count = rows[fn].count;
+	stats_percentiles(&q, w, q.nrows, out);
 }
 
 void
