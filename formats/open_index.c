@@ -230,7 +230,7 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		    "has too many files to follow"));
 		goto plain;
 	}
-	file = index_cache_file(dir, canonical, path);
+	file = index_cache_file(dir, canonical);
 	int fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd >= 0) {
 		bool grew;
@@ -238,6 +238,10 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		    INDEX_CHECK_ALL, &t, &stale, &grew);
 		close(fd);
 		if (rc == 0) {
+			/* The index is shared by every spelling of the
+			 * path: the model speaks of the one given now. */
+			free(t->path);
+			t->path = xstrdup(path);
 			index_cache_touch(file);
 			report(r, INDEX_STATE_USED, file, NULL);
 			goto done;

@@ -71,7 +71,7 @@ index_cache_dir(char **err)
 }
 
 char *
-index_cache_file(const char *dir, const char *canonical, const char *given)
+index_cache_file(const char *dir, const char *canonical)
 {
 	const char *base = strrchr(canonical, '/');
 	base = base != NULL && base[1] != '\0' ? base + 1 : canonical;
@@ -83,7 +83,6 @@ index_cache_file(const char *dir, const char *canonical, const char *given)
 		    *c == '-' || *c == '_' ? *c : '_';
 	name[n] = '\0';
 	uint64_t h = index_hash(canonical, strlen(canonical) + 1, 0);
-	h = index_hash(given, strlen(given), h);
 	return xasprintf("%s/%s-%016llx%s", dir, n ? name : "trace",
 	    (unsigned long long)h, INDEX_SUFFIX);
 }

@@ -18,10 +18,10 @@
  * (caller frees) when there is none: no HOME, or it cannot be made. */
 char *index_cache_dir(char **err);
 /* The index file of a trace: DIR/NAME-HASH.ttvi, NAME from the trace's
- * base name, HASH of its canonical path and of the path as given (the
- * model holds the path as given: --info and the messages show it). */
-char *index_cache_file(const char *dir, const char *canonical,
-    const char *given);
+ * base name, HASH of its canonical path: every spelling of a path (./t,
+ * t, a symbolic link) shares one index (the model mapped from it is
+ * given the path as the user spelt it). */
+char *index_cache_file(const char *dir, const char *canonical);
 /* The bytes the cache may hold: TTV_CACHE_MAX (a number with an optional
  * K, M, G or T), else INDEX_CACHE_MAX_DEFAULT. 0: no index is kept. */
 uint64_t index_cache_max(void);

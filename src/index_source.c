@@ -12,6 +12,29 @@
 #include "index_source.h"
 #include "xalloc.h"
 
+/* A file's path whatever way it was spelt (./t, t, a symbolic link), so
+ * that every spelling of a trace's path lists the same files: the
+ * file's canonical path, else (a file looked for and absent) its
+ * directory's and its name, else the path as it is. */
+static char *
+canonical(const char *path)
+{
+	char *c = realpath(path, NULL);
+	if (c != NULL)
+		return c;
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xstrndup(path, (size_t)(slash - path + 1)) :
+	    xstrdup(".");
+	c = realpath(dir, NULL);
+	free(dir);
+	if (c == NULL)
+		return xstrdup(path);
+	char *out = xasprintf("%s/%s", strcmp(c, "/") == 0 ? "" : c,
+	    slash ? slash + 1 : path);
+	free(c);
+	return out;
+}
+
 /* The hash of [off, off + len) of an open file, reading what is there. */
 static uint64_t
 hash_range(int fd, uint64_t off, size_t len)
@@ -40,7 +63,7 @@ index_sources_add(struct index_sources *s, const char *path)
 	}
 	struct index_source *e = &s->v[s->n++];
 	memset(e, 0, sizeof *e);
-	e->path = xstrdup(path);
+	e->path = canonical(path);
 	e->kind = IDX_SOURCE_ABSENT;
 	/* Never blocks: a FIFO or a device is only looked at. */
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);

@@ -4,7 +4,8 @@
 # damaged, incomplete, of another format version, or when its trace
 # changed or grew; a damaged block met on first touch; two processes
 # building it at once; a cache directory that cannot be written;
-# --no-index; eviction of the least recently used indexes past
+# --no-index; one index for every spelling of a trace's path (./t, t,
+# a symbolic link); eviction of the least recently used indexes past
 # TTV_CACHE_MAX and of the indexes of traces that are gone; a trace that
 # reads fast left without one unless asked; a CTF directory held to every
 # file of it. The traces come from the project's writers (xraygen,
@@ -79,6 +80,24 @@ TTV_INDEX_STORE=1 index_line "$t0" --index | grep -q '^index: built' ||
     fail "not built into the file: $(TTV_INDEX_STORE=1 index_line "$t0" --index)"
 answers --index | cmp -s - "$tmp/want" ||
     fail "answers differ with an index built into the file"
+
+# every spelling of the path shares the index: relative, ./, through a
+# directory's .., a symbolic link; the model speaks of the path as given
+ln -s a.fdr "$tmp/link.fdr"
+mkdir "$tmp/sub"
+for p in a.fdr ./a.fdr sub/../a.fdr link.fdr "$t0"; do
+	line=$(cd "$tmp" && "$TTV" --index --info "$p" 2>/dev/null)
+	echo "$line" | grep -q "^index: used $f (" ||
+	    fail "$p: $(echo "$line" | grep '^index:')"
+	echo "$line" | grep -qx "file: $p" ||
+	    fail "$p: $(echo "$line" | grep '^file:')"
+	(cd "$tmp" && "$TTV" --index --stats --tsv "$p" 2>/dev/null &&
+	    "$TTV" --index --tree --tsv "$p" 2>/dev/null) |
+	    cmp -s - "$tmp/want" || fail "$p: answers differ"
+done
+[ "$(ls "$cache" | wc -l)" = 1 ] ||
+    fail "spellings of one path keep $(ls "$cache" | wc -l) indexes"
+rm -r "$tmp/link.fdr" "$tmp/sub"
 
 # rebuilt: expect_rebuilt WHAT REASON (after damaging the index)
 expect_rebuilt() {
@@ -237,6 +256,13 @@ index_line "$t0" --index | grep -q "^index: built $cache/ctf-.*\.ttvi (" ||
 index_line "$t0" --index | grep -q '^index: used' ||
     fail "CTF: not used: $(index_line "$t0" --index)"
 answers --index | cmp -s - "$tmp/want" || fail "CTF: answers differ"
+for p in ./ctf/ ctf; do
+	(cd "$tmp" && "$TTV" --index --info "$p" 2>/dev/null) |
+	    grep -q '^index: used' || fail "CTF: $p: not used"
+	(cd "$tmp" && "$TTV" --index --stats --tsv "$p" 2>/dev/null &&
+	    "$TTV" --index --tree --tsv "$p" 2>/dev/null) |
+	    cmp -s - "$tmp/want" || fail "CTF: $p: answers differ"
+done
 touch -d '2001-02-03 04:05:06' "$t0/chan_1"
 expect_rebuilt "CTF stream touched" "ctf/chan_1 was modified"
 touch -d '2001-02-03 04:05:06' "$t0/metadata"
