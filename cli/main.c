@@ -58,6 +58,18 @@ view(struct cli_args *c)
 	 * children; read ahead of them, a mapped index would fill memory
 	 * with calls no frame draws. */
 	trace_advise(t, TRACE_PROBE);
+	/* the info pane's last line, as --info prints it */
+	char *line = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&line, &len);
+	if (mem != NULL) {
+		cli_info_index(c->open.index_report, mem);
+		if (fclose(mem) == 0 && len > 0) {
+			line[strcspn(line, "\n")] = '\0';
+			viewer_set_index(w, line);
+		}
+		free(line);
+	}
 	/* source lines from the binaries' debug info, for the details pane
 	 * and O */
 	struct srcline *src = srcline_new();

@@ -3,7 +3,8 @@
  * --info` prints (src/query_info.h makes them for both): format, version,
  * clock, time span, threads, record and marker counts, the metadata the
  * reader kept (program, command line, environment where the format
- * records them) and the warnings. It follows the thread filter and the
+ * records them), the warnings, and the state of the trace's index (the
+ * program's line, viewer_set_index). It follows the thread filter and the
  * range, as --info follows --thread and --range.
  *
  * Long lines wrap, their continuation indented; the lines are made again
@@ -103,6 +104,12 @@ info_install(struct job *j, struct view *v)
 	info_lines_free(&p->lines);
 	p->lines = a->lines;
 	memset(&a->lines, 0, sizeof a->lines);
+	/* Last, as --info prints it. */
+	if (v->index_line != NULL) {
+		struct info_lines *l = &p->lines;
+		l->lines = xreallocarray(l->lines, l->n + 1, sizeof *l->lines);
+		l->lines[l->n++] = xstrdup(v->index_line);
+	}
 	p->valid = true;
 	p->rows_w = -1;
 }

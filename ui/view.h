@@ -132,6 +132,9 @@ struct view {
 	/* The source lines of functions (source.h), borrowed from the
 	 * viewer; NULL: none known. */
 	struct source_cache *source;
+	/* The line ttv --info gives of the trace's index (viewer_set_index),
+	 * borrowed from the viewer; NULL: none. */
+	const char *index_line;
 
 	/* Status line message. */
 	char msg[256];

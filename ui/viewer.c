@@ -79,6 +79,7 @@ struct viewer {
 	/* The source lines' finder (viewer_set_source). */
 	source_find_fn source_find;
 	void *source_arg;
+	char *index_line;	/* viewer_set_index */
 	/* Load progress. */
 	struct timespec load_start, load_last;
 	/* Following the trace as it is written (--follow): the program's
@@ -1413,6 +1414,13 @@ viewer_set_source(struct viewer *w, source_find_fn find, void *arg)
 }
 
 void
+viewer_set_index(struct viewer *w, const char *line)
+{
+	free(w->index_line);
+	w->index_line = line != NULL ? xstrdup(line) : NULL;
+}
+
+void
 viewer_loading(struct viewer *w, const char *path)
 {
 	w->loading = path;
@@ -1426,6 +1434,7 @@ viewer_close(struct viewer *w)
 {
 	term_close();
 	grid_free(w->grid);
+	free(w->index_line);
 	free(w);
 }
 
@@ -1440,6 +1449,7 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 
 	free(wp);
 	view_init(&w.view, t, w.ti.utf8);
+	w.view.index_line = w.index_line;
 	struct source_cache *source = source_cache_new(t, w.source_find,
 	    w.source_arg);
 	w.view.source = source;
@@ -1540,6 +1550,7 @@ viewer_run(struct viewer *wp, struct trace *t, struct selection *sel,
 	}
 	rc = t->has_errors || w.lost ? 1 : 0;
 	view_free(&w.view);
+	free(w.index_line);
 	source_cache_free(source);
 	grid_free(w.grid);
 	for (size_t k = 0; k <= PROMPT_COMMAND; k++)

@@ -29,6 +29,10 @@ void viewer_progress(void *arg, uint64_t done, uint64_t total);
 /* How the viewer finds the source line of a function (the program gives
  * the readers' layer's, formats/srcline.h); without it none is known. */
 void viewer_set_source(struct viewer *w, source_find_fn find, void *arg);
+/* The line ttv --info gives of the trace's index (used, built or
+ * skipped, its file and size), shown last in the info pane; copied.
+ * NULL: none. */
+void viewer_set_index(struct viewer *w, const char *line);
 /* The path the progress names while the program loads another trace
  * than the one viewed (the base of ttv --diff); NULL: the trace's own. */
 void viewer_loading(struct viewer *w, const char *path);
