@@ -398,14 +398,25 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 	if (fmax >= j->t->nfuncs && j->bad == NULL)
 		j->bad = xasprintf("track %u depth %u: a slice has no "
 		    "function", j->track, d);
-	/* Worth it only when small beside the calls. */
+	/* Worth it only when small beside the calls. Where the functions
+	 * of its blocks cost too much, the nodes are kept without them
+	 * (each one SUM_NONE): a depth of many functions still has its
+	 * busy time and widest calls, from which the timeline shades a
+	 * coarse zoom and a probe finds its block, without reading the
+	 * calls; its function tables are read from the calls. */
+	size_t budget = l->len * sizeof(struct slice) * BUDGET_PERCENT / 100;
 	if ((j->entries.len - entry0) * sizeof(struct sum_entry) +
-	    total * sizeof(struct sum_node) > l->len * sizeof(struct slice) *
-	    BUDGET_PERCENT / 100) {
+	    total * sizeof(struct sum_node) > budget) {
 		j->entries.len = entry0;
-		j->nodes.len = node0;
-		VEC_PUSH(&j->levels, sl);
-		return;
+		if (total * sizeof(struct sum_node) > budget) {
+			j->nodes.len = node0;
+			VEC_PUSH(&j->levels, sl);
+			return;
+		}
+		for (uint64_t k = 0; k < total; k++) {
+			j->nodes.items[node0 + k].entry_first = 0;
+			j->nodes.items[node0 + k].nentries = SUM_NONE;
+		}
 	}
 	sl.node_first = node0;
 	sl.nblocks = (uint32_t)count[0];

@@ -539,6 +539,66 @@ test_summary_self(void **state)
 	trace_free(t);
 }
 
+/* A depth of many functions per block, whose entries would cost more
+ * than the summaries' share of its calls: its nodes are kept without
+ * them (SUM_NONE), so the timeline still shades it from their busy time
+ * and widest calls, and the function tables read its calls. */
+static void
+test_summary_many(void **state)
+{
+	(void)state;
+	struct builder *b = builder_new("many");
+	builder_set_format(b, "test", "1", NULL);
+	func_id f = builder_func(b, builder_intern_cstr(b, "outer"), 0, -1);
+	func_id g[8];
+	for (int k = 0; k < 8; k++) {
+		char name[16];
+		snprintf(name, sizeof name, "fn%d", k);
+		g[k] = builder_func(b, builder_intern_cstr(b, name), 0, -1);
+	}
+	uint32_t p = builder_process(b, 1);
+	uint32_t tr = builder_track(b, TRACK_THREAD, p, 1);
+	builder_push(b, tr, 0, f);
+	ttv_ns busy = 0, widest = 0;
+	for (int i = 0; i < 20000; i++) {
+		ttv_ns d = 1 + (ttv_ns)(rng() % 8);
+		builder_push(b, tr, 10 + i * 10, g[i % 8]);
+		builder_pop(b, tr, 10 + i * 10 + d, 0);
+		busy += d;
+		widest = d > widest ? d : widest;
+	}
+	builder_pop(b, tr, 300000, 0);
+	struct trace *t = builder_finish(b);
+	int fd = write_index(t);
+	struct trace *m = NULL;
+	char *why = NULL;
+	assert_int_equal(index_map(fd, NULL, INDEX_CHECK_ALL, &m, &why, NULL),
+	    0);
+	const struct sum_level *sl = summary_level(m, 0, 1);
+	assert_non_null(sl);
+	uint64_t n;
+	const struct sum_node *nd = summary_nodes(m, sl, 0, &n);
+	assert_int_equal(n, (20000 + SUM_BLOCK - 1) / SUM_BLOCK);
+	for (uint64_t k = 0; k < n; k++)
+		assert_int_equal(nd[k].nentries, SUM_NONE);
+	struct sum_column sc;
+	assert_true(summary_column(m, 0, 1, 0, 300000, NULL, NULL, &sc));
+	assert_int_equal(sc.busy, busy);
+	assert_int_equal(sc.widest, widest);
+	struct stats_table x, y;
+	query_stats(t, NULL, 1000, 150000, &x);
+	query_stats_sums(m, NULL, 1000, 150000, &y);
+	same_sums(&x, &y);
+	stats_free(&x);
+	stats_free(&y);
+	struct slice_ref r = { 0, 0, 0 };
+	assert_int_equal(query_self_time(t, r), query_self_time(m, r));
+	same_stats(t, m);
+	trace_free(m);
+	close(fd);
+	trace_free(t);
+}
+
 static void
 test_empty(void **state)
 {
@@ -832,6 +892,7 @@ main(void)
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_summary_sums),
 		cmocka_unit_test(test_summary_self),
+		cmocka_unit_test(test_summary_many),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped_bits),
