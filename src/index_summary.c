@@ -243,10 +243,14 @@ level_blocks(struct track_job *j, uint32_t d)
 	    &tr->depth[d + 1] : NULL;
 	const struct slice *cs = cl ? cl->slices : NULL;
 	size_t cn = cl ? cl->len : 0, c = 0, lc = 0, cc = 0;
+	size_t ahead = 0, cahead = 0;
 	ttv_ns prev = TTV_NS_MIN;
 	for (size_t i = 0; i < l->len; i++) {
 		const struct slice *s = &l->slices[i];
+		trace_ahead(j->t, j->track, d, i, &ahead);
 		if (j->stats != NULL) {
+			if (cl != NULL)
+				trace_ahead(j->t, j->track, d + 1, c, &cahead);
 			ttv_ns dur = level_dur_walk(l, i, &lc);
 			ttv_ns end = add_ns(s->start, dur), child = 0;
 			while (c < cn && cs[c].start < s->start)
@@ -311,11 +315,15 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 
 	const struct slice *cs = cl ? cl->slices : NULL;
 	size_t cn = cl ? cl->len : 0, c = 0, lc = 0, cc = 0;
+	size_t ahead = 0, cahead = 0;
 	uint32_t hint = 0;
 	ttv_ns prev = TTV_NS_MIN;
 	func_id fmax = 0;
 	for (size_t i = 0; i < l->len; i++) {
 		const struct slice *s = &l->slices[i];
+		trace_ahead(j->t, j->track, d, i, &ahead);
+		if (cl != NULL)
+			trace_ahead(j->t, j->track, d + 1, c, &cahead);
 		/* The index's rules, and its check records as blocks end. */
 		fmax = s->func > fmax ? s->func : fmax;
 		if ((s->start < prev || s->start > TTV_NS_MAX -

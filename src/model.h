@@ -418,6 +418,23 @@ void trace_advise(const struct trace *t, enum trace_access how);
  * model in memory. */
 void trace_prefetch(const struct trace *t, uint32_t track, uint32_t depth,
     size_t lo, size_t hi);
+/* A scan of a depth reads ahead of itself: at slice i, once every
+ * TRACE_AHEAD slices (*next starts at 0), the slices up to 3 *
+ * TRACE_AHEAD ahead are asked for (trace_prefetch), each once. Where the file's pages are not in memory
+ * (a memory limit), the kernel's read-ahead of a fault, from a file whose
+ * depths lie in interleaved chunks, reads a little at a time: a pass over
+ * a 500 MB index took 5 s where it takes 0.9 s so. */
+#define TRACE_AHEAD ((size_t)1 << 16)	/* slices: 1 MiB */
+static inline void
+trace_ahead(const struct trace *t, uint32_t track, uint32_t depth, size_t i,
+    size_t *next)
+{
+	if (i >= *next) {
+		trace_prefetch(t, track, depth, *next == 0 ? i : i + 2 *
+		    TRACE_AHEAD, i + 3 * TRACE_AHEAD);
+		*next = i + TRACE_AHEAD;
+	}
+}
 
 /* Total slices in the trace. */
 size_t trace_nslices(const struct trace *t);

@@ -305,8 +305,12 @@ sum_walk(struct worker *w, const uint32_t *rows)
 		size_t cn = cl ? cl->len : 0;
 		size_t c = cl ? level_first_start(cl, l->slices[lo].start) : 0;
 		size_t lc = 0, cc = 0;	/* cursors into long durations */
+		size_t ahead = 0, cahead = 0;
 		for (size_t i = lo; i < hi; i++) {
 			const struct slice *s = &l->slices[i];
+			trace_ahead(t, sp->track, d, i, &ahead);
+			if (cl != NULL)
+				trace_ahead(t, sp->track, d + 1, c, &cahead);
 			ttv_ns dur = level_dur_walk(l, i, &lc);
 			ttv_ns end = add_ns(s->start, dur), child = 0;
 			while (c < cn && cs[c].start < s->start)
@@ -466,8 +470,9 @@ count_walk(struct worker *w, const uint32_t *rows)
 		const struct depth_level *l =
 		    &q->t->tracks[sp->track].depth[sp->depth];
 		const struct slice *s = l->slices;
-		size_t lc = 0;
+		size_t lc = 0, ahead = 0;
 		for (size_t i = lo; i < hi; i++) {
+			trace_ahead(q->t, sp->track, sp->depth, i, &ahead);
 			uint32_t fn = row_of(rows, s[i].func);
 			const struct fn_plan *p = &plan[fn];
 			if (p->mode == FN_NONE || (s[i].flags & SLICE_INEXACT))
@@ -512,8 +517,9 @@ copy_walk(struct worker *w, const uint32_t *rows)
 		const struct depth_level *l =
 		    &q->t->tracks[sp->track].depth[sp->depth];
 		const struct slice *s = l->slices;
-		size_t lc = 0;
+		size_t lc = 0, ahead = 0;
 		for (size_t i = lo; i < hi; i++) {
+			trace_ahead(q->t, sp->track, sp->depth, i, &ahead);
 			uint32_t fn = row_of(rows, s[i].func);
 			const struct fn_plan *p = &q->plan[fn];
 			if (p->ntargets == 0 || (s[i].flags & SLICE_INEXACT))
@@ -863,10 +869,9 @@ stats_rows(const struct trace *t, const struct filter *f, ttv_ns t0,
 /* After pass 1 (q->rows, and each worker's own sums): the percentiles,
  * then the table. Frees the query. */
 static void
-stats_percentiles(struct query *qp, struct worker *w, uint32_t nshown,
+stats_percentiles(struct query *q, struct worker *w, uint32_t nshown,
     struct stats_table *out)
 {
-	struct query *q = qp;
 	const uint32_t nrows = q->nrows;
 	/* Percentiles, for batches of functions whose copies and
 	 * histograms fit BATCH_MAX (one larger function is a batch of its
