@@ -356,8 +356,27 @@ follow_wait(struct follow *f, volatile sig_atomic_t *stop)
 	}
 }
 
+static struct trace *read_now(struct follow *f, bool *fresh, char **err);
+
 struct trace *
-follow_read(struct follow *f, bool *fresh, char **err)
+follow_read(struct follow *f, volatile sig_atomic_t *stop, bool *fresh,
+    char **err)
+{
+	f->o.cancel = stop;
+	struct trace *t = read_now(f, fresh, err);
+	f->o.cancel = NULL;
+	if (stopped(stop)) {
+		/* cut short: not what the input holds */
+		trace_free(t);
+		free(*err);
+		*err = xstrdup("stopped");
+		return NULL;
+	}
+	return t;
+}
+
+static struct trace *
+read_now(struct follow *f, bool *fresh, char **err)
 {
 	*fresh = false;
 	*err = NULL;

@@ -42,8 +42,11 @@ enum follow_wait follow_wait(struct follow *f, volatile sig_atomic_t *stop);
 /* Reads the input as it is now, or NULL with *err (caller frees) when
  * nothing can be read yet. *fresh is set when the trace is a new one,
  * none of whose rows were told (an XRay directory's next log), clear when
- * it is the same input grown. */
-struct trace *follow_read(struct follow *f, bool *fresh, char **err);
+ * it is the same input grown. A read that *stop interrupts (the readers
+ * look at it as they go, load_options.cancel) returns NULL with *err
+ * "stopped": a long read must not hold SIGINT back until it is over. */
+struct trace *follow_read(struct follow *f, volatile sig_atomic_t *stop,
+    bool *fresh, char **err);
 
 /* What the input had to say apart from its traces (a live relay's
  * damage, said as the trace of name's diagnostics), or NULL when it had

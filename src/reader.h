@@ -11,6 +11,7 @@
 #ifndef TTV_READER_H
 #define TTV_READER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +43,12 @@ struct load_options {
 	 * its index does not list yet, an empty metadata file) is "not yet",
 	 * left out without a word, never damage. */
 	bool follow;
+	/* Set (by a signal handler or another thread) when the reading is
+	 * no longer wanted (SIGINT during --follow): readers look at it in
+	 * their loops and stop as at the end of their input, so that a long
+	 * read stops promptly; what they built is then thrown away. NULL:
+	 * never. */
+	const volatile sig_atomic_t *cancel;
 	/* Following a live session: streams that said they have nothing
 	 * before a time (the relay's INACTIVE beacons), so that a quiet
 	 * stream does not hold back what the others wrote (a CTF reader's
@@ -95,6 +102,15 @@ load_progress(const struct load_ctx *ctx, uint64_t done, uint64_t total)
 {
 	if (ctx->opts != NULL && ctx->opts->progress != NULL)
 		ctx->opts->progress(ctx->opts->progress_arg, done, total);
+}
+
+/* Whether the load is no longer wanted (load_options.cancel): cheap
+ * enough for a reader's loop every few thousand records. */
+static inline bool
+load_cancelled(const struct load_ctx *ctx)
+{
+	return ctx->opts != NULL && ctx->opts->cancel != NULL &&
+	    __atomic_load_n(ctx->opts->cancel, __ATOMIC_RELAXED) != 0;
 }
 
 #endif

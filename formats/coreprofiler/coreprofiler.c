@@ -874,6 +874,8 @@ coreprofiler_load(struct load_ctx *ctx)
 			line(&cp, p, e, counts, &unk);
 		}
 		off = next;
+		if ((cp.line & 0xfff) == 0 && load_cancelled(ctx))
+			break;
 		if (off >= next_report) {
 			load_progress(ctx, off, size);
 			if (off > chunk)

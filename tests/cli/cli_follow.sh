@@ -225,6 +225,40 @@ cut -f 2- "$tmp/xfin" | sort >"$tmp/b"
 extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
 [ -z "$extra" ] || fail "xray: rows not in the logs: $extra"
 
+# SIGINT in the middle of a long read stops it there, not once the read
+# is over: what ttv works after the signal (CPU time, as
+# tests/lib/budget.sh measures: the wall clock is the neighbours') is
+# bounded, while the whole read of this trace takes several times that.
+if [ -x /usr/bin/time ]; then
+	"$gen/ctfgen" -n 1500000 -s 5 "$tmp/longctf" >/dev/null || fail "ctfgen"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
+	    zzzz --tsv "$tmp/longctf" >/dev/null 2>&1 &
+	timer=$!
+	i=0
+	while [ -z "$(pgrep -P $timer)" ] && [ $i -lt 600 ]; do
+		i=$((i + 1)); sleep 0.05
+	done
+	pid=$(pgrep -P $timer)
+	# once it has worked 0.3 s (clock ticks of 10 ms) into the read
+	ticks=0; i=0
+	while [ -n "$pid" ] && [ $i -lt 1200 ]; do
+		ticks=$(awk '{ print $14 + $15 }' /proc/"$pid"/stat 2>/dev/null) ||
+		    break
+		[ "$ticks" -ge 30 ] && break
+		i=$((i + 1)); sleep 0.05
+	done
+	[ -n "$pid" ] && kill -INT "$pid"
+	wait $timer
+	rc=$?
+	[ $rc -eq 130 ] || fail "sigint-read: exit $rc after SIGINT, want 130"
+	after=$(tail -n 1 "$tmp/usage" | awk -v t="$ticks" '{
+	    printf "%.2f", $1 + $2 - t / 100 }')
+	echo "sigint-read: $after s of CPU after SIGINT"
+	awk -v s="$after" 'BEGIN { exit !(s <= 0.5) }' ||
+	    fail "sigint-read: $after s of CPU after SIGINT, over 0.5 s"
+	rm -rf "$tmp/longctf"
+fi
+
 # The usage: --follow goes with --search or --markers, not --strict.
 "$TTV" --follow --stats "$tmp/cp.log" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--follow --stats: not a usage error"
