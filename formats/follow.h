@@ -7,10 +7,11 @@
  * what arrived since is the caller's to find (src/follow.h keeps, per
  * thread, how far it has been told).
  *
- * Each read is a whole load of what is there now: the readers have no
- * resume state yet, so a read costs what the input weighs, and the
- * follower reads again only when the input changed. What the follower
- * keeps between reads is small (sizes, a log's name, the live client).
+ * A file whose reader can go on from where it stopped (CoreProfiler's
+ * TraceLog: load_grow.h) is read as it grows: each read reads what was
+ * appended, and makes the trace from a copy of the builder. Any other
+ * input is read whole again at each change (a read then costs what the
+ * input weighs). The follower reads again only when the input changed.
  */
 #ifndef TTV_FOLLOW_H
 #define TTV_FOLLOW_H

@@ -91,6 +91,18 @@ struct reader {
 	 * first len bytes are whole records, which is what load() is then
 	 * given. NULL: the reader takes what is there as it is. */
 	size_t (*complete)(const unsigned char *data, size_t len);
+	/* A file being written, read as it grows (--follow) instead of
+	 * whole each time: grow_begin starts a load that goes on (its state
+	 * is handed back to the others); grow_feed reads ctx->file's whole
+	 * records from byte `from` on into ctx->b and returns where it
+	 * stopped (its end, or where load_cancelled stopped it); grow_end
+	 * does what the end of load() does, into ctx->b, a copy of the
+	 * builder (builder_copy), the state left to go on, and returns as
+	 * load() does. NULL (all four): the reader reads the whole input. */
+	void *(*grow_begin)(struct load_ctx *ctx);
+	size_t (*grow_feed)(void *state, struct load_ctx *ctx, size_t from);
+	int (*grow_end)(void *state, struct load_ctx *ctx);
+	void (*grow_free)(void *state);
 };
 
 /* All readers, NULL-terminated (formats/readers.c). */

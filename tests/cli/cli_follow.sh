@@ -259,6 +259,55 @@ if [ -x /usr/bin/time ]; then
 	rm -rf "$tmp/longctf"
 fi
 
+# A CoreProfiler log is read as it grows, not again from its start at
+# each change: the rows of a log written in many pieces are those of the
+# finished log, every column alike (its times are the log's own), and the
+# CPU time of following it stays near that of one whole read (each read
+# again from the start would cost the whole log over and over: about 20
+# whole reads here), measured as tests/lib/budget.sh does.
+"$gen/cpgen" --seed 8 --lines 60000 --threads 4 --mode instrumentation \
+    --out "$tmp/cpm.log" --summary none >/dev/null || fail "cpgen"
+: >"$tmp/growm.log"
+start --search '^[A-Z]' --tsv "$tmp/growm.log"
+feed "$tmp/cpm.log" "$tmp/growm.log" $(( $(wc -c <"$tmp/cpm.log") / 60 ))
+"$TTV" --search '^[A-Z]' --tsv "$tmp/cpm.log" >"$tmp/fin" 2>/dev/null
+open=$("$TTV" --query "SELECT count(*) FROM slice WHERE (flags & 1) = 1 \
+    AND name GLOB '[A-Z]*'" --tsv "$tmp/cpm.log" | tail -n 1)
+wait_rows $(( $(wc -l <"$tmp/fin") - ${open:-0} ))
+kill -INT "$follower"; wait "$follower"; follower=""
+sort "$tmp/out" >"$tmp/a"
+sort "$tmp/fin" >"$tmp/b"
+extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
+[ -z "$extra" ] || fail "coreprofiler-steps: rows not in the finished log: $extra"
+[ "$(wc -l <"$tmp/a")" -eq $(( $(wc -l <"$tmp/b") - ${open:-0} )) ] ||
+    fail "coreprofiler-steps: $(wc -l <"$tmp/a") rows, want $(( $(wc -l <"$tmp/b") - ${open:-0} ))"
+if [ -x /usr/bin/time ]; then
+	"$gen/cpgen" --seed 6 --lines 1000000 --threads 8 --summary none \
+	    --out "$tmp/cpbig.log" >/dev/null || fail "cpgen"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --search zzzz --tsv \
+	    "$tmp/cpbig.log" >/dev/null 2>&1
+	whole=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	: >"$tmp/growbig.log"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
+	    zzzz --tsv "$tmp/growbig.log" >/dev/null 2>&1 &
+	timer=$!
+	# in 40 pieces, each one read before the next comes
+	size=$(wc -c <"$tmp/cpbig.log"); piece=$((size / 40 + 1)); off=0
+	while [ $off -lt "$size" ]; do
+		tail -c +$((off + 1)) "$tmp/cpbig.log" | head -c $piece \
+		    >>"$tmp/growbig.log"
+		off=$((off + piece))
+		sleep 0.3
+	done
+	sleep 1
+	kill -INT $(pgrep -P $timer); wait $timer
+	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	echo "coreprofiler-grow: $grown s of CPU following, $whole s for a whole read"
+	awk -v g="$grown" -v w="$whole" 'BEGIN { exit !(g <= 4 * w + 0.3) }' ||
+	    fail "coreprofiler-grow: $grown s of CPU following 40 pieces, over 4 x $whole + 0.3 s (a whole read each time?)"
+	rm -f "$tmp/cpbig.log" "$tmp/growbig.log"
+fi
+
 # The usage: --follow goes with --search or --markers, not --strict.
 "$TTV" --follow --stats "$tmp/cp.log" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--follow --stats: not a usage error"
