@@ -247,7 +247,7 @@ if [ -x /usr/bin/time ]; then
 		[ "$ticks" -ge 30 ] && break
 		i=$((i + 1)); sleep 0.05
 	done
-	[ -n "$pid" ] && kill -INT "$pid"
+	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
 	wait $timer
 	rc=$?
 	[ $rc -eq 130 ] || fail "sigint-read: exit $rc after SIGINT, want 130"
@@ -300,7 +300,9 @@ if [ -x /usr/bin/time ]; then
 		sleep 0.3
 	done
 	sleep 1
-	kill -INT $(pgrep -P $timer); wait $timer
+	pid=$(pgrep -P $timer)
+	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
+	wait $timer
 	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
 	echo "coreprofiler-grow: $grown s of CPU following, $whole s for a whole read"
 	awk -v g="$grown" -v w="$whole" 'BEGIN { exit !(g <= 4 * w + 0.3) }' ||
