@@ -4,8 +4,9 @@
 # 1. latency from a write to ttv's first row after it, on a CoreProfiler
 #    log and an FXT file written by the project's generators and appended
 #    at a set pace (a chunk every 500 ms), median and p99, and the same
-#    over the last tenth of the file (each read is a whole read: it costs
-#    more as the file grows);
+#    over the last tenth of the file (an FXT read is a whole read, a
+#    CoreProfiler one reads what was appended; both make the model anew:
+#    an update costs more as the file grows);
 # 2. with lttng-sessiond, lttng-relayd and liblttng-ust-cyg-profile: a
 #    live session with a 100 ms live timer, a -finstrument-functions
 #    program calling tick() every 50 ms; latency from tick's return to
@@ -14,7 +15,10 @@
 #    appended 1 MB every 100 ms; with LTTng, the program making 400
 #    calls every ms), ttv's rows per second, its memory, its backlog
 #    once the producer stops, and the rows a whole read of the result
-#    has.
+#    has; the CPU time ttv took so far, each 5 s;
+# 4. the CPU time of one update: a 200 MB CoreProfiler log read, then
+#    five appends of 100 KB, nothing matching (what an update costs
+#    apart from its rows), and ttv's peak RSS.
 #
 # Each part stays under a minute. Daemons, programs and files are the
 # script's own, stopped by PID and removed at the end.
@@ -70,7 +74,32 @@ pids="$pids $!"
 $probe rate "$TTV" "$tmp/rate.log" 40 | awk 'NR % 5 == 0 || !/ s: /'
 echo "  (the log: $(($(wc -c <"$tmp/rate.log") / 1000000)) MB)"
 $probe count "$TTV" "$tmp/rate.log"
-rm -f "$tmp/cp.big" "$tmp/rate.log"
+rm -f "$tmp/rate.log"
+
+echo "== 4. one update of a 200 MB CoreProfiler log"
+head -c 200000000 "$tmp/cp.big" >"$tmp/g.log"
+"$TTV" --follow --search zzzz --tsv "$tmp/g.log" >/dev/null 2>&1 &
+tp=$!
+pids="$pids $tp"
+ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
+i=0
+# the first read is over once ttv stops working
+a=$(ticks $tp); sleep 1; b=$(ticks $tp)
+while [ "$a" -ne "$b" ] && [ $i -lt 30 ]; do
+	a=$b; sleep 1; b=$(ticks $tp); i=$((i + 1))
+done
+echo "  first read: $(awk -v t="$b" 'BEGIN { printf "%.2f", t / 100 }') s CPU"
+for k in 1 2 3 4 5; do
+	tail -c +$((200000000 + (k - 1) * 100000 + 1)) "$tmp/cp.big" |
+	    head -c 100000 >>"$tmp/g.log"
+	sleep 2
+done
+c=$(ticks $tp)
+echo "  5 updates of 100 KB: $(awk -v t="$((c - b))" 'BEGIN {
+    printf "%.2f", t / 500 }') s CPU each; peak RSS $(awk '/VmHWM/ {
+    printf "%.0f MB", $2 / 1024 }' /proc/$tp/status)"
+kill -INT $tp
+rm -f "$tmp/cp.big" "$tmp/g.log"
 
 # LTTng: the daemons as tests/formats/live/live_relay.sh starts them.
 for t in lttng lttng-sessiond lttng-relayd gcc python3; do

@@ -37,6 +37,16 @@ import threading
 import time
 
 
+def cpu_s(pid):
+    """user + system CPU seconds of a process so far (0 once it is gone)"""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def rss_kb(pid):
     try:
         with open("/proc/%d/status" % pid) as f:
@@ -165,8 +175,8 @@ def rate_mode(ttv, url, seconds):
     for s in range(1, int(seconds) + 1):
         time.sleep(max(0, t0 + s - time.monotonic()))
         n = len(f.rows)
-        print("  %3d s: %9d rows (%8d/s), ttv RSS %7.1f MB" %
-              (s, n, n - n0, rss_kb(f.p.pid) / 1024))
+        print("  %3d s: %9d rows (%8d/s), ttv RSS %7.1f MB, CPU %6.2f s" %
+              (s, n, n - n0, rss_kb(f.p.pid) / 1024, cpu_s(f.p.pid)))
         n0 = n
         sys.stdout.flush()
     return f

@@ -149,7 +149,14 @@ cli_follow(struct cli_args *c, FILE *out)
 			break;
 		}
 		bool fresh;
-		struct trace *t = follow_read(f, &fresh, &err);
+		struct trace *t = follow_read(f, &stop_asked, &fresh, &err);
+		if (t == NULL && stop_asked) {
+			/* SIGINT in the middle of a read */
+			free(err);
+			err = NULL;
+			rc = EXIT_INTERRUPTED;
+			break;
+		}
 		if (t == NULL) {
 			/* not yet: said once, as long as it stays the same */
 			if (last_wait == NULL || strcmp(last_wait, err) != 0) {

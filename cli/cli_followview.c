@@ -28,6 +28,12 @@
 #include "xalloc.h"
 #include "viewer.h"
 
+static bool
+stopped_now(volatile sig_atomic_t *stop)
+{
+	return __atomic_load_n(stop, __ATOMIC_RELAXED) != 0;
+}
+
 /* The viewer's road: on the follower's thread, so it says nothing. */
 static int
 next_read(void *arg, volatile sig_atomic_t *stop, struct trace **t,
@@ -44,7 +50,9 @@ next_read(void *arg, volatile sig_atomic_t *stop, struct trace **t,
 		return -1;
 	/* a fresh trace (an XRay directory's next log) replaces the
 	 * shown one as a grown one does */
-	*t = follow_read(f, &fresh, err);
+	*t = follow_read(f, stop, &fresh, err);
+	if (*t == NULL && stopped_now(stop))
+		return -1;
 	*ended = w == FOLLOW_ENDED;
 	if (*ended) {
 		/* a relay lost, or one that sent damage, ends it too: why */

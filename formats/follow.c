@@ -12,6 +12,7 @@
 #include "follow.h"
 #include "live.h"
 #include "load.h"
+#include "load_grow.h"
 #include "xalloc.h"
 
 /* How often a file or directory is looked at, and a live relay asked
@@ -48,6 +49,10 @@ struct follow {
 	bool holding;		/* the last read held rows back for a quiet
 				 * stream (complete_until before its end) */
 	bool ended;
+	bool file;		/* a regular file */
+	/* a file whose reader goes on from where it stopped: read as it
+	 * grows, not whole each time (load_grow.h) */
+	struct load_grow *grow;
 	bool first;		/* nothing read yet: no waiting */
 	struct look seen;
 	/* a directory no reader took yet: a trace directory (CTF) to be,
@@ -246,6 +251,7 @@ follow_open(const char *path, const char *force_format,
 		return NULL;
 	}
 	f->path = xstrdup(path);
+	f->file = S_ISREG(st.st_mode);
 	if (S_ISDIR(st.st_mode)) {
 		f->logs = force_format != NULL && strcmp(force_format,
 		    "xray") == 0;
@@ -356,8 +362,27 @@ follow_wait(struct follow *f, volatile sig_atomic_t *stop)
 	}
 }
 
+static struct trace *read_now(struct follow *f, bool *fresh, char **err);
+
 struct trace *
-follow_read(struct follow *f, bool *fresh, char **err)
+follow_read(struct follow *f, volatile sig_atomic_t *stop, bool *fresh,
+    char **err)
+{
+	f->o.cancel = stop;
+	struct trace *t = read_now(f, fresh, err);
+	f->o.cancel = NULL;
+	if (stopped(stop)) {
+		/* cut short: not what the input holds */
+		trace_free(t);
+		free(*err);
+		*err = xstrdup("stopped");
+		return NULL;
+	}
+	return t;
+}
+
+static struct trace *
+read_now(struct follow *f, bool *fresh, char **err)
 {
 	*fresh = false;
 	*err = NULL;
@@ -382,6 +407,14 @@ follow_read(struct follow *f, bool *fresh, char **err)
 		free(p);
 		return t;
 	}
+	if (f->file && f->grow == NULL) {
+		const struct reader *r = load_grow_reader(f->path,
+		    f->force_format);
+		if (r != NULL)
+			f->grow = load_grow_new(f->path, r, &f->o);
+	}
+	if (f->grow != NULL)
+		return load_grow_read(f->grow, err);
 	if (f->live == NULL)
 		return load_trace(f->path, f->force_format, &f->o, err);
 	/* the quiet streams' beacons, as the client has them now: the
@@ -422,6 +455,7 @@ follow_close(struct follow *f)
 		return;
 	if (f->live != NULL)
 		live_client_close(f->live);
+	load_grow_free(f->grow);
 	for (size_t i = 0; i < f->nfiles; i++)
 		free(f->files[i].name);
 	free(f->files);

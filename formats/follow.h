@@ -7,10 +7,11 @@
  * what arrived since is the caller's to find (src/follow.h keeps, per
  * thread, how far it has been told).
  *
- * Each read is a whole load of what is there now: the readers have no
- * resume state yet, so a read costs what the input weighs, and the
- * follower reads again only when the input changed. What the follower
- * keeps between reads is small (sizes, a log's name, the live client).
+ * A file whose reader can go on from where it stopped (CoreProfiler's
+ * TraceLog: load_grow.h) is read as it grows: each read reads what was
+ * appended, and makes the trace from a copy of the builder. Any other
+ * input is read whole again at each change (a read then costs what the
+ * input weighs). The follower reads again only when the input changed.
  */
 #ifndef TTV_FOLLOW_H
 #define TTV_FOLLOW_H
@@ -42,8 +43,11 @@ enum follow_wait follow_wait(struct follow *f, volatile sig_atomic_t *stop);
 /* Reads the input as it is now, or NULL with *err (caller frees) when
  * nothing can be read yet. *fresh is set when the trace is a new one,
  * none of whose rows were told (an XRay directory's next log), clear when
- * it is the same input grown. */
-struct trace *follow_read(struct follow *f, bool *fresh, char **err);
+ * it is the same input grown. A read that *stop interrupts (the readers
+ * look at it as they go, load_options.cancel) returns NULL with *err
+ * "stopped": a long read must not hold SIGINT back until it is over. */
+struct trace *follow_read(struct follow *f, volatile sig_atomic_t *stop,
+    bool *fresh, char **err);
 
 /* What the input had to say apart from its traces (a live relay's
  * damage, said as the trace of name's diagnostics), or NULL when it had

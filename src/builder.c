@@ -210,6 +210,127 @@ builder_free(struct builder *b)
 	free(b);
 }
 
+/* A copy of n items (NULL for none). */
+static void *
+dup_items(const void *p, size_t n, size_t size)
+{
+	if (n == 0 || p == NULL)
+		return NULL;
+	void *c = xreallocarray(NULL, n, size);
+	memcpy(c, p, n * size);
+	return c;
+}
+
+#define VEC_COPY(dst, src) do {                                           \
+	(dst)->items = dup_items((src)->items, (src)->len,                    \
+	    sizeof *(src)->items);                                            \
+	(dst)->len = (dst)->cap = (src)->len;                                 \
+} while (0)
+
+static struct hashmap
+hashmap_copy(const struct hashmap *m)
+{
+	struct hashmap c = *m;
+	c.slots = dup_items(m->slots, m->nslots, sizeof *m->slots);
+	return c;
+}
+
+static char *
+dup_str(const char *s)
+{
+	return s != NULL ? xstrdup(s) : NULL;
+}
+
+static void
+btrack_copy(const struct btrack *bt, struct btrack *c)
+{
+	/* the plain fields; the arrays below are c's own */
+	memcpy(c, bt, sizeof *c);
+	c->levels = bt->nlevels ? grow_lines(NULL, 0, bt->nlevels *
+	    sizeof *c->levels) : NULL;
+	for (uint32_t d = 0; d < bt->nlevels; d++) {
+		const struct blevel *l = &bt->levels[d];
+		struct blevel *cl = &c->levels[d];
+		*cl = *l;
+		cl->cap = l->len;
+		cl->s = NULL;
+		cl->w = NULL;
+		if (l->len > 0) {
+			cl->s = xbig_realloc(NULL, (size_t)l->len *
+			    sizeof *cl->s);
+			memcpy(cl->s, l->s, (size_t)l->len * sizeof *cl->s);
+			cl->w = dup_items(l->w, l->len, sizeof *l->w);
+		}
+		if (l->side != NULL) {
+			cl->side = xcalloc(1, sizeof *cl->side);
+			VEC_COPY(&cl->side->longs, &l->side->longs);
+		}
+	}
+	VEC_COPY(&c->stack, &bt->stack);
+	VEC_COPY(&c->instants, &bt->instants);
+	VEC_COPY(&c->samples, &bt->samples);
+	VEC_COPY(&c->sargs, &bt->sargs);
+}
+
+struct builder *
+builder_copy(const struct builder *b)
+{
+	if (b->store != NULL)
+		return NULL;
+	struct builder *c = xcalloc(1, sizeof *c);
+	pthread_mutex_init(&c->lock, NULL);
+	c->strings = strtab_copy(b->strings);
+	c->func_map = hashmap_copy(&b->func_map);
+	c->process_map = hashmap_copy(&b->process_map);
+	c->track_map = hashmap_copy(&b->track_map);
+	c->count_map = hashmap_copy(&b->count_map);
+	VEC_COPY(&c->funcs, &b->funcs);
+	VEC_COPY(&c->func_addrs, &b->func_addrs);
+	VEC_COPY(&c->has_addr, &b->has_addr);
+	VEC_COPY(&c->processes, &b->processes);
+	c->ntracks = c->captracks = b->ntracks;
+	c->tracks = b->ntracks ? grow_lines(NULL, 0, b->ntracks *
+	    sizeof *c->tracks) : NULL;
+	for (uint32_t i = 0; i < b->ntracks; i++)
+		btrack_copy(&b->tracks[i], &c->tracks[i]);
+	VEC_COPY(&c->markers, &b->markers);
+	VEC_COPY(&c->flows, &b->flows);
+	VEC_COPY(&c->logs, &b->logs);
+	VEC_COPY(&c->args, &b->args);
+	c->args_start = b->args_start;
+	VEC_COPY(&c->records, &b->records);
+	for (size_t i = 0; i < c->records.len; i++)
+		c->records.items[i].kind = xstrdup(b->records.items[i].kind);
+	VEC_COPY(&c->meta_keys, &b->meta_keys);
+	VEC_COPY(&c->meta_values, &b->meta_values);
+	for (size_t i = 0; i < c->meta_keys.len; i++) {
+		c->meta_keys.items[i] = xstrdup(b->meta_keys.items[i]);
+		c->meta_values.items[i] = xstrdup(b->meta_values.items[i]);
+	}
+	VEC_COPY(&c->diags, &b->diags);
+	for (size_t i = 0; i < c->diags.len; i++)
+		c->diags.items[i].text = xstrdup(b->diags.items[i].text);
+	c->ndiags_dropped = b->ndiags_dropped;
+	c->has_errors = b->has_errors;
+	c->path = dup_str(b->path);
+	c->format = dup_str(b->format);
+	c->version = dup_str(b->version);
+	c->byte_order = dup_str(b->byte_order);
+	c->ticks_per_second = b->ticks_per_second;
+	c->wall_origin = b->wall_origin;
+	c->complete_until = b->complete_until;
+	c->open_to_now = b->open_to_now;
+	c->now = b->now;
+	return c;
+}
+
+struct trace *
+builder_snapshot(const struct builder *b)
+{
+	struct builder *c = builder_copy(b);
+	return c != NULL ? builder_finish(c) : NULL;
+}
+
 void
 builder_lock(struct builder *b)
 {

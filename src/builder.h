@@ -38,6 +38,14 @@ struct index_store;
  * store (its backing). Call before anything else. */
 void builder_set_store(struct builder *b, struct index_store *store);
 void builder_free(struct builder *b);
+/* A builder with all that b holds, open stacks included, that goes on
+ * apart from it: a trace being read as it grows (--follow) is made by
+ * finishing a copy, while b goes on with what is appended. NULL when
+ * b's large depths grow in an index file (builder_set_store). */
+struct builder *builder_copy(const struct builder *b);
+/* The trace b would make if it were finished now (builder_finish of a
+ * copy), b left as it was; NULL as builder_copy. */
+struct trace *builder_snapshot(const struct builder *b);
 /* Ends any slice still open (flagged unterminated at its track's last time),
  * sorts what needs sorting and returns the model. */
 struct trace *builder_finish(struct builder *b);

@@ -11,6 +11,7 @@
 #ifndef TTV_READER_H
 #define TTV_READER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +43,12 @@ struct load_options {
 	 * its index does not list yet, an empty metadata file) is "not yet",
 	 * left out without a word, never damage. */
 	bool follow;
+	/* Set (by a signal handler or another thread) when the reading is
+	 * no longer wanted (SIGINT during --follow): readers look at it in
+	 * their loops and stop as at the end of their input, so that a long
+	 * read stops promptly; what they built is then thrown away. NULL:
+	 * never. */
+	const volatile sig_atomic_t *cancel;
 	/* Following a live session: streams that said they have nothing
 	 * before a time (the relay's INACTIVE beacons), so that a quiet
 	 * stream does not hold back what the others wrote (a CTF reader's
@@ -84,6 +91,18 @@ struct reader {
 	 * first len bytes are whole records, which is what load() is then
 	 * given. NULL: the reader takes what is there as it is. */
 	size_t (*complete)(const unsigned char *data, size_t len);
+	/* A file being written, read as it grows (--follow) instead of
+	 * whole each time: grow_begin starts a load that goes on (its state
+	 * is handed back to the others); grow_feed reads ctx->file's whole
+	 * records from byte `from` on into ctx->b and returns where it
+	 * stopped (its end, or where load_cancelled stopped it); grow_end
+	 * does what the end of load() does, into ctx->b, a copy of the
+	 * builder (builder_copy), the state left to go on, and returns as
+	 * load() does. NULL (all four): the reader reads the whole input. */
+	void *(*grow_begin)(struct load_ctx *ctx);
+	size_t (*grow_feed)(void *state, struct load_ctx *ctx, size_t from);
+	int (*grow_end)(void *state, struct load_ctx *ctx);
+	void (*grow_free)(void *state);
 };
 
 /* All readers, NULL-terminated (formats/readers.c). */
@@ -95,6 +114,15 @@ load_progress(const struct load_ctx *ctx, uint64_t done, uint64_t total)
 {
 	if (ctx->opts != NULL && ctx->opts->progress != NULL)
 		ctx->opts->progress(ctx->opts->progress_arg, done, total);
+}
+
+/* Whether the load is no longer wanted (load_options.cancel): cheap
+ * enough for a reader's loop every few thousand records. */
+static inline bool
+load_cancelled(const struct load_ctx *ctx)
+{
+	return ctx->opts != NULL && ctx->opts->cancel != NULL &&
+	    __atomic_load_n(ctx->opts->cancel, __ATOMIC_RELAXED) != 0;
 }
 
 #endif

@@ -141,6 +141,39 @@ strtab_intern_held(struct strtab *st, const char *s, size_t len)
 	return intern(st, s, len);
 }
 
+struct strtab *
+strtab_copy(const struct strtab *st)
+{
+	struct strtab *c = xcalloc(1, sizeof *c);
+	size_t total = 0;
+	for (uint32_t id = 0; id < st->n; id++)
+		total += (size_t)st->lens[id] + 1;
+	c->n = st->n;
+	c->cap = st->cap;
+	c->strings = xreallocarray(NULL, c->cap ? c->cap : 1,
+	    sizeof *c->strings);
+	c->lens = xreallocarray(NULL, c->cap ? c->cap : 1, sizeof *c->lens);
+	if (st->n > 0)
+		memcpy(c->lens, st->lens, st->n * sizeof *c->lens);
+	/* the same ids: the same slots */
+	c->nslots = st->nslots;
+	c->slots = xreallocarray(NULL, c->nslots ? c->nslots : 1,
+	    sizeof *c->slots);
+	if (st->nslots > 0)
+		memcpy(c->slots, st->slots, st->nslots * sizeof *c->slots);
+	/* all of them in one chunk; the next string starts a new one */
+	c->chunks = xmalloc(sizeof *c->chunks);
+	c->chunks[0] = xmalloc(total ? total : 1);
+	c->nchunks = 1;
+	char *p = c->chunks[0];
+	for (uint32_t id = 0; id < st->n; id++) {
+		memcpy(p, st->strings[id], (size_t)st->lens[id] + 1);
+		c->strings[id] = p;
+		p += (size_t)st->lens[id] + 1;
+	}
+	return c;
+}
+
 const char *
 strtab_get(const struct strtab *st, uint32_t id)
 {

@@ -18,6 +18,9 @@ uint32_t strtab_intern(struct strtab *st, const char *s, size_t len);
 /* The same for a string already held (a model's string, escape.h): kept
  * byte for byte, so that it reads back as it was given. */
 uint32_t strtab_intern_held(struct strtab *st, const char *s, size_t len);
+/* A table with the same strings under the same ids, that goes on apart
+ * (a snapshot of a builder, builder_copy). */
+struct strtab *strtab_copy(const struct strtab *st);
 const char *strtab_get(const struct strtab *st, uint32_t id);
 uint32_t strtab_count(const struct strtab *st);
 /* Hands the strings and their chunks to the caller and frees the table. */

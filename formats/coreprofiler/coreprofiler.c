@@ -816,47 +816,65 @@ coreprofiler_probe(const char *path, const unsigned char *head, size_t len,
 	return lookup(key) != R_UNKNOWN ? 60 : 0;
 }
 
-static int
-coreprofiler_load(struct load_ctx *ctx)
-{
+/* A load of a log: the reader's state, and what it counted. A log being
+ * written (--follow) keeps it from one read to the next and goes on
+ * from the last whole line read (reader.h, grow_*). */
+struct cp_load {
 	struct cp cp;
-	memset(&cp, 0, sizeof cp);
-	cp.ctx = ctx;
-	cp.b = ctx->b;
-	cp.process = CP_NONE;
-	cp.proc_cpu_track = cp.heap_track = CP_NONE;
-	cp.last_gc_thread = CP_NONE;
-	cp.cpu_interval = ms_ns(10);
-	cp.next_counter = 1;
-	idmap_init(&cp.thread_by_iid);
-	idmap_init(&cp.thread_by_os);
-	idmap_init(&cp.native_by_os);
-	idmap_init(&cp.func_by_iid);
-	idmap_init(&cp.func_by_clr);
-	idmap_init(&cp.class_by_iid);
-	cp.bufcap = 256;
-	cp.buf = xmalloc(cp.bufcap);
+	uint64_t counts[R_COUNT];
+	struct unknown_seen unk;
+};
 
-	builder_set_format(cp.b, "coreprofiler", "tracelog", NULL);
-	builder_set_tick_rate(cp.b, 1000);
+static void *
+cp_begin(struct load_ctx *ctx)
+{
+	struct cp_load *L = xcalloc(1, sizeof *L);
+	struct cp *cp = &L->cp;
+	cp->ctx = ctx;
+	cp->b = ctx->b;
+	cp->process = CP_NONE;
+	cp->proc_cpu_track = cp->heap_track = CP_NONE;
+	cp->last_gc_thread = CP_NONE;
+	cp->cpu_interval = ms_ns(10);
+	cp->next_counter = 1;
+	idmap_init(&cp->thread_by_iid);
+	idmap_init(&cp->thread_by_os);
+	idmap_init(&cp->native_by_os);
+	idmap_init(&cp->func_by_iid);
+	idmap_init(&cp->func_by_clr);
+	idmap_init(&cp->class_by_iid);
+	cp->bufcap = 256;
+	cp->buf = xmalloc(cp->bufcap);
 
+	builder_set_format(cp->b, "coreprofiler", "tracelog", NULL);
+	builder_set_tick_rate(cp->b, 1000);
+	return L;
+}
+
+/* Reads the lines of ctx->file from byte `from` on; returns where it
+ * stopped (the file's end, or where it was cancelled). */
+static size_t
+cp_feed(void *state, struct load_ctx *ctx, size_t from)
+{
+	struct cp_load *L = state;
+	struct cp *cp = &L->cp;
+	cp->ctx = ctx;
+	cp->b = ctx->b;
 	const char *data = (const char *)ctx->file->data;
 	size_t size = ctx->file->size;
 	/* README's budget: 64 MiB + 16 x the input, at CP_LEVEL_COST a
 	 * frame (this reader's, the builder's and the model's) */
-	cp.max_depth = ((uint64_t)64 << 20) / CP_LEVEL_COST +
+	cp->max_depth = ((uint64_t)64 << 20) / CP_LEVEL_COST +
 	    (uint64_t)size * 16 / CP_LEVEL_COST;
-	uint64_t counts[R_COUNT] = { 0 };
-	struct unknown_seen unk = { .n = 0 };
-	size_t off = 0, next_report = 0;
+	size_t off = from, next_report = 0;
 	const size_t chunk = 16u << 20;
 
 	mapfile_sequential(ctx->file);
-	while (off < size && !cp.failed) {
+	while (off < size && !cp->failed) {
 		const char *p = data + off;
 		const char *nl = memchr(p, '\n', size - off);
 		const char *e = nl ? nl : data + size;
-		cp.line++;
+		cp->line++;
 		size_t next = (size_t)(e - data) + (nl != NULL);
 		/* Tolerate CRLF and trailing blanks. */
 		while (e > p && (e[-1] == '\r' || e[-1] == ' '))
@@ -864,16 +882,18 @@ coreprofiler_load(struct load_ctx *ctx)
 		/* A last line without its newline may be cut anywhere
 		 * ("12628" cut to "12"): not trusted as a record. */
 		if (e > p && nl == NULL) {
-			builder_line_error(cp.b, cp.line, "the last line has no "
+			builder_line_error(cp->b, cp->line, "the last line has no "
 			    "newline: cut while being written? (%zu bytes not "
 			    "read)", (size_t)(data + size - p));
 			off = next;
 			break;
 		}
 		if (e > p) {
-			line(&cp, p, e, counts, &unk);
+			line(cp, p, e, L->counts, &L->unk);
 		}
 		off = next;
+		if ((cp->line & 0xfff) == 0 && load_cancelled(ctx))
+			break;
 		if (off >= next_report) {
 			load_progress(ctx, off, size);
 			if (off > chunk)
@@ -882,20 +902,89 @@ coreprofiler_load(struct load_ctx *ctx)
 		}
 	}
 	load_progress(ctx, size, size);
+	return off;
+}
 
-	cp_finish(&cp);
+/* The end of a load: what is still open, the counts. */
+static int
+cp_load_end(struct cp_load *L)
+{
+	struct cp *cp = &L->cp;
+	cp_finish(cp);
 	for (int i = 0; i < R_COUNT; i++)
-		if (counts[i] != 0)
-			builder_count(cp.b, rec_name[i], counts[i]);
-	cp_free(&cp);
+		if (L->counts[i] != 0)
+			builder_count(cp->b, rec_name[i], L->counts[i]);
 	uint64_t good = 0;
 	for (int i = 0; i < R_UNKNOWN; i++)
-		good += counts[i];
+		good += L->counts[i];
 	if (good == 0) {
-		builder_note(ctx->b, DIAG_ERROR, "no CoreProfiler records");
+		builder_note(cp->b, DIAG_ERROR, "no CoreProfiler records");
 		return -1;
 	}
 	return 0;
+}
+
+/* The end of a load into ctx->b, a copy of the builder, the state left
+ * to go on: the open frames and intervals are closed in the copy only,
+ * and the functions first named there are named again in the builder
+ * when their frames close (as a whole read names them then). */
+static int
+cp_grow_end(void *state, struct load_ctx *ctx)
+{
+	struct cp_load *L = state;
+	struct cp *cp = &L->cp;
+	struct builder *b = cp->b;
+	struct load_ctx *was = cp->ctx;
+	size_t nth = cp->threads.len;
+	size_t *lens = xreallocarray(NULL, nth ? 2 * nth : 1, sizeof *lens);
+	VEC(uint32_t) unnamed = { 0 };
+	for (size_t th = 0; th < nth; th++) {
+		struct cp_thread *T = &cp->threads.items[th];
+		lens[2 * th] = T->stk.len;
+		lens[2 * th + 1] = T->rt.len;
+		for (size_t d = 0; d < T->stk.len; d++) {
+			uint32_t fi = T->stk.items[d].func;
+			if (cp->funcs.items[fi].fid == CP_NONE)
+				VEC_PUSH(&unnamed, fi);
+		}
+	}
+	str_id s_jit = cp->s_jit, s_gc = cp->s_gc;
+	cp->b = ctx->b;
+	cp->ctx = ctx;
+	int rc = cp_load_end(L);
+	cp->b = b;
+	cp->ctx = was;
+	cp->s_jit = s_jit;
+	cp->s_gc = s_gc;
+	for (size_t i = 0; i < unnamed.len; i++)
+		cp->funcs.items[unnamed.items[i]].fid = CP_NONE;
+	VEC_FREE(&unnamed);
+	for (size_t th = 0; th < nth; th++) {
+		cp->threads.items[th].stk.len = lens[2 * th];
+		cp->threads.items[th].rt.len = lens[2 * th + 1];
+	}
+	free(lens);
+	return rc;
+}
+
+static void
+cp_grow_free(void *state)
+{
+	struct cp_load *L = state;
+	if (L == NULL)
+		return;
+	cp_free(&L->cp);
+	free(L);
+}
+
+static int
+coreprofiler_load(struct load_ctx *ctx)
+{
+	struct cp_load *L = cp_begin(ctx);
+	cp_feed(L, ctx, 0);
+	int rc = cp_load_end(L);
+	cp_grow_free(L);
+	return rc;
 }
 
 /* A log being written: its whole lines, up to the last newline (the
@@ -914,4 +1003,8 @@ const struct reader coreprofiler_reader = {
 	.probe = coreprofiler_probe,
 	.load = coreprofiler_load,
 	.complete = coreprofiler_complete,
+	.grow_begin = cp_begin,
+	.grow_feed = cp_feed,
+	.grow_end = cp_grow_end,
+	.grow_free = cp_grow_free,
 };

@@ -1248,6 +1248,8 @@ ctf_load(struct load_ctx *ctx)
 				load_progress(ctx, done, total);
 				next_report = done + (8u << 20);
 			}
+			if (load_cancelled(ctx))
+				break;
 		}
 	}
 	if (L.calls != NULL) {

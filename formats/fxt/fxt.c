@@ -1181,6 +1181,12 @@ walk(struct fxt *x, const bool scan, size_t off, size_t limit, bool *broken)
 			load_progress(x->ctx, (scan ? 0 : f->size) + off,
 			    total);
 			next_progress = off + PROGRESS_STEP;
+			/* not wanted any more: stops as where the records
+			 * end (the event pass then stops there too) */
+			if (load_cancelled(x->ctx)) {
+				*broken = true;
+				break;
+			}
 		}
 		/* The scan pass keeps its pages: the event pass reads them
 		 * again and drops them behind itself, so the mapping and the

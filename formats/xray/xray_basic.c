@@ -55,6 +55,8 @@ xray_load_basic(struct xray *x)
 			if (off >= (64u << 20))
 				mapfile_release(x->ctx->file, off & ~(size_t)4095);
 			progress_at = off + (4u << 20);
+			if (load_cancelled(x->ctx))
+				break;
 		}
 		if (rt == 1) {
 			/* payloads must follow their entry directly */

@@ -225,6 +225,91 @@ cut -f 2- "$tmp/xfin" | sort >"$tmp/b"
 extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
 [ -z "$extra" ] || fail "xray: rows not in the logs: $extra"
 
+# SIGINT in the middle of a long read stops it there, not once the read
+# is over: what ttv works after the signal (CPU time, as
+# tests/lib/budget.sh measures: the wall clock is the neighbours') is
+# bounded, while the whole read of this trace takes several times that.
+if [ -x /usr/bin/time ]; then
+	"$gen/ctfgen" -n 1500000 -s 5 "$tmp/longctf" >/dev/null || fail "ctfgen"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
+	    zzzz --tsv "$tmp/longctf" >/dev/null 2>&1 &
+	timer=$!
+	i=0
+	while [ -z "$(pgrep -P $timer)" ] && [ $i -lt 600 ]; do
+		i=$((i + 1)); sleep 0.05
+	done
+	pid=$(pgrep -P $timer)
+	# once it has worked 0.3 s (clock ticks of 10 ms) into the read
+	ticks=0; i=0
+	while [ -n "$pid" ] && [ $i -lt 1200 ]; do
+		ticks=$(awk '{ print $14 + $15 }' /proc/"$pid"/stat 2>/dev/null) ||
+		    break
+		[ "$ticks" -ge 30 ] && break
+		i=$((i + 1)); sleep 0.05
+	done
+	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
+	wait $timer
+	rc=$?
+	[ $rc -eq 130 ] || fail "sigint-read: exit $rc after SIGINT, want 130"
+	after=$(tail -n 1 "$tmp/usage" | awk -v t="$ticks" '{
+	    printf "%.2f", $1 + $2 - t / 100 }')
+	echo "sigint-read: $after s of CPU after SIGINT"
+	awk -v s="$after" 'BEGIN { exit !(s <= 0.5) }' ||
+	    fail "sigint-read: $after s of CPU after SIGINT, over 0.5 s"
+	rm -rf "$tmp/longctf"
+fi
+
+# A CoreProfiler log is read as it grows, not again from its start at
+# each change: the rows of a log written in many pieces are those of the
+# finished log, every column alike (its times are the log's own), and the
+# CPU time of following it stays near that of one whole read (each read
+# again from the start would cost the whole log over and over: about 20
+# whole reads here), measured as tests/lib/budget.sh does.
+"$gen/cpgen" --seed 8 --lines 60000 --threads 4 --mode instrumentation \
+    --out "$tmp/cpm.log" --summary none >/dev/null || fail "cpgen"
+: >"$tmp/growm.log"
+start --search '^[A-Z]' --tsv "$tmp/growm.log"
+feed "$tmp/cpm.log" "$tmp/growm.log" $(( $(wc -c <"$tmp/cpm.log") / 60 ))
+"$TTV" --search '^[A-Z]' --tsv "$tmp/cpm.log" >"$tmp/fin" 2>/dev/null
+open=$("$TTV" --query "SELECT count(*) FROM slice WHERE (flags & 1) = 1 \
+    AND name GLOB '[A-Z]*'" --tsv "$tmp/cpm.log" | tail -n 1)
+wait_rows $(( $(wc -l <"$tmp/fin") - ${open:-0} ))
+kill -INT "$follower"; wait "$follower"; follower=""
+sort "$tmp/out" >"$tmp/a"
+sort "$tmp/fin" >"$tmp/b"
+extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
+[ -z "$extra" ] || fail "coreprofiler-steps: rows not in the finished log: $extra"
+[ "$(wc -l <"$tmp/a")" -eq $(( $(wc -l <"$tmp/b") - ${open:-0} )) ] ||
+    fail "coreprofiler-steps: $(wc -l <"$tmp/a") rows, want $(( $(wc -l <"$tmp/b") - ${open:-0} ))"
+if [ -x /usr/bin/time ]; then
+	"$gen/cpgen" --seed 6 --lines 1000000 --threads 8 --summary none \
+	    --out "$tmp/cpbig.log" >/dev/null || fail "cpgen"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --search zzzz --tsv \
+	    "$tmp/cpbig.log" >/dev/null 2>&1
+	whole=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	: >"$tmp/growbig.log"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
+	    zzzz --tsv "$tmp/growbig.log" >/dev/null 2>&1 &
+	timer=$!
+	# in 40 pieces, each one read before the next comes
+	size=$(wc -c <"$tmp/cpbig.log"); piece=$((size / 40 + 1)); off=0
+	while [ $off -lt "$size" ]; do
+		tail -c +$((off + 1)) "$tmp/cpbig.log" | head -c $piece \
+		    >>"$tmp/growbig.log"
+		off=$((off + piece))
+		sleep 0.3
+	done
+	sleep 1
+	pid=$(pgrep -P $timer)
+	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
+	wait $timer
+	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	echo "coreprofiler-grow: $grown s of CPU following, $whole s for a whole read"
+	awk -v g="$grown" -v w="$whole" 'BEGIN { exit !(g <= 4 * w + 0.3) }' ||
+	    fail "coreprofiler-grow: $grown s of CPU following 40 pieces, over 4 x $whole + 0.3 s (a whole read each time?)"
+	rm -f "$tmp/cpbig.log" "$tmp/growbig.log"
+fi
+
 # The usage: --follow goes with --search or --markers, not --strict.
 "$TTV" --follow --stats "$tmp/cp.log" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--follow --stats: not a usage error"

@@ -1,0 +1,183 @@
+/* A file read as it grows (load_grow.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "load.h"
+#include "load_grow.h"
+#include "strtab.h"
+#include "xalloc.h"
+
+/* The bytes hashed at each end of what was read: a file rewritten, not
+ * appended to, is noticed there (a log started again, another file
+ * copied over it) without reading all of it again. */
+#define EDGE_BYTES 4096
+
+struct load_grow {
+	char *path;
+	const struct reader *r;
+	struct load_options o;
+	struct builder *b;	/* NULL: nothing read yet */
+	void *state;
+	size_t covered;		/* whole records read */
+	uint64_t dev, ino;
+	uint64_t head, tail;	/* hashes of the edges of what was read */
+	uint64_t restarts;
+};
+
+const struct reader *
+load_grow_reader(const char *path, const char *force_format)
+{
+	const struct reader *r = NULL;
+	if (force_format != NULL) {
+		for (size_t i = 0; ttv_readers[i] != NULL; i++)
+			if (strcmp(ttv_readers[i]->name, force_format) == 0)
+				r = ttv_readers[i];
+	} else {
+		r = load_probe(path);
+	}
+	return r != NULL && r->grow_begin != NULL && r->complete != NULL ?
+	    r : NULL;
+}
+
+struct load_grow *
+load_grow_new(const char *path, const struct reader *r,
+    const struct load_options *o)
+{
+	struct load_grow *g = xcalloc(1, sizeof *g);
+	g->path = xstrdup(path);
+	g->r = r;
+	g->o = *o;
+	g->o.follow = true;
+	return g;
+}
+
+static void
+forget(struct load_grow *g)
+{
+	if (g->b == NULL)
+		return;
+	g->r->grow_free(g->state);
+	builder_free(g->b);
+	g->state = NULL;
+	g->b = NULL;
+	g->covered = 0;
+}
+
+static uint64_t
+hash_head(const unsigned char *d, size_t covered)
+{
+	return hash_bytes(d, covered < EDGE_BYTES ? covered : EDGE_BYTES);
+}
+
+static uint64_t
+hash_tail(const unsigned char *d, size_t covered)
+{
+	size_t n = covered < EDGE_BYTES ? covered : EDGE_BYTES;
+	return hash_bytes(d + covered - n, n);
+}
+
+static void
+drop_files(void)
+{
+	size_t n;
+	struct trace_file *f = mapfile_record_end(&n);
+	for (size_t i = 0; i < n; i++)
+		free(f[i].path);
+	free(f);
+}
+
+struct trace *
+load_grow_read(struct load_grow *g, char **err)
+{
+	*err = NULL;
+	struct stat st;
+	if (stat(g->path, &st) != 0) {
+		*err = xstrdup(strerror(errno));
+		return NULL;
+	}
+	struct mapped_file m;
+	mapfile_record_begin();
+	if (mapfile_open(g->path, &m, err) != 0) {
+		drop_files();
+		return NULL;
+	}
+	if (m.size == 0) {
+		mapfile_close(&m);
+		drop_files();
+		forget(g);
+		*err = xstrdup("empty file");
+		return NULL;
+	}
+	/* only appended to since the last read, or read again whole */
+	if (g->b != NULL && (m.size < g->covered ||
+	    (uint64_t)st.st_dev != g->dev || (uint64_t)st.st_ino != g->ino ||
+	    hash_head(m.data, g->covered) != g->head ||
+	    hash_tail(m.data, g->covered) != g->tail)) {
+		forget(g);
+		g->restarts++;
+	}
+	struct mapped_file whole = m;
+	whole.size = g->r->complete(m.data, m.size);
+	struct load_ctx ctx = { .path = g->path, .file = &whole,
+	    .opts = &g->o };
+	if (g->b == NULL) {
+		g->b = builder_new(g->path);
+		builder_open_to_now(g->b);
+		ctx.b = g->b;
+		g->state = g->r->grow_begin(&ctx);
+		g->dev = (uint64_t)st.st_dev;
+		g->ino = (uint64_t)st.st_ino;
+	}
+	ctx.b = g->b;
+	if (whole.size > g->covered) {
+		g->covered = g->r->grow_feed(g->state, &ctx, g->covered);
+		g->head = hash_head(m.data, g->covered);
+		g->tail = hash_tail(m.data, g->covered);
+	}
+	if (load_cancelled(&ctx)) {
+		/* the caller throws the read away: no need to make it */
+		mapfile_close(&m);
+		drop_files();
+		*err = xstrdup("stopped");
+		return NULL;
+	}
+	struct builder *copy = builder_copy(g->b);
+	ctx.b = copy;
+	int rc = g->r->grow_end(g->state, &ctx);
+	mapfile_close(&m);
+	struct trace *t = builder_finish(copy);
+	t->files = mapfile_record_end(&t->nfiles);
+	if (rc != 0) {
+		for (size_t i = 0; i < t->ndiags; i++)
+			if (t->diags[i].level == DIAG_ERROR) {
+				*err = xstrdup(t->diags[i].text);
+				break;
+			}
+		if (*err == NULL)
+			*err = xasprintf("cannot read this %s trace",
+			    g->r->name);
+		trace_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+uint64_t
+load_grow_restarts(const struct load_grow *g)
+{
+	return g->restarts;
+}
+
+void
+load_grow_free(struct load_grow *g)
+{
+	if (g == NULL)
+		return;
+	forget(g);
+	free(g->path);
+	free(g);
+}

@@ -1,0 +1,35 @@
+/*
+ * A file read as it grows (--follow), for the readers that can go on
+ * from where they stopped (reader.h, grow_*): the reader's state and
+ * the builder are kept from one read to the next, each read reads only
+ * the whole records appended since the last one, and the trace of a read
+ * is made from a copy of the builder (builder_copy), so the cost of a read
+ * is what was appended plus a copy of the model, not a whole load.
+ *
+ * A file that was not only appended to (shorter, another file under the
+ * name, or its first or last read bytes changed) is read again from its
+ * start, as a new load.
+ */
+#ifndef TTV_LOAD_GROW_H
+#define TTV_LOAD_GROW_H
+
+#include "model.h"
+#include "reader.h"
+
+struct load_grow;
+
+/* Whether path's reader (by force_format, or by probing) can go on. */
+const struct reader *load_grow_reader(const char *path,
+    const char *force_format);
+/* A growing load of path by reader r; o (kept, as its strings) as
+ * load_trace's, o->follow taken as set. */
+struct load_grow *load_grow_new(const char *path, const struct reader *r,
+    const struct load_options *o);
+/* The trace as the file is now, or NULL with *err (caller frees) when
+ * nothing can be read yet (as load_trace). */
+struct trace *load_grow_read(struct load_grow *g, char **err);
+/* How many times the file was read from its start (tests, bench). */
+uint64_t load_grow_restarts(const struct load_grow *g);
+void load_grow_free(struct load_grow *g);
+
+#endif
