@@ -281,6 +281,35 @@ extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
 [ -z "$extra" ] || fail "coreprofiler-steps: rows not in the finished log: $extra"
 [ "$(wc -l <"$tmp/a")" -eq $(( $(wc -l <"$tmp/b") - ${open:-0} )) ] ||
     fail "coreprofiler-steps: $(wc -l <"$tmp/a") rows, want $(( $(wc -l <"$tmp/b") - ${open:-0} ))"
+# A log rewritten rather than appended to (another log copied over it, of
+# the same length or longer) is read again from its start: what comes
+# after is the new log's, and no row of neither log is ever printed.
+"$gen/cpgen" --seed 9 --lines 40000 --threads 4 --mode instrumentation \
+    --out "$tmp/cpn.log" --summary none >/dev/null || fail "cpgen"
+head -c $(( $(wc -c <"$tmp/cpm.log") / 2 )) "$tmp/cpm.log" >"$tmp/growr.log"
+start --search '^[A-Z]' --tsv "$tmp/growr.log"
+wait_rows 1
+half=$(wc -l <"$tmp/out")
+cat "$tmp/cpn.log" >"$tmp/growr.log"
+"$TTV" --search '^[A-Z]' --tsv "$tmp/cpn.log" >"$tmp/finn" 2>/dev/null
+# a row well after the half (not among the last: calls open at the end
+# of the log are not printed)
+last=$(sort -t "$(printf '\t')" -k1,1n "$tmp/finn" |
+    sed -n "$(( $(wc -l <"$tmp/finn") * 9 / 10 ))p")
+_i=0
+while ! grep -qxF "$last" "$tmp/out" && [ $_i -lt 600 ]; do
+	_i=$((_i + 1)); sleep 0.1
+done
+kill -INT "$follower"; wait "$follower"; follower=""
+grep -qxF "$last" "$tmp/out" ||
+    fail "coreprofiler-rewrite: a late row of the new log never printed"
+[ "$(wc -l <"$tmp/out")" -gt "$half" ] ||
+    fail "coreprofiler-rewrite: nothing printed after the rewrite"
+sort "$tmp/out" >"$tmp/a"
+sort "$tmp/fin" "$tmp/finn" >"$tmp/b"
+extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
+[ -z "$extra" ] || fail "coreprofiler-rewrite: rows of neither log: $extra"
+rm -f "$tmp/growr.log" "$tmp/cpn.log" "$tmp/finn"
 if [ -x /usr/bin/time ]; then
 	"$gen/cpgen" --seed 6 --lines 1000000 --threads 8 --summary none \
 	    --out "$tmp/cpbig.log" >/dev/null || fail "cpgen"
