@@ -56,17 +56,6 @@ load_probe(const char *path)
 	return r;
 }
 
-/* Ends the recording of a load that failed: what it read is of no use. */
-static void
-drop_files(void)
-{
-	size_t n;
-	struct trace_file *f = mapfile_record_end(&n);
-	for (size_t i = 0; i < n; i++)
-		free(f[i].path);
-	free(f);
-}
-
 struct trace *
 load_trace(const char *path, const char *force_format,
     const struct load_options *opts, char **err)
@@ -101,7 +90,7 @@ load_trace_store(const char *path, const char *force_format,
 	/* every file the reader reads is listed in the trace */
 	mapfile_record_begin();
 	if (!is_dir && mapfile_open(path, &m, err) != 0) {
-		drop_files();
+		mapfile_record_drop();
 		goto fail;
 	}
 
@@ -111,7 +100,7 @@ load_trace_store(const char *path, const char *force_format,
 		if (r == NULL) {
 			*err = xasprintf("unknown format '%s'", force_format);
 			mapfile_close(&m);
-			drop_files();
+			mapfile_record_drop();
 			goto fail;
 		}
 	} else {
@@ -121,7 +110,7 @@ load_trace_store(const char *path, const char *force_format,
 			    "directory" : m.size == 0 ? "empty file" :
 			    "not a trace format ttv knows");
 			mapfile_close(&m);
-			drop_files();
+			mapfile_record_drop();
 			goto fail;
 		}
 	}

@@ -80,16 +80,6 @@ hash_tail(const unsigned char *d, size_t covered)
 	return hash_bytes(d + covered - n, n);
 }
 
-static void
-drop_files(void)
-{
-	size_t n;
-	struct trace_file *f = mapfile_record_end(&n);
-	for (size_t i = 0; i < n; i++)
-		free(f[i].path);
-	free(f);
-}
-
 struct trace *
 load_grow_read(struct load_grow *g, char **err)
 {
@@ -102,12 +92,12 @@ load_grow_read(struct load_grow *g, char **err)
 	struct mapped_file m;
 	mapfile_record_begin();
 	if (mapfile_open(g->path, &m, err) != 0) {
-		drop_files();
+		mapfile_record_drop();
 		return NULL;
 	}
 	if (m.size == 0) {
 		mapfile_close(&m);
-		drop_files();
+		mapfile_record_drop();
 		forget(g);
 		*err = xstrdup("empty file");
 		return NULL;
@@ -141,7 +131,7 @@ load_grow_read(struct load_grow *g, char **err)
 	if (load_cancelled(&ctx)) {
 		/* the caller throws the read away: no need to make it */
 		mapfile_close(&m);
-		drop_files();
+		mapfile_record_drop();
 		*err = xstrdup("stopped");
 		return NULL;
 	}

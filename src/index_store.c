@@ -241,6 +241,24 @@ index_store_error(const struct index_store *s)
 
 /* ----------------------------------------------------------- writeback */
 
+/* Stops following the oldest chunk handed to writeback, after waiting
+ * for it to be written when wait is true. Under s->lock. */
+static void
+ring_retire(struct index_store *s, bool wait)
+{
+	size_t i = s->ring_head;
+	if (wait)
+		sync_file_range(s->fd, (off_t)s->ring[i].off,
+		    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
+		    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
+	if (s->ring[i].started)
+		s->inflight -= s->ring[i].len;
+	else
+		s->dirty -= s->ring[i].len;
+	s->ring_head = (i + 1) % RING;
+	s->ring_n--;
+}
+
 /* A full chunk: past half the window of dirty memory, the full chunks
  * go to writeback; past the window, the oldest are waited for, so that
  * what is dirty stays bounded. With memory to spare nothing happens: the
@@ -252,17 +270,7 @@ written(struct index_store *s, uint64_t off, size_t len)
 	if (s->ring_n == RING) {
 		/* The oldest is no longer followed: waited for when memory
 		 * is short, left to the kernel otherwise. */
-		size_t i = s->ring_head;
-		if (s->dirty + s->inflight > s->window / 2)
-			sync_file_range(s->fd, (off_t)s->ring[i].off,
-			    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
-			    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
-		if (s->ring[i].started)
-			s->inflight -= s->ring[i].len;
-		else
-			s->dirty -= s->ring[i].len;
-		s->ring_head = (i + 1) % RING;
-		s->ring_n--;
+		ring_retire(s, s->dirty + s->inflight > s->window / 2);
 	}
 	size_t k = (s->ring_head + s->ring_n) % RING;
 	s->ring[k].off = off;
@@ -282,16 +290,7 @@ written(struct index_store *s, uint64_t off, size_t len)
 			s->inflight += s->ring[i].len;
 		}
 	while (s->ring_n > 0 && s->inflight > s->window) {
-		size_t i = s->ring_head;
-		sync_file_range(s->fd, (off_t)s->ring[i].off,
-		    (off_t)s->ring[i].len, SYNC_FILE_RANGE_WAIT_BEFORE |
-		    SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER);
-		if (s->ring[i].started)
-			s->inflight -= s->ring[i].len;
-		else
-			s->dirty -= s->ring[i].len;
-		s->ring_head = (i + 1) % RING;
-		s->ring_n--;
+		ring_retire(s, true);
 	}
 	pthread_mutex_unlock(&s->lock);
 }

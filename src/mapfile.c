@@ -220,6 +220,16 @@ mapfile_record_end(size_t *n)
 }
 
 void
+mapfile_record_drop(void)
+{
+	size_t n;
+	struct trace_file *f = mapfile_record_end(&n);
+	for (size_t i = 0; i < n; i++)
+		free(f[i].path);
+	free(f);
+}
+
+void
 mapfile_note(const char *path, int fd)
 {
 	struct stat st;

@@ -36,6 +36,8 @@ struct trace_file;
 void mapfile_record_begin(void);
 /* The list (caller frees it and each path) and its length. */
 struct trace_file *mapfile_record_end(size_t *n);
+/* Ends the recording of a load that failed: what it read is of no use. */
+void mapfile_record_drop(void);
 /* Lists the regular file open at fd (named path) while recording. */
 void mapfile_note(const char *path, int fd);
 
