@@ -56,11 +56,26 @@ struct fdr {
 /* How often (bytes) to report progress and to drop decoded pages. */
 #define PROGRESS_STEP (4u << 20)
 #define RELEASE_STEP (32u << 20)
+/* How often (bytes replayed by one worker) to ask whether the load is
+ * still wanted: a few milliseconds of work. */
+#define CANCEL_STEP (1u << 20)
 /* Logs this big replay their threads on several CPUs. */
 #ifndef PARALLEL_MIN_BYTES
 #define PARALLEL_MIN_BYTES (64u << 20)
 #endif
 #define MAX_WORKERS 8u
+
+/* Whether the load is no longer wanted (load_cancelled): if so every
+ * loop of the read and every worker stops at its next check, as after a
+ * --strict error, and the load ends with what was read. */
+static bool
+cancelled(struct xray *x)
+{
+	if (!load_cancelled(x->ctx))
+		return false;
+	__atomic_store_n(&x->stop, true, __ATOMIC_RELAXED);
+	return true;
+}
 
 /* ---------------------------------------------------------------- pass 1 */
 
@@ -207,6 +222,7 @@ scan_extents(struct fdr *F)
 		if (off - F->released >= RELEASE_STEP) {
 			mapfile_release(x->ctx->file, off & ~(size_t)4095);
 			F->released = off;
+			cancelled(x);
 		}
 	}
 }
@@ -242,9 +258,14 @@ scan_sequential(struct fdr *F)
 {
 	struct xray *x = F->x;
 	const unsigned char *d = x->data;
-	size_t off = 32, start = SIZE_MAX;
+	size_t off = 32, start = SIZE_MAX, ask_at = CANCEL_STEP;
 
 	while (off < x->size) {
+		if (off >= ask_at) {
+			if (cancelled(x))
+				return;
+			ask_at = off + CANCEL_STEP;
+		}
 		if (d[off] == META_BYTE(MK_NEW_BUFFER) || d[off] ==
 		    META_BYTE(MK_END_OF_BUFFER)) {
 			if (start != SIZE_MAX)
@@ -303,6 +324,8 @@ scan_fixed(struct fdr *F)
 			add_buf(F, off, off, end, cut);
 		}
 		off = end;
+		if ((F->nbufs & 0xfff) == 0)
+			cancelled(x);
 	}
 }
 
@@ -400,6 +423,9 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 	struct xray_thread *th = &x->threads[fb->thread];
 	const unsigned char *d = x->data;
 	size_t off = fb->start, end = fb->end;
+	/* a buffer can be big (version 1's buffer_size): the stop flag is
+	 * asked inside it too */
+	size_t ask_at = off + CANCEL_STEP;
 	uint64_t tsc = 0;
 	bool known = false, any = false, warned_base = false;
 	ttv_ns first = 0, t;
@@ -412,6 +438,11 @@ replay_order(struct fdr *F, struct fdr_buf *fb, const bool be)
 	while (off < end) {
 		unsigned char c = d[off];
 
+		if (off >= ask_at) {
+			if (cancelled(x))
+				goto done;
+			ask_at = off + CANCEL_STEP;
+		}
 		if ((c & 1) == 0) {
 			if (end - off < 8)
 				goto cut;
@@ -620,6 +651,7 @@ struct worker {
 	uint32_t id;
 	size_t pos;		/* (atomic) its buffers before this are done */
 	size_t release_at;
+	size_t since_asked;	/* bytes replayed since load_cancelled */
 };
 
 /* Where every worker is: the lowest offset some worker still needs. */
@@ -656,8 +688,14 @@ run_worker(void *arg)
 		struct xray_thread *th = &x->threads[F->bufs[cur].thread];
 		while (th->next < th->nbufs && th->bufs[th->next] <= cur &&
 		    !xray_stopped(x)) {
-			replay(F, &F->bufs[th->bufs[th->next]]);
+			struct fdr_buf *fb = &F->bufs[th->bufs[th->next]];
+			replay(F, fb);
 			th->next++;
+			w->since_asked += fb->end - fb->start;
+		}
+		if (w->since_asked >= CANCEL_STEP) {
+			w->since_asked = 0;
+			cancelled(x);
 		}
 		while (low < F->nbufs && (F->owner[F->bufs[low].thread] !=
 		    w->id || F->bufs[low].done))

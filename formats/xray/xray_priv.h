@@ -94,7 +94,8 @@ struct xray {
 	uint64_t counts[XC_COUNT];
 	unsigned nmsgs;		/* diagnostics emitted by the reader */
 	uint64_t nmsgs_dropped;
-	bool stop;		/* --strict and an error was seen (atomic) */
+	bool stop;		/* --strict and an error was seen, or the load
+			 * is no longer wanted (atomic) */
 	/* Threads replay on several workers: every builder call that is not
 	 * about one track goes between xray_lock() and xray_unlock(). */
 	bool parallel;

@@ -228,11 +228,11 @@ extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
 # SIGINT in the middle of a long read stops it there, not once the read
 # is over: what ttv works after the signal (CPU time, as
 # tests/lib/budget.sh measures: the wall clock is the neighbours') is
-# bounded, while the whole read of this trace takes several times that.
-if [ -x /usr/bin/time ]; then
-	"$gen/ctfgen" -n 1500000 -s 5 "$tmp/longctf" >/dev/null || fail "ctfgen"
+# bounded, while the whole read of these traces takes several times that.
+# sigint_read NAME PATH: ttv --follow on PATH, SIGINT 0.3 s into its read.
+sigint_read() {
 	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
-	    zzzz --tsv "$tmp/longctf" >/dev/null 2>&1 &
+	    zzzz --tsv "$2" >/dev/null 2>&1 &
 	timer=$!
 	i=0
 	while [ -z "$(pgrep -P $timer)" ] && [ $i -lt 600 ]; do
@@ -250,13 +250,24 @@ if [ -x /usr/bin/time ]; then
 	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
 	wait $timer
 	rc=$?
-	[ $rc -eq 130 ] || fail "sigint-read: exit $rc after SIGINT, want 130"
+	[ $rc -eq 130 ] || fail "$1: exit $rc after SIGINT, want 130"
 	after=$(tail -n 1 "$tmp/usage" | awk -v t="$ticks" '{
 	    printf "%.2f", $1 + $2 - t / 100 }')
-	echo "sigint-read: $after s of CPU after SIGINT"
+	echo "$1: $after s of CPU after SIGINT"
 	awk -v s="$after" 'BEGIN { exit !(s <= 0.5) }' ||
-	    fail "sigint-read: $after s of CPU after SIGINT, over 0.5 s"
+	    fail "$1: $after s of CPU after SIGINT, over 0.5 s"
+}
+if [ -x /usr/bin/time ]; then
+	"$gen/ctfgen" -n 1500000 -s 5 "$tmp/longctf" >/dev/null || fail "ctfgen"
+	sigint_read sigint-read "$tmp/longctf"
 	rm -rf "$tmp/longctf"
+	# a big XRay FDR log in a followed directory: its replay workers
+	# stop too (the whole read takes about 2 s of CPU)
+	mkdir "$tmp/xbig"
+	"$gen/xraygen" -B 800000000 "$tmp/xbig/xray-log.prog.big" >/dev/null ||
+	    fail "xraygen"
+	sigint_read sigint-read-xray "$tmp/xbig"
+	rm -rf "$tmp/xbig"
 fi
 
 # A CoreProfiler log is read as it grows, not again from its start at
