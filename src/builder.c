@@ -1398,6 +1398,12 @@ builder_finish(struct builder *b)
 	for (uint32_t i = 0; b->open_to_now && i < b->ntracks; i++)
 		if (b->tracks[i].last > b->now)
 			b->now = b->tracks[i].last;
+	/* Streams that are quiet (a live relay's beacons) still say that
+	 * time went on: nothing happened anywhere before complete_until, so
+	 * what is open runs at least up to it. */
+	if (b->open_to_now && b->ntracks > 0 &&
+	    b->complete_until != TTV_NS_MAX && b->complete_until > b->now)
+		b->now = b->complete_until;
 	t->ntracks = b->ntracks;
 	t->tracks = b->ntracks ? xcalloc(b->ntracks, sizeof *t->tracks) : NULL;
 	for (uint32_t i = 0; i < b->ntracks; i++)
@@ -1461,6 +1467,9 @@ builder_finish(struct builder *b)
 		if (t->markers[t->nmarkers - 1].t > t->last)
 			t->last = t->markers[t->nmarkers - 1].t;
 	}
+	/* the timeline of a trace being written reaches now */
+	if (b->open_to_now && t->first <= t->last && b->now > t->last)
+		t->last = b->now;
 	if (t->first > t->last)
 		t->first = t->last = 0;
 	builder_free(b);

@@ -7,8 +7,9 @@ streams that appear later, metadata that grows, a session that ends, a
 connection that drops, a session that records for a while (one packet
 per stream every few tenths of a second, then the end: what a follower
 reads), a stream that stays quiet after its first packet (INACTIVE
-beacons at the newest time sent, until the end), and replies that break
-the protocol's bounds.
+beacons at the newest time sent, until the end), a session whose streams
+all go quiet halfway (INACTIVE beacons 2 s after the newest packet of
+that half, until the end), and replies that break the protocol's bounds.
 
     live_mock_relay.py SCENARIO TRACE_DIR PORT_FILE
 
@@ -80,6 +81,11 @@ class Conn:
         self.flag_streams = False
         self.newest = 0
         self.t0 = time.time()
+        # "beacon": where every stream's beacon stands once it is quiet,
+        # the same whatever order the streams are asked in
+        self.half_newest = max([st["packets"][k][4] for st in streams
+                                for k in range(len(st["packets"]) // 2)] +
+                               [0])
 
     def recv(self, n):
         b = b""
@@ -164,7 +170,7 @@ class Conn:
                 self.meta_sent = end
                 self.send(struct.pack(">QI", len(chunk), 1) + chunk)
         elif cmd == NEW_STREAMS:
-            if (sc in ("hup", "follow") and
+            if (sc in ("hup", "follow", "beacon") and
                     all(self.next[st["id"]] >= len(st["packets"])
                         for st in self.streams)) or \
                     (sc == "quiet" and os.path.exists(GO_FILE)):
@@ -239,8 +245,18 @@ class Conn:
             self.send(struct.pack(">7QII", 0, 0, 0, 0, self.newest, 0, 0,
                                   status, flags))
             return True
+        # "beacon": every stream writes the first half of its packets,
+        # then nothing, its beacons 2 s (of the 1 GHz clock) after the
+        # newest of them, until the test says so (PORT_FILE.go)
+        if sc == "beacon" and k >= len(st["packets"]) // 2 and \
+                not os.path.exists(GO_FILE):
+            self.send(struct.pack(">7QII", 0, 0, 0, 0,
+                                  self.half_newest + 2000000000, 0, 0,
+                                  I_INACTIVE, flags))
+            return True
         if k >= len(st["packets"]):
-            status = I_HUP if sc in ("hup", "follow") else I_INACTIVE
+            status = I_HUP if sc in ("hup", "follow", "beacon") else \
+                I_INACTIVE
             if sc == "quiet":
                 status = I_HUP if os.path.exists(GO_FILE) else I_INACTIVE
             self.send(struct.pack(">7QII", 0, 0, 0, 0, 2 ** 40, 0, 0, status,
