@@ -347,9 +347,30 @@ struct search_result {
 	size_t nhits;
 	uint8_t *log_match;	/* nlogs bytes, NULL without string verdicts */
 	size_t nlog_matches;
+	size_t log_from;	/* the logs before it were not looked at */
 };
 void query_search_all(const struct trace *t, const struct filter *f,
     const struct search_match *m, struct search_result *out);
+
+/* A search of a trace being followed (--follow) looks only at the rows
+ * that can be new, each depth and list entered by a binary search: per
+ * track, the calls that end at or after call_end[track] and the
+ * instants at or after instant[track] (TTV_NS_MIN: all of them), and
+ * the log records at or after log. What is before is left out as if it
+ * did not match. */
+struct search_from {
+	const ttv_ns *call_end;	/* one per track */
+	const ttv_ns *instant;	/* one per track */
+	ttv_ns log;
+	uint64_t examined;	/* rows the search looked at (for tests) */
+};
+/* query_search_match and query_search_all on the rows from `from` on
+ * (NULL: all); from->examined counts the rows looked at. */
+int query_search_match_from(const struct trace *t, struct regex *re,
+    struct search_from *from, struct search_match *m);
+void query_search_all_from(const struct trace *t, const struct filter *f,
+    const struct search_match *m, struct search_from *from,
+    struct search_result *out);
 void search_result_free(struct search_result *r);
 
 /* One row per function with hits: how many, their total time; by total,

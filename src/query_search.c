@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "level.h"
 #include "query.h"
 #include "xalloc.h"
 
@@ -23,18 +24,106 @@ cmp_hit(const void *a, const void *b)
 	return x->ref.index < y->ref.index ? -1 : x->ref.index > y->ref.index;
 }
 
-void
-query_search(const struct trace *t, const struct filter *f,
-    const uint8_t *match, struct search_hit **hits, size_t *n)
+/* Where the rows of interest begin (search_from). */
+static ttv_ns
+call_floor(const struct search_from *from, uint32_t ti)
+{
+	return from != NULL && from->call_end != NULL ? from->call_end[ti] :
+	    TTV_NS_MIN;
+}
+
+static ttv_ns
+instant_floor(const struct search_from *from, uint32_t ti)
+{
+	return from != NULL && from->instant != NULL ? from->instant[ti] :
+	    TTV_NS_MIN;
+}
+
+/* The first call of a depth that ends at or after `floor` (the ends of a
+ * depth are sorted as its starts are). */
+static size_t
+calls_from(const struct depth_level *l, ttv_ns floor)
+{
+	if (floor == TTV_NS_MIN)
+		return 0;
+	return level_first_ending_in(l, floor - 1, 0, l->len);
+}
+
+/* The first instant of a track at or after `floor`. */
+static size_t
+instants_from(const struct track *tr, ttv_ns floor)
+{
+	size_t lo = 0, hi = tr->ninstants;
+	if (floor == TTV_NS_MIN)
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tr->instants[mid].t >= floor)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* The first log record at or after `floor` (they are in time order). */
+static size_t
+logs_from(const struct trace *t, const struct search_from *from)
+{
+	size_t lo = 0, hi = t->nlogs;
+	if (from == NULL || from->log == TTV_NS_MIN)
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (t->logs[mid].t >= from->log)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* The first of a track's slice args (in depth, then index order) at
+ * depth d and index idx or after. */
+static size_t
+sargs_from(const struct track *tr, uint32_t d, size_t idx)
+{
+	size_t lo = 0, hi = tr->nslice_args;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct slice_args *sa = &tr->slice_args[mid];
+		if (sa->depth > d || (sa->depth == d && sa->index >= idx))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+static void
+examined(struct search_from *from, size_t n)
+{
+	if (from != NULL)
+		from->examined += n;
+}
+
+/* query_search from `from` on. */
+static void
+search_funcs(const struct trace *t, const struct filter *f,
+    const uint8_t *match, struct search_from *from,
+    struct search_hit **hits, size_t *n)
 {
 	VEC(struct search_hit) v = { 0 };
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
 		if (!filter_track(f, ti))
 			continue;
 		const struct track *tr = &t->tracks[ti];
+		ttv_ns cf = call_floor(from, ti);
 		for (uint32_t d = 0; d < tr->ndepth; d++) {
 			const struct depth_level *l = &tr->depth[d];
-			for (size_t i = 0; i < l->len; i++) {
+			size_t i0 = calls_from(l, cf);
+			examined(from, l->len - i0);
+			for (size_t i = i0; i < l->len; i++) {
 				func_id fn = l->slices[i].func;
 				if (match[fn] && filter_func(f, fn))
 					VEC_PUSH(&v, ((struct search_hit){
@@ -42,7 +131,9 @@ query_search(const struct trace *t, const struct filter *f,
 					    { ti, d, (uint32_t)i } }));
 			}
 		}
-		for (size_t i = 0; i < tr->ninstants; i++) {
+		size_t i0 = instants_from(tr, instant_floor(from, ti));
+		examined(from, tr->ninstants - i0);
+		for (size_t i = i0; i < tr->ninstants; i++) {
 			func_id fn = tr->instants[i].func;
 			if (match[fn] && filter_func(f, fn))
 				VEC_PUSH(&v, ((struct search_hit){
@@ -53,6 +144,33 @@ query_search(const struct trace *t, const struct filter *f,
 	xqsort(v.items, v.len, sizeof *v.items, cmp_hit);
 	*hits = v.items;
 	*n = v.len;
+}
+
+void
+query_search(const struct trace *t, const struct filter *f,
+    const uint8_t *match, struct search_hit **hits, size_t *n)
+{
+	search_funcs(t, f, match, NULL, hits, n);
+}
+
+/* The first of track ti's slice args entries at or after k whose call
+ * is of interest (`from`): the entries of a depth before its first call
+ * of interest are skipped by a binary search. */
+static size_t
+sargs_next(const struct track *tr, ttv_ns floor, size_t k)
+{
+	if (floor == TTV_NS_MIN)
+		return k;
+	while (k < tr->nslice_args) {
+		const struct slice_args *sa = &tr->slice_args[k];
+		if (sa->depth >= tr->ndepth)
+			return k;	/* the callers skip it */
+		size_t i0 = calls_from(&tr->depth[sa->depth], floor);
+		if (sa->index >= i0)
+			return k;
+		k = sargs_from(tr, sa->depth, i0);
+	}
+	return k;
 }
 
 /* Asks the string args of a run (empty strings never match). */
@@ -68,6 +186,13 @@ int
 query_search_match(const struct trace *t, struct regex *re,
     struct search_match *m)
 {
+	return query_search_match_from(t, re, NULL, m);
+}
+
+int
+query_search_match_from(const struct trace *t, struct regex *re,
+    struct search_from *from, struct search_match *m)
+{
 	uint8_t *v = regex_verdicts_new(t);
 	const struct arg *a;
 	size_t n;
@@ -78,16 +203,19 @@ query_search_match(const struct trace *t, struct regex *re,
 	regex_ask_funcs(t, v, true);
 	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
 		const struct track *tr = &t->tracks[ti];
-		for (size_t k = 0; k < tr->nslice_args; k++) {
+		ttv_ns cf = call_floor(from, ti);
+		for (size_t k = sargs_next(tr, cf, 0); k < tr->nslice_args;
+		    k = sargs_next(tr, cf, k + 1)) {
 			a = trace_args(t, tr->slice_args[k].args, &n);
 			ask_args(t, v, a, n);
 		}
-		for (size_t i = 0; i < tr->ninstants; i++) {
+		for (size_t i = instants_from(tr, instant_floor(from, ti));
+		    i < tr->ninstants; i++) {
 			a = trace_args(t, tr->instants[i].args, &n);
 			ask_args(t, v, a, n);
 		}
 	}
-	for (size_t i = 0; i < t->nlogs; i++)
+	for (size_t i = logs_from(t, from); i < t->nlogs; i++)
 		regex_ask(t, v, t->logs[i].text);
 	if (regex_match_strings(re, t, v) != 0) {
 		free(v);
@@ -127,7 +255,8 @@ arg_matching(const struct trace *t, const struct arg *a, size_t n,
  * arg does: added to the hits, which stay in time order. */
 static void
 search_args(const struct trace *t, const struct filter *f,
-    const struct search_match *m, struct search_hit **hits, size_t *nhits)
+    const struct search_match *m, struct search_from *from,
+    struct search_hit **hits, size_t *nhits)
 {
 	VEC(struct search_hit) more = { 0 };
 	const uint8_t *match = m->func;
@@ -136,12 +265,15 @@ search_args(const struct trace *t, const struct filter *f,
 		const struct track *tr = &t->tracks[ti];
 		if (!filter_track(f, ti))
 			continue;
-		for (size_t k = 0; k < tr->nslice_args; k++) {
+		ttv_ns cf = call_floor(from, ti);
+		for (size_t k = sargs_next(tr, cf, 0); k < tr->nslice_args;
+		    k = sargs_next(tr, cf, k + 1)) {
 			const struct slice_args *sa = &tr->slice_args[k];
 			struct slice_ref r = { ti, sa->depth, sa->index };
 			const struct slice *s;
 			const struct arg *a;
 			size_t n;
+			examined(from, 1);
 			if (sa->depth >= tr->ndepth ||
 			    sa->index >= tr->depth[sa->depth].len)
 				continue;
@@ -153,7 +285,8 @@ search_args(const struct trace *t, const struct filter *f,
 				VEC_PUSH(&more, ((struct search_hit){
 				    s->start, r }));
 		}
-		for (size_t i = 0; i < tr->ninstants; i++) {
+		for (size_t i = instants_from(tr, instant_floor(from, ti));
+		    i < tr->ninstants; i++) {
 			const struct instant *in = &tr->instants[i];
 			const struct arg *a;
 			size_t n;
@@ -179,14 +312,24 @@ void
 query_search_all(const struct trace *t, const struct filter *f,
     const struct search_match *m, struct search_result *out)
 {
+	query_search_all_from(t, f, m, NULL, out);
+}
+
+void
+query_search_all_from(const struct trace *t, const struct filter *f,
+    const struct search_match *m, struct search_from *from,
+    struct search_result *out)
+{
 	memset(out, 0, sizeof *out);
-	query_search(t, f, m->func, &out->hits, &out->nhits);
+	search_funcs(t, f, m->func, from, &out->hits, &out->nhits);
 	if (m->str == NULL)
 		return;
-	search_args(t, f, m, &out->hits, &out->nhits);
+	search_args(t, f, m, from, &out->hits, &out->nhits);
 	/* Log records of shown tracks (or of none) whose text matches. */
 	out->log_match = xcalloc(t->nlogs ? t->nlogs : 1, 1);
-	for (size_t i = 0; i < t->nlogs; i++) {
+	out->log_from = logs_from(t, from);
+	examined(from, t->nlogs - out->log_from);
+	for (size_t i = out->log_from; i < t->nlogs; i++) {
 		str_id s = t->logs[i].text;
 		uint32_t tr = t->logs[i].track;
 		if (tr < t->ntracks && !filter_track(f, tr))

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "hashmap.h"
+#include "level.h"
 #include "told.h"
 #include "xalloc.h"
 
@@ -25,6 +26,17 @@ struct thread_told {
 	struct mark m[TOLD_KINDS];
 };
 
+/* How far the whole rows of one track went in an earlier read, for calls
+ * and instants: rows of a track come in order (told.h), so what is
+ * before is no news, told or not (a search of the next round leaves it
+ * out). A track is found again by its thread and name. */
+enum { SEEN_CALL, SEEN_INSTANT, SEEN_KINDS };
+struct track_seen {
+	ttv_ns t[SEEN_KINDS];		/* absolute; TTV_NS_MIN: none */
+	ttv_ns next[SEEN_KINDS];	/* this round's, from the next on */
+	bool met;			/* a track of this round is it */
+};
+
 struct told {
 	struct hashmap ids;		/* (kind<<32|pid, tid) -> thread */
 	struct thread_told *threads;
@@ -32,6 +44,10 @@ struct told {
 	const struct trace *t;
 	uint32_t *of_track;		/* the round's track -> thread */
 	uint32_t no_track;		/* rows tied to no track */
+	struct hashmap seen_ids;	/* (name, thread) -> track_seen */
+	struct track_seen *seen;
+	size_t nseen;
+	uint32_t *seen_of_track;	/* the round's track -> track_seen */
 	ttv_ns base;			/* absolute time of model time 0 */
 };
 
@@ -52,6 +68,13 @@ told_forget(struct told *k)
 	k->nthreads = 0;
 	free(k->of_track);
 	k->of_track = NULL;
+	hashmap_free(&k->seen_ids);
+	k->seen_ids = (struct hashmap){ 0 };
+	free(k->seen);
+	k->seen = NULL;
+	k->nseen = 0;
+	free(k->seen_of_track);
+	k->seen_of_track = NULL;
 	k->t = NULL;
 }
 
@@ -78,6 +101,89 @@ thread_of(struct told *k, uint64_t k1, uint64_t k2)
 	return v;
 }
 
+static uint64_t
+hash_str(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (; *p != '\0'; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	return h;
+}
+
+/* The end of the last whole call of a track (one whose end is there and
+ * known complete), absolute; TTV_NS_MIN if none. Each depth's ends are
+ * sorted, and only its last calls can still be open. */
+static ttv_ns
+last_whole_call(const struct trace *t, const struct track *tr, ttv_ns base)
+{
+	ttv_ns last = TTV_NS_MIN;
+	for (uint32_t d = 0; d < tr->ndepth; d++) {
+		const struct depth_level *l = &tr->depth[d];
+		size_t i = level_first_ending_in(l, t->complete_until, 0,
+		    l->len);
+		while (i > 0 && (l->slices[i - 1].flags & SLICE_UNTERMINATED))
+			i--;
+		if (i > 0 && level_end(l, i - 1) > last)
+			last = level_end(l, i - 1);
+	}
+	return last == TTV_NS_MIN ? last : (ttv_ns)((uint64_t)last +
+	    (uint64_t)base);
+}
+
+/* The time of the last instant of a track known complete, absolute. */
+static ttv_ns
+last_whole_instant(const struct trace *t, const struct track *tr,
+    ttv_ns base)
+{
+	size_t i = tr->ninstants;
+	while (i > 0 && tr->instants[i - 1].t > t->complete_until)
+		i--;
+	return i == 0 ? TTV_NS_MIN : (ttv_ns)((uint64_t)tr->instants[i -
+	    1].t + (uint64_t)base);
+}
+
+/* What the earlier rounds saw becomes the floor of this one, and this
+ * round's tracks say how far they go for the next. */
+static void
+seen_round(struct told *k, const struct trace *t)
+{
+	for (size_t i = 0; i < k->nseen; i++) {
+		struct track_seen *s = &k->seen[i];
+		if (s->met)
+			for (int j = 0; j < SEEN_KINDS; j++)
+				s->t[j] = s->next[j];
+		s->met = false;
+	}
+	free(k->seen_of_track);
+	k->seen_of_track = xcalloc(t->ntracks ? t->ntracks : 1,
+	    sizeof *k->seen_of_track);
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		const struct track *tr = &t->tracks[i];
+		uint32_t v;
+		uint64_t name = hash_str(trace_str(t, tr->name));
+		if (!hashmap_get(&k->seen_ids, name, k->of_track[i], &v)) {
+			k->seen = xreallocarray(k->seen, k->nseen + 1,
+			    sizeof *k->seen);
+			struct track_seen *s = &k->seen[k->nseen];
+			for (int j = 0; j < SEEN_KINDS; j++)
+				s->t[j] = s->next[j] = TTV_NS_MIN;
+			s->met = false;
+			v = (uint32_t)k->nseen++;
+			hashmap_put(&k->seen_ids, name, k->of_track[i], v);
+		}
+		k->seen_of_track[i] = v;
+		struct track_seen *s = &k->seen[v];
+		ttv_ns c = last_whole_call(t, tr, k->base);
+		ttv_ns p = last_whole_instant(t, tr, k->base);
+		/* two tracks of one name in a thread: the earlier of the two */
+		if (!s->met || c < s->next[SEEN_CALL])
+			s->next[SEEN_CALL] = c;
+		if (!s->met || p < s->next[SEEN_INSTANT])
+			s->next[SEEN_INSTANT] = p;
+		s->met = true;
+	}
+}
+
 void
 told_round(struct told *k, const struct trace *t)
 {
@@ -96,6 +202,7 @@ told_round(struct told *k, const struct trace *t)
 		    (uint64_t)pid, (uint64_t)tr->tid);
 	}
 	k->no_track = thread_of(k, UINT64_MAX, UINT64_MAX);
+	seen_round(k, t);
 	for (size_t i = 0; i < k->nthreads; i++)
 		for (int j = 0; j < TOLD_KINDS; j++) {
 			struct mark *m = &k->threads[i].m[j];
@@ -168,4 +275,46 @@ told_point(struct told *k, enum told_kind kind, uint32_t track,
 		m->next_sub = tie ? m->met_at_t : m->next_sub + 1;
 	}
 	return true;
+}
+
+/* An absolute time as the round's model time. */
+static ttv_ns
+model_time(const struct told *k, ttv_ns at)
+{
+	if (at == TTV_NS_MIN)
+		return at;
+	return (ttv_ns)((uint64_t)at - (uint64_t)k->base);
+}
+
+ttv_ns
+told_from(const struct told *k, enum told_kind kind, uint32_t track)
+{
+	if (track >= k->t->ntracks || (kind != TOLD_CALL &&
+	    kind != TOLD_INSTANT))
+		return TTV_NS_MIN;
+	const struct mark *m = &k->threads[k->of_track[track]].m[kind];
+	ttv_ns at = m->any ? m->t : TTV_NS_MIN;
+	ttv_ns seen = k->seen[k->seen_of_track[track]].t[kind == TOLD_CALL ?
+	    SEEN_CALL : SEEN_INSTANT];
+	if (seen > at)
+		at = seen;
+	return model_time(k, at);
+}
+
+ttv_ns
+told_logs_from(const struct told *k)
+{
+	const struct trace *t = k->t;
+	const struct mark *m = &k->threads[k->no_track].m[TOLD_LOG];
+	if (!m->any)
+		return TTV_NS_MIN;
+	ttv_ns at = m->t;
+	for (uint32_t i = 0; i < t->ntracks; i++) {
+		m = &k->threads[k->of_track[i]].m[TOLD_LOG];
+		if (!m->any)
+			return TTV_NS_MIN;
+		if (m->t < at)
+			at = m->t;
+	}
+	return model_time(k, at);
 }

@@ -46,4 +46,14 @@ bool told_call(struct told *k, struct slice_ref r);
 bool told_point(struct told *k, enum told_kind kind, uint32_t track,
     const char *lane, ttv_ns t);
 
+/* Where the rows of a kind (TOLD_CALL, TOLD_INSTANT) of track `track`
+ * of the round's trace can be new, in the trace's time: none of its
+ * calls that end before it, or of its instants before it, is (told
+ * already, or seen whole by an earlier round and so never to be told),
+ * so a search may leave them out. TTV_NS_MIN: any may be. */
+ttv_ns told_from(const struct told *k, enum told_kind kind, uint32_t track);
+/* The same for the log records of every track and of none: the
+ * earliest of what each thread told (TTV_NS_MIN if one told none). */
+ttv_ns told_logs_from(const struct told *k);
+
 #endif

@@ -195,6 +195,64 @@ test_lanes(void **state)
 	told_free(k);
 }
 
+/* Where a round's rows can be new (told_from): nothing is known at
+ * first; then, per track, from the end of the last call told or seen
+ * whole in an earlier round (told or not: a search that matched none of
+ * them looks at no more), never past a call still open or one past what
+ * every stream has written; instants alike. */
+static void
+test_from(void **state)
+{
+	(void)state;
+	struct told *k = told_new();
+	const struct row r[] = {
+		{ 'c', 7, 0, 0, 100, "a", NULL },
+		{ 'c', 7, 0, 150, 250, "b", NULL },
+		{ 'u', 7, 0, 300, 310, "u", NULL },
+		{ 'i', 7, 0, 120, 120, "i1", NULL },
+		{ 'c', 9, 0, 5, 20, "x", NULL },
+	};
+	struct trace *t = make(r, 5, 200, false);
+	told_round(k, t);
+	assert_true(told_from(k, TOLD_CALL, 0) == TTV_NS_MIN);
+	assert_true(told_from(k, TOLD_INSTANT, 0) == TTV_NS_MIN);
+	trace_free(t);
+	/* b ends past what is complete: a is the last whole call */
+	t = make(r, 5, TTV_NS_MAX, false);
+	told_round(k, t);
+	assert_int_equal(told_from(k, TOLD_CALL, 0), 100);
+	assert_int_equal(told_from(k, TOLD_INSTANT, 0), 120);
+	assert_int_equal(told_from(k, TOLD_CALL, 1), 20);
+	trace_free(t);
+	/* now b was whole; the open call u is still to come */
+	t = make(r, 5, TTV_NS_MAX, false);
+	told_round(k, t);
+	assert_int_equal(told_from(k, TOLD_CALL, 0), 250);
+	trace_free(t);
+	/* a told call later than what was seen whole counts too */
+	char got[64];
+	const struct row r2[] = {
+		{ 'c', 7, 0, 0, 100, "a", NULL },
+		{ 'c', 7, 0, 150, 250, "b", NULL },
+		{ 'c', 7, 0, 300, 400, "u", NULL },
+	};
+	t = make(r2, 3, TTV_NS_MAX, false);
+	round_of(k, t, got, sizeof got);
+	assert_string_equal(got, "a b u ");
+	trace_free(t);
+	t = make(r2, 3, TTV_NS_MAX, false);
+	told_round(k, t);
+	assert_int_equal(told_from(k, TOLD_CALL, 0), 400);
+	trace_free(t);
+	/* forgotten: all of another trace may be new */
+	told_forget(k);
+	t = make(r2, 3, TTV_NS_MAX, false);
+	told_round(k, t);
+	assert_true(told_from(k, TOLD_CALL, 0) == TTV_NS_MIN);
+	trace_free(t);
+	told_free(k);
+}
+
 int
 main(void)
 {
@@ -203,6 +261,7 @@ main(void)
 		cmocka_unit_test(test_complete_until),
 		cmocka_unit_test(test_same_time),
 		cmocka_unit_test(test_lanes),
+		cmocka_unit_test(test_from),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
