@@ -84,8 +84,11 @@ struct cli_rows {
 				 * (escape_cell) */
 	bool no_header;		/* a follower's later rounds */
 	/* --follow: only the rows not told yet, and whole (told.h); NULL:
-	 * all of them */
+	 * all of them. A search then looks only at the rows that can be
+	 * new (told_from), and adds how many it looked at to *examined
+	 * (when not NULL). */
 	struct told *told;
+	uint64_t *examined;
 };
 
 /* --markers: every marker in time order (ts_ns from the trace start,

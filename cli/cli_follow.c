@@ -2,13 +2,16 @@
  * --follow: --search or --markers on a trace being written. The input is
  * read again each time it grows (formats/follow.h), and only the rows not
  * told yet are written (src/told.h): a call once it is over, an instant,
- * a log record or a marker once everything before it is there. Each
+ * a log record or a marker once everything before it is there. A search
+ * looks only at what can be new (told_from): its cost per round is that
+ * of what arrived, not of the whole trace. Each
  * round is flushed at once, so a pipe sees the rows as they come. It
  * ends when the input does (a live session destroyed: exit 0, or 1 when
  * the relay was lost or sent damage) or on SIGINT or SIGTERM (130).
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_follow.h"
+#include "env.h"
 #include "escape.h"
 #include "follow.h"
 #include "told.h"
@@ -94,8 +98,9 @@ round_rows(struct cli_args *c, const struct trace *t, struct told *told,
 		selection_clear(&sel);
 		return rc;
 	}
+	uint64_t examined = 0;
 	struct cli_rows o = { .tsv = c->tsv, .guard = c->guard,
-	    .no_header = *header_done, .told = told };
+	    .no_header = *header_done, .told = told, .examined = &examined };
 	told_round(told, t);
 	if (c->mode == MODE_MARKERS) {
 		cli_markers(t, &sel, &o, out);
@@ -106,6 +111,9 @@ round_rows(struct cli_args *c, const struct trace *t, struct told *told,
 	}
 	*header_done = true;
 	selection_clear(&sel);
+	if (ttv_getenv(TTV_ENV_FOLLOW_STATS) != NULL && c->mode != MODE_MARKERS)
+		fprintf(stderr, "ttv: follow: %" PRIu64 " rows examined\n",
+		    examined);
 	return rc;
 }
 

@@ -58,13 +58,34 @@ cli_search(const struct trace *t, const struct selection *sel,
 	char wb[256];
 	ttv_ns t0 = sel->t0, t1 = sel->t1;
 
+	/* Following: only what can be new, each track from where its
+	 * rows were told or seen whole (the same rows are then told). */
+	struct search_from from = { .log = TTV_NS_MIN }, *fp = NULL;
+	ttv_ns *floors = NULL;
+	if (o->told != NULL) {
+		floors = xcalloc(2 * (t->ntracks ? t->ntracks : 1),
+		    sizeof *floors);
+		for (uint32_t i = 0; i < t->ntracks; i++) {
+			floors[i] = told_from(o->told, TOLD_CALL, i);
+			floors[t->ntracks + i] = told_from(o->told,
+			    TOLD_INSTANT, i);
+		}
+		from.call_end = floors;
+		from.instant = floors + t->ntracks;
+		from.log = told_logs_from(o->told);
+		fp = &from;
+	}
 	/* No answer rather than a wrong one: a string the budget could not
 	 * decide is an error, before anything is written. */
-	if (query_search_match(t, re, &m) != 0) {
+	if (query_search_match_from(t, re, fp, &m) != 0) {
 		*err = xstrdup(regex_error(re));
+		free(floors);
 		return -1;
 	}
-	query_search_all(t, &sel->f, &m, &res);
+	query_search_all_from(t, &sel->f, &m, fp, &res);
+	free(floors);
+	if (o->examined != NULL)
+		*o->examined += from.examined;
 	res.nhits = search_in_range(t, res.hits, res.nhits, t0, t1);
 	if (o->no_header)
 		;
@@ -74,7 +95,7 @@ cli_search(const struct trace *t, const struct selection *sel,
 		fprintf(out, "%-22s %20s %-10s %-14s %s\n", "time", "duration",
 		    "tid", "match", "name");
 	/* Hits and log records are each in time order: merge them. */
-	size_t h = 0, l = 0;
+	size_t h = 0, l = res.log_from;
 	for (;;) {
 		while (l < t->nlogs && !res.log_match[l])
 			l++;

@@ -24,6 +24,7 @@ static const char *const names[TTV_ENV_COUNT] = {
 	[TTV_ENV_INDEX_CHECK] = "TTV_INDEX_CHECK",
 	[TTV_ENV_NO_INDEX] = "TTV_NO_INDEX",
 	[TTV_ENV_INDEX_STORE] = "TTV_INDEX_STORE",
+	[TTV_ENV_FOLLOW_STATS] = "TTV_FOLLOW_STATS",
 };
 
 const char *

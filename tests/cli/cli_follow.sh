@@ -292,6 +292,42 @@ extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
 [ -z "$extra" ] || fail "coreprofiler-steps: rows not in the finished log: $extra"
 [ "$(wc -l <"$tmp/a")" -eq $(( $(wc -l <"$tmp/b") - ${open:-0} )) ] ||
     fail "coreprofiler-steps: $(wc -l <"$tmp/a") rows, want $(( $(wc -l <"$tmp/b") - ${open:-0} ))"
+# Each round of --follow --search looks only at what can be new: per
+# thread, the calls that end after what it told or saw whole before,
+# not the whole log read so far. The rows the rounds look at
+# (TTV_FOLLOW_STATS) add up to about the log's, however many rounds it
+# takes (looking at everything again each round, they would add up to
+# many times that), for a pattern that matches nearly every call and one
+# that matches none, and the rows are those of the finished log.
+slices=$("$TTV" --query "SELECT count(*) FROM slice" --tsv "$tmp/cpm.log" |
+    tail -n 1)
+for pat in '^[A-Z]' 'zzzz'; do
+	: >"$tmp/growe.log"
+	export TTV_FOLLOW_STATS=1
+	start --search "$pat" --tsv "$tmp/growe.log"
+	unset TTV_FOLLOW_STATS
+	feed "$tmp/cpm.log" "$tmp/growe.log" $(( $(wc -c <"$tmp/cpm.log") / 40 ))
+	"$TTV" --search "$pat" --tsv "$tmp/cpm.log" >"$tmp/fine" 2>/dev/null
+	open=$("$TTV" --query "SELECT count(*) FROM slice WHERE (flags & 1) = 1 \
+	    AND name REGEXP '$pat'" --tsv "$tmp/cpm.log" 2>/dev/null | tail -n 1)
+	wait_rows $(( $(wc -l <"$tmp/fine") - ${open:-0} ))
+	# the last round's stats, once no more comes
+	sleep 0.5
+	kill -INT "$follower"; wait "$follower"; follower=""
+	sort "$tmp/out" >"$tmp/a"
+	sort "$tmp/fine" >"$tmp/b"
+	extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
+	[ -z "$extra" ] || fail "examined $pat: rows not in the finished log: $extra"
+	[ "$(wc -l <"$tmp/a")" -eq $(( $(wc -l <"$tmp/b") - ${open:-0} )) ] ||
+	    fail "examined $pat: $(wc -l <"$tmp/a") rows, want $(( $(wc -l <"$tmp/b") - ${open:-0} ))"
+	rounds=$(grep -c "rows examined" "$tmp/err")
+	sum=$(awk '/rows examined/ { s += $3 } END { print s + 0 }' "$tmp/err")
+	echo "examined $pat: $sum rows in $rounds rounds, $slices calls in the log"
+	[ "$rounds" -ge 5 ] || fail "examined $pat: $rounds rounds said, want 5 or more"
+	[ "$sum" -le $(( 2 * slices )) ] ||
+	    fail "examined $pat: $sum rows looked at in $rounds rounds, over twice the log's $slices"
+done
+
 # A log rewritten rather than appended to (another log copied over it, of
 # the same length or longer) is read again from its start: what comes
 # after is the new log's, and no row of neither log is ever printed.
