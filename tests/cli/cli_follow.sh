@@ -313,7 +313,11 @@ for pat in '^[A-Z]' 'zzzz'; do
 	wait_rows $(( $(wc -l <"$tmp/fine") - ${open:-0} ))
 	# the last round's stats, once no more comes
 	sleep 0.5
-	kill -INT "$follower"; wait "$follower"; follower=""
+	kill -INT "$follower"; wait "$follower"; rc=$?; follower=""
+	[ $rc -eq 130 ] || fail "examined $pat: exit $rc after SIGINT, want 130"
+	if grep -v ": waiting: \|rows examined" "$tmp/err" | grep -q .; then
+		fail "examined $pat: said $(head -n 3 "$tmp/err")"
+	fi
 	sort "$tmp/out" >"$tmp/a"
 	sort "$tmp/fine" >"$tmp/b"
 	extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
