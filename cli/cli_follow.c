@@ -111,7 +111,7 @@ round_rows(struct cli_args *c, const struct trace *t, struct told *told,
 	}
 	*header_done = true;
 	selection_clear(&sel);
-	if (ttv_getenv(TTV_ENV_FOLLOW_STATS) != NULL && c->mode != MODE_MARKERS)
+	if (ttv_getenv(TTV_ENV_FOLLOW_STATS) != NULL)
 		fprintf(stderr, "ttv: follow: %" PRIu64 " rows examined\n",
 		    examined);
 	return rc;

@@ -22,7 +22,9 @@ void
 cli_markers(const struct trace *t, const struct selection *sel,
     const struct cli_rows *o, FILE *out)
 {
-	size_t *rows, n = query_markers(t, &sel->f, &rows);
+	/* following: only the markers that can be new */
+	size_t *rows, n = query_markers_from(t, &sel->f, o->told != NULL ?
+	    told_list_from(o->told, TOLD_MARKER) : 0, &rows);
 	char lb[64], tb[64];
 	bool tsv = o->tsv, guard = o->guard;
 
@@ -65,4 +67,6 @@ cli_markers(const struct trace *t, const struct selection *sel,
 		putc('\n', out);
 	}
 	free(rows);
+	if (o->examined != NULL)
+		*o->examined += n;
 }

@@ -60,7 +60,7 @@ cli_search(const struct trace *t, const struct selection *sel,
 
 	/* Following: only what can be new, each track from where its
 	 * rows were told or seen whole (the same rows are then told). */
-	struct search_from from = { .log = TTV_NS_MIN }, *fp = NULL;
+	struct search_from from = { 0 }, *fp = NULL;
 	ttv_ns *floors = NULL;
 	if (o->told != NULL) {
 		floors = xcalloc(2 * (t->ntracks ? t->ntracks : 1),
@@ -72,7 +72,7 @@ cli_search(const struct trace *t, const struct selection *sel,
 		}
 		from.call_end = floors;
 		from.instant = floors + t->ntracks;
-		from.log = told_logs_from(o->told);
+		from.logs = told_list_from(o->told, TOLD_LOG);
 		fp = &from;
 	}
 	/* No answer rather than a wrong one: a string the budget could not

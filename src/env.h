@@ -34,9 +34,9 @@
  *                          open, never on first touch (index_guard.h)
  *   TTV_INDEX_STORE        a trace an index is built for is built straight
  *                          into it (index_store.h), as when memory is short
- *   TTV_FOLLOW_STATS       --follow --search says on stderr how many rows
- *                          each round looked at (tests: that a round looks
- *                          at what is new, not at the whole trace)
+ *   TTV_FOLLOW_STATS       --follow --search or --markers says on stderr
+ *                          how many rows each round looked at (tests: that
+ *                          a round looks at what is new, not at all)
  *   TTV_NO_INDEX           as --no-index unless --index is given (the test
  *                          suite sets it, so that runs do not depend on
  *                          the indexes earlier runs left); the readers'

@@ -305,6 +305,10 @@ ssize_t query_marker_next(const struct trace *t, const struct filter *f,
  * how many. The markers pane and --markers list the same. */
 size_t query_markers(const struct trace *t, const struct filter *f,
     size_t **rows);
+/* The same from marker `from` on (a follower's: the ones before are not
+ * news). */
+size_t query_markers_from(const struct trace *t, const struct filter *f,
+    size_t from, size_t **rows);
 /* The last marker strictly before `when`. */
 ssize_t query_marker_prev(const struct trace *t, const struct filter *f,
     ttv_ns when, int kind);
@@ -356,12 +360,12 @@ void query_search_all(const struct trace *t, const struct filter *f,
  * that can be new, each depth and list entered by a binary search: per
  * track, the calls that end at or after call_end[track] and the
  * instants at or after instant[track] (TTV_NS_MIN: all of them), and
- * the log records at or after log. What is before is left out as if it
- * did not match. */
+ * the log records from index `logs` on. What is before is left out as
+ * if it did not match. */
 struct search_from {
 	const ttv_ns *call_end;	/* one per track */
 	const ttv_ns *instant;	/* one per track */
-	ttv_ns log;
+	size_t logs;
 	uint64_t examined;	/* rows the search looked at (for tests) */
 };
 /* query_search_match and query_search_all on the rows from `from` on

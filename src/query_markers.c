@@ -58,10 +58,20 @@ query_marker_prev(const struct trace *t, const struct filter *f, ttv_ns when,
 size_t
 query_markers(const struct trace *t, const struct filter *f, size_t **rows)
 {
+	return query_markers_from(t, f, 0, rows);
+}
+
+size_t
+query_markers_from(const struct trace *t, const struct filter *f,
+    size_t from, size_t **rows)
+{
 	size_t n = 0;
 
-	*rows = xcalloc(t->nmarkers ? t->nmarkers : 1, sizeof **rows);
-	for (size_t i = 0; i < t->nmarkers; i++) {
+	if (from > t->nmarkers)
+		from = t->nmarkers;
+	*rows = xcalloc(t->nmarkers - from ? t->nmarkers - from : 1,
+	    sizeof **rows);
+	for (size_t i = from; i < t->nmarkers; i++) {
 		uint32_t tr = t->markers[i].track;
 		if (tr == UINT32_MAX || tr >= t->ntracks || filter_track(f, tr))
 			(*rows)[n++] = i;

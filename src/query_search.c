@@ -66,21 +66,13 @@ instants_from(const struct track *tr, ttv_ns floor)
 	return lo;
 }
 
-/* The first log record at or after `floor` (they are in time order). */
+/* The first log record looked at. */
 static size_t
 logs_from(const struct trace *t, const struct search_from *from)
 {
-	size_t lo = 0, hi = t->nlogs;
-	if (from == NULL || from->log == TTV_NS_MIN)
+	if (from == NULL || from->logs > t->nlogs)
 		return 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (t->logs[mid].t >= from->log)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return from->logs;
 }
 
 /* The first of a track's slice args (in depth, then index order) at

@@ -37,6 +37,19 @@ struct track_seen {
 	bool met;			/* a track of this round is it */
 };
 
+/* How far a list of the trace in time order (log records, markers) was
+ * gone through: the first `count` rows, those before `from`, were all
+ * in an earlier read, up to where it was complete, so each was told then
+ * or never will be. */
+struct list_seen {
+	ttv_ns from;			/* absolute */
+	size_t count;
+	bool any;
+	ttv_ns next_from;		/* this round's, from the next on */
+	size_t next_count;
+	bool next_any;
+};
+
 struct told {
 	struct hashmap ids;		/* (kind<<32|pid, tid) -> thread */
 	struct thread_told *threads;
@@ -48,6 +61,7 @@ struct told {
 	struct track_seen *seen;
 	size_t nseen;
 	uint32_t *seen_of_track;	/* the round's track -> track_seen */
+	struct list_seen logs, markers;
 	ttv_ns base;			/* absolute time of model time 0 */
 };
 
@@ -75,6 +89,7 @@ told_forget(struct told *k)
 	k->nseen = 0;
 	free(k->seen_of_track);
 	k->seen_of_track = NULL;
+	k->logs = k->markers = (struct list_seen){ 0 };
 	k->t = NULL;
 }
 
@@ -142,6 +157,58 @@ last_whole_instant(const struct trace *t, const struct track *tr,
 	    1].t + (uint64_t)base);
 }
 
+/* The time of row i of a list (TOLD_LOG or TOLD_MARKER), and its
+ * length. */
+static size_t
+list_len(const struct trace *t, enum told_kind kind)
+{
+	return kind == TOLD_LOG ? t->nlogs : t->nmarkers;
+}
+
+static ttv_ns
+list_t(const struct trace *t, enum told_kind kind, size_t i)
+{
+	return kind == TOLD_LOG ? t->logs[i].t : t->markers[i].t;
+}
+
+/* The first row of a list at or after model time `at`. */
+static size_t
+list_first(const struct trace *t, enum told_kind kind, ttv_ns at)
+{
+	size_t lo = 0, hi = list_len(t, kind);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (list_t(t, kind, mid) >= at)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* A list's rows up to where this read is complete are gone through by
+ * this round: from the next one on, those before the last of them need
+ * not be again. */
+static void
+list_round(struct told *k, const struct trace *t, enum told_kind kind,
+    struct list_seen *l)
+{
+	l->from = l->next_from;
+	l->count = l->next_count;
+	l->any = l->next_any;
+	size_t n = list_first(t, kind, t->complete_until);
+	/* (rows at complete_until itself are whole too) */
+	while (n < list_len(t, kind) && list_t(t, kind, n) ==
+	    t->complete_until)
+		n++;
+	l->next_any = n > 0;
+	if (n == 0)
+		return;
+	ttv_ns last = list_t(t, kind, n - 1);
+	l->next_from = (ttv_ns)((uint64_t)last + (uint64_t)k->base);
+	l->next_count = list_first(t, kind, last);
+}
+
 /* What the earlier rounds saw becomes the floor of this one, and this
  * round's tracks say how far they go for the next. */
 static void
@@ -203,6 +270,8 @@ told_round(struct told *k, const struct trace *t)
 	}
 	k->no_track = thread_of(k, UINT64_MAX, UINT64_MAX);
 	seen_round(k, t);
+	list_round(k, t, TOLD_LOG, &k->logs);
+	list_round(k, t, TOLD_MARKER, &k->markers);
 	for (size_t i = 0; i < k->nthreads; i++)
 		for (int j = 0; j < TOLD_KINDS; j++) {
 			struct mark *m = &k->threads[i].m[j];
@@ -301,20 +370,15 @@ told_from(const struct told *k, enum told_kind kind, uint32_t track)
 	return model_time(k, at);
 }
 
-ttv_ns
-told_logs_from(const struct told *k)
+size_t
+told_list_from(const struct told *k, enum told_kind kind)
 {
-	const struct trace *t = k->t;
-	const struct mark *m = &k->threads[k->no_track].m[TOLD_LOG];
-	if (!m->any)
-		return TTV_NS_MIN;
-	ttv_ns at = m->t;
-	for (uint32_t i = 0; i < t->ntracks; i++) {
-		m = &k->threads[k->of_track[i]].m[TOLD_LOG];
-		if (!m->any)
-			return TTV_NS_MIN;
-		if (m->t < at)
-			at = m->t;
-	}
-	return model_time(k, at);
+	const struct list_seen *l = kind == TOLD_LOG ? &k->logs :
+	    kind == TOLD_MARKER ? &k->markers : NULL;
+	if (l == NULL || !l->any)
+		return 0;
+	/* the rows before it are the same as then, unless some came since
+	 * (a thread or a stream behind the others): then all may be new */
+	size_t i = list_first(k->t, kind, model_time(k, l->from));
+	return i == l->count ? i : 0;
 }

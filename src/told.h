@@ -52,8 +52,11 @@ bool told_point(struct told *k, enum told_kind kind, uint32_t track,
  * already, or seen whole by an earlier round and so never to be told),
  * so a search may leave them out. TTV_NS_MIN: any may be. */
 ttv_ns told_from(const struct told *k, enum told_kind kind, uint32_t track);
-/* The same for the log records of every track and of none: the
- * earliest of what each thread told (TTV_NS_MIN if one told none). */
-ttv_ns told_logs_from(const struct told *k);
+/* The first log record (TOLD_LOG) or marker (TOLD_MARKER) of the
+ * round's trace that can be new: the ones before it were all there in
+ * an earlier round, up to where that read was complete, so each was told
+ * then or never will be (0 when rows came since among them: all may be
+ * new). */
+size_t told_list_from(const struct told *k, enum told_kind kind);
 
 #endif

@@ -253,6 +253,47 @@ test_from(void **state)
 	told_free(k);
 }
 
+/* Where a round's markers can be new (told_list_from): after the ones
+ * an earlier round went through, up to where its read was complete;
+ * from the start again when one came since among them (a stream behind
+ * the others), which is then told. */
+static void
+test_list_from(void **state)
+{
+	(void)state;
+	struct told *k = told_new();
+	char got[64];
+	const struct row r[] = {
+		{ 'm', 0, 0, 10, 10, "m", "chan_0" },
+		{ 'm', 0, 0, 20, 20, "m", "chan_1" },
+		{ 'm', 0, 0, 30, 30, "m", "chan_0" },
+		{ 'm', 0, 0, 5, 5, "m", "chan_2" },
+	};
+	struct trace *t = make(r, 3, 25, false);
+	round_of(k, t, got, sizeof got);
+	assert_string_equal(got, "chan_0 chan_1 ");
+	assert_int_equal(told_list_from(k, TOLD_MARKER), 0);
+	trace_free(t);
+	/* the one at 30 was past what was complete: looked at again */
+	t = make(r, 3, TTV_NS_MAX, false);
+	round_of(k, t, got, sizeof got);
+	assert_int_equal(told_list_from(k, TOLD_MARKER), 1);
+	assert_string_equal(got, "chan_0 ");
+	trace_free(t);
+	t = make(r, 3, TTV_NS_MAX, false);
+	round_of(k, t, got, sizeof got);
+	assert_int_equal(told_list_from(k, TOLD_MARKER), 2);
+	assert_string_equal(got, "");
+	trace_free(t);
+	/* one came before them: all may be new */
+	t = make(r, 4, TTV_NS_MAX, false);
+	round_of(k, t, got, sizeof got);
+	assert_int_equal(told_list_from(k, TOLD_MARKER), 0);
+	assert_string_equal(got, "chan_2 ");
+	trace_free(t);
+	told_free(k);
+}
+
 int
 main(void)
 {
@@ -262,6 +303,7 @@ main(void)
 		cmocka_unit_test(test_same_time),
 		cmocka_unit_test(test_lanes),
 		cmocka_unit_test(test_from),
+		cmocka_unit_test(test_list_from),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
