@@ -52,6 +52,7 @@ struct track_job {
 	 * lane (query_stats leaves them out). */
 	struct func_stats *stats;
 	bool clipped;		/* a call sticks out of the time axis */
+	uint32_t part;		/* the worker that walked it */
 	level_vec levels;
 	node_vec nodes;
 	entry_vec entries;
@@ -500,6 +501,7 @@ struct pool {
 /* A worker: the pool it takes tracks from, its first-pass rows. */
 struct walker {
 	struct pool *pool;
+	uint32_t id;
 	struct func_stats *stats;	/* nfuncs, or NULL */
 };
 
@@ -514,6 +516,7 @@ track_work(void *arg)
 		struct track_job *j = &p->jobs[i];
 		const struct track *tr = &j->t->tracks[j->track];
 		j->stats = tr->kind == TRACK_CPU ? NULL : wk->stats;
+		j->part = wk->id;
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			level_summary(j, d, acc);
 	}
@@ -586,6 +589,7 @@ index_summary_build(const struct trace *t, struct summary_build *out)
 	struct walker *wk = xcalloc(nw, sizeof *wk);
 	for (size_t k = 0; k < nw; k++) {
 		wk[k].pool = &pool;
+		wk[k].id = (uint32_t)k;
 		if (t->nfuncs > 0)
 			wk[k].stats = xcalloc(t->nfuncs, sizeof *wk[k].stats);
 	}
@@ -601,6 +605,22 @@ index_summary_build(const struct trace *t, struct summary_build *out)
 	bool clipped = false;
 	for (uint32_t i = 0; i < t->ntracks; i++)
 		clipped |= jobs[i].clipped;
+	/* The percentiles' passes run in the same parts: each worker's
+	 * tracks and counts, kept before the rows are merged. */
+	if (!clipped && wk[0].stats != NULL && nw > 1) {
+		out->part_of = xcalloc(t->ntracks + 1, sizeof *out->part_of);
+		for (uint32_t i = 0; i < t->ntracks; i++)
+			out->part_of[i] = jobs[i].part;
+		out->counts = xcalloc(nw, sizeof *out->counts);
+		for (size_t k = 0; k < nw; k++) {
+			out->counts[k] = xcalloc(t->nfuncs,
+			    sizeof *out->counts[k]);
+			for (func_id f = 0; f < t->nfuncs; f++)
+				out->counts[k][f] = wk[k].stats[f].count;
+		}
+		out->parts = (struct stats_parts){ (uint32_t)nw,
+		    out->part_of, out->counts };
+	}
 	for (size_t k = 1; k < nw; k++) {
 		if (!clipped && wk[0].stats != NULL)
 			for (func_id f = 0; f < t->nfuncs; f++)
@@ -669,5 +689,9 @@ index_summary_free(struct summary_build *b)
 	free(b->called);
 	free(b->bad);
 	free(b->stats);
+	for (uint32_t k = 0; k < b->parts.n; k++)
+		free(b->counts[k]);
+	free(b->counts);
+	free(b->part_of);
 	memset(b, 0, sizeof *b);
 }
