@@ -211,6 +211,12 @@ index_store_backing(struct index_store *s)
 }
 
 void
+index_store_set_resident(struct index_store *s, bool resident)
+{
+	s->backing.resident = resident;
+}
+
+void
 index_store_free(struct index_store *s)
 {
 	if (s == NULL)
