@@ -358,10 +358,15 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes,
 	/* The pages move and the chunk's addresses stay mapped (empty),
 	 * so no other mapping can take them before the file's does. */
 	size_t moved = span < to_len ? span : to_len;
+#ifdef MREMAP_DONTUNMAP
 	if (to != NULL && moved > 0 && mremap(va, moved, moved,
 	    MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to) ==
 	    MAP_FAILED)
 		moved = 0;
+#else
+	/* headers older than Linux 5.7's: the next chunk faults its own */
+	moved = 0;
+#endif
 	if (to == NULL)
 		moved = 0;
 	if (mmap(va, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
