@@ -4,9 +4,9 @@
 # 1. latency from a write to ttv's first row after it, on a CoreProfiler
 #    log and an FXT file written by the project's generators and appended
 #    at a set pace (a chunk every 500 ms), median and p99, and the same
-#    over the last tenth of the file (an FXT read is a whole read, a
-#    CoreProfiler one reads what was appended; both make the model anew:
-#    an update costs more as the file grows);
+#    over the last tenth of the file (a read reads what was appended,
+#    but makes the model anew from a copy of the builder: an update
+#    costs more as the file grows);
 # 2. with lttng-sessiond, lttng-relayd and liblttng-ust-cyg-profile: a
 #    live session with a 100 ms live timer, a -finstrument-functions
 #    program calling tick() every 50 ms; latency from tick's return to
@@ -18,7 +18,8 @@
 #    has; the CPU time ttv took so far, each 5 s;
 # 4. the CPU time of one update: a 200 MB CoreProfiler log read, then
 #    five appends of 100 KB, nothing matching (what an update costs
-#    apart from its rows), and ttv's peak RSS.
+#    apart from its rows), and ttv's peak RSS; the same with a 200 MB
+#    FXT file (both are read from where the last read stopped).
 #
 # Each part stays under a minute. Daemons, programs and files are the
 # script's own, stopped by PID and removed at the end.
@@ -76,30 +77,40 @@ echo "  (the log: $(($(wc -c <"$tmp/rate.log") / 1000000)) MB)"
 $probe count "$TTV" "$tmp/rate.log"
 rm -f "$tmp/rate.log"
 
-echo "== 4. one update of a 200 MB CoreProfiler log"
-head -c 200000000 "$tmp/cp.big" >"$tmp/g.log"
-"$TTV" --follow --search zzzz --tsv "$tmp/g.log" >/dev/null 2>&1 &
-tp=$!
-pids="$pids $tp"
+# update_cost SRC OUT: OUT made of SRC's first 200 MB, followed, then five
+# appends of 100 KB of what comes next, nothing matching.
+update_cost() {
+	head -c 200000000 "$1" >"$2"
+	"$TTV" --follow --search zzzz --tsv "$2" >/dev/null 2>&1 &
+	tp=$!
+	pids="$pids $tp"
+	i=0
+	# the first read is over once ttv stops working
+	a=$(ticks $tp); sleep 1; b=$(ticks $tp)
+	while [ "$a" -ne "$b" ] && [ $i -lt 30 ]; do
+		a=$b; sleep 1; b=$(ticks $tp); i=$((i + 1))
+	done
+	echo "  first read: $(awk -v t="$b" 'BEGIN { printf "%.2f", t / 100 }') s CPU"
+	for k in 1 2 3 4 5; do
+		tail -c +$((200000000 + (k - 1) * 100000 + 1)) "$1" |
+		    head -c 100000 >>"$2"
+		sleep 2
+	done
+	c=$(ticks $tp)
+	echo "  5 updates of 100 KB: $(awk -v t="$((c - b))" 'BEGIN {
+	    printf "%.2f", t / 500 }') s CPU each; peak RSS $(awk '/VmHWM/ {
+	    printf "%.0f MB", $2 / 1024 }' /proc/$tp/status)"
+	kill -INT $tp
+	rm -f "$2"
+}
 ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
-i=0
-# the first read is over once ttv stops working
-a=$(ticks $tp); sleep 1; b=$(ticks $tp)
-while [ "$a" -ne "$b" ] && [ $i -lt 30 ]; do
-	a=$b; sleep 1; b=$(ticks $tp); i=$((i + 1))
-done
-echo "  first read: $(awk -v t="$b" 'BEGIN { printf "%.2f", t / 100 }') s CPU"
-for k in 1 2 3 4 5; do
-	tail -c +$((200000000 + (k - 1) * 100000 + 1)) "$tmp/cp.big" |
-	    head -c 100000 >>"$tmp/g.log"
-	sleep 2
-done
-c=$(ticks $tp)
-echo "  5 updates of 100 KB: $(awk -v t="$((c - b))" 'BEGIN {
-    printf "%.2f", t / 500 }') s CPU each; peak RSS $(awk '/VmHWM/ {
-    printf "%.0f MB", $2 / 1024 }' /proc/$tp/status)"
-kill -INT $tp
-rm -f "$tmp/cp.big" "$tmp/g.log"
+
+echo "== 4. one update of a 200 MB CoreProfiler log, and of an FXT file"
+update_cost "$tmp/cp.big" "$tmp/g.log"
+rm -f "$tmp/cp.big"
+"$FXTGEN" -L -B 201000000 "$tmp/fx.big" >/dev/null || exit 1
+update_cost "$tmp/fx.big" "$tmp/g.fxt"
+rm -f "$tmp/fx.big"
 
 # LTTng: the daemons as tests/formats/live/live_relay.sh starts them.
 for t in lttng lttng-sessiond lttng-relayd gcc python3; do

@@ -7,8 +7,8 @@
  * what arrived since is the caller's to find (src/follow.h keeps, per
  * thread, how far it has been told).
  *
- * A file whose reader can go on from where it stopped (CoreProfiler's
- * TraceLog: load_grow.h) is read as it grows: each read reads what was
+ * A file whose reader can go on from where it stopped (a CoreProfiler
+ * TraceLog, an FXT file: load_grow.h) is read as it grows: each read reads what was
  * appended, and makes the trace from a copy of the builder. Any other
  * input is read whole again at each change (a read then costs what the
  * input weighs). The follower reads again only when the input changed.

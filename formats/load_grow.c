@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -105,28 +106,48 @@ load_grow_read(struct load_grow *g, char **err)
 	/* only appended to since the last read, or read again whole */
 	if (g->b != NULL && (m.size < g->covered ||
 	    (uint64_t)st.st_dev != g->dev || (uint64_t)st.st_ino != g->ino ||
-	    hash_head(m.data, g->covered) != g->head ||
-	    hash_tail(m.data, g->covered) != g->tail)) {
+	    (g->covered > 0 && (hash_head(m.data, g->covered) != g->head ||
+	    hash_tail(m.data, g->covered) != g->tail)))) {
 		forget(g);
 		g->restarts++;
 	}
 	struct mapped_file whole = m;
-	whole.size = g->r->complete(m.data, m.size);
+	whole.size = g->r->complete_from != NULL ?
+	    g->r->complete_from(m.data, m.size, g->covered) :
+	    g->r->complete(m.data, m.size);
 	struct load_ctx ctx = { .path = g->path, .file = &whole,
 	    .opts = &g->o };
-	if (g->b == NULL) {
-		g->b = builder_new(g->path);
-		builder_open_to_now(g->b);
+	/* twice at most: a read from the start never asks for another */
+	for (int pass = 0; pass < 2; pass++) {
+		if (g->b == NULL) {
+			g->b = builder_new(g->path);
+			builder_open_to_now(g->b);
+			ctx.b = g->b;
+			g->state = g->r->grow_begin(&ctx);
+			g->dev = (uint64_t)st.st_dev;
+			g->ino = (uint64_t)st.st_ino;
+		}
 		ctx.b = g->b;
-		g->state = g->r->grow_begin(&ctx);
-		g->dev = (uint64_t)st.st_dev;
-		g->ino = (uint64_t)st.st_ino;
-	}
-	ctx.b = g->b;
-	if (whole.size > g->covered) {
-		g->covered = g->r->grow_feed(g->state, &ctx, g->covered);
+		if (whole.size <= g->covered)
+			break;
+		size_t to = g->r->grow_feed(g->state, &ctx, g->covered);
+		if (to == SIZE_MAX) {
+			/* what was appended changes what was read */
+			forget(g);
+			g->restarts++;
+			continue;
+		}
+		g->covered = to;
 		g->head = hash_head(m.data, g->covered);
 		g->tail = hash_tail(m.data, g->covered);
+		break;
+	}
+	if (g->b == NULL) {
+		/* asked twice (never from the start): nothing to show */
+		mapfile_close(&m);
+		mapfile_record_drop();
+		*err = xstrdup("cannot be read on from where it stopped");
+		return NULL;
 	}
 	if (load_cancelled(&ctx)) {
 		/* the caller throws the read away: no need to make it */

@@ -271,6 +271,9 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		if (ifd < 0)
 			goto plain;
 		struct index_store *store = index_store_new(ifd);
+		/* With memory to spare, what is written stays in the page
+		 * cache: the index's passes need no read-ahead. */
+		index_store_set_resident(store, !short_memory);
 		struct load_options lo = o->load;
 		lo.bounded = short_memory;
 		double t0 = now();

@@ -6,7 +6,7 @@
  * written to the file at its free end (one copy into the page cache, in
  * large pages: much cheaper than a fault per page of a shared file
  * mapping) and the same addresses are then mapped onto what was written,
- * so its anonymous memory goes back. A chunk is a sixteenth of the array
+ * its anonymous pages moved on to the next chunk. A chunk is a sixteenth of the array
  * so far (256 KiB up, whole 64 KiB blocks); the last is written as far as
  * it is used. When an array outgrows its reservation, a larger one is
  * reserved and its chunks are mapped there again: page tables move, not
@@ -211,6 +211,12 @@ index_store_backing(struct index_store *s)
 }
 
 void
+index_store_set_resident(struct index_store *s, bool resident)
+{
+	s->backing.resident = resident;
+}
+
+void
 index_store_free(struct index_store *s)
 {
 	if (s == NULL)
@@ -313,9 +319,15 @@ set_error(struct index_store *s, int e)
 
 /* Writes the first `bytes` of a filled chunk at va to the file and maps
  * them there; past what is written the chunk's memory goes back. When
- * the file cannot take it, the chunk stays in memory. */
-static void
-flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes)
+ * the file cannot take it, the chunk stays in memory. With `to`, the
+ * next chunk of the array (to_len bytes, not mapped yet), the chunk's
+ * pages are moved there once written, rather than freed: the next chunk
+ * starts with its memory present, no fault and no zeroing a page (its
+ * old bytes are written over before they are read). Returns the bytes
+ * of `to` given pages. */
+static size_t
+flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes,
+    char *to, size_t to_len)
 {
 	struct index_store *s = a->s;
 	size_t span = round_up(bytes, s->page);
@@ -327,7 +339,7 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes)
 	c->bytes = bytes;
 	if (bytes == 0 || index_store_error(s) != 0) {
 		c->off = CHUNK_ANON;
-		return;
+		return 0;
 	}
 	uint64_t off = __atomic_fetch_add(&s->end, span, __ATOMIC_ACQ_REL);
 	size_t done = 0;
@@ -339,10 +351,24 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes)
 		if (n <= 0) {
 			set_error(s, n < 0 ? errno : ENOSPC);
 			c->off = CHUNK_ANON;
-			return;
+			return 0;
 		}
 		done += (size_t)n;
 	}
+	/* The pages move and the chunk's addresses stay mapped (empty),
+	 * so no other mapping can take them before the file's does. */
+	size_t moved = span < to_len ? span : to_len;
+#ifdef MREMAP_DONTUNMAP
+	if (to != NULL && moved > 0 && mremap(va, moved, moved,
+	    MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to) ==
+	    MAP_FAILED)
+		moved = 0;
+#else
+	/* headers older than Linux 5.7's: the next chunk faults its own */
+	moved = 0;
+#endif
+	if (to == NULL)
+		moved = 0;
 	if (mmap(va, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
 	    s->fd, (off_t)off) == MAP_FAILED) {
 		fprintf(stderr, "ttv: cannot map the index: %s\n",
@@ -351,6 +377,7 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes)
 	}
 	c->off = off;
 	written(s, off, bytes);
+	return moved;
 }
 
 /* Moves the array to a reservation of `reserve` bytes. */
@@ -437,10 +464,13 @@ store_array_grow(struct store_array *a, size_t need)
 		if (a->cap + len > a->reserved)
 			move_array(a, a->reserved * 2 > a->cap + len ?
 			    a->reserved * 2 : round_up(a->cap + len, a->s->page));
-		/* The chunk before this one is full: to the file. */
+		/* The chunk before this one is full: to the file, its
+		 * pages to this one. */
+		size_t present = 0;
 		if (a->nchunks > 0) {
 			struct chunk *p = &a->chunks[a->nchunks - 1];
-			flush_chunk(a, a->va + a->cap - p->len, p, p->len);
+			present = flush_chunk(a, a->va + a->cap - p->len, p,
+			    p->len, a->va + a->cap, len);
 		}
 		if (a->nchunks == a->capchunks) {
 			a->capchunks = a->capchunks ? a->capchunks * 2 : 8;
@@ -451,9 +481,9 @@ store_array_grow(struct store_array *a, size_t need)
 		c->len = len;
 		c->bytes = 0;
 		c->off = CHUNK_FILLING;
-		if (mmap(a->va + a->cap, len, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_FIXED | MAP_ANONYMOUS, -1, 0) ==
-		    MAP_FAILED) {
+		if (present < len && mmap(a->va + a->cap + present,
+		    len - present, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED) {
 			fprintf(stderr, "ttv: out of memory (%zu bytes)\n",
 			    len);
 			abort();
@@ -476,7 +506,7 @@ store_array_seal(struct store_array *a, size_t used)
 		struct chunk *c = &a->chunks[i];
 		size_t n = used - at < c->len ? used - at : c->len;
 		if (c->off == CHUNK_FILLING)
-			flush_chunk(a, a->va + at, c, n);
+			(void)flush_chunk(a, a->va + at, c, n, NULL, 0);
 		if (c->off >= CHUNK_ANON)
 			in_file = in_file && n == 0;
 		else if (n > 0)

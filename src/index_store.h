@@ -42,6 +42,10 @@ struct index_store *index_store_new(int fd);
 /* The model's backing: owns the stored arrays, releases them (and the
  * store, not fd) with the model. */
 struct trace_backing *index_store_backing(struct index_store *s);
+/* The arrays stay in memory once written (memory to spare for the
+ * whole model): the model's passes ask for no read-ahead
+ * (trace_backing.resident). */
+void index_store_set_resident(struct index_store *s, bool resident);
 /* Frees a store no model took. */
 void index_store_free(struct index_store *s);
 

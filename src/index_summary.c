@@ -18,6 +18,9 @@
 #include "threads.h"
 #include "xalloc.h"
 
+_Static_assert(INDEX_BLOCK_SLICES % SUM_BLOCK == 0,
+    "an index's check block ends where a summary block does");
+
 /* Functions a node may list: a block, a node above. */
 #define ENTRIES_BLOCK 8
 #define ENTRIES_UP 32
@@ -49,7 +52,7 @@ struct track_job {
 	 * lane (query_stats leaves them out). */
 	struct func_stats *stats;
 	bool clipped;		/* a call sticks out of the time axis */
-	uint8_t *called;	/* shared by the workers: bits set atomically */
+	uint32_t part;		/* the worker that walked it */
 	level_vec levels;
 	node_vec nodes;
 	entry_vec entries;
@@ -110,18 +113,6 @@ stats_add(struct track_job *j, uint32_t d, size_t i, const struct slice *s,
 	fs->total = add_ns(fs->total, dur);
 	fs->self = add_ns(fs->self, child > dur ? 0 :
 	    (ttv_ns)((uint64_t)dur - (uint64_t)child));
-}
-
-/* --info's count of a function's calls (summary.h, called): a bit set
- * once, by whichever worker meets it first. */
-static inline void
-mark_called(const struct track_job *j, const struct slice *s)
-{
-	if (j->t->tracks[j->track].kind == TRACK_CPU || s->func >= j->t->nfuncs)
-		return;
-	uint8_t bit = s->flags & SLICE_INEXACT ? SUM_UNFINISHED : SUM_CALLED;
-	if (!(__atomic_load_n(&j->called[s->func], __ATOMIC_RELAXED) & bit))
-		__atomic_fetch_or(&j->called[s->func], bit, __ATOMIC_RELAXED);
 }
 
 /* The entry of f in a, made if there is room; NULL (and a->none) when
@@ -263,7 +254,6 @@ level_blocks(struct track_job *j, uint32_t d)
 		}
 		for (uint32_t fl = s->flags; fl != 0; fl &= fl - 1)
 			j->flags.flagged[__builtin_ctz(fl)]++;
-		mark_called(j, s);
 		if ((s->start < prev || s->func >= j->t->nfuncs ||
 		    s->start > TTV_NS_MAX - (ttv_ns)s->dur32) && j->bad == NULL)
 			j->bad = xasprintf("track %u depth %u: slice %zu out "
@@ -272,6 +262,51 @@ level_blocks(struct track_job *j, uint32_t d)
 		prev = s->start;
 		if ((i + 1) % INDEX_BLOCK_SLICES == 0 || i + 1 == l->len)
 			block_record(j, l, i);
+	}
+}
+
+/* query_stats' first pass for the calls [b0, b1) of depth d, a block
+ * whose node is a: from its entries, a few per block rather than a
+ * row's update per call (the sums are the same in any grouping, and
+ * blocks come in order, so the first longest stays the first). A block
+ * of too many functions has no entries: its calls, with the durations
+ * and children's times the walk kept. */
+static void
+block_stats(struct track_job *j, uint32_t d, size_t b0, size_t b1,
+    const struct acc *a, const ttv_ns *dur, const ttv_ns *child)
+{
+	const struct depth_level *l = &j->t->tracks[j->track].depth[d];
+	if (a->none) {
+		for (size_t i = b0; i < b1; i++)
+			stats_add(j, d, i, &l->slices[i], dur[i - b0],
+			    child[i - b0], l->weights ? l->weights[i] : 1);
+		return;
+	}
+	for (uint32_t k = 0; k < a->n; k++) {
+		const struct sum_entry *e = &a->e[k];
+		struct func_stats *fs = &j->stats[e->func < j->t->nfuncs ?
+		    e->func : 0];
+		fs->unfinished += e->unfinished;
+		if (e->count == 0)
+			continue;
+		if (fs->count == 0) {
+			fs->min = e->min;
+			fs->max = e->max;
+			fs->longest = (struct slice_ref){ j->track, d,
+			    e->longest };
+		} else {
+			if (e->min < fs->min)
+				fs->min = e->min;
+			if (e->max > fs->max) {
+				fs->max = e->max;
+				fs->longest = (struct slice_ref){ j->track, d,
+				    e->longest };
+			}
+		}
+		fs->count += e->count;
+		fs->weight += e->weight;
+		fs->total = add_ns(fs->total, e->total);
+		fs->self = add_ns(fs->self, e->self);
 	}
 }
 
@@ -319,72 +354,93 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 	uint32_t hint = 0;
 	ttv_ns prev = TTV_NS_MIN;
 	func_id fmax = 0;
-	for (size_t i = 0; i < l->len; i++) {
-		const struct slice *s = &l->slices[i];
-		trace_ahead(j->t, j->track, d, i, &ahead);
-		if (cl != NULL)
-			trace_ahead(j->t, j->track, d + 1, c, &cahead);
-		/* The index's rules, and its check records as blocks end. */
-		fmax = s->func > fmax ? s->func : fmax;
-		if ((s->start < prev || s->start > TTV_NS_MAX -
-		    (ttv_ns)s->dur32) && j->bad == NULL)
-			j->bad = xasprintf("track %u depth %u: slice %zu starts "
-			    "before the one before it or ends past the time "
-			    "axis", j->track, d, i);
-		prev = s->start;
-		if ((i + 1) % INDEX_BLOCK_SLICES == 0 || i + 1 == l->len)
-			block_record(j, l, i);
-		ttv_ns dur = level_dur_walk(l, i, &lc);
-		ttv_ns end = add_ns(s->start, dur), child = 0;
-		/* query_stats' first pass: the same children. */
-		while (c < cn && cs[c].start < s->start)
-			c++;
-		while (c < cn && cs[c].start < end)
-			child = add_ns(child, level_dur_walk(cl, c++, &cc));
-		stats_add(j, d, i, s, dur, child, l->weights ? l->weights[i] :
-		    1);
-		for (uint32_t fl = s->flags; fl != 0; fl &= fl - 1)
-			j->flags.flagged[__builtin_ctz(fl)]++;
-		mark_called(j, s);
+	bool clipped = false;
+	const uint32_t *weights = l->weights;
+	/* A block's durations and children's times, for its first pass
+	 * when it has too many functions for entries (block_stats). */
+	ttv_ns bdur[SUM_BLOCK], bchild[SUM_BLOCK];
+	for (size_t b0 = 0; b0 < l->len; b0 += SUM_BLOCK) {
+		size_t b1 = l->len - b0 > SUM_BLOCK ? b0 + SUM_BLOCK : l->len;
 		struct acc *a = &acc[0];
-		if (a->empty) {
-			a->first = s->start;
-			a->last = end;
-			a->empty = false;
-		}
-		if (end > a->last)
-			a->last = end;
-		a->busy = add_ns(a->busy, dur);
-		if (dur > a->widest)
-			a->widest = dur;
-		if ((s->flags & SLICE_INEXACT) && !a->none) {
-			/* counted apart, with no time (query_calls.h) */
-			struct sum_entry *e = acc_entry(a, s->func, &hint);
-			if (e != NULL)
-				e->unfinished++;
-		} else if (!a->none) {
-			struct sum_entry *e = acc_entry(a, s->func, &hint);
-			if (e != NULL) {
-				if (e->count == 0) {
-					e->min = e->max = dur;
-					e->longest = (uint32_t)i;
-				} else if (dur < e->min) {
-					e->min = dur;
-				} else if (dur > e->max) {
-					e->max = dur;
-					e->longest = (uint32_t)i;
-				}
-				e->count++;
-				e->weight += l->weights ? l->weights[i] : 1;
-				e->total = add_ns(e->total, dur);
-				e->self = add_ns(e->self, child > dur ? 0 :
-				    (ttv_ns)((uint64_t)dur - (uint64_t)child));
+		for (size_t i = b0; i < b1; i++) {
+			const struct slice *s = &l->slices[i];
+			trace_ahead(j->t, j->track, d, i, &ahead);
+			if (cl != NULL)
+				trace_ahead(j->t, j->track, d + 1, c, &cahead);
+			/* The index's rules. */
+			fmax = s->func > fmax ? s->func : fmax;
+			if ((s->start < prev || s->start > TTV_NS_MAX -
+			    (ttv_ns)s->dur32) && j->bad == NULL)
+				j->bad = xasprintf("track %u depth %u: slice %zu starts "
+				    "before the one before it or ends past the time "
+				    "axis", j->track, d, i);
+			prev = s->start;
+			ttv_ns dur = level_dur_walk(l, i, &lc);
+			ttv_ns end = add_ns(s->start, dur), child = 0;
+			/* query_stats' first pass: the same children. */
+			while (c < cn && cs[c].start < s->start)
+				c++;
+			/* Most calls have no child or one, at random: the first
+			 * is taken without a branch, as query_stats does. */
+			if (cn > 0) {
+				size_t k = c < cn ? c : cn - 1;
+				ttv_ns take = -(ttv_ns)((c < cn) && (cs[k].start <
+				    end));
+				child = add_ns(child, level_dur_walk(cl, k, &cc) &
+				    take);
+				c += (size_t)(take & 1);
 			}
+			while (c < cn && cs[c].start < end)
+				child = add_ns(child, level_dur_walk(cl, c++, &cc));
+			/* The whole range clips no call inside the time axis. */
+			clipped |= (s->start == TTV_NS_MAX) | ((uint64_t)dur >
+			    (uint64_t)TTV_NS_MAX - (uint64_t)s->start);
+			bdur[i - b0] = dur;
+			bchild[i - b0] = child;
+			for (uint32_t fl = s->flags; fl != 0; fl &= fl - 1)
+				j->flags.flagged[__builtin_ctz(fl)]++;
+			if (a->empty) {
+				a->first = s->start;
+				a->last = end;
+				a->empty = false;
+			}
+			if (end > a->last)
+				a->last = end;
+			a->busy = add_ns(a->busy, dur);
+			if (dur > a->widest)
+				a->widest = dur;
+			if (a->none)
+				continue;
+			struct sum_entry *e = acc_entry(a, s->func, &hint);
+			if (e == NULL)
+				continue;
+			if (s->flags & SLICE_INEXACT) {
+				/* counted apart, with no time (query_calls.h) */
+				e->unfinished++;
+				continue;
+			}
+			if (e->count == 0) {
+				e->min = e->max = dur;
+				e->longest = (uint32_t)i;
+			} else if (dur < e->min) {
+				e->min = dur;
+			} else if (dur > e->max) {
+				e->max = dur;
+				e->longest = (uint32_t)i;
+			}
+			e->count++;
+			e->weight += weights ? weights[i] : 1;
+			e->total = add_ns(e->total, dur);
+			e->self = add_ns(e->self, child > dur ? 0 :
+			    (ttv_ns)((uint64_t)dur - (uint64_t)child));
 		}
-		if ((i + 1) % SUM_BLOCK != 0 && i + 1 != l->len)
-			continue;
+		/* The check record of the index's block ending here. */
+		if (b1 % INDEX_BLOCK_SLICES == 0 || b1 == l->len)
+			block_record(j, l, b1 - 1);
+		if (j->stats != NULL)
+			block_stats(j, d, b0, b1, a, bdur, bchild);
 		/* A block is complete: it and every node it completes. */
-		bool last = i + 1 == l->len;
+		bool last = b1 == l->len;
 		for (uint32_t h = 0; h < nh; h++) {
 			struct acc *x = &acc[h];
 			if (h > 0 && x->kids < SUM_FANOUT && !last)
@@ -403,6 +459,8 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 		}
 		hint = 0;
 	}
+	if (j->stats != NULL)
+		j->clipped |= clipped;
 	if (fmax >= j->t->nfuncs && j->bad == NULL)
 		j->bad = xasprintf("track %u depth %u: a slice has no "
 		    "function", j->track, d);
@@ -443,6 +501,7 @@ struct pool {
 /* A worker: the pool it takes tracks from, its first-pass rows. */
 struct walker {
 	struct pool *pool;
+	uint32_t id;
 	struct func_stats *stats;	/* nfuncs, or NULL */
 };
 
@@ -457,6 +516,7 @@ track_work(void *arg)
 		struct track_job *j = &p->jobs[i];
 		const struct track *tr = &j->t->tracks[j->track];
 		j->stats = tr->kind == TRACK_CPU ? NULL : wk->stats;
+		j->part = wk->id;
 		for (uint32_t d = 0; d < tr->ndepth; d++)
 			level_summary(j, d, acc);
 	}
@@ -519,7 +579,6 @@ index_summary_build(const struct trace *t, struct summary_build *out)
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		jobs[i].t = t;
 		jobs[i].track = i;
-		jobs[i].called = out->called;
 	}
 	struct pool pool = { jobs, t->ntracks, 0 };
 	size_t nw = (size_t)ttv_cpus();
@@ -530,13 +589,38 @@ index_summary_build(const struct trace *t, struct summary_build *out)
 	struct walker *wk = xcalloc(nw, sizeof *wk);
 	for (size_t k = 0; k < nw; k++) {
 		wk[k].pool = &pool;
+		wk[k].id = (uint32_t)k;
 		if (t->nfuncs > 0)
 			wk[k].stats = xcalloc(t->nfuncs, sizeof *wk[k].stats);
 	}
 	threads_run(track_work, wk, sizeof *wk, nw);
+	/* --info's functions called: those with a call counted, or one
+	 * counted apart as unfinished, in the first pass's rows (made for
+	 * every track but the CPU lanes, as --info counts them). */
+	for (size_t k = 0; k < nw; k++)
+		for (func_id f = 0; f < t->nfuncs && wk[k].stats != NULL; f++)
+			out->called[f] |= (wk[k].stats[f].count > 0 ?
+			    SUM_CALLED : 0) | (wk[k].stats[f].unfinished > 0 ?
+			    SUM_UNFINISHED : 0);
 	bool clipped = false;
 	for (uint32_t i = 0; i < t->ntracks; i++)
 		clipped |= jobs[i].clipped;
+	/* The percentiles' passes run in the same parts: each worker's
+	 * tracks and counts, kept before the rows are merged. */
+	if (!clipped && wk[0].stats != NULL && nw > 1) {
+		out->part_of = xcalloc(t->ntracks + 1, sizeof *out->part_of);
+		for (uint32_t i = 0; i < t->ntracks; i++)
+			out->part_of[i] = jobs[i].part;
+		out->counts = xcalloc(nw, sizeof *out->counts);
+		for (size_t k = 0; k < nw; k++) {
+			out->counts[k] = xcalloc(t->nfuncs,
+			    sizeof *out->counts[k]);
+			for (func_id f = 0; f < t->nfuncs; f++)
+				out->counts[k][f] = wk[k].stats[f].count;
+		}
+		out->parts = (struct stats_parts){ (uint32_t)nw,
+		    out->part_of, out->counts };
+	}
 	for (size_t k = 1; k < nw; k++) {
 		if (!clipped && wk[0].stats != NULL)
 			for (func_id f = 0; f < t->nfuncs; f++)
@@ -605,5 +689,9 @@ index_summary_free(struct summary_build *b)
 	free(b->called);
 	free(b->bad);
 	free(b->stats);
+	for (uint32_t k = 0; k < b->parts.n; k++)
+		free(b->counts[k]);
+	free(b->counts);
+	free(b->part_of);
 	memset(b, 0, sizeof *b);
 }

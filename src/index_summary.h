@@ -33,6 +33,11 @@ struct summary_build {
 	 * call sticks out of the time axis (the whole range would clip
 	 * it) or there are no functions. */
 	struct func_stats *stats;
+	/* How that pass was split among the workers (parts.n 0: in one),
+	 * for the percentiles' passes; part_of and counts are its arrays. */
+	struct stats_parts parts;
+	uint32_t *part_of;
+	uint64_t **counts;
 };
 
 void index_summary_build(const struct trace *t, struct summary_build *out);

@@ -541,7 +541,8 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 		 * read once more, not twice (under a memory limit each
 		 * reading is from the disk). */
 		if (sb.stats != NULL) {
-			query_stats_whole(t, sb.stats, &st);
+			query_stats_whole(t, sb.stats, sb.parts.n > 1 ?
+			    &sb.parts : NULL, &st);
 			sb.stats = NULL;
 		} else {
 			query_stats(t, NULL, TTV_NS_MIN, TTV_NS_MAX, &st);

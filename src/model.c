@@ -254,8 +254,8 @@ trace_prefetch(const struct trace *t, uint32_t track, uint32_t depth,
     size_t lo, size_t hi)
 {
 #ifdef HAVE_MADVISE
-	if (t->backing == NULL || track >= t->ntracks ||
-	    depth >= t->tracks[track].ndepth)
+	if (t->backing == NULL || t->backing->resident ||
+	    track >= t->ntracks || depth >= t->tracks[track].ndepth)
 		return;
 	const struct depth_level *l = &t->tracks[track].depth[depth];
 	if (hi > l->len)

@@ -277,6 +277,9 @@ struct diag_msg {
 struct trace_backing {
 	bool (*owns)(const struct trace_backing *b, const void *p);
 	void (*release)(struct trace_backing *b);
+	/* Every array is in memory (a model just built, with memory to
+	 * spare): trace_prefetch asks for no read-ahead. */
+	bool resident;
 };
 
 struct trace {

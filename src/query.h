@@ -216,14 +216,25 @@ enum stats_key {
  * value at index floor(q * n) of the sorted list. */
 void query_stats(const struct trace *t, const struct filter *f, ttv_ns t0,
     ttv_ns t1, struct stats_table *out);
+/* A first pass made in parts, each a set of whole tracks walked on a
+ * worker of its own: part_of[track] is a track's part (every track but
+ * the CPU lanes), counts[p][f] the calls of function f that part counted
+ * (func_stats.count). The passes left are made in the same parts, on as
+ * many workers. */
+struct stats_parts {
+	uint32_t n;
+	const uint32_t *part_of;
+	uint64_t *const *counts;
+};
 /* query_stats() of the whole trace, unfiltered, from its first pass
  * made elsewhere: rows (nfuncs, taken) hold each function's count,
  * unfinished, weight, total, self, min, max and longest as that pass
  * makes them over every track but the CPU lanes; the percentiles are
  * added. For a walk that already reads every call (the index's), when
- * every call lies inside the time axis (the whole range clips none). */
+ * every call lies inside the time axis (the whole range clips none).
+ * parts: how that pass was split (NULL: one part). */
 void query_stats_whole(const struct trace *t, struct func_stats *rows,
-    struct stats_table *out);
+    const struct stats_parts *parts, struct stats_table *out);
 /* The same with one row per group of functions: group[func] (nfuncs
  * entries) is the row of a function, below ngroups (ngroups or more: the
  * function is left out). A row's func is its group; the percentiles are

@@ -955,7 +955,7 @@ stats_percentiles(struct query *q, struct worker *w, uint32_t nshown,
 
 void
 query_stats_whole(const struct trace *t, struct func_stats *rows,
-    struct stats_table *out)
+    const struct stats_parts *parts, struct stats_table *out)
 {
 	memset(out, 0, sizeof *out);
 	if (t->nfuncs == 0) {
@@ -964,42 +964,59 @@ query_stats_whole(const struct trace *t, struct func_stats *rows,
 	}
 	struct query q = { .t = t, .t0 = TTV_NS_MIN, .t1 = TTV_NS_MAX,
 	    .nrows = t->nfuncs, .rows = rows };
-	/* Every call of every track but the CPU lanes: the spans
-	 * plan_spans would find, without searching for them. */
-	size_t cap = 0;
-	for (uint32_t ti = 0; ti < t->ntracks; ti++) {
-		const struct track *tr = &t->tracks[ti];
-		if (tr->kind == TRACK_CPU)
-			continue;
-		for (uint32_t d = 0; d < tr->ndepth; d++) {
-			size_t len = tr->depth[d].len;
-			if (len == 0)
-				continue;
-			if (q.nspans == cap) {
-				cap = cap ? cap * 2 : 64;
-				q.spans = xreallocarray(q.spans, cap,
-				    sizeof *q.spans);
-			}
-			q.spans[q.nspans++] = (struct span){ ti, d, 0, len,
-			    q.total };
-			q.total += len;
-		}
-	}
-	/* One worker: the passes left read calls the caller has just read
-	 * (and, short of memory, dropped), and a chunk per worker would
-	 * need each chunk's counts of pass 1. */
-	q.nthreads = 1;
+	/* The workers of the first pass, each on the tracks it walked:
+	 * the counts of each part place its copied durations. One worker
+	 * when the pass was made in one part, or when threads would not
+	 * pay (thread_count). */
+	size_t calls = 0;
+	for (uint32_t ti = 0; ti < t->ntracks; ti++)
+		if (t->tracks[ti].kind != TRACK_CPU)
+			for (uint32_t d = 0; d < t->tracks[ti].ndepth; d++)
+				calls += t->tracks[ti].depth[d].len;
+	uint32_t np = parts != NULL && parts->n <= THREADS_MAX &&
+	    thread_count(calls, q.nrows) > 1 ? parts->n : 1;
 	struct worker w[THREADS_MAX];
 	memset(w, 0, sizeof w);
-	w[0].q = &q;
-	w[0].from = 0;
-	w[0].to = q.total;
-	w[0].sums_mem = xcalloc((size_t)q.nrows + 1, sizeof *w[0].sums);
-	w[0].sums = (struct sums *)(((uintptr_t)w[0].sums_mem +
-	    sizeof *w[0].sums - 1) & ~(uintptr_t)(sizeof *w[0].sums - 1));
-	w[0].fill = xmalloc(q.nrows * sizeof *w[0].fill);
-	for (uint32_t fn = 0; fn < q.nrows; fn++)
-		w[0].sums[fn].count = rows[fn].count;
+	/* Every call of every track but the CPU lanes, the tracks of one
+	 * part after another: the spans plan_spans would find, without
+	 * searching for them. */
+	size_t cap = 0;
+	for (uint32_t p = 0; p < np; p++) {
+		w[p].from = q.total;
+		for (uint32_t ti = 0; ti < t->ntracks; ti++) {
+			const struct track *tr = &t->tracks[ti];
+			if (tr->kind == TRACK_CPU || (np > 1 &&
+			    parts->part_of[ti] != p))
+				continue;
+			for (uint32_t d = 0; d < tr->ndepth; d++) {
+				size_t len = tr->depth[d].len;
+				if (len == 0)
+					continue;
+				if (q.nspans == cap) {
+					cap = cap ? cap * 2 : 64;
+					q.spans = xreallocarray(q.spans, cap,
+					    sizeof *q.spans);
+				}
+				q.spans[q.nspans++] = (struct span){ ti, d, 0,
+				    len, q.total };
+				q.total += len;
+			}
+		}
+		w[p].to = q.total;
+	}
+	q.nthreads = (int)np;
+	for (uint32_t p = 0; p < np; p++) {
+		w[p].q = &q;
+		w[p].sums_mem = xcalloc((size_t)q.nrows + 1,
+		    sizeof *w[p].sums);
+		w[p].sums = (struct sums *)(((uintptr_t)w[p].sums_mem +
+		    sizeof *w[p].sums - 1) &
+		    ~(uintptr_t)(sizeof *w[p].sums - 1));
+		w[p].fill = xmalloc(q.nrows * sizeof *w[p].fill);
+		for (uint32_t fn = 0; fn < q.nrows; fn++)
+			w[p].sums[fn].count = np > 1 ? parts->counts[p][fn] :
+			    rows[fn].count;
+	}
 	stats_percentiles(&q, w, q.nrows, out);
 }
 

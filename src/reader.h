@@ -95,7 +95,9 @@ struct reader {
 	 * whole each time: grow_begin starts a load that goes on (its state
 	 * is handed back to the others); grow_feed reads ctx->file's whole
 	 * records from byte `from` on into ctx->b and returns where it
-	 * stopped (its end, or where load_cancelled stopped it); grow_end
+	 * stopped (its end, or where load_cancelled stopped it), or
+	 * SIZE_MAX when what was appended changes how what came before
+	 * is read (the file is then read again from its start); grow_end
 	 * does what the end of load() does, into ctx->b, a copy of the
 	 * builder (builder_copy), the state left to go on, and returns as
 	 * load() does. NULL (all four): the reader reads the whole input. */
@@ -103,6 +105,11 @@ struct reader {
 	size_t (*grow_feed)(void *state, struct load_ctx *ctx, size_t from);
 	int (*grow_end)(void *state, struct load_ctx *ctx);
 	void (*grow_free)(void *state);
+	/* For a growing load: complete(), knowing that the first `from`
+	 * bytes are whole records, so that the records read before are
+	 * not walked again. NULL: complete() is asked. */
+	size_t (*complete_from)(const unsigned char *data, size_t len,
+	    size_t from);
 };
 
 /* All readers, NULL-terminated (formats/readers.c). */

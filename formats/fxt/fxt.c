@@ -103,9 +103,11 @@ fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks, int64_t *ns)
  * as out of range. Looks at the records before the first event (the
  * initialization record's rate, the event's time); when that time would
  * not fit with room to spare, times count from it, and a warning says so.
+ * False when the records there end before the first event (a file being
+ * written: the first event is still to come).
  */
-static void
-choose_tick_base(struct fxt *x)
+bool
+fxt_choose_tick_base(struct fxt *x)
 {
 	const struct mapped_file *f = x->ctx->file;
 	uint64_t tps = 1000000000u;
@@ -117,8 +119,10 @@ choose_tick_base(struct fxt *x)
 		unsigned type = h & 15;
 		uint64_t words = type == 15 ? (h >> 4) & 0xffffffffu :
 		    (h >> 4) & 0xfff;
-		if (words == 0 || words > (f->size - off) / 8)
-			return;
+		if (words == 0)
+			return true;
+		if (words > (f->size - off) / 8)
+			return false;
 		if (type == 1 && !tps_seen && fxt_word(x, x->data + off + 8)) {
 			tps = fxt_word(x, x->data + off + 8);
 			tps_seen = true;
@@ -128,16 +132,17 @@ choose_tick_base(struct fxt *x)
 			unsigned __int128 v = (unsigned __int128)ticks *
 			    1000000000u / tps;
 			if (v <= INT64_MAX / 2)
-				return;
+				return true;
 			x->tick_base = ticks;
 			builder_warn(x->b, off, "times count from the first "
 			    "event: %llu ticks at %llu a second pass 2^63 ns",
 			    (unsigned long long)ticks,
 			    (unsigned long long)tps);
-			return;
+			return true;
 		}
 		off += words * 8;
 	}
+	return off + 16 <= f->size;
 }
 
 void
@@ -294,8 +299,8 @@ fxt_provider0(struct fxt *x)
 
 #define cur(x) fxt_cur(x)
 
-static void
-providers_free(struct fxt *x)
+void
+fxt_providers_free(struct fxt *x)
 {
 	size_t i;
 
@@ -1249,6 +1254,20 @@ event_walk(struct fxt *x)
 	walk(x, false, 0, SIZE_MAX, &broken);
 }
 
+size_t
+fxt_scan_from(struct fxt *x, size_t off, bool *broken)
+{
+	return walk(x, true, off, SIZE_MAX, broken);
+}
+
+void
+fxt_events_from(struct fxt *x, size_t off)
+{
+	bool broken;
+
+	walk(x, false, off, SIZE_MAX, &broken);
+}
+
 /* ------------------------------------------------------------ the load */
 
 static int
@@ -1275,8 +1294,8 @@ fxt_probe(const char *path, const unsigned char *head, size_t len,
 	return 0;
 }
 
-static void
-name_things(struct fxt *x)
+void
+fxt_name_things(struct fxt *x)
 {
 	size_t i;
 	uint32_t type, name;
@@ -1304,8 +1323,8 @@ name_things(struct fxt *x)
 	}
 }
 
-static void
-report(struct fxt *x)
+void
+fxt_report(struct fxt *x)
 {
 	char key[48], val[160];
 	size_t i;
@@ -1329,60 +1348,66 @@ report(struct fxt *x)
 	    1e9);
 }
 
-static int
-fxt_load(struct load_ctx *ctx)
+void
+fxt_open(struct fxt *x, struct load_ctx *ctx)
 {
 	const struct mapped_file *f = ctx->file;
-	struct fxt x;
-	uint64_t le = 0, be = 0;
+	uint64_t le = 0, be = 0, native;
 	size_t i;
 
-	if (f == NULL || f->size < 8) {
-		builder_error(ctx->b, 0, "not an FXT trace: %zu bytes",
-		    f ? f->size : 0);
-		return -1;
-	}
-	memset(&x, 0, sizeof x);
-	x.ctx = ctx;
-	x.b = ctx->b;
-	x.data = f->data;
-	x.last_t = INT64_MIN;
-	x.max_t = INT64_MIN;
+	memset(x, 0, sizeof *x);
+	x->ctx = ctx;
+	x->b = ctx->b;
+	x->data = f->data;
+	x->last_t = INT64_MIN;
+	x->max_t = INT64_MIN;
+	x->kernel_process = FXT_NONE;
 	for (i = 0; i < 8; i++) {
 		le |= (uint64_t)f->data[i] << (8 * i);
 		be = be << 8 | f->data[i];
 	}
 	/* The magic number tells the byte order; without it, little-endian
 	 * (every writer so far). */
-	{
-		uint64_t native;
-		memcpy(&native, f->data, 8);
-		bool big = be == FXT_MAGIC && le != FXT_MAGIC;
-		x.swap = big ? native != be : native != le;
-		builder_set_format(x.b, "fxt", NULL,
-		    big ? "big-endian" : "little-endian");
+	memcpy(&native, f->data, 8);
+	bool big = be == FXT_MAGIC && le != FXT_MAGIC;
+	x->swap = big ? native != be : native != le;
+	builder_set_format(x->b, "fxt", NULL,
+	    big ? "big-endian" : "little-endian");
+}
+
+static int
+fxt_load(struct load_ctx *ctx)
+{
+	const struct mapped_file *f = ctx->file;
+	struct fxt x;
+
+	if (f == NULL || f->size < 8) {
+		builder_error(ctx->b, 0, "not an FXT trace: %zu bytes",
+		    f ? f->size : 0);
+		return -1;
 	}
+	fxt_open(&x, ctx);
 	mapfile_sequential(f);
 
-	choose_tick_base(&x);
+	fxt_choose_tick_base(&x);
 	x.scan = true;
 	scan_walk(&x);
 	if (x.size == 0) {
 		fxt_state_free(&x);
 		return -1;
 	}
-	providers_free(&x);
+	fxt_providers_free(&x);
 	x.scan = false;
 	x.kernel_process = FXT_NONE;
 	fxt_events_start(&x);
 	fxt_pipe_start(&x);
 	event_walk(&x);
 	fxt_pipe_finish(&x);
-	fxt_events_finish(&x);
+	fxt_events_finish(&x, false);
 	fxt_sched_finish(&x);
-	name_things(&x);
-	report(&x);
-	providers_free(&x);
+	fxt_name_things(&x);
+	fxt_report(&x);
+	fxt_providers_free(&x);
 	fxt_state_free(&x);
 	load_progress(ctx, (uint64_t)f->size * 2, (uint64_t)f->size * 2);
 	return 0;
@@ -1392,10 +1417,12 @@ fxt_load(struct load_ctx *ctx)
  * A file being written: records one after the other, each announcing its
  * size in its header, so the whole ones are those whose announced words
  * are all there. A header that announces nothing (0 words) ends the walk
- * there, and the reader then says it is damage.
+ * there, and the reader then says it is damage. The walk starts at from,
+ * a record's start (the records before it were found whole by a read
+ * before).
  */
 static size_t
-fxt_complete(const unsigned char *data, size_t len)
+fxt_complete_from(const unsigned char *data, size_t len, size_t from)
 {
 	uint64_t le = 0, be = 0;
 	if (len < 8)
@@ -1405,7 +1432,7 @@ fxt_complete(const unsigned char *data, size_t len)
 		be = be << 8 | data[i];
 	}
 	bool big = be == FXT_MAGIC && le != FXT_MAGIC;
-	size_t off = 0;
+	size_t off = from < len ? from : len;
 	while (len - off >= 8) {
 		uint64_t h = 0;
 		for (int i = 0; i < 8; i++)
@@ -1423,10 +1450,21 @@ fxt_complete(const unsigned char *data, size_t len)
 	return off;
 }
 
+static size_t
+fxt_complete(const unsigned char *data, size_t len)
+{
+	return fxt_complete_from(data, len, 0);
+}
+
 const struct reader fxt_reader = {
 	.name = "fxt",
 	.description = "Fuchsia trace format (FXT), either byte order",
 	.probe = fxt_probe,
 	.load = fxt_load,
 	.complete = fxt_complete,
+	.grow_begin = fxt_grow_begin,
+	.grow_feed = fxt_grow_feed,
+	.grow_end = fxt_grow_end,
+	.grow_free = fxt_grow_free,
+	.complete_from = fxt_complete_from,
 };

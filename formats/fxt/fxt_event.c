@@ -275,6 +275,10 @@ fxt_events_start(struct fxt *x)
 
 	for (i = K_EV_FLOW_BEGIN; i <= K_EV_FLOW_END; i++)
 		flows |= x->kinds[i] != 0;
+	/* A file being written: its open slices run to now, as the
+	 * builder ends those on its stacks (builder_open_to_now). */
+	if (x->ctx->opts != NULL && x->ctx->opts->follow)
+		flows = true;
 	for (i = 0; i < x->threads.len; i++)
 		x->threads.items[i].own = !flows &&
 		    !x->threads.items[i].end_args;
@@ -654,7 +658,7 @@ async_run(struct fxt *x)
 /* --------------------------------------------------------------- finish */
 
 void
-fxt_events_finish(struct fxt *x)
+fxt_events_finish(struct fxt *x, bool keep)
 {
 	size_t i, j;
 
@@ -668,7 +672,8 @@ fxt_events_finish(struct fxt *x)
 				fxt_thread_run(x, (uint32_t)i, d->type, d->t,
 				    d->x, d->func, d->args, x->kinds);
 			}
-			VEC_FREE(&th->dev);
+			if (!keep)
+				VEC_FREE(&th->dev);
 		}
 		if (th->track != FXT_NONE)
 			thread_finish(x, (uint32_t)i);

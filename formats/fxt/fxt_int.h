@@ -3,7 +3,8 @@
  * fxt.c walks the records (framing, providers, string and thread tables,
  * kernel objects), fxt_half.c scans the second half on a thread of its
  * own, fxt_event.c turns events into slices, flows, async slices,
- * counters and CPU lanes, fxt_pipe.c replays them on a worker,
+ * counters and CPU lanes, fxt_grow.c reads a file being written from
+ * where it stopped, fxt_pipe.c replays them on a worker,
  * fxt_prefault.c maps the pages in ahead of the scan, and fxt_util.c has
  * the small hash and sort helpers.
  *
@@ -433,6 +434,28 @@ fxt_func(struct fxt *x, str_id name, str_id cat)
 	return fxt_func_new(x, c, name, cat);
 }
 
+/* Starts a load of ctx's file (at least 8 bytes): its byte order. */
+void fxt_open(struct fxt *x, struct load_ctx *ctx);
+/* Sets the tick base (see fxt.c); false when the file ends before its
+ * first event, so that it cannot be told yet. */
+bool fxt_choose_tick_base(struct fxt *x);
+/* The scan pass from off on; returns where the well-formed records end
+ * (*broken: damage, or the load was cancelled). */
+size_t fxt_scan_from(struct fxt *x, size_t off, bool *broken);
+/* The event pass from off up to x->size. */
+void fxt_events_from(struct fxt *x, size_t off);
+void fxt_providers_free(struct fxt *x);
+/* The end of a load: processes and threads named, the counts. */
+void fxt_name_things(struct fxt *x);
+void fxt_report(struct fxt *x);
+
+/* fxt_grow.c: a file being written, read from where the last read
+ * stopped (reader.h, grow_*). */
+void *fxt_grow_begin(struct load_ctx *ctx);
+size_t fxt_grow_feed(void *state, struct load_ctx *ctx, size_t from);
+int fxt_grow_end(void *state, struct load_ctx *ctx);
+void fxt_grow_free(void *state);
+
 /* fxt_event.c */
 void fxt_event(struct fxt *x, const struct fxt_event *ev);
 /* One sample of a counter event (of its numeric argument a). */
@@ -444,7 +467,8 @@ void fxt_thread_run(struct fxt *x, uint32_t thread, unsigned type, int64_t t,
     int64_t xv, func_id f, args_id a, uint64_t *kinds);
 /* Before the event pass: how each thread's slices go to the builder. */
 void fxt_events_start(struct fxt *x);
-void fxt_events_finish(struct fxt *x);
+/* keep: the sorted copies stay, for a file being read as it grows. */
+void fxt_events_finish(struct fxt *x, bool keep);
 void fxt_sched_finish(struct fxt *x);
 void fxt_state_free(struct fxt *x);
 

@@ -41,7 +41,7 @@ void
 live_add_diag(struct live_client *c, bool error, char *text)
 {
 	c->diags = xreallocarray(c->diags, c->ndiags + 1, sizeof *c->diags);
-	c->diags[c->ndiags++] = (struct diag){ error, text };
+	c->diags[c->ndiags++] = (struct live_diag){ error, text };
 }
 
 /* Damage or a failure: "message N: what" (N: the reply it is about). */

@@ -44,7 +44,7 @@ struct ltrace {
 	uint64_t skip_bytes;	/* metadata the relay sends again */
 };
 
-struct diag {
+struct live_diag {
 	bool error;
 	char *text;
 };
@@ -69,7 +69,7 @@ struct live_client {
 	uint64_t beacon_moves;	/* a quiet stream's beacon went forward */
 	bool ended, need_streams, detached;
 	enum live_cmd cmd;	/* the command being answered */
-	struct diag *diags;
+	struct live_diag *diags;
 	size_t ndiags;
 	uint8_t *buf;
 	size_t bufsize;

@@ -419,6 +419,85 @@ if [ -x /usr/bin/time ]; then
 	rm -f "$tmp/cpbig.log" "$tmp/growbig.log"
 fi
 
+# An FXT file is read as it grows too (formats/fxt/fxt_grow.c): the rows
+# of a file written in pieces cut anywhere (in its records too) are those
+# of the finished file, every column alike, with a call of one thread
+# open while the others go on; a file rewritten rather than appended to
+# is read again from its start; and the CPU time of following a big file
+# stays near that of one whole read (each read again from the start would
+# cost about 20 whole reads here), measured as tests/lib/budget.sh does.
+"$gen/fxtgen" -L -B 4000000 "$tmp/fm.fxt" >/dev/null || fail "fxtgen"
+: >"$tmp/growm.fxt"
+start --search '^[a-m]' --tsv "$tmp/growm.fxt"
+feed "$tmp/fm.fxt" "$tmp/growm.fxt" $(( $(wc -c <"$tmp/fm.fxt") / 60 ))
+"$TTV" --search '^[a-m]' --tsv "$tmp/fm.fxt" >"$tmp/fin" 2>/dev/null
+wait_rows "$(wc -l <"$tmp/fin")"
+kill -INT "$follower"; wait "$follower"; follower=""
+sort "$tmp/out" >"$tmp/a"
+sort "$tmp/fin" >"$tmp/b"
+cmp -s "$tmp/a" "$tmp/b" ||
+    fail "fxt-steps: rows differ: $(diff "$tmp/a" "$tmp/b" | head -n 3)"
+if grep -v ": waiting: " "$tmp/err" | grep -q .; then
+	fail "fxt-steps: said $(head -n 3 "$tmp/err")"
+fi
+rm -f "$tmp/fm.fxt" "$tmp/growm.fxt"
+# rewritten: another program's trace, longer, copied over the first's half
+"$gen/fxtgen" -D base "$tmp/dpb.fxt" && "$gen/fxtgen" -D new "$tmp/dpn.fxt" ||
+    fail "fxtgen -D"
+head -c $(( $(wc -c <"$tmp/dpb.fxt") / 2 )) "$tmp/dpb.fxt" >"$tmp/growr.fxt"
+start --search . --tsv "$tmp/growr.fxt"
+wait_rows 2
+half=$(wc -l <"$tmp/out")
+cat "$tmp/dpn.fxt" >"$tmp/growr.fxt"
+"$TTV" --search . --tsv "$tmp/dpb.fxt" >"$tmp/fin" 2>/dev/null
+"$TTV" --search . --tsv "$tmp/dpn.fxt" >"$tmp/finn" 2>/dev/null
+last=$(sort -t "$(printf '\t')" -k1,1n "$tmp/finn" |
+    sed -n "$(( $(wc -l <"$tmp/finn") * 9 / 10 ))p")
+_i=0
+while ! grep -qxF "$last" "$tmp/out" && [ $_i -lt 600 ]; do
+	_i=$((_i + 1)); sleep 0.1
+done
+kill -INT "$follower"; wait "$follower"; follower=""
+grep -qxF "$last" "$tmp/out" ||
+    fail "fxt-rewrite: a late row of the new trace never printed"
+[ "$(wc -l <"$tmp/out")" -gt "$half" ] ||
+    fail "fxt-rewrite: nothing printed after the rewrite"
+sort "$tmp/out" >"$tmp/a"
+sort "$tmp/fin" "$tmp/finn" >"$tmp/b"
+extra=$(comm -23 "$tmp/a" "$tmp/b" | head -n 3)
+[ -z "$extra" ] || fail "fxt-rewrite: rows of neither trace: $extra"
+rm -f "$tmp/growr.fxt" "$tmp/dpb.fxt" "$tmp/dpn.fxt" "$tmp/finn"
+if [ -x /usr/bin/time ]; then
+	"$gen/fxtgen" -L -B 60000000 "$tmp/fxbig.fxt" >/dev/null ||
+	    fail "fxtgen"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --search zzzz --tsv \
+	    "$tmp/fxbig.fxt" >/dev/null 2>&1
+	whole=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	: >"$tmp/growbig.fxt"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
+	    zzzz --tsv "$tmp/growbig.fxt" >/dev/null 2>&1 &
+	timer=$!
+	# in 40 pieces, each one read before the next comes
+	size=$(wc -c <"$tmp/fxbig.fxt"); piece=$((size / 40 + 1)); off=0
+	while [ $off -lt "$size" ]; do
+		tail -c +$((off + 1)) "$tmp/fxbig.fxt" | head -c $piece \
+		    >>"$tmp/growbig.fxt"
+		off=$((off + piece))
+		sleep 0.3
+	done
+	sleep 1
+	pid=$(pgrep -P $timer)
+	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
+	wait $timer
+	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	echo "fxt-grow: $grown s of CPU following, $whole s for a whole read"
+	# (each update still copies the model and looks through all of it:
+	# a few whole reads' worth, where reading again costs about 20)
+	awk -v g="$grown" -v w="$whole" 'BEGIN { exit !(g <= 8 * w + 0.5) }' ||
+	    fail "fxt-grow: $grown s of CPU following 40 pieces, over 8 x $whole + 0.5 s (a whole read each time?)"
+	rm -f "$tmp/fxbig.fxt" "$tmp/growbig.fxt"
+fi
+
 # The usage: --follow goes with --search or --markers, not --strict.
 "$TTV" --follow --stats "$tmp/cp.log" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--follow --stats: not a usage error"

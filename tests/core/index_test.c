@@ -599,6 +599,77 @@ test_summary_many(void **state)
 	trace_free(t);
 }
 
+/* A trace of more than a million calls on threads of unequal sizes: the
+ * percentiles' passes run in the parts the summaries' walk made, each
+ * worker on its own tracks, and the stored table is query_stats'
+ * (durations copied and histogrammed, blocks with entries and blocks of
+ * too many functions, calls that never returned, a CPU lane left out). */
+static void
+test_stats_parts(void **state)
+{
+	(void)state;
+	setenv("TTV_THREADS", "2", 1);
+	struct builder *b = builder_new("parts");
+	builder_set_format(b, "test", "1", NULL);
+	func_id f[40];
+	for (int k = 0; k < 40; k++) {
+		char name[16];
+		snprintf(name, sizeof name, "fn%d", k);
+		f[k] = builder_func(b, builder_intern_cstr(b, name), 0, -1);
+	}
+	uint32_t p = builder_process(b, 1);
+	static const uint32_t calls[] = { 250000, 200000, 150000, 50000 };
+	for (uint32_t k = 0; k < 4; k++) {
+		uint32_t tr = builder_track(b, TRACK_THREAD, p, 10 + k);
+		ttv_ns now = 1000 + k;
+		for (uint32_t i = 0; i < calls[k]; i++) {
+			/* Blocks of a few functions, then of many; a few
+			 * functions of rare calls (their durations copied). */
+			uint32_t many = (i / 4096) % 2;
+			bool rare = i % 1000 == 7;
+			builder_push(b, tr, now, f[rng() % 3]);
+			builder_push(b, tr, now + 1, f[rare ? 35 + (i / 1000) %
+			    5 : 3 + rng() % (many ? 32 : 4)]);
+			ttv_ns d = 1 + (ttv_ns)(rng() % (rare ? 1000000000 :
+			    i % 5 ? 50 : 100000));
+			builder_pop(b, tr, now + 1 + d, i % 997 == 5 ?
+			    SLICE_UNTERMINATED : 0);
+			builder_pop(b, tr, now + 2 + d + (ttv_ns)(rng() % 9),
+			    0);
+			now += d + 20;
+		}
+	}
+	uint32_t cpu = builder_track(b, TRACK_CPU, p, 0);
+	for (int i = 0; i < 1000; i++)
+		builder_slice(b, cpu, 0, 1000 + i * 10, 5, f[i % 40], 0, 0);
+	struct trace *t = builder_finish(b);
+	int fd = write_index(t);
+	struct trace *m = NULL;
+	char *why = NULL;
+	assert_int_equal(index_map(fd, NULL, INDEX_CHECK_ALL, &m, &why, NULL),
+	    0);
+	assert_true(m->summary->has_stats);
+	same_stats(t, m);
+	/* --info's functions called, as the calls say (no CPU lane's). */
+	uint8_t *called = xcalloc(t->nfuncs, 1);
+	for (uint32_t i = 0; i < t->ntracks; i++)
+		for (uint32_t d = 0; d < t->tracks[i].ndepth &&
+		    t->tracks[i].kind != TRACK_CPU; d++)
+			for (size_t k = 0; k < t->tracks[i].depth[d].len; k++) {
+				const struct slice *sl =
+				    &t->tracks[i].depth[d].slices[k];
+				called[sl->func] |= sl->flags & SLICE_INEXACT ?
+				    SUM_UNFINISHED : SUM_CALLED;
+			}
+	assert_memory_equal(called, m->summary->called, t->nfuncs);
+	assert_true(called[4] == (SUM_CALLED | SUM_UNFINISHED));
+	free(called);
+	trace_free(m);
+	close(fd);
+	trace_free(t);
+	unsetenv("TTV_THREADS");
+}
+
 static void
 test_empty(void **state)
 {
@@ -893,6 +964,7 @@ main(void)
 		cmocka_unit_test(test_summary_sums),
 		cmocka_unit_test(test_summary_self),
 		cmocka_unit_test(test_summary_many),
+		cmocka_unit_test(test_stats_parts),
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_flipped_bits),

@@ -4,9 +4,13 @@
  *
  *   fxtgen [-b] [-t] full OUT EXPECTED   the scenario below; -b big-endian,
  *                                        -t ends in a truncated record
- *   fxtgen [-b] [-O] [-R N] -B BYTES OUT a big trace for the benchmark;
+ *   fxtgen [-b] [-O] [-L] [-R N] -B BYTES OUT
+ *                                        a big trace for the benchmark;
  *                                        -O: scoped durations written as
  *                                        complete events, inner first;
+ *                                        -L: the last thread's calls made
+ *                                        inside one that lasts the whole
+ *                                        trace (begun first, ended last);
  *                                        -R: stop after N rounds
  *   fxtgen [-A] -D base|new OUT          one run of diffpair.h's program
  *                                        (ttv --diff's tests); -A: its
@@ -922,7 +926,8 @@ write_expected(const char *path)
  * thread is then out of time order and the reader must sort.
  */
 static void
-bulk(const char *path, uint64_t bytes, bool ooo, uint64_t rounds)
+bulk(const char *path, uint64_t bytes, bool ooo, bool long_call,
+    uint64_t rounds)
 {
 	FILE *f = fopen(path, "wb");
 	static const char *names[] = { "parse", "layout", "paint", "commit",
@@ -944,6 +949,12 @@ bulk(const char *path, uint64_t bytes, bool ooo, uint64_t rounds)
 	for (i = 0; i < 8; i++)
 		thread_record(1 + (unsigned)i, 100, 101 + i);
 	kobj(1, 100, STR("bench_proc"), 0);
+	/* "bench" on thread 8, open while the others come and go */
+	if (long_call) {
+		word(4 | 2 << 4 | 2u << 16 | 8ULL << 24 | 1ULL << 32 |
+		    1ULL << 48);
+		word(t - 1);
+	}
 	fwrite(out, 1, outlen, f);
 	done = outlen;
 	while (done < bytes && (rounds == 0 || it < rounds)) {
@@ -990,12 +1001,20 @@ bulk(const char *path, uint64_t bytes, bool ooo, uint64_t rounds)
 		fwrite(out, 1, outlen, f);
 		done += outlen;
 	}
+	if (long_call) {
+		outlen = 0;
+		word(4 | 2 << 4 | 3u << 16 | 8ULL << 24 | 1ULL << 32 |
+		    1ULL << 48);
+		word(t);
+		fwrite(out, 1, outlen, f);
+		done += outlen;
+	}
 	if (fclose(f) != 0) {
 		perror(path);
 		exit(1);
 	}
 	printf("%" PRIu64 " bytes, %" PRIu64 " records\n", done,
-	    it * (ooo ? 5 : 7) + 23);
+	    it * (ooo ? 5 : 7) + 23 + (long_call ? 2 : 0));
 }
 
 /* One run of diffpair.h's program: begin and end events of inline
@@ -1032,6 +1051,7 @@ int
 main(int argc, char **argv)
 {
 	bool truncate = false, ooo = false, addresses = false;
+	bool long_call = false;
 	const char *diff = NULL;
 	uint64_t bulk_bytes = 0, rounds = 0;
 	FILE *f;
@@ -1045,6 +1065,8 @@ main(int argc, char **argv)
 			ooo = true;
 		else if (strcmp(argv[1], "-A") == 0)
 			addresses = true;
+		else if (strcmp(argv[1], "-L") == 0)
+			long_call = true;
 		else if (strcmp(argv[1], "-D") == 0 && argc > 2) {
 			diff = argv[2];
 			argc--;
@@ -1064,7 +1086,7 @@ main(int argc, char **argv)
 		argv++;
 	}
 	if (bulk_bytes > 0 && argc == 2) {
-		bulk(argv[1], bulk_bytes, ooo, rounds);
+		bulk(argv[1], bulk_bytes, ooo, long_call, rounds);
 		return 0;
 	}
 	if (diff != NULL && argc == 2 && (strcmp(diff, "base") == 0 ||
@@ -1074,7 +1096,7 @@ main(int argc, char **argv)
 	}
 	if (argc != 4 || strcmp(argv[1], "full") != 0) {
 		fprintf(stderr, "usage: fxtgen [-b] [-t] full OUT EXPECTED\n"
-		    "       fxtgen [-b] [-O] [-R N] -B BYTES OUT\n"
+		    "       fxtgen [-b] [-O] [-L] [-R N] -B BYTES OUT\n"
 		    "       fxtgen [-A] -D base|new OUT\n");
 		return 2;
 	}

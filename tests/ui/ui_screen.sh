@@ -20,6 +20,8 @@ fxtgen="$TTV_BUILDDIR/tests/gen/fxtgen"
 if [ -x "$fxtgen" ]; then
 	"$fxtgen" -D base "$tmp/base.fxt" && "$fxtgen" -D new "$tmp/new.fxt" ||
 	    exit 1
+	# follow_open_fxt.scr: a call open on one thread while the others go on
+	"$fxtgen" -L -R 35 -B 100000 "$tmp/long-call.fxt" >/dev/null || exit 1
 fi
 # ... and across formats: an FXT base with names by address, a CTF run
 ctfgen="$TTV_BUILDDIR/tests/gen/ctfgen"
@@ -72,6 +74,10 @@ for s in "$TTV_SRCDIR"/tests/ui/*.scr; do
 	fi ;;
 	follow_live) if [ ! -d "$tmp/live-trace" ]; then
 		echo "SKIP: $name (no tests/gen/ctfgen or python3)"
+		continue
+	fi ;;
+	follow_open_fxt) if [ ! -f "$tmp/long-call.fxt" ]; then
+		echo "SKIP: $name (no tests/gen/fxtgen)"
 		continue
 	fi ;;
 	long_trace) if [ ! -f "$tmp/long.fdr" ]; then
