@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "mapfile.h"
+#include "strtab.h"
 #include "reader.h"
 #include "env.h"
 #include "ctf_dir.h"
@@ -55,6 +56,9 @@
 #define BATCH_MIN_ITEMS 16
 #define BATCH_MIN_VALS 64
 #define PIPE_MIN_BYTES ((uint64_t)16 << 20)
+/* The first bytes of a stream file hashed: a file rewritten rather than
+ * appended to is told there (ctf_reader_grow). */
+#define HEAD_BYTES 4096
 
 /* A message met while filling a batch, said when the walk gets there. */
 struct batch_msg {
@@ -73,6 +77,8 @@ struct batch {
 	ctf_vals vals;		/* values of events and packet contexts */
 	uint64_t start_off;	/* the packet holding the first item */
 	bool end;		/* the stream has nothing after these items */
+	bool dry;		/* ...yet: the end of what it holds now (a
+				 * reader that goes on, ctf_reader_grow) */
 	char *err;		/* why it ended, if by an error */
 	int64_t err_off;
 	VEC(struct batch_msg) msgs;
@@ -119,6 +125,12 @@ struct ctf_stream_slot {
 	 * kept apart: the index goes when the stream ends */
 	bool has_last;
 	uint64_t last_end, last_class;
+	/* a reader that goes on (ctf_reader_grow): the stream read all it
+	 * held, at a packet's end, and waits for more (parked: out of the
+	 * heap, its bytes and state kept); the file as it was mapped, and a
+	 * hash of its first bytes, to tell a file rewritten */
+	bool dry, parked;
+	uint64_t file_size, dev, ino, head_hash;
 };
 
 /* What a filling thread takes along: its scratch for the raw hook, and
@@ -139,6 +151,17 @@ struct ctf_reader {
 	/* the trace is being written (ctf_reader_open_growing): only what
 	 * the indexes list is read, an empty metadata file is no trace yet */
 	bool growing;
+	/* goes on from where it stopped (ctf_reader_grow): no workers, and
+	 * a stream at the end of what it holds waits instead of ending;
+	 * unresumable: something was said or seen that a read going on
+	 * could not say as a whole read would (read again from the start) */
+	bool resumable, unresumable;
+	/* the greatest (time, order) the walk handed out */
+	bool any_out;
+	size_t nwalk_skipped;	/* what the walk for traces did not enter */
+	bool opened_file;	/* a metadata file, not a directory */
+	int64_t max_ns;
+	uint64_t max_order;
 	ctf_progress_fn progress;	/* while looking for traces */
 	void *progress_arg;
 	struct ctf_trace **traces;
@@ -216,6 +239,7 @@ static void
 walk_skipped(void *arg, const char *rel, const char *why)
 {
 	struct ctf_reader *r = arg;
+	r->nwalk_skipped++;
 	diag(r, false, rel[0] ? rel : ".", -1, "%s", why);
 }
 
@@ -276,6 +300,12 @@ read_small(const char *full, struct ctf_stream_slot *ss)
 static int
 open_data(const char *full, struct ctf_stream_slot *ss, char **err)
 {
+	struct stat st;
+	if (stat(full, &st) == 0) {
+		ss->file_size = (uint64_t)st.st_size;
+		ss->dev = (uint64_t)st.st_dev;
+		ss->ino = (uint64_t)st.st_ino;
+	}
 	if (read_small(full, ss))
 		return 0;
 	if (mapfile_open(full, &ss->mf, err) < 0)
@@ -403,6 +433,8 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	}
 	ss->s.diag = batch_diag;
 	ss->s.diag_arg = ss;
+	ss->head_hash = hash_bytes(ss->s.data, ss->s.size < HEAD_BYTES ?
+	    ss->s.size : HEAD_BYTES);
 	r->bytes_total += ss->s.size;
 	if (r->nstreams == r->capstreams) {
 		r->capstreams = r->capstreams ? 2 * r->capstreams : 16;
@@ -459,6 +491,7 @@ add_trace(struct ctf_reader *r, const char *rel)
 		free(mpath);
 		return;
 	}
+	bool known = stat(full, &st) == 0;
 	struct ctf_meta *m = ctf_metadata_load(full, mpath, r->growing,
 	    r->diag, r->arg);
 	free(full);
@@ -472,6 +505,13 @@ add_trace(struct ctf_reader *r, const char *rel)
 	t->m = m;
 	t->hostname = ctf_env_str(m, "hostname");
 	t->index = (int)r->ntraces;
+	if (known) {
+		t->meta_size = (uint64_t)st.st_size;
+		t->meta_dev = (uint64_t)st.st_dev;
+		t->meta_ino = (uint64_t)st.st_ino;
+		t->meta_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
+		    st.st_mtim.tv_nsec;
+	}
 	push_trace(r, t);
 
 	char *dfull = join(r->root, rel);
@@ -491,6 +531,7 @@ add_trace(struct ctf_reader *r, const char *rel)
 				 * would show another file's bytes. */
 				diag(r, false, srel, -1, "not a stream: %s, "
 				    "skipped", why);
+				t->nskipped++;
 				break;
 			case CTF_FILE_SUBDIR:
 				break;
@@ -709,7 +750,7 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	uint64_t off;
 	bt->n = bt->npkts = 0;
 	bt->vals.len = 0;
-	bt->end = false;
+	bt->end = bt->dry = false;
 	free(bt->err);
 	bt->err = NULL;
 	for (size_t i = 0; i < bt->msgs.len; i++)
@@ -727,6 +768,16 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		batch_room(bt);
 		if (!ss->in_packet) {
 			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
+			if (rc == 0 && r->resumable) {
+				/* the end of what it holds now: a whole read
+				 * would say what ctf_stream_end says here, and
+				 * a read going on could not say it again */
+				if (s->ts_back > 0)
+					fl->r->unresumable = true;
+				ctf_stream_end(s);
+				bt->end = bt->dry = true;
+				break;
+			}
 			if (rc <= 0)
 				ctf_stream_end(s);
 			if (rc < 0) {
@@ -1031,6 +1082,7 @@ next_head(struct ctf_reader *r, struct ctf_stream_slot *ss)
 			say_msgs(r, ss, SIZE_MAX);
 			ss->cur = NULL;
 			bool end = bt->end;
+			ss->dry = bt->dry;
 			if (bt->err != NULL)
 				diag(r, true, ss->s.path, bt->err_off, "%s",
 				    bt->err);
@@ -1085,6 +1137,17 @@ retire(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	ss->retired = true;
 	if (r->nworkers > 0)
 		pthread_mutex_unlock(&r->lock);
+}
+
+/* A stream with nothing more for now: parked, to go on when its file
+ * grows (a reader that goes on), else done with. */
+static void
+stream_done(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	if (r->resumable && ss->dry)
+		ss->parked = true;
+	else
+		retire(r, ss);
 }
 
 /* Moves a stream to its next item (ss->head); false when it has none. */
@@ -1208,6 +1271,7 @@ open_reader(const char *path, bool growing, ctf_diag_fn dfn, void *arg,
 		ctf_dir_walk(path, &w);
 	} else {
 		/* the metadata file itself: its directory is the trace */
+		r->opened_file = true;
 		const char *slash = strrchr(path, '/');
 		r->root = slash ? xstrndup(path, (size_t)(slash - path)) :
 		    xstrdup(".");
@@ -1280,6 +1344,10 @@ worker_count(const struct ctf_reader *r)
 	if (env != NULL && *env != '\0')
 		min = strtoull(env, NULL, 10);
 	long cpus = ttv_cpus();
+	/* a reader that goes on parks its streams between reads, which
+	 * the workers' queues do not know of */
+	if (r->resumable)
+		return 0;
 	if (r->bytes_total < min || r->nstreams == 0)
 		return 0;
 	if (env == NULL && cpus < 2)
@@ -1358,7 +1426,7 @@ ctf_reader_start(struct ctf_reader *r)
 		if (advance(r, r->streams[i]))
 			heap_push(r, r->streams[i]);
 		else
-			retire(r, r->streams[i]);
+			stream_done(r, r->streams[i]);
 	}
 }
 
@@ -1400,7 +1468,7 @@ ctf_reader_next(struct ctf_reader *r)
 			else
 				ss = heap_replace_top(r, l);
 		} else
-			retire(r, l);
+			stream_done(r, l);
 	}
 	if (ss == NULL) {
 		if (r->nheap == 0)
@@ -1408,6 +1476,12 @@ ctf_reader_next(struct ctf_reader *r)
 		ss = heap_pop(r);
 	}
 	r->last = ss;
+	if (r->resumable && (!r->any_out || ss->head_ns > r->max_ns ||
+	    (ss->head_ns == r->max_ns && ss->order > r->max_order))) {
+		r->any_out = true;
+		r->max_ns = ss->head_ns;
+		r->max_order = ss->order;
+	}
 	return ss->head;
 }
 
@@ -1498,4 +1572,281 @@ ctf_reader_bytes_done(const struct ctf_reader *r)
 {
 	/* what the walk has reached, not what the workers have */
 	return r->bytes_done;
+}
+
+/* --- a reader that goes on (ctf_reader_grow) --- */
+
+void
+ctf_reader_resumable(struct ctf_reader *r)
+{
+	r->resumable = true;
+	/* the 2010 RFC's sections are given by file names, and their
+	 * messages about names at the open: read whole each time */
+	for (size_t i = 0; i < r->ntraces; i++)
+		if (r->traces[i]->m->class_of_file != NULL)
+			r->unresumable = true;
+}
+
+/* What is said while looking at the directory again only counts: said,
+ * it would come after what the walk said, where a whole read says it
+ * first, so the directory is read again from its start instead. */
+static void
+count_diag(void *arg, bool error, const char *file, int64_t off,
+    const char *msg)
+{
+	(void)error;
+	(void)file;
+	(void)off;
+	(void)msg;
+	(*(size_t *)arg)++;
+}
+
+/* The traces a walk finds, and how many entries it did not enter. */
+struct found {
+	VEC(char *) rels;
+	size_t nskip;
+};
+
+static bool
+collect_trace(void *arg, const char *rel)
+{
+	struct found *f = arg;
+	VEC_PUSH(&f->rels, xstrdup(rel));
+	return true;
+}
+
+static void
+collect_skipped(void *arg, const char *rel, const char *why)
+{
+	(void)rel;
+	(void)why;
+	((struct found *)arg)->nskip++;
+}
+
+/* A parked stream's file again, up to what it holds whole now. False
+ * when it was not only appended to. */
+static bool
+regrow(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	struct ctf_stream *s = &ss->s;
+	char *full = join(r->root, s->path);
+	struct stat st;
+	if (stat(full, &st) != 0 || (uint64_t)st.st_dev != ss->dev ||
+	    (uint64_t)st.st_ino != ss->ino ||
+	    (uint64_t)st.st_size < ss->file_size) {
+		free(full);
+		return false;
+	}
+	size_t old_size = s->size;
+	struct ctf_index *old = s->idx;
+	s->idx = NULL;
+	mapfile_close(&ss->mf);
+	free(ss->copy);
+	ss->copy = NULL;
+	s->data = NULL;
+	s->size = 0;
+	char *err = NULL;
+	int rc = open_data(full, ss, &err);
+	free(full);
+	free(err);
+	if (rc < 0) {
+		ctf_index_free(old);
+		return false;
+	}
+	growing_index(r, ss);
+	bool same = s->size >= old_size &&
+	    hash_bytes(s->data, old_size < HEAD_BYTES ? old_size :
+	    HEAD_BYTES) == ss->head_hash;
+	if (same && old != NULL)
+		same = s->idx != NULL && s->idx->n >= old->n &&
+		    (old->n == 0 || memcmp(s->idx->e, old->e,
+		    old->n * sizeof *old->e) == 0);
+	else if (same)
+		same = s->idx == NULL;
+	if (same && s->idx != NULL) {
+		s->idx->next = old != NULL ? old->next : 0;
+		s->idx->disagreed = old != NULL && old->disagreed;
+		s->idx->diag = batch_diag;
+		s->idx->arg = ss;
+		if (s->idx->n > 0) {
+			const struct ctf_index_entry *e =
+			    &s->idx->e[s->idx->n - 1];
+			ss->has_last = true;
+			ss->last_end = e->ts_end;
+			ss->last_class = e->stream_id;
+		}
+	}
+	ctf_index_free(old);
+	if (!same)
+		return false;
+	r->bytes_total += s->size - old_size;
+	return true;
+}
+
+/* The stream files of trace t as a whole read would take them now, in
+ * its order; *nskip: those it would not read. */
+static char **
+trace_files(struct ctf_reader *r, const struct ctf_trace *t, size_t *n,
+    size_t *nskip)
+{
+	char *dfull = join(r->root, t->dir);
+	size_t nn;
+	char **names = ctf_dir_list(dfull, &nn);
+	free(dfull);
+	char **out = xcalloc(nn + 1, sizeof *out);
+	*n = 0;
+	*nskip = 0;
+	for (size_t i = 0; i < nn; i++) {
+		const char *why;
+		if (strcmp(names[i], "metadata") != 0) {
+			switch (ctf_dir_classify(r->root, t->dir, names[i],
+			    &why)) {
+			case CTF_FILE_STREAM:
+				out[(*n)++] = join(t->dir, names[i]);
+				break;
+			case CTF_FILE_SKIP:
+				(*nskip)++;
+				break;
+			case CTF_FILE_SUBDIR:
+				break;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return out;
+}
+
+static bool
+same_metadata(const struct ctf_reader *r, const struct ctf_trace *t)
+{
+	char *full = join(r->root, t->metadata_path);
+	struct stat st;
+	bool same = stat(full, &st) == 0 &&
+	    (uint64_t)st.st_size == t->meta_size &&
+	    (uint64_t)st.st_dev == t->meta_dev &&
+	    (uint64_t)st.st_ino == t->meta_ino &&
+	    (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec ==
+	    t->meta_mtime_ns;
+	free(full);
+	return same;
+}
+
+/* The directory's traces as they are now: the same as when opened, the
+ * streams of the last one maybe more. New streams are added (they come
+ * last in a whole read's order too). */
+static bool
+same_traces(struct ctf_reader *r)
+{
+	struct found f = { 0 };
+	if (r->opened_file) {
+		/* a metadata file opened: its directory is the trace */
+		VEC_PUSH(&f.rels, xstrdup(""));
+	} else {
+		ctf_dir_walk(r->root, &(struct ctf_dir_walk){
+		    .trace = collect_trace, .skipped = collect_skipped,
+		    .arg = &f });
+	}
+	bool ok = f.nskip == r->nwalk_skipped && f.rels.len == r->ntraces;
+	for (size_t i = 0; ok && i < f.rels.len; i++)
+		ok = strcmp(f.rels.items[i], r->traces[i]->dir) == 0 &&
+		    same_metadata(r, r->traces[i]);
+	for (size_t i = 0; i < f.rels.len; i++)
+		free(f.rels.items[i]);
+	VEC_FREE(&f.rels);
+	if (!ok)
+		return false;
+	/* each trace's streams: those read, then (the last trace only) new
+	 * ones */
+	size_t k = 0;
+	for (size_t ti = 0; ok && ti < r->ntraces; ti++) {
+		struct ctf_trace *t = r->traces[ti];
+		size_t n, ns;
+		char **files = trace_files(r, t, &n, &ns);
+		size_t j = 0;
+		ok = ns == t->nskipped;
+		for (; ok && k < r->nstreams && r->streams[k]->s.trace == t;
+		    k++, j++)
+			ok = j < n && strcmp(files[j], r->streams[k]->s.path) ==
+			    0;
+		if (ok && j < n && ti + 1 < r->ntraces)
+			ok = false;	/* would come before other streams */
+		for (; ok && j < n; j++) {
+			size_t before = r->nstreams;
+			size_t said = 0;
+			ctf_diag_fn d = r->diag;
+			void *a = r->arg;
+			r->diag = count_diag;
+			r->arg = &said;
+			add_stream(r, t, files[j]);
+			r->diag = d;
+			r->arg = a;
+			ok = r->nstreams == before + 1 && said == 0;
+		}
+		for (size_t i = 0; i < n; i++)
+			free(files[i]);
+		free(files);
+	}
+	return ok;
+}
+
+bool
+ctf_reader_grow(struct ctf_reader *r)
+{
+	if (!r->resumable || r->unresumable || r->nheap > 0 ||
+	    r->last != NULL)
+		return false;
+	size_t had = r->nstreams;
+	if (!same_traces(r))
+		return false;
+	r->heap = xreallocarray(r->heap, r->nstreams + 1, sizeof *r->heap);
+	size_t said = 0;
+	ctf_diag_fn d = r->diag;
+	void *a = r->arg;
+	r->diag = count_diag;
+	r->arg = &said;
+	bool ok = true;
+	for (size_t i = 0; ok && i < had; i++) {
+		struct ctf_stream_slot *ss = r->streams[i];
+		if (ss->retired) {
+			/* ended by damage: the same file, or read again */
+			char *full = join(r->root, ss->s.path);
+			struct stat st;
+			ok = stat(full, &st) == 0 &&
+			    (uint64_t)st.st_size == ss->file_size &&
+			    (uint64_t)st.st_ino == ss->ino;
+			free(full);
+			continue;
+		}
+		size_t size = ss->s.size;
+		ok = regrow(r, ss);
+		if (!ok || ss->s.size == size)
+			continue;
+		ss->parked = ss->dry = ss->ended = false;
+		if (advance(r, ss))
+			heap_push(r, ss);
+		else
+			stream_done(r, ss);
+	}
+	for (size_t i = had; ok && i < r->nstreams; i++) {
+		struct ctf_stream_slot *ss = r->streams[i];
+		if (advance(r, ss))
+			heap_push(r, ss);
+		else
+			stream_done(r, ss);
+	}
+	r->diag = d;
+	r->arg = a;
+	if (!ok || said > 0 || r->unresumable)
+		return false;
+	/* what comes now must come after all that the walk handed out, as
+	 * in a whole read's merge: a stream's first new item earlier than
+	 * that would have come before some of it */
+	if (r->nheap > 0 && r->any_out) {
+		const struct ctf_stream_slot *top = r->heap[0];
+		if (top->head_ns < r->max_ns || (top->head_ns == r->max_ns &&
+		    top->order < r->max_order))
+			return false;
+	}
+	return true;
 }

@@ -42,6 +42,19 @@ struct stream_beacon;
 bool ctf_reader_horizon(const struct ctf_reader *r,
     const struct stream_beacon *beacons, size_t nbeacons, int64_t *ns);
 void ctf_reader_free(struct ctf_reader *r);
+/* A reader of a trace being written that goes on from where it stopped
+ * (--follow): before ctf_reader_start. Its streams are decoded on the
+ * calling thread, and one at the end of what it holds waits for more. */
+void ctf_reader_resumable(struct ctf_reader *r);
+/* Once the walk handed out its last item: takes what the directory
+ * holds now that it did not, and the walk goes on with it. True when
+ * the walk that goes on hands out what a whole read of the directory
+ * would after what was handed out (the streams were only appended to,
+ * new streams come after the others in the walk's order, the metadata
+ * and the traces are the same, and nothing new comes before what was
+ * handed out); false when the directory must be read again from its
+ * start (the reader is then of no more use). */
+bool ctf_reader_grow(struct ctf_reader *r);
 /* Stops the workers (they finish the batch they are filling): nothing is
  * decoded, nor the raw hook called, after it returns. */
 void ctf_reader_stop(struct ctf_reader *r);

@@ -423,6 +423,10 @@ size_t
 ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 {
 	size_t named = 0;
+	/* said once per finish: a trace read as it grows is finished at
+	 * each read, into a copy of its model */
+	for (size_t i = 0; i < l->images.len; i++)
+		l->images.items[i].reported = false;
 	for (size_t i = 0; i < l->capmap; i++) {
 		struct addr_func *e = &l->map[i];
 		if (e->f == 0 || e->named)

@@ -94,6 +94,12 @@ struct ctf_trace {
 	struct ctf_meta *m;
 	const char *hostname;
 	int index;
+	/* the metadata file as it was read, and how many of the
+	 * directory's files were not read: a reader that goes on reads
+	 * again from the start when either changes (ctf_reader_grow) */
+	uint64_t meta_size, meta_dev, meta_ino;
+	int64_t meta_mtime_ns;
+	size_t nskipped;
 };
 
 /* A packet as the items decoded in it see it: the stream's live packet
