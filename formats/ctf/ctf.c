@@ -1245,14 +1245,16 @@ loader_open(struct load_ctx *ctx, bool resumable)
 	return L;
 }
 
-/* Walks what the reader has, into L->b. */
+/* Walks what the reader has, into L->b: all of it, or (a reader that
+ * goes on) what comes before until. */
 static void
-loader_walk(struct loader *L)
+loader_walk(struct loader *L, bool all, int64_t until)
 {
 	struct load_ctx *ctx = L->ctx;
 	uint64_t total = ctf_reader_bytes_total(L->r), next_report = 0;
 	const struct ctf_item *it;
-	while (!L->stop && (it = ctf_reader_next(L->r)) != NULL) {
+	while (!L->stop && (it = all ? ctf_reader_next(L->r) :
+	    ctf_reader_next_before(L->r, until)) != NULL) {
 		bool packet = it->kind == CTF_ITEM_PACKET;
 		if (!packet)
 			on_event(L, it);
@@ -1365,19 +1367,143 @@ ctf_load(struct load_ctx *ctx)
 	struct loader *L = loader_open(ctx, false);
 	if (L == NULL)
 		return -1;
-	loader_walk(L);
+	loader_walk(L, true, 0);
 	int rc = loader_end(L);
 	loader_free(L);
 	return rc;
 }
 
+/* What the walk of the items held past the horizon changes in a loader,
+ * kept to be put back after it: that walk goes into a copy of the
+ * builder (a read's trace), the loader goes on from the horizon. */
+#define SAVE_VEC(sv, v) do {                                              \
+	(sv).n = (v).len;                                                 \
+	(sv).p = xmalloc(((v).len ? (v).len : 1) * sizeof *(v).items);   \
+	if ((v).len)                                                      \
+		memcpy((sv).p, (v).items, (v).len * sizeof *(v).items);  \
+} while (0)
+#define RESTORE_VEC(sv, v) do {                                           \
+	if ((sv).n)                                                       \
+		memcpy((v).items, (sv).p, (sv).n * sizeof *(v).items);   \
+	(v).len = (sv).n;                                                 \
+	free((sv).p);                                                     \
+} while (0)
+
+struct saved_vec {
+	void *p;
+	size_t n;
+};
+
+struct loader_save {
+	struct loader L;	/* the scalars and caches */
+	struct ev_info *infos;
+	struct saved_vec cpus, named, no_addr, stream_track, stream_text;
+	size_t nseen, *seen_n;
+	uint32_t *key_track, *key_func;
+	size_t nkey_track, nkey_func;
+	size_t lt_size;
+};
+
+static uint32_t *
+copy_u32(const uint32_t *p, size_t n)
+{
+	uint32_t *c = xmalloc((n ? n : 1) * sizeof *c);
+	if (n)
+		memcpy(c, p, n * sizeof *c);
+	return c;
+}
+
+static void
+loader_save(const struct loader *L, struct loader_save *s)
+{
+	s->L = *L;
+	s->infos = xmalloc((L->infos.len ? L->infos.len : 1) *
+	    sizeof *s->infos);
+	for (size_t i = 0; i < L->infos.len; i++)
+		s->infos[i] = *L->infos.items[i];
+	SAVE_VEC(s->cpus, L->cpus);
+	SAVE_VEC(s->named, L->named);
+	SAVE_VEC(s->no_addr, L->no_addr);
+	SAVE_VEC(s->stream_track, L->stream_track);
+	SAVE_VEC(s->stream_text, L->stream_text);
+	s->nseen = L->nseen;
+	s->seen_n = xmalloc((L->nseen ? L->nseen : 1) * sizeof *s->seen_n);
+	for (size_t i = 0; i < L->nseen; i++)
+		s->seen_n[i] = L->seen[i].n;
+	s->key_track = copy_u32(L->key_track.items, L->key_track.len);
+	s->nkey_track = L->key_track.len;
+	s->key_func = copy_u32(L->key_func.items, L->key_func.len);
+	s->nkey_func = L->key_func.len;
+	s->lt_size = ctf_lttng_size(L->lt);
+}
+
+static void
+restore_keys(struct key_map *m, uint32_t *saved, size_t n)
+{
+	if (m->len > n)
+		memset(m->items + n, 0, (m->len - n) * sizeof *m->items);
+	if (n)
+		memcpy(m->items, saved, n * sizeof *m->items);
+	free(saved);
+}
+
+/* Puts back what loader_save kept; false when the walk changed what it
+ * cannot put back (the functions and binaries of the cyg-profile
+ * events): the loader is then of no more use. */
+static bool
+loader_restore(struct loader *L, struct loader_save *s)
+{
+	bool same = ctf_lttng_size(L->lt) == s->lt_size;
+	for (size_t i = 0; i < L->infos.len; i++)
+		*L->infos.items[i] = s->infos[i];
+	free(s->infos);
+	RESTORE_VEC(s->cpus, L->cpus);
+	RESTORE_VEC(s->named, L->named);
+	RESTORE_VEC(s->no_addr, L->no_addr);
+	RESTORE_VEC(s->stream_track, L->stream_track);
+	RESTORE_VEC(s->stream_text, L->stream_text);
+	for (size_t i = 0; i < L->nseen; i++) {
+		struct seen *sn = &L->seen[i];
+		size_t n = i < s->nseen ? s->seen_n[i] : 0;
+		if (sn->n == n)
+			continue;
+		/* a track met first past the horizon: the set again */
+		ctf_ids_free(&sn->has);
+		memset(&sn->has, 0, sizeof sn->has);
+		sn->n = n;
+		for (size_t k = 0; k < n; k++)
+			ctf_ids_add(&sn->has, sn->t[k]);
+	}
+	free(s->seen_n);
+	restore_keys(&L->key_track, s->key_track, s->nkey_track);
+	restore_keys(&L->key_func, s->key_func, s->nkey_func);
+	L->kernel_proc = s->L.kernel_proc;
+	L->has_kernel_proc = s->L.has_kernel_proc;
+	memcpy(L->tcache, s->L.tcache, sizeof L->tcache);
+	L->origin = s->L.origin;
+	L->have_origin = s->L.have_origin;
+	L->seq = s->L.seq;
+	L->stop = s->L.stop;
+	L->nitems = s->L.nitems;
+	L->nevents = s->L.nevents;
+	L->npackets = s->L.npackets;
+	L->ndiscarded = s->L.ndiscarded;
+	L->nlost = s->L.nlost;
+	L->nskipped = s->L.nskipped;
+	return same;
+}
+
 /* A trace directory read as it grows (reader.h, grow_*): the reader and
- * the loader are kept from one read to the next, each read walks what
- * was appended (ctf_reader_grow), and the end of the load is said into
- * the copy of the builder each read is made from. */
+ * the loader are kept from one read to the next. Each read walks, into
+ * the builder kept, what comes before the horizon (where every indexed
+ * stream is known whole: nothing still to come goes before it), and the
+ * items held past it into the copy of the builder the read's trace is
+ * made from, with the end of the load: the next read walks on from the
+ * horizon with what was appended (ctf_reader_grow). */
 struct ctf_grow {
 	struct loader *L;
 	bool opened;
+	bool spent;		/* the loader cannot go on (loader_restore) */
 };
 
 static void *
@@ -1385,6 +1511,19 @@ ctf_grow_begin(struct load_ctx *ctx)
 {
 	(void)ctx;
 	return xcalloc(1, sizeof(struct ctf_grow));
+}
+
+/* Up to where the builder kept may be walked: the horizon, or all when
+ * there is none (then going on needs nothing new before what was
+ * walked, which ctf_reader_grow checks). */
+static int64_t
+walk_until(const struct loader *L, const struct load_ctx *ctx)
+{
+	int64_t h;
+	if (!ctf_reader_horizon(L->r, ctx->opts->beacons, ctx->opts->nbeacons,
+	    &h))
+		return INT64_MAX;
+	return h;
 }
 
 static size_t
@@ -1395,7 +1534,7 @@ ctf_grow_feed(void *state, struct load_ctx *ctx, size_t from)
 	if (!g->opened) {
 		g->opened = true;
 		g->L = loader_open(ctx, true);
-	} else if (g->L == NULL) {
+	} else if (g->L == NULL || g->spent) {
 		return SIZE_MAX;
 	} else {
 		g->L->ctx = ctx;
@@ -1406,9 +1545,21 @@ ctf_grow_feed(void *state, struct load_ctx *ctx, size_t from)
 	if (g->L != NULL) {
 		g->L->ctx = ctx;
 		g->L->b = ctx->b;
-		loader_walk(g->L);
+		loader_walk(g->L, false, walk_until(g->L, ctx));
 	}
 	return 0;
+}
+
+static void
+tail_item(void *arg, const struct ctf_item *it)
+{
+	struct loader *L = arg;
+	if (L->stop)
+		return;
+	if (it->kind == CTF_ITEM_PACKET)
+		on_packet(L, it);
+	else
+		on_event(L, it);
 }
 
 static int
@@ -1420,7 +1571,12 @@ ctf_grow_end(void *state, struct load_ctx *ctx)
 	struct builder *b = g->L->b;
 	g->L->ctx = ctx;
 	g->L->b = ctx->b;
+	struct loader_save sv;
+	loader_save(g->L, &sv);
+	ctf_reader_tail(g->L->r, tail_item, g->L);
 	int rc = loader_end(g->L);
+	if (!loader_restore(g->L, &sv))
+		g->spent = true;
 	g->L->b = b;
 	return rc;
 }

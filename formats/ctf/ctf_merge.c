@@ -131,6 +131,13 @@ struct ctf_stream_slot {
 	 * hash of its first bytes, to tell a file rewritten */
 	bool dry, parked;
 	uint64_t file_size, dev, ino, head_hash;
+	/* a reader that goes on decodes all a stream holds ahead (the
+	 * batches after cur, in order), for the walk of what is held past
+	 * the horizon (ctf_reader_tail); the mappings of the file before
+	 * it grew, which what is held may point into */
+	VEC(struct batch *) pend;
+	VEC(struct mapped_file) old_maps;
+	VEC(unsigned char *) old_copies;
 };
 
 /* What a filling thread takes along: its scratch for the raw hook, and
@@ -319,11 +326,27 @@ open_data(const char *full, struct ctf_stream_slot *ss, char **err)
 /* What a stream holds that its end no longer needs: its batches, its
  * bytes, its index, its decoding state. What the walk's items named
  * (path, trace, index) stays. */
+/* The bytes of the file before it grew, no longer pointed into. */
+static void
+old_bytes_free(struct ctf_stream_slot *ss)
+{
+	for (size_t i = 0; i < ss->old_maps.len; i++)
+		mapfile_close(&ss->old_maps.items[i]);
+	VEC_FREE(&ss->old_maps);
+	for (size_t i = 0; i < ss->old_copies.len; i++)
+		free(ss->old_copies.items[i]);
+	VEC_FREE(&ss->old_copies);
+}
+
 static void
 stream_release(struct ctf_stream_slot *ss)
 {
 	batch_free(ss->cur);
 	ss->cur = NULL;
+	for (size_t k = 0; k < ss->pend.len; k++)
+		batch_free(ss->pend.items[k]);
+	VEC_FREE(&ss->pend);
+	old_bytes_free(ss);
 	for (size_t k = 0; k < ss->nready; k++)
 		batch_free(ss->ring[(ss->ready_head + k) % NBATCH]);
 	ss->nready = 0;
@@ -1003,6 +1026,23 @@ worker_main(void *arg)
 static struct batch *
 next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
+	if (r->resumable) {
+		/* decoded ahead, else now */
+		if (ss->pend.len > 0) {
+			struct batch *bt = ss->pend.items[0];
+			memmove(ss->pend.items, ss->pend.items + 1,
+			    (ss->pend.len - 1) * sizeof *ss->pend.items);
+			ss->pend.len--;
+			return bt;
+		}
+		if (ss->ended)
+			return NULL;
+		struct batch *bt = batch_new(r->batch_cap);
+		fill(r->self, ss, bt);
+		if (bt->end)
+			ss->ended = true;
+		return bt;
+	}
 	if (r->nworkers > 0)
 		pthread_mutex_lock(&r->lock);
 	struct batch *bt = NULL;
@@ -1047,6 +1087,10 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 static void
 give_back(struct ctf_reader *r, struct ctf_stream_slot *ss, struct batch *bt)
 {
+	if (r->resumable) {
+		batch_free(bt);
+		return;
+	}
 	if (r->nworkers > 0)
 		pthread_mutex_lock(&r->lock);
 	ss->spare[ss->nspare++] = bt;
@@ -1639,9 +1683,21 @@ regrow(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	}
 	size_t old_size = s->size;
 	struct ctf_index *old = s->idx;
+	const uint8_t *old_data = s->data;
 	s->idx = NULL;
-	mapfile_close(&ss->mf);
-	free(ss->copy);
+	if (ss->parked) {
+		old_bytes_free(ss);
+		mapfile_close(&ss->mf);
+		free(ss->copy);
+	} else {
+		/* what is held and the packet being decoded may point
+		 * into them */
+		if (ss->mf.data != NULL || ss->mf.path != NULL)
+			VEC_PUSH(&ss->old_maps, ss->mf);
+		if (ss->copy != NULL)
+			VEC_PUSH(&ss->old_copies, ss->copy);
+	}
+	memset(&ss->mf, 0, sizeof ss->mf);
 	ss->copy = NULL;
 	s->data = NULL;
 	s->size = 0;
@@ -1654,6 +1710,10 @@ regrow(struct ctf_reader *r, struct ctf_stream_slot *ss)
 		return false;
 	}
 	growing_index(r, ss);
+	/* the packet being decoded goes on in the new bytes */
+	if (s->d.buf != NULL && old_data != NULL && s->d.buf >= old_data &&
+	    s->d.buf <= old_data + old_size)
+		s->d.buf = s->data + (s->d.buf - old_data);
 	bool same = s->size >= old_size &&
 	    hash_bytes(s->data, old_size < HEAD_BYTES ? old_size :
 	    HEAD_BYTES) == ss->head_hash;
@@ -1790,11 +1850,17 @@ same_traces(struct ctf_reader *r)
 	return ok;
 }
 
+/* The batch a stream's decoding filled last (NULL: none held). */
+static struct batch *
+last_held(struct ctf_stream_slot *ss)
+{
+	return ss->pend.len > 0 ? ss->pend.items[ss->pend.len - 1] : ss->cur;
+}
+
 bool
 ctf_reader_grow(struct ctf_reader *r)
 {
-	if (!r->resumable || r->unresumable || r->nheap > 0 ||
-	    r->last != NULL)
+	if (!r->resumable || r->unresumable || r->last != NULL)
 		return false;
 	size_t had = r->nstreams;
 	if (!same_traces(r))
@@ -1806,9 +1872,13 @@ ctf_reader_grow(struct ctf_reader *r)
 	r->diag = count_diag;
 	r->arg = &said;
 	bool ok = true;
-	for (size_t i = 0; ok && i < had; i++) {
+	/* the earliest first item of the streams that go on now */
+	bool any_new = false;
+	int64_t new_ns = 0;
+	uint64_t new_order = 0;
+	for (size_t i = 0; ok && i < r->nstreams; i++) {
 		struct ctf_stream_slot *ss = r->streams[i];
-		if (ss->retired) {
+		if (i < had && ss->retired) {
 			/* ended by damage: the same file, or read again */
 			char *full = join(r->root, ss->s.path);
 			struct stat st;
@@ -1818,22 +1888,33 @@ ctf_reader_grow(struct ctf_reader *r)
 			free(full);
 			continue;
 		}
-		size_t size = ss->s.size;
-		ok = regrow(r, ss);
-		if (!ok || ss->s.size == size)
-			continue;
-		ss->parked = ss->dry = ss->ended = false;
-		if (advance(r, ss))
+		if (i < had) {
+			size_t size = ss->s.size;
+			ok = regrow(r, ss);
+			if (!ok || ss->s.size == size)
+				continue;
+			if (!ss->parked) {
+				/* held past the horizon: its decoding goes
+				 * on after what it holds */
+				struct batch *bt = last_held(ss);
+				if (bt != NULL && bt->dry)
+					bt->end = bt->dry = false;
+				ss->ended = ss->dry = false;
+				continue;
+			}
+			ss->parked = ss->dry = ss->ended = false;
+		}
+		if (advance(r, ss)) {
 			heap_push(r, ss);
-		else
+			if (!any_new || ss->head_ns < new_ns ||
+			    (ss->head_ns == new_ns && ss->order < new_order)) {
+				new_ns = ss->head_ns;
+				new_order = ss->order;
+			}
+			any_new = true;
+		} else {
 			stream_done(r, ss);
-	}
-	for (size_t i = had; ok && i < r->nstreams; i++) {
-		struct ctf_stream_slot *ss = r->streams[i];
-		if (advance(r, ss))
-			heap_push(r, ss);
-		else
-			stream_done(r, ss);
+		}
 	}
 	r->diag = d;
 	r->arg = a;
@@ -1842,11 +1923,157 @@ ctf_reader_grow(struct ctf_reader *r)
 	/* what comes now must come after all that the walk handed out, as
 	 * in a whole read's merge: a stream's first new item earlier than
 	 * that would have come before some of it */
-	if (r->nheap > 0 && r->any_out) {
-		const struct ctf_stream_slot *top = r->heap[0];
-		if (top->head_ns < r->max_ns || (top->head_ns == r->max_ns &&
-		    top->order < r->max_order))
-			return false;
-	}
+	if (any_new && r->any_out && (new_ns < r->max_ns ||
+	    (new_ns == r->max_ns && new_order < r->max_order)))
+		return false;
 	return true;
 }
+
+const struct ctf_item *
+ctf_reader_next_before(struct ctf_reader *r, int64_t until)
+{
+	if (!r->started)
+		ctf_reader_start(r);
+	if (r->last != NULL) {
+		struct ctf_stream_slot *l = r->last;
+		r->last = NULL;
+		if (advance(r, l))
+			heap_push(r, l);
+		else
+			stream_done(r, l);
+	}
+	if (r->nheap == 0 || r->heap[0]->head_ns >= until)
+		return NULL;
+	struct ctf_stream_slot *ss = heap_pop(r);
+	r->last = ss;
+	if (!r->any_out || ss->head_ns > r->max_ns ||
+	    (ss->head_ns == r->max_ns && ss->order > r->max_order)) {
+		r->any_out = true;
+		r->max_ns = ss->head_ns;
+		r->max_order = ss->order;
+	}
+	return ss->head;
+}
+
+/* A place in what a stream holds past the horizon, for the walk of it
+ * that leaves the reader as it was (ctf_reader_tail). */
+struct cursor {
+	struct ctf_stream_slot *ss;
+	size_t b;		/* 0: ss->cur, k: ss->pend.items[k - 1] */
+	size_t pos, msg_next;
+	const struct ctf_item *head;
+};
+
+static struct batch *
+cursor_batch(const struct cursor *c)
+{
+	return c->b == 0 ? c->ss->cur : c->ss->pend.items[c->b - 1];
+}
+
+/* say_msgs, from the cursor's place. */
+static void
+cursor_msgs(struct ctf_reader *r, struct cursor *c, size_t upto)
+{
+	const struct batch *bt = cursor_batch(c);
+	while (c->msg_next < bt->msgs.len &&
+	    bt->msgs.items[c->msg_next].before <= upto) {
+		const struct batch_msg *m = &bt->msgs.items[c->msg_next++];
+		diag(r, m->error, c->ss->s.path, m->off, "%s", m->text);
+	}
+}
+
+/* advance() and next_head(), on a cursor. */
+static bool
+cursor_advance(struct ctf_reader *r, struct cursor *c)
+{
+	struct batch *bt = cursor_batch(c);
+	if (++c->pos < bt->n) {
+		cursor_msgs(r, c, c->pos);
+		c->head = &bt->items[c->pos];
+		return true;
+	}
+	for (;;) {
+		cursor_msgs(r, c, SIZE_MAX);
+		if (bt->err != NULL)
+			diag(r, true, c->ss->s.path, bt->err_off, "%s",
+			    bt->err);
+		if (bt->end || c->b >= c->ss->pend.len)
+			return false;
+		c->b++;
+		c->pos = 0;
+		c->msg_next = 0;
+		bt = cursor_batch(c);
+		cursor_msgs(r, c, 0);
+		if (bt->n > 0) {
+			c->head = &bt->items[0];
+			return true;
+		}
+	}
+}
+
+static bool
+cursor_before(const struct cursor *a, const struct cursor *b)
+{
+	if (a->head->ns != b->head->ns)
+		return a->head->ns < b->head->ns;
+	return a->ss->order < b->ss->order;
+}
+
+static void
+cursor_sift(struct cursor **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t m = i, l = 2 * i + 1;
+		if (l < n && cursor_before(h[l], h[m]))
+			m = l;
+		if (l + 1 < n && cursor_before(h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		struct cursor *t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+void
+ctf_reader_tail(struct ctf_reader *r,
+    void (*fn)(void *arg, const struct ctf_item *it), void *arg)
+{
+	if (r->last != NULL || r->nheap == 0)
+		return;
+	size_t n = r->nheap;
+	struct cursor *cs = xcalloc(n, sizeof *cs);
+	struct cursor **h = xcalloc(n, sizeof *h);
+	for (size_t i = 0; i < n; i++) {
+		struct ctf_stream_slot *ss = r->heap[i];
+		/* all it holds, decoded */
+		while (!ss->ended) {
+			struct batch *bt = batch_new(r->batch_cap);
+			fill(r->self, ss, bt);
+			if (bt->end)
+				ss->ended = true;
+			VEC_PUSH(&ss->pend, bt);
+		}
+		cs[i] = (struct cursor){ ss, 0, ss->pos, ss->msg_next,
+		    ss->head };
+		h[i] = &cs[i];
+	}
+	for (size_t i = n / 2; i-- > 0;)
+		cursor_sift(h, n, i);
+	struct cursor *last = NULL;
+	for (;;) {
+		if (last != NULL && !cursor_advance(r, last)) {
+			h[0] = h[--n];
+		}
+		if (n == 0)
+			break;
+		cursor_sift(h, n, 0);
+		last = h[0];
+		fn(arg, last->head);
+	}
+	free(h);
+	free(cs);
+}
+

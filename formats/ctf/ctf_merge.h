@@ -55,6 +55,17 @@ void ctf_reader_resumable(struct ctf_reader *r);
  * handed out); false when the directory must be read again from its
  * start (the reader is then of no more use). */
 bool ctf_reader_grow(struct ctf_reader *r);
+/* A reader that goes on walks up to a horizon: the next item if it comes
+ * before until (ns), else NULL (what is left stays held for the next
+ * walk). */
+const struct ctf_item *ctf_reader_next_before(struct ctf_reader *r,
+    int64_t until);
+/* What is held past the horizon, merged as the walk would, handed to fn
+ * without taking it from the reader (its messages said through diag as
+ * the walk would say them): a read's trace is what was walked and this,
+ * and the next read walks on from the horizon. */
+void ctf_reader_tail(struct ctf_reader *r,
+    void (*fn)(void *arg, const struct ctf_item *it), void *arg);
 /* Stops the workers (they finish the batch they are filling): nothing is
  * decoded, nor the raw hook called, after it returns. */
 void ctf_reader_stop(struct ctf_reader *r);

@@ -420,6 +420,12 @@ func_addr(struct ctf_lttng *l, struct builder *b, func_id f, int64_t vpid,
 }
 
 size_t
+ctf_lttng_size(const struct ctf_lttng *l)
+{
+	return l->nmap + l->bins.len + l->images.len;
+}
+
+size_t
 ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 {
 	size_t named = 0;

@@ -5,12 +5,15 @@
  * them, and at each cut the trace of the read that goes on is the trace
  * of a whole read of the directory then, slice for slice. A stream only
  * appended to, and a stream that appears empty, go on without reading
- * the directory again; streams whose packets overlap in time, metadata
- * that changed and a file rewritten are read again from the start, and
- * are still the whole read's.
+ * the directory again; so do streams whose packets overlap in time,
+ * written in the order they fill, what is past the horizon held for the
+ * next read. Streams written one after the other, metadata that changed
+ * and a file rewritten are read again from the start, and are still the
+ * whole read's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -106,7 +109,18 @@ compare(struct load_grow *g, const char *dir)
 struct packet {
 	char stream[32];
 	long off, len;
+	uint64_t begin;		/* its index entry's timestamp_begin */
+	size_t k;		/* the kth of its stream */
 };
+
+static int
+by_begin(const void *a, const void *b)
+{
+	const struct packet *x = a, *y = b;
+	if (x->begin != y->begin)
+		return x->begin < y->begin ? -1 : 1;
+	return strcmp(x->stream, y->stream);
+}
 
 static size_t
 packets(const char *list, struct packet *p, size_t max)
@@ -147,7 +161,7 @@ file_size(const char *path)
  * each cut; returns how many times the directory was read again from
  * its start. */
 static uint64_t
-follow_copy(const char *args, size_t every, size_t empty_at)
+follow_copy(const char *args, size_t every, size_t empty_at, bool in_time)
 {
 	char src[300], dst[300], list[300];
 	snprintf(src, sizeof src, "%s/src", tmp);
@@ -161,15 +175,37 @@ follow_copy(const char *args, size_t every, size_t empty_at)
 	static struct packet p[4096];
 	size_t n = packets(list, p, 4096);
 	assert_true(n > 4);
+	long count[2] = { 0, 0 };
+	for (size_t i = 0; i < n; i++) {
+		int si = strcmp(p[i].stream, "chan_0") == 0 ? 0 : 1;
+		p[i].k = (size_t)count[si]++;
+		char idx[1024];
+		snprintf(idx, sizeof idx, "%s/index/%.31s.idx", src,
+		    p[i].stream);
+		long np = 0;
+		for (size_t j = 0; j < n; j++)
+			np += strcmp(p[j].stream, p[i].stream) == 0;
+		long entry = (file_size(idx) - 16) / np;
+		FILE *f = fopen(idx, "rb");
+		assert_non_null(f);
+		unsigned char e[8];
+		assert_int_equal(fseek(f, 16 + (long)p[i].k * entry + 24,
+		    SEEK_SET), 0);
+		assert_int_equal(fread(e, 1, 8, f), 8);
+		fclose(f);
+		p[i].begin = 0;
+		for (int b = 0; b < 8; b++)
+			p[i].begin = p[i].begin << 8 | e[b];
+	}
+	if (in_time)
+		qsort(p, n, sizeof *p, by_begin);
 	struct load_options o = { .follow = true };
 	const struct reader *r = load_grow_reader(dst, "ctf");
 	assert_non_null(r);
 	struct load_grow *g = load_grow_new(dst, r, &o);
-	long count[2] = { 0, 0 };
 	for (size_t i = 0; i < n; i++) {
 		char f[1024];
 		snprintf(f, sizeof f, "%s/%.31s", dst, p[i].stream);
-		int si = strcmp(p[i].stream, "chan_0") == 0 ? 0 : 1;
 		char idx[1024];
 		snprintf(idx, sizeof idx, "%s/index/%.31s.idx", src,
 		    p[i].stream);
@@ -180,7 +216,7 @@ follow_copy(const char *args, size_t every, size_t empty_at)
 		if (file_size(f) < 0)
 			run("touch '%s' && head -c 16 '%s' >'%s/index/%s.idx'",
 			    f, idx, dst, p[i].stream);
-		copy_packet(src, dst, &p[i], count[si]++, entry);
+		copy_packet(src, dst, &p[i], (long)p[i].k, entry);
 		if (i == empty_at)
 			run("touch '%s/chan_1' && head -c 16 "
 			    "'%s/index/chan_1.idx' >'%s/index/chan_1.idx'",
@@ -199,7 +235,7 @@ static void
 test_one_stream(void **state)
 {
 	(void)state;
-	assert_int_equal(follow_copy("-t 1 -n 30000 -s 4", 7, 40), 0);
+	assert_int_equal(follow_copy("-t 1 -n 30000 -s 4", 7, 40, false), 0);
 }
 
 /* The compact header and the metadata in packets. */
@@ -207,16 +243,32 @@ static void
 test_one_stream_compact(void **state)
 {
 	(void)state;
-	assert_int_equal(follow_copy("-t 1 -c -p -n 20000 -s 9", 5, 10), 0);
+	assert_int_equal(follow_copy("-t 1 -c -p -n 20000 -s 9", 5, 10, false),
+	    0);
 }
 
-/* Two streams whose packets overlap in time: a read may have to start
- * again, and is still the whole read's. */
+/* Two streams whose packets overlap in time, written as they fill (in
+ * the order of their start): what is past the horizon is held, and the
+ * reads go on from it. The second stream's first packet starts before
+ * the first stream's last end: that read starts again, once. */
 static void
 test_two_streams(void **state)
 {
 	(void)state;
-	follow_copy("-n 3000 -s 5", 1, (size_t)-1);
+	assert_true(follow_copy("-n 6000 -s 5", 1, (size_t)-1, true) <= 2);
+	/* threads moving from one stream to the other */
+	assert_int_equal(follow_copy("-n 6000 -s 5 -m 50", 3, (size_t)-1, true),
+	    0);
+}
+
+/* The streams one after the other (ctfgen's order): the second stream's
+ * packets all come before what was read, each read starts again, and is
+ * still the whole read's. */
+static void
+test_streams_apart(void **state)
+{
+	(void)state;
+	follow_copy("-n 2000 -s 5", 1, (size_t)-1, false);
 }
 
 /* Metadata that changed, and a stream file rewritten shorter: read again
@@ -262,6 +314,7 @@ main(void)
 		cmocka_unit_test(test_one_stream),
 		cmocka_unit_test(test_one_stream_compact),
 		cmocka_unit_test(test_two_streams),
+		cmocka_unit_test(test_streams_apart),
 		cmocka_unit_test(test_rewritten),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
