@@ -79,9 +79,18 @@ struct batch {
 	bool end;		/* the stream has nothing after these items */
 	bool dry;		/* ...yet: the end of what it holds now (a
 				 * reader that goes on, ctf_reader_grow) */
+	uint32_t gen;		/* the oldest bytes of the file it points
+				 * into (ctf_stream_slot.map_gen) */
 	char *err;		/* why it ended, if by an error */
 	int64_t err_off;
 	VEC(struct batch_msg) msgs;
+};
+
+/* A stream file's bytes before it grew, and which mapping they were. */
+struct old_bytes {
+	struct mapped_file mf;
+	unsigned char *copy;
+	uint32_t gen;
 };
 
 struct ctf_stream_slot {
@@ -136,8 +145,9 @@ struct ctf_stream_slot {
 	 * the horizon (ctf_reader_tail); the mappings of the file before
 	 * it grew, which what is held may point into */
 	VEC(struct batch *) pend;
-	VEC(struct mapped_file) old_maps;
-	VEC(unsigned char *) old_copies;
+	VEC(struct old_bytes) old;
+	uint32_t map_gen;	/* mappings made before the one in use */
+	uint32_t pkt_gen;	/* the one the open packet began in */
 };
 
 /* What a filling thread takes along: its scratch for the raw hook, and
@@ -330,12 +340,43 @@ open_data(const char *full, struct ctf_stream_slot *ss, char **err)
 static void
 old_bytes_free(struct ctf_stream_slot *ss)
 {
-	for (size_t i = 0; i < ss->old_maps.len; i++)
-		mapfile_close(&ss->old_maps.items[i]);
-	VEC_FREE(&ss->old_maps);
-	for (size_t i = 0; i < ss->old_copies.len; i++)
-		free(ss->old_copies.items[i]);
-	VEC_FREE(&ss->old_copies);
+	for (size_t i = 0; i < ss->old.len; i++) {
+		mapfile_close(&ss->old.items[i].mf);
+		free(ss->old.items[i].copy);
+	}
+	VEC_FREE(&ss->old);
+}
+
+/* The oldest mapping what a stream holds points into. */
+static uint32_t
+oldest_gen(const struct ctf_stream_slot *ss)
+{
+	uint32_t g = ss->in_packet ? ss->pkt_gen : ss->map_gen;
+	if (ss->cur != NULL && ss->cur->gen < g)
+		g = ss->cur->gen;
+	for (size_t i = 0; i < ss->pend.len; i++)
+		if (ss->pend.items[i]->gen < g)
+			g = ss->pend.items[i]->gen;
+	return g;
+}
+
+/* Unmaps the bytes nothing points into any more: a stream always held
+ * past the horizon keeps only the mappings its held items need. */
+static void
+old_bytes_trim(struct ctf_stream_slot *ss)
+{
+	uint32_t g = oldest_gen(ss);
+	size_t k = 0;
+	for (size_t i = 0; i < ss->old.len; i++) {
+		struct old_bytes *o = &ss->old.items[i];
+		if (o->gen < g) {
+			mapfile_close(&o->mf);
+			free(o->copy);
+		} else {
+			ss->old.items[k++] = *o;
+		}
+	}
+	ss->old.len = k;
 }
 
 static void
@@ -781,6 +822,7 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	bt->msgs.len = 0;
 	ss->filling = bt;
 	bt->start_off = s->pkt_off;
+	bt->gen = ss->in_packet ? ss->pkt_gen : ss->map_gen;
 	ss->pkt_noted = false;
 	lend(fl, ss);
 	/* events the hook takes make no items: a bound of their own keeps
@@ -812,6 +854,7 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				break;
 			}
 			ss->in_packet = true;
+			ss->pkt_gen = ss->map_gen;
 			clk = s->sc->clock;
 			uint64_t disc = 0, lost = 0;
 			if (s->has_disc && s->disc != s->disc_prev)
@@ -1692,10 +1735,10 @@ regrow(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	} else {
 		/* what is held and the packet being decoded may point
 		 * into them */
-		if (ss->mf.data != NULL || ss->mf.path != NULL)
-			VEC_PUSH(&ss->old_maps, ss->mf);
-		if (ss->copy != NULL)
-			VEC_PUSH(&ss->old_copies, ss->copy);
+		VEC_PUSH(&ss->old, ((struct old_bytes){ ss->mf, ss->copy,
+		    ss->map_gen }));
+		ss->map_gen++;
+		old_bytes_trim(ss);
 	}
 	memset(&ss->mf, 0, sizeof ss->mf);
 	ss->copy = NULL;
