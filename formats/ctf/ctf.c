@@ -1197,6 +1197,13 @@ build_calls(struct loader *L)
 		}
 }
 
+/* Metadata that grew while read on: its new event classes planned. */
+static void
+plan_more(void *arg)
+{
+	plan_classes(arg);
+}
+
 /* Opens the trace and readies the walk (resumable: a reader that goes
  * on, ctf_reader_resumable); NULL when there is no trace (said). */
 static struct loader *
@@ -1215,8 +1222,10 @@ loader_open(struct load_ctx *ctx, bool resumable)
 		free(L);
 		return NULL;
 	}
-	if (resumable)
+	if (resumable) {
 		ctf_reader_resumable(L->r);
+		ctf_reader_set_meta_hook(L->r, plan_more, L);
+	}
 	L->lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
 	L->s_cpu = builder_intern_cstr(L->b, "cpu_id");
 	describe(L);
@@ -1321,9 +1330,7 @@ loader_end(struct loader *L)
 		builder_count(L->b, "lost packets", L->nlost);
 	if (L->nskipped)
 		builder_count(L->b, "damaged bytes skipped", L->nskipped);
-	uint64_t clamps = 0;
-	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++)
-		clamps += atomic_load(&ctf_reader_trace(L->r, ti)->m->clock_clamps);
+	uint64_t clamps = ctf_reader_clamps(L->r);
 	if (clamps > 0)
 		builder_note(L->b, DIAG_WARNING, "%llu timestamps out of the "
 		    "64-bit ns range (before 1678 or after 2262) were clamped "

@@ -177,6 +177,11 @@ struct ctf_reader {
 	bool any_out;
 	size_t nwalk_skipped;	/* what the walk for traces did not enter */
 	bool opened_file;	/* a metadata file, not a directory */
+	size_t nslots;		/* the fillers' slots are for this many */
+	/* called when a trace's metadata grew, before anything is decoded
+	 * with it: the new event classes are planned (ctf_reader_grow) */
+	void (*meta_hook)(void *arg);
+	void *meta_hook_arg;
 	int64_t max_ns;
 	uint64_t max_order;
 	ctf_progress_fn progress;	/* while looking for traces */
@@ -543,6 +548,24 @@ add_stream_of(struct ctf_reader *r, struct ctf_trace *t, const char *srel,
 	}
 }
 
+/* A hash of the first size bytes of a file (the metadata): false when
+ * they cannot be read. */
+static bool
+file_hash(const char *path, uint64_t size, uint64_t *h)
+{
+	struct mapped_file mf;
+	char *err = NULL;
+	if (mapfile_open(path, &mf, &err) != 0) {
+		free(err);
+		return false;
+	}
+	bool ok = mf.size >= size;
+	if (ok)
+		*h = hash_bytes(mf.data, (size_t)size);
+	mapfile_close(&mf);
+	return ok;
+}
+
 static void
 add_trace(struct ctf_reader *r, const char *rel)
 {
@@ -558,7 +581,6 @@ add_trace(struct ctf_reader *r, const char *rel)
 	bool known = stat(full, &st) == 0;
 	struct ctf_meta *m = ctf_metadata_load(full, mpath, r->growing,
 	    r->diag, r->arg);
-	free(full);
 	if (m == NULL) {
 		free(mpath);
 		return;
@@ -569,7 +591,9 @@ add_trace(struct ctf_reader *r, const char *rel)
 	t->m = m;
 	t->hostname = ctf_env_str(m, "hostname");
 	t->index = (int)r->ntraces;
-	if (known) {
+	free(full);
+	full = join(r->root, mpath);
+	if (known && file_hash(full, (uint64_t)st.st_size, &t->meta_hash)) {
 		t->meta_size = (uint64_t)st.st_size;
 		t->meta_dev = (uint64_t)st.st_dev;
 		t->meta_ino = (uint64_t)st.st_ino;
@@ -1479,6 +1503,7 @@ ctf_reader_start(struct ctf_reader *r)
 	for (size_t ti = 0; ti < r->ntraces; ti++)
 		if ((size_t)r->traces[ti]->m->nslots > nslots)
 			nslots = (size_t)r->traces[ti]->m->nslots;
+	r->nslots = nslots;
 	size_t n = worker_count(r);
 	r->nfillers = n + 1;
 	r->fillers = xcalloc(n + 1, sizeof *r->fillers);
@@ -1620,6 +1645,9 @@ ctf_reader_free(struct ctf_reader *r)
 	free(r->streams);
 	for (size_t i = 0; i < r->ntraces; i++) {
 		ctf_meta_free(r->traces[i]->m);
+		for (size_t k = 0; k < r->traces[i]->nold_m; k++)
+			ctf_meta_free(r->traces[i]->old_m[k]);
+		free(r->traces[i]->old_m);
 		free(r->traces[i]->dir);
 		free(r->traces[i]->metadata_path);
 		free(r->traces[i]);
@@ -1662,6 +1690,27 @@ ctf_reader_bytes_done(const struct ctf_reader *r)
 }
 
 /* --- a reader that goes on (ctf_reader_grow) --- */
+
+void
+ctf_reader_set_meta_hook(struct ctf_reader *r, void (*fn)(void *arg),
+    void *arg)
+{
+	r->meta_hook = fn;
+	r->meta_hook_arg = arg;
+}
+
+uint64_t
+ctf_reader_clamps(const struct ctf_reader *r)
+{
+	uint64_t n = 0;
+	for (size_t ti = 0; ti < r->ntraces; ti++) {
+		const struct ctf_trace *t = r->traces[ti];
+		n += atomic_load(&t->m->clock_clamps);
+		for (size_t k = 0; k < t->nold_m; k++)
+			n += atomic_load(&t->old_m[k]->clock_clamps);
+	}
+	return n;
+}
 
 void
 ctf_reader_resumable(struct ctf_reader *r)
@@ -1820,19 +1869,122 @@ trace_files(struct ctf_reader *r, const struct ctf_trace *t, size_t *n,
 	return out;
 }
 
+/* Does a grown metadata describe what the old one did, the same way,
+ * and more event classes after them (in the order the loader plans
+ * classes: stream class, then event class)? Then m2 takes the old
+ * classes' user data and raw plans. */
 static bool
-same_metadata(const struct ctf_reader *r, const struct ctf_trace *t)
+meta_extends(const struct ctf_meta *m, struct ctf_meta *m2, size_t nslots)
+{
+	if (m2->major != m->major || m2->byte_order != m->byte_order ||
+	    m2->rfc != NULL || m->rfc != NULL ||
+	    m2->class_of_file != NULL || m2->nenv != m->nenv ||
+	    m2->nclocks != m->nclocks || m2->nstreams < m->nstreams ||
+	    (size_t)m2->nslots > nslots)
+		return false;
+	for (size_t i = 0; i < m->nenv; i++) {
+		const struct ctf_env *a = &m->env[i], *b = &m2->env[i];
+		if (strcmp(a->key, b->key) != 0 || (a->str == NULL) !=
+		    (b->str == NULL) || (a->str != NULL ?
+		    strcmp(a->str, b->str) != 0 : a->i != b->i))
+			return false;
+	}
+	for (size_t i = 0; i < m->nclocks; i++) {
+		const struct ctf_clock *a = &m->clocks[i], *b = &m2->clocks[i];
+		if (strcmp(a->name, b->name) != 0 || a->freq != b->freq ||
+		    a->offset_s != b->offset_s || a->offset != b->offset)
+			return false;
+	}
+	/* the old classes first, in the same places */
+	for (size_t si = 0; si < m->nstreams; si++) {
+		const struct ctf_stream_class *sc = m->streams[si];
+		const struct ctf_stream_class *sc2 = m2->streams[si];
+		if (sc2->id != sc->id || sc2->nevents < sc->nevents ||
+		    sc2->clock != sc->clock)
+			return false;
+		for (size_t ei = 0; ei < sc->nevents; ei++)
+			if (sc2->events[ei]->id != sc->events[ei]->id ||
+			    strcmp(sc2->events[ei]->name,
+			    sc->events[ei]->name) != 0)
+				return false;
+		/* new events of a stream class before older classes' */
+		if (sc2->nevents > sc->nevents && si + 1 < m->nstreams)
+			return false;
+	}
+	for (size_t si = 0; si < m->nstreams; si++) {
+		const struct ctf_stream_class *sc = m->streams[si];
+		for (size_t ei = 0; ei < sc->nevents; ei++) {
+			const struct ctf_event_class *ec = sc->events[ei];
+			struct ctf_event_class *ec2 = m2->streams[si]->events[ei];
+			ec2->user = ec->user;
+			ec2->raw = ec->raw;
+			memcpy(ec2->pick, ec->pick, sizeof ec2->pick);
+		}
+	}
+	return true;
+}
+
+/* The metadata as it is now: 0 the same, 1 grown (and taken: the old
+ * kept, the new one the trace's), -1 changed otherwise (or grown as it
+ * cannot be taken). */
+static int
+same_metadata(struct ctf_reader *r, struct ctf_trace *t)
 {
 	char *full = join(r->root, t->metadata_path);
 	struct stat st;
-	bool same = stat(full, &st) == 0 &&
-	    (uint64_t)st.st_size == t->meta_size &&
-	    (uint64_t)st.st_dev == t->meta_dev &&
-	    (uint64_t)st.st_ino == t->meta_ino &&
+	int rc = -1;
+	uint64_t h;
+	if (stat(full, &st) != 0 || (uint64_t)st.st_dev != t->meta_dev ||
+	    (uint64_t)st.st_ino != t->meta_ino)
+		rc = -1;
+	else if ((uint64_t)st.st_size == t->meta_size &&
 	    (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec ==
-	    t->meta_mtime_ns;
+	    t->meta_mtime_ns)
+		rc = 0;
+	else if ((uint64_t)st.st_size > t->meta_size &&
+	    file_hash(full, t->meta_size, &h) && h == t->meta_hash &&
+	    r->meta_hook != NULL) {
+		/* grown: new event classes appended, as LTTng does when a
+		 * program registers more */
+		size_t said = 0;
+		ctf_diag_fn d = r->diag;
+		void *a = r->arg;
+		r->diag = count_diag;
+		r->arg = &said;
+		struct ctf_meta *m2 = ctf_metadata_load(full,
+		    t->metadata_path, r->growing, r->diag, r->arg);
+		r->diag = d;
+		r->arg = a;
+		uint64_t h2;
+		if (m2 != NULL && (size_t)m2->nslots > r->nslots) {
+			/* no filler holds a stream between batches */
+			for (size_t i = 0; i < r->nfillers; i++)
+				ctf_slots_grow(&r->fillers[i].share,
+				    (size_t)m2->nslots);
+			r->nslots = (size_t)m2->nslots;
+		}
+		if (m2 != NULL && said == 0 && meta_extends(t->m, m2,
+		    r->nslots) && file_hash(full, (uint64_t)st.st_size, &h2)) {
+			t->old_m = xreallocarray(t->old_m, t->nold_m + 1,
+			    sizeof *t->old_m);
+			t->old_m[t->nold_m++] = t->m;
+			t->m = m2;
+			t->meta_size = (uint64_t)st.st_size;
+			t->meta_hash = h2;
+			t->meta_mtime_ns = (int64_t)st.st_mtim.tv_sec *
+			    1000000000 + st.st_mtim.tv_nsec;
+			/* the new classes planned, then readied for
+			 * decoding */
+			r->meta_hook(r->meta_hook_arg);
+			for (size_t i = 0; i < m2->nstreams; i++)
+				ctf_stream_prepare(m2, m2->streams[i]);
+			rc = 1;
+		} else {
+			ctf_meta_free(m2);
+		}
+	}
 	free(full);
-	return same;
+	return rc;
 }
 
 /* The directory's traces as they are now: the same as when opened, the
@@ -1853,7 +2005,7 @@ same_traces(struct ctf_reader *r)
 	bool ok = f.nskip == r->nwalk_skipped && f.rels.len == r->ntraces;
 	for (size_t i = 0; ok && i < f.rels.len; i++)
 		ok = strcmp(f.rels.items[i], r->traces[i]->dir) == 0 &&
-		    same_metadata(r, r->traces[i]);
+		    same_metadata(r, r->traces[i]) >= 0;
 	for (size_t i = 0; i < f.rels.len; i++)
 		free(f.rels.items[i]);
 	VEC_FREE(&f.rels);

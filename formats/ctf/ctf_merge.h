@@ -51,10 +51,20 @@ void ctf_reader_resumable(struct ctf_reader *r);
  * the walk that goes on hands out what a whole read of the directory
  * would after what was handed out (the streams were only appended to,
  * new streams come after the others in the walk's order, the metadata
- * and the traces are the same, and nothing new comes before what was
+ * (or grown by new event classes only) and the traces are the same,
+ * and nothing new comes before what was
  * handed out); false when the directory must be read again from its
  * start (the reader is then of no more use). */
 bool ctf_reader_grow(struct ctf_reader *r);
+/* What ctf_reader_grow calls when a trace's metadata grew by new event
+ * classes (the old ones the same, first): the new classes, those whose
+ * user is NULL, are to be planned (their raw flags set) before anything
+ * is decoded with them. Without it, metadata that grew is read again
+ * from the start. */
+void ctf_reader_set_meta_hook(struct ctf_reader *r, void (*fn)(void *arg),
+    void *arg);
+/* Timestamps clamped to the 64-bit ns range, in all the metadata read. */
+uint64_t ctf_reader_clamps(const struct ctf_reader *r);
 /* A reader that goes on walks up to a horizon: the next item if it comes
  * before until (ns), else NULL (what is left stays held for the next
  * walk). */

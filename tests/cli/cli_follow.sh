@@ -341,19 +341,22 @@ fi
 
 # A CTF directory is read as it grows, not again from its start at each
 # change: a stream written packet by packet (its index entries after its
-# packets, and a second stream appearing empty midway) costs little more
+# packets, a second stream appearing empty midway, and the metadata
+# growing by an event class as LTTng appends them) costs little more
 # than one whole read of the finished trace to follow, not one whole read
 # per change (about 20 here), and what is told is the finished trace's
 # (its packets, as markers: told as they come).
 if [ -x /usr/bin/time ]; then
-	"$gen/ctfgen" -i -t 1 -n 600000 -s 5 -L "$tmp/cpk" "$tmp/ctfbig" \
+	"$gen/ctfgen" -i -t 1 -S 0 -n 600000 -s 5 -L "$tmp/cpk" "$tmp/ctfbig" \
 	    >/dev/null || fail "ctfgen"
 	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --no-index --markers \
 	    --tsv "$tmp/ctfbig" >"$tmp/fin" 2>/dev/null
 	whole=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
 	rm -rf "$tmp/growc"
 	mkdir -p "$tmp/growc/index"
-	cp "$tmp/ctfbig/metadata" "$tmp/growc/metadata"
+	# the metadata without its last event class (not used with -S 0)
+	ml=$(grep -n '^event {' "$tmp/ctfbig/metadata" | tail -n 1 | cut -d : -f 1)
+	head -n $((ml - 1)) "$tmp/ctfbig/metadata" >"$tmp/growc/metadata"
 	: >"$tmp/growc/chan_0"
 	head -c 16 "$tmp/ctfbig/index/chan_0.idx" >"$tmp/growc/index/chan_0.idx"
 	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --markers \
@@ -375,6 +378,7 @@ if [ -x /usr/bin/time ]; then
 			: >"$tmp/growc/chan_1"
 			head -c 16 "$tmp/ctfbig/index/chan_1.idx" \
 			    >"$tmp/growc/index/chan_1.idx"
+			tail -n +"$ml" "$tmp/ctfbig/metadata" >>"$tmp/growc/metadata"
 		fi
 		sleep 0.3
 	done

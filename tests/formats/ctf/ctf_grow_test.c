@@ -7,9 +7,10 @@
  * appended to, and a stream that appears empty, go on without reading
  * the directory again; so do streams whose packets overlap in time,
  * written in the order they fill, what is past the horizon held for the
- * next read. Streams written one after the other, metadata that changed
- * and a file rewritten are read again from the start, and are still the
- * whole read's.
+ * next read, and metadata that grows by event classes. Streams written
+ * one after the other, metadata that changed in its middle and a file
+ * rewritten are read again from the start, and are still the whole
+ * read's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -161,7 +162,8 @@ file_size(const char *path)
  * each cut; returns how many times the directory was read again from
  * its start. */
 static uint64_t
-follow_copy(const char *args, size_t every, size_t empty_at, bool in_time)
+follow_copy_meta(const char *args, size_t every, size_t empty_at,
+    bool in_time, long meta_lines, size_t meta_at)
 {
 	char src[300], dst[300], list[300];
 	snprintf(src, sizeof src, "%s/src", tmp);
@@ -172,6 +174,9 @@ follow_copy(const char *args, size_t every, size_t empty_at, bool in_time)
 	    getenv("TTV_BUILDDIR"), args, list, src);
 	run("mkdir -p '%s/index' && cp '%s/metadata' '%s/metadata'", dst, src,
 	    dst);
+	if (meta_lines > 0)
+		run("head -n %ld '%s/metadata' >'%s/metadata'", meta_lines, src,
+		    dst);
 	static struct packet p[4096];
 	size_t n = packets(list, p, 4096);
 	assert_true(n > 4);
@@ -217,6 +222,9 @@ follow_copy(const char *args, size_t every, size_t empty_at, bool in_time)
 			run("touch '%s' && head -c 16 '%s' >'%s/index/%s.idx'",
 			    f, idx, dst, p[i].stream);
 		copy_packet(src, dst, &p[i], (long)p[i].k, entry);
+		if (meta_lines > 0 && i == meta_at)
+			run("tail -n +%ld '%s/metadata' >>'%s/metadata'",
+			    meta_lines + 1, src, dst);
 		if (i == empty_at)
 			run("touch '%s/chan_1' && head -c 16 "
 			    "'%s/index/chan_1.idx' >'%s/index/chan_1.idx'",
@@ -227,6 +235,29 @@ follow_copy(const char *args, size_t every, size_t empty_at, bool in_time)
 	uint64_t restarts = load_grow_restarts(g);
 	load_grow_free(g);
 	return restarts;
+}
+
+static uint64_t
+follow_copy(const char *args, size_t every, size_t empty_at, bool in_time)
+{
+	return follow_copy_meta(args, every, empty_at, in_time, 0, 0);
+}
+
+/* Metadata that grows by an event class (ctfgen's last, unused with
+ * -S 0) while packets come: read on with the grown metadata. */
+static void
+test_metadata_grows(void **state)
+{
+	(void)state;
+	assert_int_equal(follow_copy_meta("-t 1 -S 0 -n 20000 -s 3", 3,
+	    (size_t)-1, false, 101, 12), 0);
+	/* two streams: as many reads start again as without the metadata
+	 * growing (the second stream's first packet may start before the
+	 * horizon) */
+	uint64_t plain = follow_copy("-S 0 -n 6000 -s 3", 2, (size_t)-1, true);
+	assert_true(plain <= 1);
+	assert_int_equal(follow_copy_meta("-S 0 -n 6000 -s 3", 2,
+	    (size_t)-1, true, 101, 20), plain);
 }
 
 /* One stream written packet by packet, a second appearing empty midway:
@@ -288,7 +319,12 @@ test_rewritten(void **state)
 	struct load_grow *g = load_grow_new(dst, load_grow_reader(dst, "ctf"),
 	    &o);
 	compare(g, dst);
+	/* metadata grown: no new class, the same, read on */
 	run("printf '\\n' >>'%s/metadata'", dst);
+	compare(g, dst);
+	assert_int_equal(load_grow_restarts(g), 0);
+	/* metadata changed in its middle */
+	run("sed -i 's/func_entry/func_enter/' '%s/metadata'", dst);
 	compare(g, dst);
 	assert_int_equal(load_grow_restarts(g), 1);
 	run("head -c 8192 '%s/chan_0' >'%s/x' && mv '%s/x' '%s/chan_0'", src,
@@ -315,6 +351,7 @@ main(void)
 		cmocka_unit_test(test_one_stream_compact),
 		cmocka_unit_test(test_two_streams),
 		cmocka_unit_test(test_streams_apart),
+		cmocka_unit_test(test_metadata_grows),
 		cmocka_unit_test(test_rewritten),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
