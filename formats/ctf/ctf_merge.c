@@ -582,6 +582,7 @@ add_trace(struct ctf_reader *r, const char *rel)
 	struct ctf_meta *m = ctf_metadata_load(full, mpath, r->growing,
 	    r->diag, r->arg);
 	if (m == NULL) {
+		free(full);
 		free(mpath);
 		return;
 	}
@@ -591,15 +592,16 @@ add_trace(struct ctf_reader *r, const char *rel)
 	t->m = m;
 	t->hostname = ctf_env_str(m, "hostname");
 	t->index = (int)r->ntraces;
-	free(full);
-	full = join(r->root, mpath);
-	if (known && file_hash(full, (uint64_t)st.st_size, &t->meta_hash)) {
+	/* a trace being written: what tells its metadata grew */
+	if (r->growing && known &&
+	    file_hash(full, (uint64_t)st.st_size, &t->meta_hash)) {
 		t->meta_size = (uint64_t)st.st_size;
 		t->meta_dev = (uint64_t)st.st_dev;
 		t->meta_ino = (uint64_t)st.st_ino;
 		t->meta_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
 		    st.st_mtim.tv_nsec;
 	}
+	free(full);
 	push_trace(r, t);
 
 	char *dfull = join(r->root, rel);
