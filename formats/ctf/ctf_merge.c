@@ -175,6 +175,8 @@ struct ctf_reader {
 	bool resumable, unresumable;
 	/* the greatest (time, order) the walk handed out */
 	bool any_out;
+	int64_t max_ns;
+	uint64_t max_order;
 	size_t nwalk_skipped;	/* what the walk for traces did not enter */
 	bool opened_file;	/* a metadata file, not a directory */
 	size_t nslots;		/* the fillers' slots are for this many */
@@ -182,8 +184,6 @@ struct ctf_reader {
 	 * with it: the new event classes are planned (ctf_reader_grow) */
 	void (*meta_hook)(void *arg);
 	void *meta_hook_arg;
-	int64_t max_ns;
-	uint64_t max_order;
 	ctf_progress_fn progress;	/* while looking for traces */
 	void *progress_arg;
 	struct ctf_trace **traces;
@@ -502,8 +502,9 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	}
 	ss->s.diag = batch_diag;
 	ss->s.diag_arg = ss;
-	ss->head_hash = hash_bytes(ss->s.data, ss->s.size < HEAD_BYTES ?
-	    ss->s.size : HEAD_BYTES);
+	if (r->growing)
+		ss->head_hash = hash_bytes(ss->s.data, ss->s.size <
+		    HEAD_BYTES ? ss->s.size : HEAD_BYTES);
 	r->bytes_total += ss->s.size;
 	if (r->nstreams == r->capstreams) {
 		r->capstreams = r->capstreams ? 2 * r->capstreams : 16;
