@@ -344,7 +344,7 @@ fi
 # packets, a second stream appearing empty midway, and the metadata
 # growing by an event class as LTTng appends them) costs little more
 # than one whole read of the finished trace to follow, not one whole read
-# per change (about 20 here), and what is told is the finished trace's
+# per change (about 10 here), and what is told is the finished trace's
 # (its packets, as markers: told as they come).
 if [ -x /usr/bin/time ]; then
 	"$gen/ctfgen" -i -t 1 -S 0 -n 600000 -s 5 -L "$tmp/cpk" "$tmp/ctfbig" \
@@ -364,7 +364,7 @@ if [ -x /usr/bin/time ]; then
 	timer=$!
 	np=$(wc -l <"$tmp/cpk")
 	es=$(( ($(wc -c <"$tmp/ctfbig/index/chan_0.idx") - 16) / np ))
-	step=$((np / 40 + 1)); k=0
+	step=$((np / 20 + 1)); k=0
 	while [ $k -lt "$np" ]; do
 		n=$step; [ $((k + n)) -gt "$np" ] && n=$((np - k))
 		off=$(sed -n "$((k + 1))p" "$tmp/cpk" | cut -d ' ' -f 2)
@@ -389,7 +389,7 @@ if [ -x /usr/bin/time ]; then
 	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
 	echo "ctf-grow: $grown s of CPU following, $whole s for a whole read"
 	awk -v g="$grown" -v w="$whole" 'BEGIN { exit !(g <= 4 * w + 0.3) }' ||
-	    fail "ctf-grow: $grown s of CPU following 40 pieces, over 4 x $whole + 0.3 s (a whole read each time?)"
+	    fail "ctf-grow: $grown s of CPU following 20 pieces, over 4 x $whole + 0.3 s (a whole read each time?)"
 	cut -f 2- "$tmp/out" | sort >"$tmp/a"
 	cut -f 2- "$tmp/fin" | sort >"$tmp/b"
 	cmp -s "$tmp/a" "$tmp/b" ||
