@@ -407,13 +407,15 @@ read_now(struct follow *f, bool *fresh, char **err)
 		free(p);
 		return t;
 	}
-	if (f->file && f->grow == NULL) {
+	/* a file, a trace directory or a live session's mirror whose
+	 * reader goes on from where it stopped: read as it grows */
+	if (f->grow == NULL) {
 		const struct reader *r = load_grow_reader(f->path,
 		    f->force_format);
 		if (r != NULL)
 			f->grow = load_grow_new(f->path, r, &f->o);
 	}
-	if (f->grow != NULL)
+	if (f->grow != NULL && f->live == NULL)
 		return load_grow_read(f->grow, err);
 	if (f->live == NULL)
 		return load_trace(f->path, f->force_format, &f->o, err);
@@ -423,7 +425,14 @@ read_now(struct follow *f, bool *fresh, char **err)
 	struct stream_beacon *b;
 	o.nbeacons = live_client_beacons(f->live, &b);
 	o.beacons = b;
-	struct trace *t = load_trace(f->path, f->force_format, &o, err);
+	struct trace *t;
+	if (f->grow != NULL) {
+		load_grow_beacons(f->grow, b, o.nbeacons);
+		t = load_grow_read(f->grow, err);
+		load_grow_beacons(f->grow, NULL, 0);
+	} else {
+		t = load_trace(f->path, f->force_format, &o, err);
+	}
 	free(b);
 	/* the session is over: nothing will come before any time now,
 	 * whatever a stream's last packet */

@@ -40,8 +40,10 @@ load_grow_reader(const char *path, const char *force_format)
 	} else {
 		r = load_probe(path);
 	}
-	return r != NULL && r->grow_begin != NULL && r->complete != NULL ?
-	    r : NULL;
+	struct stat st;
+	bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	return r != NULL && r->grow_begin != NULL &&
+	    (r->complete != NULL || dir) ? r : NULL;
 }
 
 struct load_grow *
@@ -81,6 +83,71 @@ hash_tail(const unsigned char *d, size_t covered)
 	return hash_bytes(d + covered - n, n);
 }
 
+/* The trace of a copy of the builder, with the reader's end said into
+ * it (the end of load_grow_read). */
+static struct trace *
+finish_copy(struct load_grow *g, struct load_ctx *ctx, struct mapped_file *m,
+    char **err)
+{
+	struct builder *copy = builder_copy(g->b);
+	ctx->b = copy;
+	int rc = g->r->grow_end(g->state, ctx);
+	if (m != NULL)
+		mapfile_close(m);
+	struct trace *t = builder_finish(copy);
+	t->files = mapfile_record_end(&t->nfiles);
+	if (rc != 0) {
+		for (size_t i = 0; i < t->ndiags; i++)
+			if (t->diags[i].level == DIAG_ERROR) {
+				*err = xstrdup(t->diags[i].text);
+				break;
+			}
+		if (*err == NULL)
+			*err = xasprintf("cannot read this %s trace",
+			    g->r->name);
+		trace_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* A directory (a CTF trace's): the reader tells what changed in it, and
+ * says when it must be read again from its start (grow_feed gives
+ * SIZE_MAX). */
+static struct trace *
+read_dir(struct load_grow *g, char **err)
+{
+	struct load_ctx ctx = { .path = g->path, .opts = &g->o };
+	mapfile_record_begin();
+	for (int pass = 0; pass < 2; pass++) {
+		if (g->b == NULL) {
+			g->b = builder_new(g->path);
+			builder_open_to_now(g->b);
+			ctx.b = g->b;
+			g->state = g->r->grow_begin(&ctx);
+		}
+		ctx.b = g->b;
+		if (g->r->grow_feed(g->state, &ctx, 0) != SIZE_MAX)
+			break;
+		forget(g);
+		g->restarts++;
+	}
+	if (g->b == NULL || load_cancelled(&ctx)) {
+		mapfile_record_drop();
+		*err = xstrdup("stopped");
+		return NULL;
+	}
+	return finish_copy(g, &ctx, NULL, err);
+}
+
+void
+load_grow_beacons(struct load_grow *g, const struct stream_beacon *b,
+    size_t n)
+{
+	g->o.beacons = b;
+	g->o.nbeacons = n;
+}
+
 struct trace *
 load_grow_read(struct load_grow *g, char **err)
 {
@@ -90,6 +157,8 @@ load_grow_read(struct load_grow *g, char **err)
 		*err = xstrdup(strerror(errno));
 		return NULL;
 	}
+	if (S_ISDIR(st.st_mode))
+		return read_dir(g, err);
 	struct mapped_file m;
 	mapfile_record_begin();
 	if (mapfile_open(g->path, &m, err) != 0) {
@@ -156,25 +225,7 @@ load_grow_read(struct load_grow *g, char **err)
 		*err = xstrdup("stopped");
 		return NULL;
 	}
-	struct builder *copy = builder_copy(g->b);
-	ctx.b = copy;
-	int rc = g->r->grow_end(g->state, &ctx);
-	mapfile_close(&m);
-	struct trace *t = builder_finish(copy);
-	t->files = mapfile_record_end(&t->nfiles);
-	if (rc != 0) {
-		for (size_t i = 0; i < t->ndiags; i++)
-			if (t->diags[i].level == DIAG_ERROR) {
-				*err = xstrdup(t->diags[i].text);
-				break;
-			}
-		if (*err == NULL)
-			*err = xasprintf("cannot read this %s trace",
-			    g->r->name);
-		trace_free(t);
-		return NULL;
-	}
-	return t;
+	return finish_copy(g, &ctx, &m, err);
 }
 
 uint64_t

@@ -9,6 +9,9 @@
  * A file that was not only appended to (shorter, another file under the
  * name, or its first or last read bytes changed) is read again from its
  * start, as a new load.
+ *
+ * A directory (a CTF trace's) is read as it grows by its reader, which
+ * tells when it must be read again from its start (reader.h).
  */
 #ifndef TTV_LOAD_GROW_H
 #define TTV_LOAD_GROW_H
@@ -28,6 +31,10 @@ struct load_grow *load_grow_new(const char *path, const struct reader *r,
 /* The trace as the file is now, or NULL with *err (caller frees) when
  * nothing can be read yet (as load_trace). */
 struct trace *load_grow_read(struct load_grow *g, char **err);
+/* The quiet streams' beacons of the next reads (load_options.beacons;
+ * kept, as the caller's until it gives others). */
+void load_grow_beacons(struct load_grow *g, const struct stream_beacon *b,
+    size_t n);
 /* How many times the file was read from its start (tests, bench). */
 uint64_t load_grow_restarts(const struct load_grow *g);
 void load_grow_free(struct load_grow *g);

@@ -100,7 +100,11 @@ struct reader {
 	 * is read (the file is then read again from its start); grow_end
 	 * does what the end of load() does, into ctx->b, a copy of the
 	 * builder (builder_copy), the state left to go on, and returns as
-	 * load() does. NULL (all four): the reader reads the whole input. */
+	 * load() does. NULL (all four): the reader reads the whole input.
+	 * A directory (ctx->file NULL): grow_feed reads what was added to
+	 * it since the last call (from is 0) and returns 0, or SIZE_MAX
+	 * when it was not only added to and must be read again from its
+	 * start (its state then freed and begun again). */
 	void *(*grow_begin)(struct load_ctx *ctx);
 	size_t (*grow_feed)(void *state, struct load_ctx *ctx, size_t from);
 	int (*grow_end)(void *state, struct load_ctx *ctx);

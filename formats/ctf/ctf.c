@@ -1111,8 +1111,11 @@ calls_apart(struct loader *L)
 	const char *env = ttv_getenv(TTV_ENV_CTF_CALLS);
 	if (env != NULL && strcmp(env, "walk") == 0)
 		return false;
-	/* Kept apart, every call waits in memory until the walk ends. */
-	if (L->ctx->opts != NULL && L->ctx->opts->bounded)
+	/* Kept apart, every call waits in memory until the walk ends; a
+	 * trace being written is read as it grows, its walk never ends
+	 * (and a whole read of it makes the same model that way). */
+	if (L->ctx->opts != NULL && (L->ctx->opts->bounded ||
+	    L->ctx->opts->follow))
 		return false;
 	bool any = false;
 	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
@@ -1194,56 +1197,82 @@ build_calls(struct loader *L)
 		}
 }
 
-static int
-ctf_load(struct load_ctx *ctx)
+/* Metadata that grew while read on: its new event classes planned. */
+static void
+plan_more(void *arg)
 {
-	struct loader L = { .ctx = ctx, .b = ctx->b };
+	plan_classes(arg);
+}
+
+/* Opens the trace and readies the walk (resumable: a reader that goes
+ * on, ctf_reader_resumable); NULL when there is no trace (said). */
+static struct loader *
+loader_open(struct load_ctx *ctx, bool resumable)
+{
+	struct loader *L = xcalloc(1, sizeof *L);
+	L->ctx = ctx;
+	L->b = ctx->b;
 	bool growing = ctx->opts != NULL && ctx->opts->follow;
-	L.r = (growing ? ctf_reader_open_growing : ctf_reader_open)(ctx->path,
-	    on_diag, &L, ctx->opts != NULL ? ctx->opts->progress : NULL,
+	L->r = (growing ? ctf_reader_open_growing : ctf_reader_open)(ctx->path,
+	    on_diag, L, ctx->opts != NULL ? ctx->opts->progress : NULL,
 	    ctx->opts != NULL ? ctx->opts->progress_arg : NULL);
-	if (L.r == NULL) {
+	if (L->r == NULL) {
 		if (!builder_has_errors(ctx->b))
 			builder_note(ctx->b, DIAG_ERROR, "no CTF trace found");
-		return -1;
+		free(L);
+		return NULL;
 	}
-	L.lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
-	L.s_cpu = builder_intern_cstr(L.b, "cpu_id");
-	describe(&L);
+	if (resumable) {
+		ctf_reader_resumable(L->r);
+		ctf_reader_set_meta_hook(L->r, plan_more, L);
+	}
+	L->lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
+	L->s_cpu = builder_intern_cstr(L->b, "cpu_id");
+	describe(L);
 	/* the 2010 RFC's layout, CTF's ancestor (its proposal's version) */
-	if (ctf_reader_trace(L.r, 0)->m->rfc != NULL)
-		builder_set_format(L.b, "ctf", "RFC 1.1 (2010)",
-		    ctf_reader_trace(L.r, 0)->m->byte_order == CTF_BO_BE ?
+	if (ctf_reader_trace(L->r, 0)->m->rfc != NULL)
+		builder_set_format(L->b, "ctf", "RFC 1.1 (2010)",
+		    ctf_reader_trace(L->r, 0)->m->byte_order == CTF_BO_BE ?
 		    "big-endian" : "little-endian");
-	plan_classes(&L);
-	ctf_keys_init(&L.thread_keys);
-	ctf_keys_init(&L.func_keys);
-	if (calls_apart(&L)) {
-		size_t ns = ctf_reader_nstreams(L.r);
-		L.calls = ctf_calls_new(ns);
+	plan_classes(L);
+	ctf_keys_init(&L->thread_keys);
+	ctf_keys_init(&L->func_keys);
+	if (calls_apart(L)) {
+		size_t ns = ctf_reader_nstreams(L->r);
+		L->calls = ctf_calls_new(ns);
 		/* each decoding thread counts in a row of its own: two
 		 * threads counting into one line would pass it back and
 		 * forth at every event */
-		pthread_mutex_init(&L.taken_lock, NULL);
-		L.fseen = xcalloc(ns ? ns : 1, sizeof *L.fseen);
+		pthread_mutex_init(&L->taken_lock, NULL);
+		L->fseen = xcalloc(ns ? ns : 1, sizeof *L->fseen);
 	}
-	ctf_reader_set_raw_hook(L.r, raw_hook, &L, sizeof(struct raw_scratch));
-	ctf_reader_set_raw_run(L.r, raw_run);
-	if (L.calls != NULL)
-		ctf_reader_light_walk(L.r);	/* the hook takes the calls */
-	ctf_reader_start(L.r);
-	uint64_t total = ctf_reader_bytes_total(L.r), next_report = 0;
+	ctf_reader_set_raw_hook(L->r, raw_hook, L, sizeof(struct raw_scratch));
+	ctf_reader_set_raw_run(L->r, raw_run);
+	if (L->calls != NULL)
+		ctf_reader_light_walk(L->r);	/* the hook takes the calls */
+	ctf_reader_start(L->r);
+	return L;
+}
+
+/* Walks what the reader has, into L->b: all of it, or (a reader that
+ * goes on) what comes before until. */
+static void
+loader_walk(struct loader *L, bool all, int64_t until)
+{
+	struct load_ctx *ctx = L->ctx;
+	uint64_t total = ctf_reader_bytes_total(L->r), next_report = 0;
 	const struct ctf_item *it;
-	while (!L.stop && (it = ctf_reader_next(L.r)) != NULL) {
+	while (!L->stop && (it = all ? ctf_reader_next(L->r) :
+	    ctf_reader_next_before(L->r, until)) != NULL) {
 		bool packet = it->kind == CTF_ITEM_PACKET;
 		if (!packet)
-			on_event(&L, it);
+			on_event(L, it);
 		else
-			on_packet(&L, it);
+			on_packet(L, it);
 		/* with the calls kept apart, packets may be nearly all the
 		 * walk sees */
-		if ((++L.nitems & 0xffff) == 0 || packet) {
-			uint64_t done = ctf_reader_bytes_done(L.r);
+		if ((++L->nitems & 0xffff) == 0 || packet) {
+			uint64_t done = ctf_reader_bytes_done(L->r);
 			if (done >= next_report) {
 				load_progress(ctx, done, total);
 				next_report = done + (8u << 20);
@@ -1252,73 +1281,321 @@ ctf_load(struct load_ctx *ctx)
 				break;
 		}
 	}
-	if (L.calls != NULL) {
+	if (L->calls != NULL) {
 		/* no decoding thread may be adding calls any more */
-		ctf_reader_stop(L.r);
-		build_calls(&L);
-		ctf_calls_free(L.calls);
-		for (size_t k = 0; k < L.taken_rows.len; k++)
-			free(L.taken_rows.items[k]);
-		VEC_FREE(&L.taken_rows);
-		pthread_mutex_destroy(&L.taken_lock);
-		for (size_t i = 0; i < ctf_reader_nstreams(L.r); i++) {
-			ctf_ids_free(&L.fseen[i].funcs);
-			ctf_ids_free(&L.fseen[i].classes);
+		ctf_reader_stop(L->r);
+		build_calls(L);
+		ctf_calls_free(L->calls);
+		L->calls = NULL;
+		for (size_t k = 0; k < L->taken_rows.len; k++)
+			free(L->taken_rows.items[k]);
+		VEC_FREE(&L->taken_rows);
+		pthread_mutex_destroy(&L->taken_lock);
+		for (size_t i = 0; i < ctf_reader_nstreams(L->r); i++) {
+			ctf_ids_free(&L->fseen[i].funcs);
+			ctf_ids_free(&L->fseen[i].classes);
 		}
-		free(L.fseen);
+		free(L->fseen);
+		L->fseen = NULL;
 	}
+}
+
+/* What the end of a load says, into L->b: the walk's state is only
+ * read, so that a reader that goes on may say it at each read, into a
+ * copy of its builder. */
+static int
+loader_end(struct loader *L)
+{
+	struct load_ctx *ctx = L->ctx;
+	bool growing = ctx->opts != NULL && ctx->opts->follow;
+	uint64_t total = ctf_reader_bytes_total(L->r);
 	/* with a zero clock offset this is the clock's own origin, which is
 	 * what babeltrace2 prints as the time too */
-	if (L.have_origin)
-		builder_set_wall_origin(L.b, L.origin);
+	if (L->have_origin)
+		builder_set_wall_origin(L->b, L->origin);
 	int64_t horizon;
-	if (growing && L.have_origin && ctf_reader_horizon(L.r,
+	if (growing && L->have_origin && ctf_reader_horizon(L->r,
 	    ctx->opts->beacons, ctx->opts->nbeacons, &horizon))
-		builder_set_complete_until(L.b, (ttv_ns)((uint64_t)horizon -
-		    (uint64_t)L.origin));
-	ctf_lttng_finish(L.lt, L.b);
-	for (size_t i = 0; i < L.infos.len; i++) {
-		if (L.infos.items[i]->count)
-			builder_count(L.b, L.infos.items[i]->name,
-			    L.infos.items[i]->count);
-		free(L.infos.items[i]);
-	}
-	builder_count(L.b, "packets", L.npackets);
-	if (L.ndiscarded)
-		builder_count(L.b, "discarded events", L.ndiscarded);
-	if (L.nlost)
-		builder_count(L.b, "lost packets", L.nlost);
-	if (L.nskipped)
-		builder_count(L.b, "damaged bytes skipped", L.nskipped);
-	uint64_t clamps = 0;
-	for (size_t ti = 0; ti < ctf_reader_ntraces(L.r); ti++)
-		clamps += atomic_load(&ctf_reader_trace(L.r, ti)->m->clock_clamps);
+		builder_set_complete_until(L->b, (ttv_ns)((uint64_t)horizon -
+		    (uint64_t)L->origin));
+	ctf_lttng_finish(L->lt, L->b);
+	for (size_t i = 0; i < L->infos.len; i++)
+		if (L->infos.items[i]->count)
+			builder_count(L->b, L->infos.items[i]->name,
+			    L->infos.items[i]->count);
+	builder_count(L->b, "packets", L->npackets);
+	if (L->ndiscarded)
+		builder_count(L->b, "discarded events", L->ndiscarded);
+	if (L->nlost)
+		builder_count(L->b, "lost packets", L->nlost);
+	if (L->nskipped)
+		builder_count(L->b, "damaged bytes skipped", L->nskipped);
+	uint64_t clamps = ctf_reader_clamps(L->r);
 	if (clamps > 0)
-		builder_note(L.b, DIAG_WARNING, "%llu timestamps out of the "
+		builder_note(L->b, DIAG_WARNING, "%llu timestamps out of the "
 		    "64-bit ns range (before 1678 or after 2262) were clamped "
 		    "to it", (unsigned long long)clamps);
 	load_progress(ctx, total, total);
-	int rc = L.nevents == 0 && L.npackets == 0 &&
-	    builder_has_errors(L.b) ? -1 : 0;
-	VEC_FREE(&L.infos);
-	VEC_FREE(&L.cpus);
-	VEC_FREE(&L.named);
-	VEC_FREE(&L.stream_track);
-	VEC_FREE(&L.stream_text);
-	for (size_t i = 0; i < L.nseen; i++) {
-		free(L.seen[i].t);
-		ctf_ids_free(&L.seen[i].has);
+	return L->nevents == 0 && L->npackets == 0 &&
+	    builder_has_errors(L->b) ? -1 : 0;
+}
+
+static void
+loader_free(struct loader *L)
+{
+	if (L == NULL)
+		return;
+	for (size_t i = 0; i < L->infos.len; i++)
+		free(L->infos.items[i]);
+	VEC_FREE(&L->infos);
+	VEC_FREE(&L->cpus);
+	VEC_FREE(&L->named);
+	VEC_FREE(&L->stream_track);
+	VEC_FREE(&L->stream_text);
+	for (size_t i = 0; i < L->nseen; i++) {
+		free(L->seen[i].t);
+		ctf_ids_free(&L->seen[i].has);
 	}
-	free(L.seen);
-	VEC_FREE(&L.no_addr);
-	ctf_lttng_free(L.lt);
+	free(L->seen);
+	VEC_FREE(&L->no_addr);
+	ctf_lttng_free(L->lt);
 	/* the workers use the key tables until they are stopped */
-	ctf_reader_free(L.r);
-	ctf_keys_free(&L.thread_keys);
-	ctf_keys_free(&L.func_keys);
-	free(L.key_track.items);
-	free(L.key_func.items);
+	ctf_reader_free(L->r);
+	ctf_keys_free(&L->thread_keys);
+	ctf_keys_free(&L->func_keys);
+	free(L->key_track.items);
+	free(L->key_func.items);
+	free(L);
+}
+
+static int
+ctf_load(struct load_ctx *ctx)
+{
+	struct loader *L = loader_open(ctx, false);
+	if (L == NULL)
+		return -1;
+	loader_walk(L, true, 0);
+	int rc = loader_end(L);
+	loader_free(L);
 	return rc;
+}
+
+/* What the walk of the items held past the horizon changes in a loader,
+ * kept to be put back after it: that walk goes into a copy of the
+ * builder (a read's trace), the loader goes on from the horizon. */
+#define SAVE_VEC(sv, v) do {                                              \
+	(sv).n = (v).len;                                                 \
+	(sv).p = xmalloc(((v).len ? (v).len : 1) * sizeof *(v).items);   \
+	if ((v).len)                                                      \
+		memcpy((sv).p, (v).items, (v).len * sizeof *(v).items);  \
+} while (0)
+#define RESTORE_VEC(sv, v) do {                                           \
+	if ((sv).n)                                                       \
+		memcpy((v).items, (sv).p, (sv).n * sizeof *(v).items);   \
+	(v).len = (sv).n;                                                 \
+	free((sv).p);                                                     \
+} while (0)
+
+struct saved_vec {
+	void *p;
+	size_t n;
+};
+
+struct loader_save {
+	struct loader L;	/* the scalars and caches */
+	struct ev_info *infos;
+	struct saved_vec cpus, named, no_addr, stream_track, stream_text;
+	size_t nseen, *seen_n;
+	uint32_t *key_track, *key_func;
+	size_t nkey_track, nkey_func;
+	size_t lt_size;
+};
+
+static uint32_t *
+copy_u32(const uint32_t *p, size_t n)
+{
+	uint32_t *c = xmalloc((n ? n : 1) * sizeof *c);
+	if (n)
+		memcpy(c, p, n * sizeof *c);
+	return c;
+}
+
+static void
+loader_save(const struct loader *L, struct loader_save *s)
+{
+	s->L = *L;
+	s->infos = xmalloc((L->infos.len ? L->infos.len : 1) *
+	    sizeof *s->infos);
+	for (size_t i = 0; i < L->infos.len; i++)
+		s->infos[i] = *L->infos.items[i];
+	SAVE_VEC(s->cpus, L->cpus);
+	SAVE_VEC(s->named, L->named);
+	SAVE_VEC(s->no_addr, L->no_addr);
+	SAVE_VEC(s->stream_track, L->stream_track);
+	SAVE_VEC(s->stream_text, L->stream_text);
+	s->nseen = L->nseen;
+	s->seen_n = xmalloc((L->nseen ? L->nseen : 1) * sizeof *s->seen_n);
+	for (size_t i = 0; i < L->nseen; i++)
+		s->seen_n[i] = L->seen[i].n;
+	s->key_track = copy_u32(L->key_track.items, L->key_track.len);
+	s->nkey_track = L->key_track.len;
+	s->key_func = copy_u32(L->key_func.items, L->key_func.len);
+	s->nkey_func = L->key_func.len;
+	s->lt_size = ctf_lttng_size(L->lt);
+}
+
+static void
+restore_keys(struct key_map *m, uint32_t *saved, size_t n)
+{
+	if (m->len > n)
+		memset(m->items + n, 0, (m->len - n) * sizeof *m->items);
+	if (n)
+		memcpy(m->items, saved, n * sizeof *m->items);
+	free(saved);
+}
+
+/* Puts back what loader_save kept; false when the walk changed what it
+ * cannot put back (the functions and binaries of the cyg-profile
+ * events): the loader is then of no more use. */
+static bool
+loader_restore(struct loader *L, struct loader_save *s)
+{
+	bool same = ctf_lttng_size(L->lt) == s->lt_size;
+	for (size_t i = 0; i < L->infos.len; i++)
+		*L->infos.items[i] = s->infos[i];
+	free(s->infos);
+	RESTORE_VEC(s->cpus, L->cpus);
+	RESTORE_VEC(s->named, L->named);
+	RESTORE_VEC(s->no_addr, L->no_addr);
+	RESTORE_VEC(s->stream_track, L->stream_track);
+	RESTORE_VEC(s->stream_text, L->stream_text);
+	for (size_t i = 0; i < L->nseen; i++) {
+		struct seen *sn = &L->seen[i];
+		size_t n = i < s->nseen ? s->seen_n[i] : 0;
+		if (sn->n == n)
+			continue;
+		/* a track met first past the horizon: the set again */
+		ctf_ids_free(&sn->has);
+		memset(&sn->has, 0, sizeof sn->has);
+		sn->n = n;
+		for (size_t k = 0; k < n; k++)
+			ctf_ids_add(&sn->has, sn->t[k]);
+	}
+	free(s->seen_n);
+	restore_keys(&L->key_track, s->key_track, s->nkey_track);
+	restore_keys(&L->key_func, s->key_func, s->nkey_func);
+	L->kernel_proc = s->L.kernel_proc;
+	L->has_kernel_proc = s->L.has_kernel_proc;
+	memcpy(L->tcache, s->L.tcache, sizeof L->tcache);
+	L->origin = s->L.origin;
+	L->have_origin = s->L.have_origin;
+	L->seq = s->L.seq;
+	L->stop = s->L.stop;
+	L->nitems = s->L.nitems;
+	L->nevents = s->L.nevents;
+	L->npackets = s->L.npackets;
+	L->ndiscarded = s->L.ndiscarded;
+	L->nlost = s->L.nlost;
+	L->nskipped = s->L.nskipped;
+	return same;
+}
+
+/* A trace directory read as it grows (reader.h, grow_*): the reader and
+ * the loader are kept from one read to the next. Each read walks, into
+ * the builder kept, what comes before the horizon (where every indexed
+ * stream is known whole: nothing still to come goes before it), and the
+ * items held past it into the copy of the builder the read's trace is
+ * made from, with the end of the load: the next read walks on from the
+ * horizon with what was appended (ctf_reader_grow). */
+struct ctf_grow {
+	struct loader *L;
+	bool opened;
+	bool spent;		/* the loader cannot go on (loader_restore) */
+};
+
+static void *
+ctf_grow_begin(struct load_ctx *ctx)
+{
+	(void)ctx;
+	return xcalloc(1, sizeof(struct ctf_grow));
+}
+
+/* Up to where the builder kept may be walked: the horizon, or all when
+ * there is none (then going on needs nothing new before what was
+ * walked, which ctf_reader_grow checks). */
+static int64_t
+walk_until(const struct loader *L, const struct load_ctx *ctx)
+{
+	int64_t h;
+	if (!ctf_reader_horizon(L->r, ctx->opts->beacons, ctx->opts->nbeacons,
+	    &h))
+		return INT64_MAX;
+	return h;
+}
+
+static size_t
+ctf_grow_feed(void *state, struct load_ctx *ctx, size_t from)
+{
+	struct ctf_grow *g = state;
+	(void)from;
+	if (!g->opened) {
+		g->opened = true;
+		g->L = loader_open(ctx, true);
+	} else if (g->L == NULL || g->spent) {
+		return SIZE_MAX;
+	} else {
+		g->L->ctx = ctx;
+		g->L->b = ctx->b;
+		if (!ctf_reader_grow(g->L->r))
+			return SIZE_MAX;
+	}
+	if (g->L != NULL) {
+		g->L->ctx = ctx;
+		g->L->b = ctx->b;
+		loader_walk(g->L, false, walk_until(g->L, ctx));
+	}
+	return 0;
+}
+
+static void
+tail_item(void *arg, const struct ctf_item *it)
+{
+	struct loader *L = arg;
+	if (L->stop)
+		return;
+	if (it->kind == CTF_ITEM_PACKET)
+		on_packet(L, it);
+	else
+		on_event(L, it);
+}
+
+static int
+ctf_grow_end(void *state, struct load_ctx *ctx)
+{
+	struct ctf_grow *g = state;
+	if (g->L == NULL)
+		return -1;	/* said at the open */
+	struct builder *b = g->L->b;
+	g->L->ctx = ctx;
+	g->L->b = ctx->b;
+	struct loader_save sv;
+	loader_save(g->L, &sv);
+	ctf_reader_tail(g->L->r, tail_item, g->L);
+	int rc = loader_end(g->L);
+	if (!loader_restore(g->L, &sv))
+		g->spent = true;
+	g->L->b = b;
+	return rc;
+}
+
+static void
+ctf_grow_free(void *state)
+{
+	struct ctf_grow *g = state;
+	if (g == NULL)
+		return;
+	loader_free(g->L);
+	free(g);
 }
 
 const struct reader ctf_reader = {
@@ -1327,4 +1604,8 @@ const struct reader ctf_reader = {
 	    "its metadata file",
 	.probe = ctf_probe,
 	.load = ctf_load,
+	.grow_begin = ctf_grow_begin,
+	.grow_feed = ctf_grow_feed,
+	.grow_end = ctf_grow_end,
+	.grow_free = ctf_grow_free,
 };

@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "mapfile.h"
+#include "strtab.h"
 #include "reader.h"
 #include "env.h"
 #include "ctf_dir.h"
@@ -55,6 +56,9 @@
 #define BATCH_MIN_ITEMS 16
 #define BATCH_MIN_VALS 64
 #define PIPE_MIN_BYTES ((uint64_t)16 << 20)
+/* The first bytes of a stream file hashed: a file rewritten rather than
+ * appended to is told there (ctf_reader_grow). */
+#define HEAD_BYTES 4096
 
 /* A message met while filling a batch, said when the walk gets there. */
 struct batch_msg {
@@ -73,9 +77,20 @@ struct batch {
 	ctf_vals vals;		/* values of events and packet contexts */
 	uint64_t start_off;	/* the packet holding the first item */
 	bool end;		/* the stream has nothing after these items */
+	bool dry;		/* ...yet: the end of what it holds now (a
+				 * reader that goes on, ctf_reader_grow) */
+	uint32_t gen;		/* the oldest bytes of the file it points
+				 * into (ctf_stream_slot.map_gen) */
 	char *err;		/* why it ended, if by an error */
 	int64_t err_off;
 	VEC(struct batch_msg) msgs;
+};
+
+/* A stream file's bytes before it grew, and which mapping they were. */
+struct old_bytes {
+	struct mapped_file mf;
+	unsigned char *copy;
+	uint32_t gen;
 };
 
 struct ctf_stream_slot {
@@ -119,6 +134,20 @@ struct ctf_stream_slot {
 	 * kept apart: the index goes when the stream ends */
 	bool has_last;
 	uint64_t last_end, last_class;
+	/* a reader that goes on (ctf_reader_grow): the stream read all it
+	 * held, at a packet's end, and waits for more (parked: out of the
+	 * heap, its bytes and state kept); the file as it was mapped, and a
+	 * hash of its first bytes, to tell a file rewritten */
+	bool dry, parked;
+	uint64_t file_size, dev, ino, head_hash;
+	/* a reader that goes on decodes all a stream holds ahead (the
+	 * batches after cur, in order), for the walk of what is held past
+	 * the horizon (ctf_reader_tail); the mappings of the file before
+	 * it grew, which what is held may point into */
+	VEC(struct batch *) pend;
+	VEC(struct old_bytes) old;
+	uint32_t map_gen;	/* mappings made before the one in use */
+	uint32_t pkt_gen;	/* the one the open packet began in */
 };
 
 /* What a filling thread takes along: its scratch for the raw hook, and
@@ -139,6 +168,22 @@ struct ctf_reader {
 	/* the trace is being written (ctf_reader_open_growing): only what
 	 * the indexes list is read, an empty metadata file is no trace yet */
 	bool growing;
+	/* goes on from where it stopped (ctf_reader_grow): no workers, and
+	 * a stream at the end of what it holds waits instead of ending;
+	 * unresumable: something was said or seen that a read going on
+	 * could not say as a whole read would (read again from the start) */
+	bool resumable, unresumable;
+	/* the greatest (time, order) the walk handed out */
+	bool any_out;
+	int64_t max_ns;
+	uint64_t max_order;
+	size_t nwalk_skipped;	/* what the walk for traces did not enter */
+	bool opened_file;	/* a metadata file, not a directory */
+	size_t nslots;		/* the fillers' slots are for this many */
+	/* called when a trace's metadata grew, before anything is decoded
+	 * with it: the new event classes are planned (ctf_reader_grow) */
+	void (*meta_hook)(void *arg);
+	void *meta_hook_arg;
 	ctf_progress_fn progress;	/* while looking for traces */
 	void *progress_arg;
 	struct ctf_trace **traces;
@@ -216,6 +261,7 @@ static void
 walk_skipped(void *arg, const char *rel, const char *why)
 {
 	struct ctf_reader *r = arg;
+	r->nwalk_skipped++;
 	diag(r, false, rel[0] ? rel : ".", -1, "%s", why);
 }
 
@@ -276,6 +322,12 @@ read_small(const char *full, struct ctf_stream_slot *ss)
 static int
 open_data(const char *full, struct ctf_stream_slot *ss, char **err)
 {
+	struct stat st;
+	if (stat(full, &st) == 0) {
+		ss->file_size = (uint64_t)st.st_size;
+		ss->dev = (uint64_t)st.st_dev;
+		ss->ino = (uint64_t)st.st_ino;
+	}
 	if (read_small(full, ss))
 		return 0;
 	if (mapfile_open(full, &ss->mf, err) < 0)
@@ -289,11 +341,58 @@ open_data(const char *full, struct ctf_stream_slot *ss, char **err)
 /* What a stream holds that its end no longer needs: its batches, its
  * bytes, its index, its decoding state. What the walk's items named
  * (path, trace, index) stays. */
+/* The bytes of the file before it grew, no longer pointed into. */
+static void
+old_bytes_free(struct ctf_stream_slot *ss)
+{
+	for (size_t i = 0; i < ss->old.len; i++) {
+		mapfile_close(&ss->old.items[i].mf);
+		free(ss->old.items[i].copy);
+	}
+	VEC_FREE(&ss->old);
+}
+
+/* The oldest mapping what a stream holds points into. */
+static uint32_t
+oldest_gen(const struct ctf_stream_slot *ss)
+{
+	uint32_t g = ss->in_packet ? ss->pkt_gen : ss->map_gen;
+	if (ss->cur != NULL && ss->cur->gen < g)
+		g = ss->cur->gen;
+	for (size_t i = 0; i < ss->pend.len; i++)
+		if (ss->pend.items[i]->gen < g)
+			g = ss->pend.items[i]->gen;
+	return g;
+}
+
+/* Unmaps the bytes nothing points into any more: a stream always held
+ * past the horizon keeps only the mappings its held items need. */
+static void
+old_bytes_trim(struct ctf_stream_slot *ss)
+{
+	uint32_t g = oldest_gen(ss);
+	size_t k = 0;
+	for (size_t i = 0; i < ss->old.len; i++) {
+		struct old_bytes *o = &ss->old.items[i];
+		if (o->gen < g) {
+			mapfile_close(&o->mf);
+			free(o->copy);
+		} else {
+			ss->old.items[k++] = *o;
+		}
+	}
+	ss->old.len = k;
+}
+
 static void
 stream_release(struct ctf_stream_slot *ss)
 {
 	batch_free(ss->cur);
 	ss->cur = NULL;
+	for (size_t k = 0; k < ss->pend.len; k++)
+		batch_free(ss->pend.items[k]);
+	VEC_FREE(&ss->pend);
+	old_bytes_free(ss);
 	for (size_t k = 0; k < ss->nready; k++)
 		batch_free(ss->ring[(ss->ready_head + k) % NBATCH]);
 	ss->nready = 0;
@@ -403,6 +502,9 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	}
 	ss->s.diag = batch_diag;
 	ss->s.diag_arg = ss;
+	if (r->growing)
+		ss->head_hash = hash_bytes(ss->s.data, ss->s.size <
+		    HEAD_BYTES ? ss->s.size : HEAD_BYTES);
 	r->bytes_total += ss->s.size;
 	if (r->nstreams == r->capstreams) {
 		r->capstreams = r->capstreams ? 2 * r->capstreams : 16;
@@ -447,6 +549,24 @@ add_stream_of(struct ctf_reader *r, struct ctf_trace *t, const char *srel,
 	}
 }
 
+/* A hash of the first size bytes of a file (the metadata): false when
+ * they cannot be read. */
+static bool
+file_hash(const char *path, uint64_t size, uint64_t *h)
+{
+	struct mapped_file mf;
+	char *err = NULL;
+	if (mapfile_open(path, &mf, &err) != 0) {
+		free(err);
+		return false;
+	}
+	bool ok = mf.size >= size;
+	if (ok)
+		*h = hash_bytes(mf.data, (size_t)size);
+	mapfile_close(&mf);
+	return ok;
+}
+
 static void
 add_trace(struct ctf_reader *r, const char *rel)
 {
@@ -459,10 +579,11 @@ add_trace(struct ctf_reader *r, const char *rel)
 		free(mpath);
 		return;
 	}
+	bool known = stat(full, &st) == 0;
 	struct ctf_meta *m = ctf_metadata_load(full, mpath, r->growing,
 	    r->diag, r->arg);
-	free(full);
 	if (m == NULL) {
+		free(full);
 		free(mpath);
 		return;
 	}
@@ -472,6 +593,16 @@ add_trace(struct ctf_reader *r, const char *rel)
 	t->m = m;
 	t->hostname = ctf_env_str(m, "hostname");
 	t->index = (int)r->ntraces;
+	/* a trace being written: what tells its metadata grew */
+	if (r->growing && known &&
+	    file_hash(full, (uint64_t)st.st_size, &t->meta_hash)) {
+		t->meta_size = (uint64_t)st.st_size;
+		t->meta_dev = (uint64_t)st.st_dev;
+		t->meta_ino = (uint64_t)st.st_ino;
+		t->meta_mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 +
+		    st.st_mtim.tv_nsec;
+	}
+	free(full);
 	push_trace(r, t);
 
 	char *dfull = join(r->root, rel);
@@ -491,6 +622,7 @@ add_trace(struct ctf_reader *r, const char *rel)
 				 * would show another file's bytes. */
 				diag(r, false, srel, -1, "not a stream: %s, "
 				    "skipped", why);
+				t->nskipped++;
 				break;
 			case CTF_FILE_SUBDIR:
 				break;
@@ -709,7 +841,7 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	uint64_t off;
 	bt->n = bt->npkts = 0;
 	bt->vals.len = 0;
-	bt->end = false;
+	bt->end = bt->dry = false;
 	free(bt->err);
 	bt->err = NULL;
 	for (size_t i = 0; i < bt->msgs.len; i++)
@@ -717,6 +849,7 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	bt->msgs.len = 0;
 	ss->filling = bt;
 	bt->start_off = s->pkt_off;
+	bt->gen = ss->in_packet ? ss->pkt_gen : ss->map_gen;
 	ss->pkt_noted = false;
 	lend(fl, ss);
 	/* events the hook takes make no items: a bound of their own keeps
@@ -727,6 +860,16 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		batch_room(bt);
 		if (!ss->in_packet) {
 			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
+			if (rc == 0 && r->resumable) {
+				/* the end of what it holds now: a whole read
+				 * would say what ctf_stream_end says here, and
+				 * a read going on could not say it again */
+				if (s->ts_back > 0)
+					fl->r->unresumable = true;
+				ctf_stream_end(s);
+				bt->end = bt->dry = true;
+				break;
+			}
 			if (rc <= 0)
 				ctf_stream_end(s);
 			if (rc < 0) {
@@ -738,6 +881,7 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				break;
 			}
 			ss->in_packet = true;
+			ss->pkt_gen = ss->map_gen;
 			clk = s->sc->clock;
 			uint64_t disc = 0, lost = 0;
 			if (s->has_disc && s->disc != s->disc_prev)
@@ -952,6 +1096,23 @@ worker_main(void *arg)
 static struct batch *
 next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
+	if (r->resumable) {
+		/* decoded ahead, else now */
+		if (ss->pend.len > 0) {
+			struct batch *bt = ss->pend.items[0];
+			memmove(ss->pend.items, ss->pend.items + 1,
+			    (ss->pend.len - 1) * sizeof *ss->pend.items);
+			ss->pend.len--;
+			return bt;
+		}
+		if (ss->ended)
+			return NULL;
+		struct batch *bt = batch_new(r->batch_cap);
+		fill(r->self, ss, bt);
+		if (bt->end)
+			ss->ended = true;
+		return bt;
+	}
 	if (r->nworkers > 0)
 		pthread_mutex_lock(&r->lock);
 	struct batch *bt = NULL;
@@ -996,6 +1157,10 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 static void
 give_back(struct ctf_reader *r, struct ctf_stream_slot *ss, struct batch *bt)
 {
+	if (r->resumable) {
+		batch_free(bt);
+		return;
+	}
 	if (r->nworkers > 0)
 		pthread_mutex_lock(&r->lock);
 	ss->spare[ss->nspare++] = bt;
@@ -1031,6 +1196,7 @@ next_head(struct ctf_reader *r, struct ctf_stream_slot *ss)
 			say_msgs(r, ss, SIZE_MAX);
 			ss->cur = NULL;
 			bool end = bt->end;
+			ss->dry = bt->dry;
 			if (bt->err != NULL)
 				diag(r, true, ss->s.path, bt->err_off, "%s",
 				    bt->err);
@@ -1085,6 +1251,17 @@ retire(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	ss->retired = true;
 	if (r->nworkers > 0)
 		pthread_mutex_unlock(&r->lock);
+}
+
+/* A stream with nothing more for now: parked, to go on when its file
+ * grows (a reader that goes on), else done with. */
+static void
+stream_done(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	if (r->resumable && ss->dry)
+		ss->parked = true;
+	else
+		retire(r, ss);
 }
 
 /* Moves a stream to its next item (ss->head); false when it has none. */
@@ -1208,6 +1385,7 @@ open_reader(const char *path, bool growing, ctf_diag_fn dfn, void *arg,
 		ctf_dir_walk(path, &w);
 	} else {
 		/* the metadata file itself: its directory is the trace */
+		r->opened_file = true;
 		const char *slash = strrchr(path, '/');
 		r->root = slash ? xstrndup(path, (size_t)(slash - path)) :
 		    xstrdup(".");
@@ -1280,6 +1458,10 @@ worker_count(const struct ctf_reader *r)
 	if (env != NULL && *env != '\0')
 		min = strtoull(env, NULL, 10);
 	long cpus = ttv_cpus();
+	/* a reader that goes on parks its streams between reads, which
+	 * the workers' queues do not know of */
+	if (r->resumable)
+		return 0;
 	if (r->bytes_total < min || r->nstreams == 0)
 		return 0;
 	if (env == NULL && cpus < 2)
@@ -1324,6 +1506,7 @@ ctf_reader_start(struct ctf_reader *r)
 	for (size_t ti = 0; ti < r->ntraces; ti++)
 		if ((size_t)r->traces[ti]->m->nslots > nslots)
 			nslots = (size_t)r->traces[ti]->m->nslots;
+	r->nslots = nslots;
 	size_t n = worker_count(r);
 	r->nfillers = n + 1;
 	r->fillers = xcalloc(n + 1, sizeof *r->fillers);
@@ -1358,7 +1541,7 @@ ctf_reader_start(struct ctf_reader *r)
 		if (advance(r, r->streams[i]))
 			heap_push(r, r->streams[i]);
 		else
-			retire(r, r->streams[i]);
+			stream_done(r, r->streams[i]);
 	}
 }
 
@@ -1400,7 +1583,7 @@ ctf_reader_next(struct ctf_reader *r)
 			else
 				ss = heap_replace_top(r, l);
 		} else
-			retire(r, l);
+			stream_done(r, l);
 	}
 	if (ss == NULL) {
 		if (r->nheap == 0)
@@ -1408,6 +1591,12 @@ ctf_reader_next(struct ctf_reader *r)
 		ss = heap_pop(r);
 	}
 	r->last = ss;
+	if (r->resumable && (!r->any_out || ss->head_ns > r->max_ns ||
+	    (ss->head_ns == r->max_ns && ss->order > r->max_order))) {
+		r->any_out = true;
+		r->max_ns = ss->head_ns;
+		r->max_order = ss->order;
+	}
 	return ss->head;
 }
 
@@ -1459,6 +1648,9 @@ ctf_reader_free(struct ctf_reader *r)
 	free(r->streams);
 	for (size_t i = 0; i < r->ntraces; i++) {
 		ctf_meta_free(r->traces[i]->m);
+		for (size_t k = 0; k < r->traces[i]->nold_m; k++)
+			ctf_meta_free(r->traces[i]->old_m[k]);
+		free(r->traces[i]->old_m);
 		free(r->traces[i]->dir);
 		free(r->traces[i]->metadata_path);
 		free(r->traces[i]);
@@ -1499,3 +1691,587 @@ ctf_reader_bytes_done(const struct ctf_reader *r)
 	/* what the walk has reached, not what the workers have */
 	return r->bytes_done;
 }
+
+/* --- a reader that goes on (ctf_reader_grow) --- */
+
+void
+ctf_reader_set_meta_hook(struct ctf_reader *r, void (*fn)(void *arg),
+    void *arg)
+{
+	r->meta_hook = fn;
+	r->meta_hook_arg = arg;
+}
+
+uint64_t
+ctf_reader_clamps(const struct ctf_reader *r)
+{
+	uint64_t n = 0;
+	for (size_t ti = 0; ti < r->ntraces; ti++) {
+		const struct ctf_trace *t = r->traces[ti];
+		n += atomic_load(&t->m->clock_clamps);
+		for (size_t k = 0; k < t->nold_m; k++)
+			n += atomic_load(&t->old_m[k]->clock_clamps);
+	}
+	return n;
+}
+
+void
+ctf_reader_resumable(struct ctf_reader *r)
+{
+	r->resumable = true;
+	/* the 2010 RFC's sections are given by file names, and their
+	 * messages about names at the open: read whole each time */
+	for (size_t i = 0; i < r->ntraces; i++)
+		if (r->traces[i]->m->class_of_file != NULL)
+			r->unresumable = true;
+}
+
+/* What is said while looking at the directory again only counts: said,
+ * it would come after what the walk said, where a whole read says it
+ * first, so the directory is read again from its start instead. */
+static void
+count_diag(void *arg, bool error, const char *file, int64_t off,
+    const char *msg)
+{
+	(void)error;
+	(void)file;
+	(void)off;
+	(void)msg;
+	(*(size_t *)arg)++;
+}
+
+/* The traces a walk finds, and how many entries it did not enter. */
+struct found {
+	VEC(char *) rels;
+	size_t nskip;
+};
+
+static bool
+collect_trace(void *arg, const char *rel)
+{
+	struct found *f = arg;
+	VEC_PUSH(&f->rels, xstrdup(rel));
+	return true;
+}
+
+static void
+collect_skipped(void *arg, const char *rel, const char *why)
+{
+	(void)rel;
+	(void)why;
+	((struct found *)arg)->nskip++;
+}
+
+/* A parked stream's file again, up to what it holds whole now. False
+ * when it was not only appended to. */
+static bool
+regrow(struct ctf_reader *r, struct ctf_stream_slot *ss)
+{
+	struct ctf_stream *s = &ss->s;
+	char *full = join(r->root, s->path);
+	struct stat st;
+	if (stat(full, &st) != 0 || (uint64_t)st.st_dev != ss->dev ||
+	    (uint64_t)st.st_ino != ss->ino ||
+	    (uint64_t)st.st_size < ss->file_size) {
+		free(full);
+		return false;
+	}
+	size_t old_size = s->size;
+	struct ctf_index *old = s->idx;
+	const uint8_t *old_data = s->data;
+	s->idx = NULL;
+	if (ss->parked) {
+		old_bytes_free(ss);
+		mapfile_close(&ss->mf);
+		free(ss->copy);
+	} else {
+		/* what is held and the packet being decoded may point
+		 * into them */
+		VEC_PUSH(&ss->old, ((struct old_bytes){ ss->mf, ss->copy,
+		    ss->map_gen }));
+		ss->map_gen++;
+		old_bytes_trim(ss);
+	}
+	memset(&ss->mf, 0, sizeof ss->mf);
+	ss->copy = NULL;
+	s->data = NULL;
+	s->size = 0;
+	char *err = NULL;
+	int rc = open_data(full, ss, &err);
+	free(full);
+	free(err);
+	if (rc < 0) {
+		ctf_index_free(old);
+		return false;
+	}
+	growing_index(r, ss);
+	/* the packet being decoded goes on in the new bytes */
+	if (s->d.buf != NULL && old_data != NULL && s->d.buf >= old_data &&
+	    s->d.buf <= old_data + old_size)
+		s->d.buf = s->data + (s->d.buf - old_data);
+	bool same = s->size >= old_size &&
+	    hash_bytes(s->data, old_size < HEAD_BYTES ? old_size :
+	    HEAD_BYTES) == ss->head_hash;
+	if (same && old != NULL)
+		same = s->idx != NULL && s->idx->n >= old->n &&
+		    (old->n == 0 || memcmp(s->idx->e, old->e,
+		    old->n * sizeof *old->e) == 0);
+	else if (same)
+		same = s->idx == NULL;
+	if (same && s->idx != NULL) {
+		s->idx->next = old != NULL ? old->next : 0;
+		s->idx->disagreed = old != NULL && old->disagreed;
+		s->idx->diag = batch_diag;
+		s->idx->arg = ss;
+		if (s->idx->n > 0) {
+			const struct ctf_index_entry *e =
+			    &s->idx->e[s->idx->n - 1];
+			ss->has_last = true;
+			ss->last_end = e->ts_end;
+			ss->last_class = e->stream_id;
+		}
+	}
+	ctf_index_free(old);
+	if (!same)
+		return false;
+	r->bytes_total += s->size - old_size;
+	return true;
+}
+
+/* The stream files of trace t as a whole read would take them now, in
+ * its order; *nskip: those it would not read. */
+static char **
+trace_files(struct ctf_reader *r, const struct ctf_trace *t, size_t *n,
+    size_t *nskip)
+{
+	char *dfull = join(r->root, t->dir);
+	size_t nn;
+	char **names = ctf_dir_list(dfull, &nn);
+	free(dfull);
+	char **out = xcalloc(nn + 1, sizeof *out);
+	*n = 0;
+	*nskip = 0;
+	for (size_t i = 0; i < nn; i++) {
+		const char *why;
+		if (strcmp(names[i], "metadata") != 0) {
+			switch (ctf_dir_classify(r->root, t->dir, names[i],
+			    &why)) {
+			case CTF_FILE_STREAM:
+				out[(*n)++] = join(t->dir, names[i]);
+				break;
+			case CTF_FILE_SKIP:
+				(*nskip)++;
+				break;
+			case CTF_FILE_SUBDIR:
+				break;
+			}
+		}
+		free(names[i]);
+	}
+	free(names);
+	return out;
+}
+
+/* Does a grown metadata describe what the old one did, the same way,
+ * and more event classes after them (in the order the loader plans
+ * classes: stream class, then event class)? Then m2 takes the old
+ * classes' user data and raw plans. */
+static bool
+meta_extends(const struct ctf_meta *m, struct ctf_meta *m2, size_t nslots)
+{
+	if (m2->major != m->major || m2->byte_order != m->byte_order ||
+	    m2->rfc != NULL || m->rfc != NULL ||
+	    m2->class_of_file != NULL || m2->nenv != m->nenv ||
+	    m2->nclocks != m->nclocks || m2->nstreams < m->nstreams ||
+	    (size_t)m2->nslots > nslots)
+		return false;
+	for (size_t i = 0; i < m->nenv; i++) {
+		const struct ctf_env *a = &m->env[i], *b = &m2->env[i];
+		if (strcmp(a->key, b->key) != 0 || (a->str == NULL) !=
+		    (b->str == NULL) || (a->str != NULL ?
+		    strcmp(a->str, b->str) != 0 : a->i != b->i))
+			return false;
+	}
+	for (size_t i = 0; i < m->nclocks; i++) {
+		const struct ctf_clock *a = &m->clocks[i], *b = &m2->clocks[i];
+		if (strcmp(a->name, b->name) != 0 || a->freq != b->freq ||
+		    a->offset_s != b->offset_s || a->offset != b->offset)
+			return false;
+	}
+	/* the old classes first, in the same places */
+	for (size_t si = 0; si < m->nstreams; si++) {
+		const struct ctf_stream_class *sc = m->streams[si];
+		const struct ctf_stream_class *sc2 = m2->streams[si];
+		if (sc2->id != sc->id || sc2->nevents < sc->nevents ||
+		    sc2->clock != sc->clock)
+			return false;
+		for (size_t ei = 0; ei < sc->nevents; ei++)
+			if (sc2->events[ei]->id != sc->events[ei]->id ||
+			    strcmp(sc2->events[ei]->name,
+			    sc->events[ei]->name) != 0)
+				return false;
+		/* new events of a stream class before older classes' */
+		if (sc2->nevents > sc->nevents && si + 1 < m->nstreams)
+			return false;
+	}
+	for (size_t si = 0; si < m->nstreams; si++) {
+		const struct ctf_stream_class *sc = m->streams[si];
+		for (size_t ei = 0; ei < sc->nevents; ei++) {
+			const struct ctf_event_class *ec = sc->events[ei];
+			struct ctf_event_class *ec2 = m2->streams[si]->events[ei];
+			ec2->user = ec->user;
+			ec2->raw = ec->raw;
+			memcpy(ec2->pick, ec->pick, sizeof ec2->pick);
+		}
+	}
+	return true;
+}
+
+/* The metadata as it is now: 0 the same, 1 grown (and taken: the old
+ * kept, the new one the trace's), -1 changed otherwise (or grown as it
+ * cannot be taken). */
+static int
+same_metadata(struct ctf_reader *r, struct ctf_trace *t)
+{
+	char *full = join(r->root, t->metadata_path);
+	struct stat st;
+	int rc = -1;
+	uint64_t h;
+	if (stat(full, &st) != 0 || (uint64_t)st.st_dev != t->meta_dev ||
+	    (uint64_t)st.st_ino != t->meta_ino)
+		rc = -1;
+	else if ((uint64_t)st.st_size == t->meta_size &&
+	    (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec ==
+	    t->meta_mtime_ns)
+		rc = 0;
+	else if ((uint64_t)st.st_size > t->meta_size &&
+	    file_hash(full, t->meta_size, &h) && h == t->meta_hash &&
+	    r->meta_hook != NULL) {
+		/* grown: new event classes appended, as LTTng does when a
+		 * program registers more */
+		size_t said = 0;
+		ctf_diag_fn d = r->diag;
+		void *a = r->arg;
+		r->diag = count_diag;
+		r->arg = &said;
+		struct ctf_meta *m2 = ctf_metadata_load(full,
+		    t->metadata_path, r->growing, r->diag, r->arg);
+		r->diag = d;
+		r->arg = a;
+		uint64_t h2;
+		if (m2 != NULL && (size_t)m2->nslots > r->nslots) {
+			/* no filler holds a stream between batches */
+			for (size_t i = 0; i < r->nfillers; i++)
+				ctf_slots_grow(&r->fillers[i].share,
+				    (size_t)m2->nslots);
+			r->nslots = (size_t)m2->nslots;
+		}
+		if (m2 != NULL && said == 0 && meta_extends(t->m, m2,
+		    r->nslots) && file_hash(full, (uint64_t)st.st_size, &h2)) {
+			t->old_m = xreallocarray(t->old_m, t->nold_m + 1,
+			    sizeof *t->old_m);
+			t->old_m[t->nold_m++] = t->m;
+			t->m = m2;
+			t->meta_size = (uint64_t)st.st_size;
+			t->meta_hash = h2;
+			t->meta_mtime_ns = (int64_t)st.st_mtim.tv_sec *
+			    1000000000 + st.st_mtim.tv_nsec;
+			/* the new classes planned, then readied for
+			 * decoding */
+			r->meta_hook(r->meta_hook_arg);
+			for (size_t i = 0; i < m2->nstreams; i++)
+				ctf_stream_prepare(m2, m2->streams[i]);
+			rc = 1;
+		} else {
+			ctf_meta_free(m2);
+		}
+	}
+	free(full);
+	return rc;
+}
+
+/* The directory's traces as they are now: the same as when opened, the
+ * streams of the last one maybe more. New streams are added (they come
+ * last in a whole read's order too). */
+static bool
+same_traces(struct ctf_reader *r)
+{
+	struct found f = { 0 };
+	if (r->opened_file) {
+		/* a metadata file opened: its directory is the trace */
+		VEC_PUSH(&f.rels, xstrdup(""));
+	} else {
+		ctf_dir_walk(r->root, &(struct ctf_dir_walk){
+		    .trace = collect_trace, .skipped = collect_skipped,
+		    .arg = &f });
+	}
+	bool ok = f.nskip == r->nwalk_skipped && f.rels.len == r->ntraces;
+	for (size_t i = 0; ok && i < f.rels.len; i++)
+		ok = strcmp(f.rels.items[i], r->traces[i]->dir) == 0 &&
+		    same_metadata(r, r->traces[i]) >= 0;
+	for (size_t i = 0; i < f.rels.len; i++)
+		free(f.rels.items[i]);
+	VEC_FREE(&f.rels);
+	if (!ok)
+		return false;
+	/* each trace's streams: those read, then (the last trace only) new
+	 * ones */
+	size_t k = 0;
+	for (size_t ti = 0; ok && ti < r->ntraces; ti++) {
+		struct ctf_trace *t = r->traces[ti];
+		size_t n, ns;
+		char **files = trace_files(r, t, &n, &ns);
+		size_t j = 0;
+		ok = ns == t->nskipped;
+		for (; ok && k < r->nstreams && r->streams[k]->s.trace == t;
+		    k++, j++)
+			ok = j < n && strcmp(files[j], r->streams[k]->s.path) ==
+			    0;
+		if (ok && j < n && ti + 1 < r->ntraces)
+			ok = false;	/* would come before other streams */
+		for (; ok && j < n; j++) {
+			size_t before = r->nstreams;
+			size_t said = 0;
+			ctf_diag_fn d = r->diag;
+			void *a = r->arg;
+			r->diag = count_diag;
+			r->arg = &said;
+			add_stream(r, t, files[j]);
+			r->diag = d;
+			r->arg = a;
+			ok = r->nstreams == before + 1 && said == 0;
+		}
+		for (size_t i = 0; i < n; i++)
+			free(files[i]);
+		free(files);
+	}
+	return ok;
+}
+
+/* The batch a stream's decoding filled last (NULL: none held). */
+static struct batch *
+last_held(struct ctf_stream_slot *ss)
+{
+	return ss->pend.len > 0 ? ss->pend.items[ss->pend.len - 1] : ss->cur;
+}
+
+bool
+ctf_reader_grow(struct ctf_reader *r)
+{
+	if (!r->resumable || r->unresumable || r->last != NULL)
+		return false;
+	size_t had = r->nstreams;
+	if (!same_traces(r))
+		return false;
+	r->heap = xreallocarray(r->heap, r->nstreams + 1, sizeof *r->heap);
+	size_t said = 0;
+	ctf_diag_fn d = r->diag;
+	void *a = r->arg;
+	r->diag = count_diag;
+	r->arg = &said;
+	bool ok = true;
+	/* the earliest first item of the streams that go on now */
+	bool any_new = false;
+	int64_t new_ns = 0;
+	uint64_t new_order = 0;
+	for (size_t i = 0; ok && i < r->nstreams; i++) {
+		struct ctf_stream_slot *ss = r->streams[i];
+		if (i < had && ss->retired) {
+			/* ended by damage: the same file, or read again */
+			char *full = join(r->root, ss->s.path);
+			struct stat st;
+			ok = stat(full, &st) == 0 &&
+			    (uint64_t)st.st_size == ss->file_size &&
+			    (uint64_t)st.st_ino == ss->ino;
+			free(full);
+			continue;
+		}
+		if (i < had) {
+			size_t size = ss->s.size;
+			ok = regrow(r, ss);
+			if (!ok || ss->s.size == size)
+				continue;
+			if (!ss->parked) {
+				/* held past the horizon: its decoding goes
+				 * on after what it holds */
+				struct batch *bt = last_held(ss);
+				if (bt != NULL && bt->dry)
+					bt->end = bt->dry = false;
+				ss->ended = ss->dry = false;
+				continue;
+			}
+			ss->parked = ss->dry = ss->ended = false;
+		}
+		if (advance(r, ss)) {
+			heap_push(r, ss);
+			if (!any_new || ss->head_ns < new_ns ||
+			    (ss->head_ns == new_ns && ss->order < new_order)) {
+				new_ns = ss->head_ns;
+				new_order = ss->order;
+			}
+			any_new = true;
+		} else {
+			stream_done(r, ss);
+		}
+	}
+	r->diag = d;
+	r->arg = a;
+	if (!ok || said > 0 || r->unresumable)
+		return false;
+	/* what comes now must come after all that the walk handed out, as
+	 * in a whole read's merge: a stream's first new item earlier than
+	 * that would have come before some of it */
+	if (any_new && r->any_out && (new_ns < r->max_ns ||
+	    (new_ns == r->max_ns && new_order < r->max_order)))
+		return false;
+	return true;
+}
+
+const struct ctf_item *
+ctf_reader_next_before(struct ctf_reader *r, int64_t until)
+{
+	if (!r->started)
+		ctf_reader_start(r);
+	if (r->last != NULL) {
+		struct ctf_stream_slot *l = r->last;
+		r->last = NULL;
+		if (advance(r, l))
+			heap_push(r, l);
+		else
+			stream_done(r, l);
+	}
+	if (r->nheap == 0 || r->heap[0]->head_ns >= until)
+		return NULL;
+	struct ctf_stream_slot *ss = heap_pop(r);
+	r->last = ss;
+	if (!r->any_out || ss->head_ns > r->max_ns ||
+	    (ss->head_ns == r->max_ns && ss->order > r->max_order)) {
+		r->any_out = true;
+		r->max_ns = ss->head_ns;
+		r->max_order = ss->order;
+	}
+	return ss->head;
+}
+
+/* A place in what a stream holds past the horizon, for the walk of it
+ * that leaves the reader as it was (ctf_reader_tail). */
+struct cursor {
+	struct ctf_stream_slot *ss;
+	size_t b;		/* 0: ss->cur, k: ss->pend.items[k - 1] */
+	size_t pos, msg_next;
+	const struct ctf_item *head;
+};
+
+static struct batch *
+cursor_batch(const struct cursor *c)
+{
+	return c->b == 0 ? c->ss->cur : c->ss->pend.items[c->b - 1];
+}
+
+/* say_msgs, from the cursor's place. */
+static void
+cursor_msgs(struct ctf_reader *r, struct cursor *c, size_t upto)
+{
+	const struct batch *bt = cursor_batch(c);
+	while (c->msg_next < bt->msgs.len &&
+	    bt->msgs.items[c->msg_next].before <= upto) {
+		const struct batch_msg *m = &bt->msgs.items[c->msg_next++];
+		diag(r, m->error, c->ss->s.path, m->off, "%s", m->text);
+	}
+}
+
+/* advance() and next_head(), on a cursor. */
+static bool
+cursor_advance(struct ctf_reader *r, struct cursor *c)
+{
+	struct batch *bt = cursor_batch(c);
+	if (++c->pos < bt->n) {
+		cursor_msgs(r, c, c->pos);
+		c->head = &bt->items[c->pos];
+		return true;
+	}
+	for (;;) {
+		cursor_msgs(r, c, SIZE_MAX);
+		if (bt->err != NULL)
+			diag(r, true, c->ss->s.path, bt->err_off, "%s",
+			    bt->err);
+		if (bt->end || c->b >= c->ss->pend.len)
+			return false;
+		c->b++;
+		c->pos = 0;
+		c->msg_next = 0;
+		bt = cursor_batch(c);
+		cursor_msgs(r, c, 0);
+		if (bt->n > 0) {
+			c->head = &bt->items[0];
+			return true;
+		}
+	}
+}
+
+static bool
+cursor_before(const struct cursor *a, const struct cursor *b)
+{
+	if (a->head->ns != b->head->ns)
+		return a->head->ns < b->head->ns;
+	return a->ss->order < b->ss->order;
+}
+
+static void
+cursor_sift(struct cursor **h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t m = i, l = 2 * i + 1;
+		if (l < n && cursor_before(h[l], h[m]))
+			m = l;
+		if (l + 1 < n && cursor_before(h[l + 1], h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		struct cursor *t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+void
+ctf_reader_tail(struct ctf_reader *r,
+    void (*fn)(void *arg, const struct ctf_item *it), void *arg)
+{
+	if (r->last != NULL || r->nheap == 0)
+		return;
+	size_t n = r->nheap;
+	struct cursor *cs = xcalloc(n, sizeof *cs);
+	struct cursor **h = xcalloc(n, sizeof *h);
+	for (size_t i = 0; i < n; i++) {
+		struct ctf_stream_slot *ss = r->heap[i];
+		/* all it holds, decoded */
+		while (!ss->ended) {
+			struct batch *bt = batch_new(r->batch_cap);
+			fill(r->self, ss, bt);
+			if (bt->end)
+				ss->ended = true;
+			VEC_PUSH(&ss->pend, bt);
+		}
+		cs[i] = (struct cursor){ ss, 0, ss->pos, ss->msg_next,
+		    ss->head };
+		h[i] = &cs[i];
+	}
+	for (size_t i = n / 2; i-- > 0;)
+		cursor_sift(h, n, i);
+	struct cursor *last = NULL;
+	for (;;) {
+		if (last != NULL && !cursor_advance(r, last)) {
+			h[0] = h[--n];
+		}
+		if (n == 0)
+			break;
+		cursor_sift(h, n, 0);
+		last = h[0];
+		fn(arg, last->head);
+	}
+	free(h);
+	free(cs);
+}
+

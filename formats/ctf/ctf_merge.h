@@ -42,6 +42,40 @@ struct stream_beacon;
 bool ctf_reader_horizon(const struct ctf_reader *r,
     const struct stream_beacon *beacons, size_t nbeacons, int64_t *ns);
 void ctf_reader_free(struct ctf_reader *r);
+/* A reader of a trace being written that goes on from where it stopped
+ * (--follow): before ctf_reader_start. Its streams are decoded on the
+ * calling thread, and one at the end of what it holds waits for more. */
+void ctf_reader_resumable(struct ctf_reader *r);
+/* Once the walk handed out its last item: takes what the directory
+ * holds now that it did not, and the walk goes on with it. True when
+ * the walk that goes on hands out what a whole read of the directory
+ * would after what was handed out (the streams were only appended to,
+ * new streams come after the others in the walk's order, the metadata
+ * (or grown by new event classes only) and the traces are the same,
+ * and nothing new comes before what was
+ * handed out); false when the directory must be read again from its
+ * start (the reader is then of no more use). */
+bool ctf_reader_grow(struct ctf_reader *r);
+/* What ctf_reader_grow calls when a trace's metadata grew by new event
+ * classes (the old ones the same, first): the new classes, those whose
+ * user is NULL, are to be planned (their raw flags set) before anything
+ * is decoded with them. Without it, metadata that grew is read again
+ * from the start. */
+void ctf_reader_set_meta_hook(struct ctf_reader *r, void (*fn)(void *arg),
+    void *arg);
+/* Timestamps clamped to the 64-bit ns range, in all the metadata read. */
+uint64_t ctf_reader_clamps(const struct ctf_reader *r);
+/* A reader that goes on walks up to a horizon: the next item if it comes
+ * before until (ns), else NULL (what is left stays held for the next
+ * walk). */
+const struct ctf_item *ctf_reader_next_before(struct ctf_reader *r,
+    int64_t until);
+/* What is held past the horizon, merged as the walk would, handed to fn
+ * without taking it from the reader (its messages said through diag as
+ * the walk would say them): a read's trace is what was walked and this,
+ * and the next read walks on from the horizon. */
+void ctf_reader_tail(struct ctf_reader *r,
+    void (*fn)(void *arg, const struct ctf_item *it), void *arg);
 /* Stops the workers (they finish the batch they are filling): nothing is
  * decoded, nor the raw hook called, after it returns. */
 void ctf_reader_stop(struct ctf_reader *r);

@@ -498,6 +498,64 @@ if [ -x /usr/bin/time ]; then
 	rm -f "$tmp/fxbig.fxt" "$tmp/growbig.fxt"
 fi
 
+# A CTF directory is read as it grows, not again from its start at each
+# change: a stream written packet by packet (its index entries after its
+# packets, a second stream appearing empty midway, and the metadata
+# growing by an event class as LTTng appends them) costs little more
+# than one whole read of the finished trace to follow, not one whole read
+# per change (about 10 here), and what is told is the finished trace's
+# (its packets, as markers: told as they come).
+if [ -x /usr/bin/time ]; then
+	"$gen/ctfgen" -i -t 1 -S 0 -n 600000 -s 5 -L "$tmp/cpk" "$tmp/ctfbig" \
+	    >/dev/null || fail "ctfgen"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --no-index --markers \
+	    --tsv "$tmp/ctfbig" >"$tmp/fin" 2>/dev/null
+	whole=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	rm -rf "$tmp/growc"
+	mkdir -p "$tmp/growc/index"
+	# the metadata without its last event class (not used with -S 0)
+	ml=$(grep -n '^event {' "$tmp/ctfbig/metadata" | tail -n 1 | cut -d : -f 1)
+	head -n $((ml - 1)) "$tmp/ctfbig/metadata" >"$tmp/growc/metadata"
+	: >"$tmp/growc/chan_0"
+	head -c 16 "$tmp/ctfbig/index/chan_0.idx" >"$tmp/growc/index/chan_0.idx"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --markers \
+	    --tsv "$tmp/growc" >"$tmp/out" 2>/dev/null &
+	timer=$!
+	np=$(wc -l <"$tmp/cpk")
+	es=$(( ($(wc -c <"$tmp/ctfbig/index/chan_0.idx") - 16) / np ))
+	step=$((np / 20 + 1)); k=0
+	while [ $k -lt "$np" ]; do
+		n=$step; [ $((k + n)) -gt "$np" ] && n=$((np - k))
+		off=$(sed -n "$((k + 1))p" "$tmp/cpk" | cut -d ' ' -f 2)
+		end=$(sed -n "$((k + n))p" "$tmp/cpk" | awk '{ print $2 + $3 }')
+		tail -c +$((off + 1)) "$tmp/ctfbig/chan_0" |
+		    head -c $((end - off)) >>"$tmp/growc/chan_0"
+		tail -c +$((16 + k * es + 1)) "$tmp/ctfbig/index/chan_0.idx" |
+		    head -c $((n * es)) >>"$tmp/growc/index/chan_0.idx"
+		k=$((k + n))
+		if [ $k -ge $((np / 2)) ] && [ ! -e "$tmp/growc/chan_1" ]; then
+			: >"$tmp/growc/chan_1"
+			head -c 16 "$tmp/ctfbig/index/chan_1.idx" \
+			    >"$tmp/growc/index/chan_1.idx"
+			tail -n +"$ml" "$tmp/ctfbig/metadata" >>"$tmp/growc/metadata"
+		fi
+		sleep 0.3
+	done
+	wait_rows "$(wc -l <"$tmp/fin")"
+	pid=$(pgrep -P $timer)
+	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
+	wait $timer
+	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	echo "ctf-grow: $grown s of CPU following, $whole s for a whole read"
+	awk -v g="$grown" -v w="$whole" 'BEGIN { exit !(g <= 4 * w + 0.3) }' ||
+	    fail "ctf-grow: $grown s of CPU following 20 pieces, over 4 x $whole + 0.3 s (a whole read each time?)"
+	cut -f 2- "$tmp/out" | sort >"$tmp/a"
+	cut -f 2- "$tmp/fin" | sort >"$tmp/b"
+	cmp -s "$tmp/a" "$tmp/b" ||
+	    fail "ctf-grow: told $(wc -l <"$tmp/a") rows, the finished trace $(wc -l <"$tmp/b"): $(diff "$tmp/a" "$tmp/b" | head -n 3)"
+	rm -rf "$tmp/ctfbig" "$tmp/growc" "$tmp/cpk"
+fi
+
 # The usage: --follow goes with --search or --markers, not --strict.
 "$TTV" --follow --stats "$tmp/cp.log" >/dev/null 2>"$tmp/err"
 [ $? -eq 2 ] || fail "--follow --stats: not a usage error"

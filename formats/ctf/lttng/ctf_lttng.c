@@ -420,9 +420,19 @@ func_addr(struct ctf_lttng *l, struct builder *b, func_id f, int64_t vpid,
 }
 
 size_t
+ctf_lttng_size(const struct ctf_lttng *l)
+{
+	return l->nmap + l->bins.len + l->images.len;
+}
+
+size_t
 ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 {
 	size_t named = 0;
+	/* said once per finish: a trace read as it grows is finished at
+	 * each read, into a copy of its model */
+	for (size_t i = 0; i < l->images.len; i++)
+		l->images.items[i].reported = false;
 	for (size_t i = 0; i < l->capmap; i++) {
 		struct addr_func *e = &l->map[i];
 		if (e->f == 0 || e->named)

@@ -21,6 +21,9 @@ void ctf_lttng_bin(struct ctf_lttng *l, int64_t vpid, uint64_t baddr,
 /* The function of a run-time address (the same one for the same pair). */
 func_id ctf_lttng_func(struct ctf_lttng *l, struct builder *b, int64_t vpid,
     uint64_t addr);
+/* How much it holds (functions, binaries): what changes when a walk
+ * makes a function or meets a binary. */
+size_t ctf_lttng_size(const struct ctf_lttng *l);
 /* Names every function from the binaries; returns how many were named. */
 size_t ctf_lttng_finish(struct ctf_lttng *l, struct builder *b);
 

@@ -536,6 +536,20 @@ ctf_slots_init(struct ctf_slot_share *sh, size_t nslots)
 }
 
 void
+ctf_slots_grow(struct ctf_slot_share *sh, size_t nslots)
+{
+	if (nslots <= sh->nslots)
+		return;
+	sh->v = xreallocarray(sh->v, nslots + 1, sizeof *sh->v);
+	sh->mark = xreallocarray(sh->mark, nslots + 1, sizeof *sh->mark);
+	memset(sh->v + sh->nslots + 1, 0, (nslots - sh->nslots) *
+	    sizeof *sh->v);
+	memset(sh->mark + sh->nslots + 1, 0, (nslots - sh->nslots) *
+	    sizeof *sh->mark);
+	sh->nslots = nslots;
+}
+
+void
 ctf_slots_free(struct ctf_slot_share *sh)
 {
 	free(sh->v);

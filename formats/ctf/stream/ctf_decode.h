@@ -108,6 +108,9 @@ ctf_slot_set(struct ctf_dec *d, int slot, uint64_t v)
 
 /* A thread's slots for traces of at most nslots each. */
 void ctf_slots_init(struct ctf_slot_share *sh, size_t nslots);
+/* Room for traces of nslots each, while no stream holds it (metadata
+ * that grew, read on). */
+void ctf_slots_grow(struct ctf_slot_share *sh, size_t nslots);
 void ctf_slots_free(struct ctf_slot_share *sh);
 /* Lends the slots to the stream whose own map is own, for decoder d. */
 void ctf_slots_lend(struct ctf_slot_share *sh, struct ctf_dec *d,

@@ -101,7 +101,9 @@ packet_open(struct ctf_stream *s, char *err, size_t errsize,
 		return serr(s, err, errsize, erroff, s->pkt_off,
 		    "packet without stream_id in a trace with several "
 		    "stream classes");
-	if (s->sc != NULL && s->sc != sc)
+	/* by id: metadata that grew while read on (ctf_reader_grow) gives
+	 * the same class anew */
+	if (s->sc != NULL && s->sc->id != sc->id)
 		return serr(s, err, errsize, erroff, s->pkt_off,
 		    "packet of another stream class in the same stream");
 	s->sc = sc;

@@ -94,6 +94,16 @@ struct ctf_trace {
 	struct ctf_meta *m;
 	const char *hostname;
 	int index;
+	/* the metadata file as it was read, and how many of the
+	 * directory's files were not read: a reader that goes on reads
+	 * again from the start when either changes (ctf_reader_grow) */
+	uint64_t meta_size, meta_dev, meta_ino, meta_hash;
+	int64_t meta_mtime_ns;
+	size_t nskipped;
+	/* the metadata before it grew: what was decoded with it, held or
+	 * in a packet still open, points into it */
+	struct ctf_meta **old_m;
+	size_t nold_m;
 };
 
 /* A packet as the items decoded in it see it: the stream's live packet
