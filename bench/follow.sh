@@ -19,14 +19,35 @@
 # 4. the CPU time of one update: a 200 MB CoreProfiler log read, then
 #    five appends of 100 KB, nothing matching (what an update costs
 #    apart from its rows), and ttv's peak RSS; the same with a 200 MB
-#    FXT file (both are read from where the last read stopped).
+#    FXT file (both are read from where the last read stopped); and a
+#    ~190 MB CTF directory (tests/gen/ctfgen, LTTng's layout with its
+#    index) but the last packets of each stream, then five appends of
+#    12 packets of each stream (~100 KB, packets then their index
+#    entries, as LTTng writes them), against a whole read of it;
+# 5. the viewer's key latency while it follows: `ttv --follow` in a pty
+#    (bench/follow_keys.py) on a CoreProfiler log appended 1 MB every
+#    100 ms for 30 s, a pan, zoom or G key every 100 ms; from the key to
+#    the end of the frame answering it, median and p99 (target: p99 under
+#    50 ms).
 #
-# Each part stays under a minute. Daemons, programs and files are the
+# Each part stays under a minute; FOLLOW_PARTS="4 5" runs only those
+# (parts 1 3 4 5 and live, the LTTng parts 2 and 3b; 4cp 4fxt 4ctf run
+# one input of part 4; default all). Daemons, programs and files are the
 # script's own, stopped by PID and removed at the end.
-#   TTV=./ttv CPGEN=tests/gen/cpgen FXTGEN=tests/gen/fxtgen sh bench/follow.sh
+#   TTV=./ttv CPGEN=tests/gen/cpgen FXTGEN=tests/gen/fxtgen \
+#       CTFGEN=tests/gen/ctfgen sh bench/follow.sh
 set -u
 : "${TTV:?set TTV to the ttv binary}" "${CPGEN:?set CPGEN to tests/gen/cpgen}"
 : "${FXTGEN:?set FXTGEN to tests/gen/fxtgen}"
+CTFGEN=${CTFGEN:-}
+parts=${FOLLOW_PARTS:-1 3 4 5 live}
+# want PART...: whether one of them is to run
+want() {
+	for w in "$@"; do
+		case " $parts " in *" $w "*) return 0 ;; esac
+	done
+	return 1
+}
 here=$(cd "$(dirname "$0")" && pwd)
 probe="python3 $here/follow_probe.py"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ttv-bench-follow.XXXXXX")
@@ -46,6 +67,7 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 export XDG_CACHE_HOME="$tmp/cache"
 
+if want 1; then
 echo "== 1. a file written at a set pace"
 "$CPGEN" --seed 5 --lines 200000 --threads 4 --summary none \
     --out "$tmp/cp.log" || exit 1
@@ -53,10 +75,14 @@ $probe file "$TTV" "$tmp/cp.log" "$tmp/grow.log" 200000 500 ReadBlock
 "$FXTGEN" -B 8000000 "$tmp/big.fxt" >/dev/null || exit 1
 $probe file "$TTV" "$tmp/big.fxt" "$tmp/grow.fxt" 200000 500 .
 rm -f "$tmp/grow.log" "$tmp/grow.fxt" "$tmp/big.fxt"
+fi
 
-echo "== 3a. a CoreProfiler log appended 1 MB every 100 ms for 40 s"
+if want 3 4 4cp 5; then
 "$CPGEN" --seed 6 --lines 11000000 --threads 8 --summary none \
     --out "$tmp/cp.big" || exit 1
+fi
+if want 3; then
+echo "== 3a. a CoreProfiler log appended 1 MB every 100 ms for 40 s"
 : >"$tmp/rate.log"
 python3 -c '
 import os, sys, time
@@ -76,6 +102,7 @@ $probe rate "$TTV" "$tmp/rate.log" 40 | awk 'NR % 5 == 0 || !/ s: /'
 echo "  (the log: $(($(wc -c <"$tmp/rate.log") / 1000000)) MB)"
 $probe count "$TTV" "$tmp/rate.log"
 rm -f "$tmp/rate.log"
+fi
 
 # update_cost SRC OUT: OUT made of SRC's first 200 MB, followed, then five
 # appends of 100 KB of what comes next, nothing matching.
@@ -104,13 +131,73 @@ update_cost() {
 	rm -f "$2"
 }
 ticks() { awk '{ print $14 + $15 }' /proc/"$1"/stat; }
+# settle PID: waits until PID has used no CPU for a second (30 s at most)
+# and prints its CPU ticks
+settle() {
+	a=$(ticks "$1"); sleep 1; b=$(ticks "$1"); i=0
+	while [ "$a" -ne "$b" ] && [ $i -lt 30 ]; do
+		a=$b; sleep 1; b=$(ticks "$1"); i=$((i + 1))
+	done
+	echo "$b"
+}
 
-echo "== 4. one update of a 200 MB CoreProfiler log, and of an FXT file"
+# ctf_update_cost SRC PACKETS: SRC (ctfgen -i -L PACKETS) but the last 60
+# packets of each stream, followed; then five appends of 12 packets of
+# each stream, nothing matching; against a whole read of SRC.
+ctf_update_cost() {
+	$probe ctf-cut "$1" "$tmp/gc" "$2" 60 || exit 1
+	"$TTV" --follow --search zzzz --tsv "$tmp/gc" >/dev/null 2>&1 &
+	tp=$!
+	pids="$pids $tp"
+	b=$(settle $tp)
+	echo "  first read: $(awk -v t="$b" 'BEGIN { printf "%.2f", t / 100 }') s CPU ($(du -sm "$tmp/gc" | cut -f 1) MB)"
+	for k in 1 2 3 4 5; do
+		$probe ctf-more "$1" "$tmp/gc" "$2" 12 || exit 1
+		c=$(settle $tp)
+	done
+	echo "  5 updates of 12 packets a stream: $(awk -v t="$((c - b))" 'BEGIN {
+	    printf "%.2f", t / 500 }') s CPU each; peak RSS $(awk '/VmHWM/ {
+	    printf "%.0f MB", $2 / 1024 }' /proc/$tp/status)"
+	kill -INT $tp
+	# (the index of an earlier run is not used: --no-index)
+	/usr/bin/time -f '%U %S %M' -o "$tmp/usage" "$TTV" --no-index \
+	    --search zzzz --tsv "$1" >/dev/null 2>&1
+	awk 'END { printf "  a whole read of the finished directory: %.2f s CPU, peak RSS %.0f MB\n", $1 + $2, $3 / 1024 }' "$tmp/usage"
+	rm -rf "$tmp/gc"
+}
+
+if want 4 4cp 4fxt 4ctf; then
+echo "== 4. one update of a 200 MB CoreProfiler log, of an FXT file, of a CTF directory"
+fi
+if want 4 4cp; then
 update_cost "$tmp/cp.big" "$tmp/g.log"
-rm -f "$tmp/cp.big"
+fi
+if want 4 4fxt; then
 "$FXTGEN" -L -B 201000000 "$tmp/fx.big" >/dev/null || exit 1
 update_cost "$tmp/fx.big" "$tmp/g.fxt"
 rm -f "$tmp/fx.big"
+fi
+if want 4 4ctf; then
+if [ -z "$CTFGEN" ] || [ ! -x /usr/bin/time ]; then
+	echo "  (no CTFGEN or /usr/bin/time: no CTF directory)"
+else
+	"$CTFGEN" -i -t 4 -S 0 -n 4000000 -s 5 -L "$tmp/ctf.pk" "$tmp/ctf.big" \
+	    >/dev/null || exit 1
+	ctf_update_cost "$tmp/ctf.big" "$tmp/ctf.pk"
+	rm -rf "$tmp/ctf.big" "$tmp/ctf.pk"
+fi
+fi
+
+if want 5; then
+echo "== 5. the viewer's keys while it follows a log growing 1 MB every 100 ms for 30 s"
+echo "  (load average before: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+mkdir -p "$tmp/state"
+XDG_STATE_HOME=$tmp/state python3 "$here/follow_keys.py" "$TTV" \
+    "$tmp/cp.big" "$tmp/keys.log" 30 1048576 100 L H + - G
+rm -f "$tmp/keys.log"
+fi
+rm -f "$tmp/cp.big"
+want live || exit 0
 
 # LTTng: the daemons as tests/formats/live/live_relay.sh starts them.
 for t in lttng lttng-sessiond lttng-relayd gcc python3; do

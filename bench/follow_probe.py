@@ -26,6 +26,16 @@ ttv's memory as it follows.
         ttv's resident memory; then what ttv still prints within 10 s
         (its backlog).
 
+    follow_probe.py ctf-cut SRC DST PACKETS BACK
+        DST made of CTF directory SRC (written by tests/gen/ctfgen -i -L
+        PACKETS) as LTTng leaves it before its last BACK packets of each
+        stream: the metadata, each stream's first packets and their
+        index/*.idx entries.
+
+    follow_probe.py ctf-more SRC DST PACKETS N
+        the next N packets of each stream of SRC appended to DST, the
+        packets first, then their index entries (as LTTng writes them).
+
 Times are CLOCK_MONOTONIC (Python's time.monotonic on Linux), the clock
 the traced program writes too.
 """
@@ -182,6 +192,44 @@ def rate_mode(ttv, url, seconds):
     return f
 
 
+def ctf_packets(pkfile):
+    """stream -> [(offset, bytes)] in file order, from ctfgen -L"""
+    per = {}
+    for line in open(pkfile):
+        name, off, size = line.split()[:3]
+        per.setdefault(name, []).append((int(off), int(size)))
+    return per
+
+
+def ctf_feed(src, dst, pkfile, back, more):
+    """DST's streams given their first packets (all but BACK), or MORE
+    packets after those DST has."""
+    for name, pk in sorted(ctf_packets(pkfile).items()):
+        sidx = os.path.join(src, "index", name + ".idx")
+        didx = os.path.join(dst, "index", name + ".idx")
+        with open(sidx, "rb") as f:
+            idx = f.read()
+        es = (len(idx) - 16) // len(pk)
+        if more is None:
+            have, n = 0, max(0, len(pk) - back)
+        else:
+            size = os.path.getsize(os.path.join(dst, name))
+            have = sum(1 for off, b in pk if off + b <= size)
+            n = min(more, len(pk) - have)
+        with open(os.path.join(src, name), "rb") as f:
+            if n > 0:
+                f.seek(pk[have][0])
+                data = f.read(pk[have + n - 1][0] + pk[have + n - 1][1] -
+                              pk[have][0])
+            else:
+                data = b""
+        head = idx[:16] if more is None else b""
+        with open(os.path.join(dst, name), "ab") as f:
+            f.write(data)
+        with open(didx, "ab") as f:
+            f.write(head + idx[16 + have * es:16 + (have + n) * es])
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "file":
@@ -196,6 +244,16 @@ if __name__ == "__main__":
                            stderr=subprocess.DEVNULL)
         print("  (a whole read of it has %d rows)" %
               (p.stdout.count(b"\n") - 1))
+    elif mode == "ctf-cut":
+        import shutil
+        shutil.rmtree(sys.argv[3], ignore_errors=True)
+        os.makedirs(os.path.join(sys.argv[3], "index"))
+        shutil.copyfile(os.path.join(sys.argv[2], "metadata"),
+                        os.path.join(sys.argv[3], "metadata"))
+        ctf_feed(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]),
+                 None)
+    elif mode == "ctf-more":
+        ctf_feed(sys.argv[2], sys.argv[3], sys.argv[4], 0, int(sys.argv[5]))
     elif mode == "rate":
         f = rate_mode(sys.argv[2], sys.argv[3], float(sys.argv[4]))
         # the producer has stopped: what ttv prints in the next 10 s
