@@ -64,6 +64,24 @@ load_trace(const char *path, const char *force_format,
 }
 
 struct trace *
+load_result(struct trace *t, const struct reader *r, int rc, char **err)
+{
+	t->files = mapfile_record_end(&t->nfiles);
+	if (rc == 0)
+		return t;
+	/* Nothing usable: hand back the first error as the reason. */
+	for (size_t i = 0; i < t->ndiags; i++)
+		if (t->diags[i].level == DIAG_ERROR) {
+			*err = xstrdup(t->diags[i].text);
+			break;
+		}
+	if (*err == NULL)
+		*err = xasprintf("cannot read this %s trace", r->name);
+	trace_free(t);
+	return NULL;
+}
+
+struct trace *
 load_trace_store(const char *path, const char *force_format,
     const struct load_options *opts, struct index_store *store, char **err)
 {
@@ -135,21 +153,7 @@ load_trace_store(const char *path, const char *force_format,
 		live_client_report(live, b);
 		live_client_close(live);
 	}
-	struct trace *t = builder_finish(b);
-	t->files = mapfile_record_end(&t->nfiles);
-	if (rc != 0) {
-		/* Nothing usable: hand back the first error as the reason. */
-		for (size_t i = 0; i < t->ndiags; i++)
-			if (t->diags[i].level == DIAG_ERROR) {
-				*err = xstrdup(t->diags[i].text);
-				break;
-			}
-		if (*err == NULL)
-			*err = xasprintf("cannot read this %s trace", r->name);
-		trace_free(t);
-		return NULL;
-	}
-	return t;
+	return load_result(builder_finish(b), r, rc, err);
 fail:
 	live_client_close(live);
 	index_store_free(store);

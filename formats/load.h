@@ -24,6 +24,11 @@ struct index_store;
 struct trace *load_trace_store(const char *path, const char *force_format,
     const struct load_options *opts, struct index_store *store, char **err);
 
+/* The end of a load by reader r that returned rc: t (just finished)
+ * with the files the load mapped, or, when rc says nothing is usable, NULL
+ * with *err the first error t holds (caller frees) and t freed. */
+struct trace *load_result(struct trace *t, const struct reader *r, int rc,
+    char **err);
 /* The reader for a path, by probing (NULL if none recognises it). */
 const struct reader *load_probe(const char *path);
 

@@ -83,6 +83,16 @@ hash_tail(const unsigned char *d, size_t covered)
 	return hash_bytes(d + covered - n, n);
 }
 
+/* A read from the start: a new builder, the reader's state begun on it. */
+static void
+begin(struct load_grow *g, struct load_ctx *ctx)
+{
+	g->b = builder_new(g->path);
+	builder_open_to_now(g->b);
+	ctx->b = g->b;
+	g->state = g->r->grow_begin(ctx);
+}
+
 /* The trace of a copy of the builder, with the reader's end said into
  * it (the end of load_grow_read). */
 static struct trace *
@@ -94,21 +104,7 @@ finish_copy(struct load_grow *g, struct load_ctx *ctx, struct mapped_file *m,
 	int rc = g->r->grow_end(g->state, ctx);
 	if (m != NULL)
 		mapfile_close(m);
-	struct trace *t = builder_finish(copy);
-	t->files = mapfile_record_end(&t->nfiles);
-	if (rc != 0) {
-		for (size_t i = 0; i < t->ndiags; i++)
-			if (t->diags[i].level == DIAG_ERROR) {
-				*err = xstrdup(t->diags[i].text);
-				break;
-			}
-		if (*err == NULL)
-			*err = xasprintf("cannot read this %s trace",
-			    g->r->name);
-		trace_free(t);
-		return NULL;
-	}
-	return t;
+	return load_result(builder_finish(copy), g->r, rc, err);
 }
 
 /* A directory (a CTF trace's): the reader tells what changed in it, and
@@ -120,12 +116,8 @@ read_dir(struct load_grow *g, char **err)
 	struct load_ctx ctx = { .path = g->path, .opts = &g->o };
 	mapfile_record_begin();
 	for (int pass = 0; pass < 2; pass++) {
-		if (g->b == NULL) {
-			g->b = builder_new(g->path);
-			builder_open_to_now(g->b);
-			ctx.b = g->b;
-			g->state = g->r->grow_begin(&ctx);
-		}
+		if (g->b == NULL)
+			begin(g, &ctx);
 		ctx.b = g->b;
 		if (g->r->grow_feed(g->state, &ctx, 0) != SIZE_MAX)
 			break;
@@ -189,10 +181,7 @@ load_grow_read(struct load_grow *g, char **err)
 	/* twice at most: a read from the start never asks for another */
 	for (int pass = 0; pass < 2; pass++) {
 		if (g->b == NULL) {
-			g->b = builder_new(g->path);
-			builder_open_to_now(g->b);
-			ctx.b = g->b;
-			g->state = g->r->grow_begin(&ctx);
+			begin(g, &ctx);
 			g->dev = (uint64_t)st.st_dev;
 			g->ino = (uint64_t)st.st_ino;
 		}
