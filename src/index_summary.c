@@ -15,6 +15,7 @@
 #include "env.h"
 #include "index_int.h"
 #include "index_summary.h"
+#include "level.h"
 #include "threads.h"
 #include "xalloc.h"
 
@@ -71,12 +72,6 @@ acc_reset(struct acc *a, uint32_t max)
 	a->busy = 0;
 	a->widest = 0;
 	a->kids = 0;
-}
-
-static inline ttv_ns
-add_ns(ttv_ns a, ttv_ns b)
-{
-	return (ttv_ns)((uint64_t)a + (uint64_t)b);
 }
 
 /* query_stats' first pass, for slice i of depth d: the same sums,
@@ -376,22 +371,10 @@ level_summary(struct track_job *j, uint32_t d, struct acc *acc)
 				    "axis", j->track, d, i);
 			prev = s->start;
 			ttv_ns dur = level_dur_walk(l, i, &lc);
-			ttv_ns end = add_ns(s->start, dur), child = 0;
+			ttv_ns end = add_ns(s->start, dur);
 			/* query_stats' first pass: the same children. */
-			while (c < cn && cs[c].start < s->start)
-				c++;
-			/* Most calls have no child or one, at random: the first
-			 * is taken without a branch, as query_stats does. */
-			if (cn > 0) {
-				size_t k = c < cn ? c : cn - 1;
-				ttv_ns take = -(ttv_ns)((c < cn) && (cs[k].start <
-				    end));
-				child = add_ns(child, level_dur_walk(cl, k, &cc) &
-				    take);
-				c += (size_t)(take & 1);
-			}
-			while (c < cn && cs[c].start < end)
-				child = add_ns(child, level_dur_walk(cl, c++, &cc));
+			ttv_ns child = level_children_walk(cl, cs, cn, &c, &cc,
+			    s->start, end);
 			/* The whole range clips no call inside the time axis. */
 			clipped |= (s->start == TTV_NS_MAX) | ((uint64_t)dur >
 			    (uint64_t)TTV_NS_MAX - (uint64_t)s->start);

@@ -12,6 +12,14 @@
 
 #include "model.h"
 
+/* Totals of durations near 2^63 ns wrap around (damaged input): defined
+ * behaviour, and the same in any order of addition. */
+static inline ttv_ns
+add_ns(ttv_ns a, ttv_ns b)
+{
+	return (ttv_ns)((uint64_t)a + (uint64_t)b);
+}
+
 /* The first index of a depth whose slice starts at or after t. */
 size_t level_first_start(const struct depth_level *l, ttv_ns t);
 /* The same, knowing the answer is in [lo, hi]: a search of that part. */
@@ -55,6 +63,33 @@ level_in_range(const struct depth_level *l, size_t i, ttv_ns t0, ttv_ns t1)
 		return false;
 	ttv_ns e = level_end(l, i);
 	return e > t0 || (e == s && s >= t0);
+}
+
+/* The time of the children, in cl (cs, cn: its slices and count), of a
+ * call of [start, end) one depth above, for a walk of the parents by
+ * increasing start: *c (start at 0) is where the children not passed yet
+ * begin, *cc level_dur_walk's cursor in cl. Most calls have no child or
+ * one, at random, and a loop mispredicts at random: the first child is
+ * taken without a branch (k stays inside the level when *c is past its
+ * end). */
+static inline ttv_ns
+level_children_walk(const struct depth_level *cl, const struct slice *cs,
+    size_t cn, size_t *c, size_t *cc, ttv_ns start, ttv_ns end)
+{
+	ttv_ns child = 0;
+	size_t i = *c;
+	while (i < cn && cs[i].start < start)
+		i++;
+	if (cn > 0) {
+		size_t k = i < cn ? i : cn - 1;
+		ttv_ns take = -(ttv_ns)((i < cn) && (cs[k].start < end));
+		child = add_ns(child, level_dur_walk(cl, k, cc) & take);
+		i += (size_t)(take & 1);
+	}
+	while (i < cn && cs[i].start < end)
+		child = add_ns(child, level_dur_walk(cl, i++, cc));
+	*c = i;
+	return child;
 }
 
 #endif

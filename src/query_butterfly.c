@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "chunks.h"
+#include "level.h"
 #include "query_calls.h"
 #include "xalloc.h"
 
@@ -77,12 +78,6 @@ struct bf {
 	const struct chunk_set *cs;
 	struct bf_worker w[WORKERS_MAX];
 };
-
-static inline ttv_ns
-add_ns(ttv_ns a, ttv_ns b)
-{
-	return (ttv_ns)((uint64_t)a + (uint64_t)b);
-}
 
 /* Whether start lies in a span of the set (calls come in time order). */
 static bool

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "chunks.h"
+#include "level.h"
 #include "query.h"
 #include "summary.h"
 #include "threads.h"
@@ -222,14 +223,6 @@ chunk_span(const struct worker *w, size_t si, size_t *lo, size_t *hi)
 
 /* ---------------------------------------------------------- pass 1: sum */
 
-/* Totals of durations near 2^63 ns wrap around (damaged input): defined
- * behaviour, and the same in any order of addition. */
-static inline ttv_ns
-add_ns(ttv_ns a, ttv_ns b)
-{
-	return (ttv_ns)((uint64_t)a + (uint64_t)b);
-}
-
 /* The row of a function. Each pass is written once and made twice: with
  * rows NULL (a function is its row: the walk of --stats, compiled as it
  * was before groups) and with the groups' table, a load more a slice. */
@@ -312,24 +305,9 @@ sum_walk(struct worker *w, const uint32_t *rows)
 			if (cl != NULL)
 				trace_ahead(t, sp->track, d + 1, c, &cahead);
 			ttv_ns dur = level_dur_walk(l, i, &lc);
-			ttv_ns end = add_ns(s->start, dur), child = 0;
-			while (c < cn && cs[c].start < s->start)
-				c++;
-			/* Most parents have no child or one, at random, and a
-			 * loop mispredicts at random: the first child is
-			 * taken without a branch (k stays inside the level
-			 * when c is past its end). */
-			if (cn > 0) {
-				size_t k = c < cn ? c : cn - 1;
-				ttv_ns take = -(ttv_ns)((c < cn) &&
-				    (cs[k].start < end));
-				child = add_ns(child,
-				    level_dur_walk(cl, k, &cc) & take);
-				c += (size_t)(take & 1);
-			}
-			while (c < cn && cs[c].start < end)
-				child = add_ns(child,
-				    level_dur_walk(cl, c++, &cc));
+			ttv_ns end = add_ns(s->start, dur);
+			ttv_ns child = level_children_walk(cl, cs, cn, &c, &cc,
+			    s->start, end);
 			if (s->flags & SLICE_INEXACT) {
 				count_unfinished(w, rows, s->func);
 				continue;

@@ -153,12 +153,6 @@ summary_window(const struct trace *t, uint32_t track, uint32_t depth,
 		*hi = *lo;
 }
 
-static inline ttv_ns
-add_ns(ttv_ns a, ttv_ns b)
-{
-	return (ttv_ns)((uint64_t)a + (uint64_t)b);
-}
-
 ttv_ns
 summary_busy(const struct trace *t, uint32_t track, uint32_t depth,
     size_t i0, size_t i1)
