@@ -1230,6 +1230,7 @@ swap_trace(struct viewer *w, struct trace **t, struct source_cache **source,
 	const struct trace *old = *t;
 	ttv_ns old_last = view_last(v);
 	bool whole = v->t0 <= old->first && v->t1 >= old_last;
+	bool old_errors = old->has_errors;
 	bool utf8 = v->utf8;
 	struct view_carry *c = view_carry_take(v);
 	/* a base being compared with is compared with the newer read */
@@ -1261,7 +1262,7 @@ swap_trace(struct viewer *w, struct trace **t, struct source_cache **source,
 	w->search_quiet = v->search_pending;
 	if (w->following)
 		follow_to_end(v, whole);
-	if (nt->has_errors && !old->has_errors && nt->ndiags > 0)
+	if (nt->has_errors && !old_errors && nt->ndiags > 0)
 		view_message(v, true, "damage while reading (ttv --info lists "
 		    "it): %s", nt->diags[0].text);
 	follow_sample(w, nt);
