@@ -19,6 +19,15 @@ struct follower {
 	bool ended;
 	/* Said to the viewer: the viewer's thread only. */
 	char *said;
+	/* Traces the viewer is done with, freed on a thread of their own:
+	 * a model of hundreds of megabytes takes tens of milliseconds to
+	 * give back, which a key pressed meanwhile would wait for. */
+	pthread_t reaper;
+	bool has_reaper;
+	pthread_cond_t reap_cond;	/* under lock */
+	struct trace **reap;
+	size_t nreap, capreap;
+	bool reaper_stop;
 };
 
 static void *
@@ -54,6 +63,26 @@ follow_loop(void *arg)
 	return NULL;
 }
 
+static void *
+reap_loop(void *arg)
+{
+	struct follower *fl = arg;
+
+	pthread_mutex_lock(&fl->lock);
+	for (;;) {
+		while (fl->nreap == 0 && !fl->reaper_stop)
+			pthread_cond_wait(&fl->reap_cond, &fl->lock);
+		if (fl->nreap == 0)
+			break;
+		struct trace *t = fl->reap[--fl->nreap];
+		pthread_mutex_unlock(&fl->lock);
+		trace_free(t);
+		pthread_mutex_lock(&fl->lock);
+	}
+	pthread_mutex_unlock(&fl->lock);
+	return NULL;
+}
+
 struct follower *
 follower_start(const struct viewer_follow *f)
 {
@@ -61,6 +90,9 @@ follower_start(const struct viewer_follow *f)
 
 	fl->road = *f;
 	pthread_mutex_init(&fl->lock, NULL);
+	pthread_cond_init(&fl->reap_cond, NULL);
+	fl->has_reaper = pthread_create(&fl->reaper, NULL, reap_loop,
+	    fl) == 0;
 	if (pthread_create(&fl->thread, NULL, follow_loop, fl) != 0) {
 		/* no thread: the trace stays as it was read, said so */
 		fl->ended = true;
@@ -87,6 +119,26 @@ follower_take(struct follower *fl, const char **waiting, bool *ended)
 }
 
 void
+follower_discard(struct follower *fl, struct trace *t)
+{
+	if (t == NULL)
+		return;
+	if (fl == NULL || !fl->has_reaper) {
+		trace_free(t);
+		return;
+	}
+	pthread_mutex_lock(&fl->lock);
+	if (fl->nreap == fl->capreap) {
+		fl->capreap = fl->capreap ? 2 * fl->capreap : 4;
+		fl->reap = xreallocarray(fl->reap, fl->capreap,
+		    sizeof *fl->reap);
+	}
+	fl->reap[fl->nreap++] = t;
+	pthread_cond_signal(&fl->reap_cond);
+	pthread_mutex_unlock(&fl->lock);
+}
+
+void
 follower_stop(struct follower *fl)
 {
 	if (fl == NULL)
@@ -97,6 +149,16 @@ follower_stop(struct follower *fl)
 	}
 	if (fl->ready != NULL)
 		trace_free(fl->ready);
+	if (fl->has_reaper) {
+		/* what is left to free is freed before the thread ends */
+		pthread_mutex_lock(&fl->lock);
+		fl->reaper_stop = true;
+		pthread_cond_signal(&fl->reap_cond);
+		pthread_mutex_unlock(&fl->lock);
+		pthread_join(fl->reaper, NULL);
+	}
+	free(fl->reap);
+	pthread_cond_destroy(&fl->reap_cond);
 	pthread_mutex_destroy(&fl->lock);
 	free(fl->waiting);
 	free(fl->said);

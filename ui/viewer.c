@@ -1244,7 +1244,7 @@ swap_trace(struct viewer *w, struct trace **t, struct source_cache **source,
 
 	view_free(v);
 	source_cache_free(*source);
-	trace_free(*t);
+	follower_discard(w->follower, *t);
 	*t = nt;
 	view_init(v, nt, utf8);
 	*source = source_cache_new(nt, w->source_find, w->source_arg);
@@ -1279,8 +1279,7 @@ follow_poll(struct viewer *w, struct trace **t, struct source_cache **source,
 	bool ended;
 	struct trace *nt = follower_take(w->follower, &w->waiting, &ended);
 	if (nt != NULL) {
-		if (w->held != NULL)
-			trace_free(w->held);
+		follower_discard(w->follower, w->held);
 		w->held = nt;
 	}
 	/* a base being loaded or compared: the comparison first (a base
