@@ -4,14 +4,15 @@
  * after another, or a live session (net://, whose mirror is a growing
  * CTF directory). The follower says when there may be more to read and
  * reads the input as it is then, whole records only (load_options.follow):
- * what arrived since is the caller's to find (src/follow.h keeps, per
+ * what arrived since is the caller's to find (src/told.h keeps, per
  * thread, how far it has been told).
  *
- * A file whose reader can go on from where it stopped (a CoreProfiler
- * TraceLog, an FXT file: load_grow.h) is read as it grows: each read reads what was
- * appended, and makes the trace from a copy of the builder. Any other
- * input is read whole again at each change (a read then costs what the
- * input weighs). The follower reads again only when the input changed.
+ * An input whose reader can go on from where it stopped (a CoreProfiler
+ * TraceLog, an FXT file, a CTF directory or a live session's mirror:
+ * load_grow.h) is read as it grows: each read reads what was appended,
+ * and makes the trace from a copy of the builder. An XRay directory's
+ * logs are read whole, each once it is complete. The follower reads
+ * again only when the input changed.
  */
 #ifndef TTV_FOLLOW_H
 #define TTV_FOLLOW_H

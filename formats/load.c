@@ -28,8 +28,8 @@ probe(const char *path, const struct mapped_file *m, bool is_dir)
 	return best;
 }
 
-static const struct reader *
-by_name(const char *name)
+const struct reader *
+load_reader_named(const char *name)
 {
 	for (size_t i = 0; ttv_readers[i] != NULL; i++)
 		if (strcmp(ttv_readers[i]->name, name) == 0)
@@ -114,7 +114,7 @@ load_trace_store(const char *path, const char *force_format,
 
 	const struct reader *r;
 	if (force_format != NULL) {
-		r = by_name(force_format);
+		r = load_reader_named(force_format);
 		if (r == NULL) {
 			*err = xasprintf("unknown format '%s'", force_format);
 			mapfile_close(&m);

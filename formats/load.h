@@ -29,6 +29,8 @@ struct trace *load_trace_store(const char *path, const char *force_format,
  * with *err the first error t holds (caller frees) and t freed. */
 struct trace *load_result(struct trace *t, const struct reader *r, int rc,
     char **err);
+/* The reader of that name (--format), NULL if none. */
+const struct reader *load_reader_named(const char *name);
 /* The reader for a path, by probing (NULL if none recognises it). */
 const struct reader *load_probe(const char *path);
 

@@ -32,14 +32,8 @@ struct load_grow {
 const struct reader *
 load_grow_reader(const char *path, const char *force_format)
 {
-	const struct reader *r = NULL;
-	if (force_format != NULL) {
-		for (size_t i = 0; ttv_readers[i] != NULL; i++)
-			if (strcmp(ttv_readers[i]->name, force_format) == 0)
-				r = ttv_readers[i];
-	} else {
-		r = load_probe(path);
-	}
+	const struct reader *r = force_format != NULL ?
+	    load_reader_named(force_format) : load_probe(path);
 	struct stat st;
 	bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 	return r != NULL && r->grow_begin != NULL &&

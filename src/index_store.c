@@ -6,11 +6,11 @@
  * written to the file at its free end (one copy into the page cache, in
  * large pages: much cheaper than a fault per page of a shared file
  * mapping) and the same addresses are then mapped onto what was written,
- * its anonymous pages moved on to the next chunk. A chunk is a sixteenth of the array
- * so far (256 KiB up, whole 64 KiB blocks); the last is written as far as
- * it is used. When an array outgrows its reservation, a larger one is
- * reserved and its chunks are mapped there again: page tables move, not
- * bytes.
+ * its anonymous pages moved on to the next chunk. A chunk is a sixteenth
+ * of the array so far (256 KiB up, whole 64 KiB blocks); the last is
+ * written as far as it is used. When an array outgrows its reservation, a
+ * larger one is reserved and its chunks are mapped there again: page
+ * tables move, not bytes.
  */
 #include "config.h"
 

@@ -57,3 +57,17 @@ query_window(const struct track *tr, uint32_t depth, ttv_ns t0, ttv_ns t1,
 	if (*hi < *lo)
 		*hi = *lo;
 }
+
+size_t
+track_first_instant(const struct track *tr, ttv_ns t)
+{
+	size_t lo = 0, hi = tr->ninstants;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (tr->instants[mid].t >= t)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}

@@ -1,7 +1,8 @@
 /*
  * Searches and clips within one depth of one thread: the slices of a
  * depth are sorted and never overlap, so their starts and their ends are
- * both sorted and every lookup is a binary search. The ground floor of the
+ * both sorted and every lookup is a binary search (so is one in a
+ * thread's instants, which are in time order). The ground floor of the
  * queries: the summaries (summary.c) and the chunked walks (chunks.c) both
  * stand on these, and the window queries (query_window.c) on all three.
  */
@@ -29,6 +30,9 @@ size_t level_first_start_in(const struct depth_level *l, ttv_ns t,
  * length and starts at or after it), hi if none. */
 size_t level_first_ending_in(const struct depth_level *l, ttv_ns t0,
     size_t lo, size_t hi);
+/* The first instant of a track at or after t (a track's instants are in
+ * time order). */
+size_t track_first_instant(const struct track *tr, ttv_ns t);
 /* The index range [*lo, *hi) of slices at one depth overlapping [t0, t1).
  * A zero-length slice at t0 counts as overlapping. O(log n). */
 void query_window(const struct track *tr, uint32_t depth, ttv_ns t0,

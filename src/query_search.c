@@ -53,17 +53,7 @@ calls_from(const struct depth_level *l, ttv_ns floor)
 static size_t
 instants_from(const struct track *tr, ttv_ns floor)
 {
-	size_t lo = 0, hi = tr->ninstants;
-	if (floor == TTV_NS_MIN)
-		return 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (tr->instants[mid].t >= floor)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
+	return floor == TTV_NS_MIN ? 0 : track_first_instant(tr, floor);
 }
 
 /* The first log record looked at. */

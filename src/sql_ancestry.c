@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "level.h"
 #include "sql_int.h"
 #include "sql_schema.h"
 #include "xalloc.h"
@@ -91,21 +92,6 @@ in_run(const uint32_t *a, size_t lo, size_t hi, uint32_t i)
 	return lo < end && a[lo] == i;
 }
 
-/* The first instant of a track at or after t (they are in time order). */
-static size_t
-instant_first(const struct track *tr, ttv_ns t)
-{
-	size_t lo = 0, hi = tr->ninstants;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (tr->instants[mid].t >= t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 static int
 cmp_hit(const void *a, const void *b)
 {
@@ -163,7 +149,7 @@ descendants(struct cursor *c, struct slice_ref x)
 	}
 	/* the instants inside it whose parent_id chain reaches it: their
 	 * nearest shown ancestor is the slice or a shown descendant */
-	for (size_t k = instant_first(tr, start); k < tr->ninstants; k++) {
+	for (size_t k = track_first_instant(tr, start); k < tr->ninstants; k++) {
 		const struct instant *in = &tr->instants[k];
 		if (in->t > end)
 			break;

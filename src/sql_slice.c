@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "level.h"
 #include "sql_int.h"
 #include "sql_schema.h"
 #include "xalloc.h"
@@ -287,21 +288,6 @@ push_span(struct cursor *c, uint32_t track, uint32_t depth, size_t lo,
 	c->spans[c->nspans++] = (struct span){ track, depth, lo, hi, pos };
 }
 
-/* The first instant at or after t. */
-static size_t
-instant_first(const struct track *tr, ttv_ns t)
-{
-	size_t lo = 0, hi = tr->ninstants;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (tr->instants[mid].t >= t)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return lo;
-}
-
 static void
 plan_spans(struct cursor *c, const struct bounds *b)
 {
@@ -343,12 +329,12 @@ plan_spans(struct cursor *c, const struct bounds *b)
 		if (tr->ninstants == 0 || !sql_track_on(s, i))
 			continue;
 		ttv_ns lo = b->lo > s->t0 ? b->lo : s->t0;
-		size_t x = lo == TTV_NS_MIN ? 0 : instant_first(tr, lo);
+		size_t x = lo == TTV_NS_MIN ? 0 : track_first_instant(tr, lo);
 		size_t y = tr->ninstants;
 		if (b->hi != TTV_NS_MAX)
-			y = instant_first(tr, b->hi + 1);
+			y = track_first_instant(tr, b->hi + 1);
 		if (s->t1 != TTV_NS_MAX) {
-			size_t w = instant_first(tr, s->t1);
+			size_t w = track_first_instant(tr, s->t1);
 			if (w < y)
 				y = w;
 		}

@@ -1,8 +1,10 @@
 /* What a follower has told so far, per thread (told.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "hashmap.h"
 #include "level.h"
+#include "strtab.h"
 #include "told.h"
 #include "xalloc.h"
 
@@ -116,15 +118,6 @@ thread_of(struct told *k, uint64_t k1, uint64_t k2)
 	return v;
 }
 
-static uint64_t
-hash_str(const char *p)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (; *p != '\0'; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	return h;
-}
-
 /* The end of the last whole call of a track (one whose end is there and
  * known complete), absolute; TTV_NS_MIN if none. Each depth's ends are
  * sorted, and only its last calls can still be open. */
@@ -227,7 +220,8 @@ seen_round(struct told *k, const struct trace *t)
 	for (uint32_t i = 0; i < t->ntracks; i++) {
 		const struct track *tr = &t->tracks[i];
 		uint32_t v;
-		uint64_t name = hash_str(trace_str(t, tr->name));
+		const char *nm = trace_str(t, tr->name);
+		uint64_t name = hash_bytes(nm, strlen(nm));
 		if (!hashmap_get(&k->seen_ids, name, k->of_track[i], &v)) {
 			k->seen = xreallocarray(k->seen, k->nseen + 1,
 			    sizeof *k->seen);
@@ -314,10 +308,7 @@ told_call(struct told *k, struct slice_ref r)
 static uint32_t
 lane_of(struct told *k, const char *lane)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (const char *p = lane; *p != '\0'; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	return thread_of(k, UINT64_MAX - 1, h);
+	return thread_of(k, UINT64_MAX - 1, hash_bytes(lane, strlen(lane)));
 }
 
 bool

@@ -1549,11 +1549,8 @@ ctf_grow_feed(void *state, struct load_ctx *ctx, size_t from)
 		if (!ctf_reader_grow(g->L->r))
 			return SIZE_MAX;
 	}
-	if (g->L != NULL) {
-		g->L->ctx = ctx;
-		g->L->b = ctx->b;
+	if (g->L != NULL)
 		loader_walk(g->L, false, walk_until(g->L, ctx));
-	}
 	return 0;
 }
 
