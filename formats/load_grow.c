@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "index_cache.h"
+#include "index_store.h"
 #include "load.h"
 #include "load_grow.h"
 #include "strtab.h"
@@ -22,6 +25,9 @@ struct load_grow {
 	const struct reader *r;
 	struct load_options o;
 	struct builder *b;	/* NULL: nothing read yet */
+	/* where b's large depths grow (NULL: in memory), on file fd */
+	struct index_store *store;
+	int fd;
 	void *state;
 	size_t covered;		/* whole records read */
 	uint64_t dev, ino;
@@ -49,6 +55,7 @@ load_grow_new(const char *path, const struct reader *r,
 	g->r = r;
 	g->o = *o;
 	g->o.follow = true;
+	g->fd = -1;
 	return g;
 }
 
@@ -59,6 +66,11 @@ forget(struct load_grow *g)
 		return;
 	g->r->grow_free(g->state);
 	builder_free(g->b);
+	index_store_free(g->store);
+	if (g->fd >= 0)
+		close(g->fd);
+	g->fd = -1;
+	g->store = NULL;
 	g->state = NULL;
 	g->b = NULL;
 	g->covered = 0;
@@ -77,12 +89,38 @@ hash_tail(const unsigned char *d, size_t covered)
 	return hash_bytes(d + covered - n, n);
 }
 
+/* The file a followed trace's large depths grow in (index_store.h), in
+ * the cache directory, nameless: a trace followed for hours keeps its
+ * model on disk rather than in memory, and each read's model maps the
+ * pages written there rather than copying them (builder_copy). -1 (the
+ * model in memory) when the directory takes no file. */
+static int
+scratch_file(void)
+{
+	char *err = NULL, *tmp = NULL;
+	char *dir = index_cache_dir(&err);
+	int fd = dir != NULL ? index_cache_create(dir, &tmp, &err) : -1;
+	if (tmp != NULL) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(dir);
+	free(err);
+	return fd;
+}
+
 /* A read from the start: a new builder, the reader's state begun on it. */
 static void
 begin(struct load_grow *g, struct load_ctx *ctx)
 {
 	g->b = builder_new(g->path);
 	builder_open_to_now(g->b);
+	g->fd = scratch_file();
+	if (g->fd >= 0) {
+		g->store = index_store_new(g->fd);
+		builder_set_store(g->b, g->store);
+		builder_store_all(g->b);
+	}
 	ctx->b = g->b;
 	g->state = g->r->grow_begin(ctx);
 }

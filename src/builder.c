@@ -71,6 +71,8 @@ struct btrack {
 	bool instants_unsorted;
 	VEC(struct counter_sample) samples;
 	bool samples_unsorted;
+	/* instants and samples once large, in the store (store_room) */
+	struct store_array *instants_sa, *samples_sa;
 	VEC(struct slice_args) sargs;
 
 	bool has_last;
@@ -92,6 +94,44 @@ grow_lines(void *old, size_t old_size, size_t new_size)
 	return p;
 }
 
+/* Room for `need` more items in an append-only vector (items, len, cap)
+ * that moves to the store once large, as a depth does (level_grow):
+ * the copies of a builder that grows in a file (--follow) then map it
+ * rather than copy it. *sa is the vector's array there, or NULL. */
+static void
+store_room(struct index_store *store, void **items, size_t *cap, size_t len,
+    size_t elem, size_t need, struct store_array **sa)
+{
+	if (len + need <= *cap)
+		return;
+	if (*sa == NULL && (store == NULL ||
+	    (len + need) * elem < INDEX_STORE_MIN)) {
+		size_t nc = *cap ? *cap * 2 : 16;
+		while (nc < len + need)
+			nc *= 2;
+		*items = xreallocarray(*items, nc, elem);
+		*cap = nc;
+		return;
+	}
+	if (*sa == NULL) {
+		*sa = index_store_array(store, elem, *items, len * elem);
+		free(*items);
+	}
+	*cap = store_array_grow(*sa, (len + need) * elem) / elem;
+	*items = store_array_base(*sa);
+}
+
+#define STORE_ROOM(store, v, sa, need)                                    \
+	store_room((store), (void **)&(v)->items, &(v)->cap, (v)->len,        \
+	    sizeof *(v)->items, (need), &(sa))
+
+/* A stored vector is the store's: its memory is not freed. */
+#define STORE_VEC_FREE(v, sa) do {                                        \
+	if ((sa) != NULL)                                                     \
+		(v)->items = NULL;                                                \
+	VEC_FREE(v);                                                          \
+} while (0)
+
 struct builder {
 	pthread_mutex_t lock;
 	struct strtab *strings;
@@ -108,6 +148,7 @@ struct builder {
 	VEC(struct flow) flows;
 	VEC(struct log_entry) logs;
 	VEC(struct arg) args;
+	struct store_array *args_sa;	/* store_room */
 	size_t args_start;	/* header of the run being built */
 	VEC(struct record_count) records;
 	VEC(char *) meta_keys;
@@ -120,6 +161,8 @@ struct builder {
 	double ticks_per_second;
 	ttv_ns wall_origin;
 	struct index_store *store;
+	bool owns_store;	/* a copy's (builder_copy), until finished */
+	bool store_all;		/* builder_store_all */
 	ttv_ns complete_until;
 	/* a trace being written: calls open at its end run to now, the
 	 * newest time of any thread (set by builder_finish) */
@@ -148,6 +191,21 @@ builder_set_store(struct builder *b, struct index_store *store)
 	b->store = store;
 }
 
+void
+builder_store_all(struct builder *b)
+{
+	b->store_all = true;
+}
+
+/* Where store_room's vectors grow once large: only a builder that is
+ * copied as it goes keeps them in its store; an index being built
+ * writes them after its depths, from memory. */
+static inline struct index_store *
+vec_store(const struct builder *b)
+{
+	return b->store_all ? b->store : NULL;
+}
+
 static void
 btrack_free(struct btrack *bt)
 {
@@ -164,8 +222,8 @@ btrack_free(struct btrack *bt)
 	}
 	free(bt->levels);
 	VEC_FREE(&bt->stack);
-	VEC_FREE(&bt->instants);
-	VEC_FREE(&bt->samples);
+	STORE_VEC_FREE(&bt->instants, bt->instants_sa);
+	STORE_VEC_FREE(&bt->samples, bt->samples_sa);
 	VEC_FREE(&bt->sargs);
 }
 
@@ -189,7 +247,7 @@ builder_free(struct builder *b)
 	VEC_FREE(&b->markers);
 	VEC_FREE(&b->flows);
 	VEC_FREE(&b->logs);
-	VEC_FREE(&b->args);
+	STORE_VEC_FREE(&b->args, b->args_sa);
 	for (size_t i = 0; i < b->records.len; i++)
 		free(b->records.items[i].kind);
 	VEC_FREE(&b->records);
@@ -207,8 +265,12 @@ builder_free(struct builder *b)
 	free(b->version);
 	free(b->byte_order);
 	pthread_mutex_destroy(&b->lock);
+	if (b->owns_store)
+		index_store_free(b->store);
 	free(b);
 }
+
+static inline void fence_stores(void);
 
 /* A copy of n items (NULL for none). */
 static void *
@@ -227,6 +289,21 @@ dup_items(const void *p, size_t n, size_t size)
 	(dst)->len = (dst)->cap = (src)->len;                                 \
 } while (0)
 
+/* A copy of a vector of store_room's: a stored one is forked (its
+ * written pages mapped), another copied. */
+#define STORE_VEC_COPY(store, dst, dsa, src, ssa) do {                     \
+	if ((ssa) != NULL) {                                                  \
+		(dsa) = store_array_fork((store), (ssa), (src)->len *             \
+		    sizeof *(src)->items);                                        \
+		(dst)->items = store_array_base(dsa);                             \
+		(dst)->len = (src)->len;                                          \
+		(dst)->cap = (src)->cap;                                          \
+	} else {                                                              \
+		(dsa) = NULL;                                                     \
+		VEC_COPY(dst, src);                                               \
+	}                                                                     \
+} while (0)
+
 static struct hashmap
 hashmap_copy(const struct hashmap *m)
 {
@@ -241,11 +318,33 @@ dup_str(const char *s)
 	return s != NULL ? xstrdup(s) : NULL;
 }
 
+/* A copy of a level kept in the index file: its written pages are
+ * mapped, not copied (index_store_fork). */
 static void
-btrack_copy(const struct btrack *bt, struct btrack *c)
+level_copy_stored(const struct blevel *l, struct blevel *cl,
+    struct index_store *store)
+{
+	size_t n = l->len;
+	cl->side->ss = store_array_fork(store, l->side->ss, n * sizeof *l->s);
+	cl->s = store_array_base(cl->side->ss);
+	size_t cap = l->cap;
+	if (l->side->ws != NULL) {
+		cl->side->ws = store_array_fork(store, l->side->ws,
+		    n * sizeof *l->w);
+		cl->w = store_array_base(cl->side->ws);
+	} else if (l->w != NULL) {
+		cl->w = dup_items(l->w, cap, sizeof *l->w);
+	}
+	cl->cap = (uint32_t)cap;
+}
+
+static void
+btrack_copy(const struct btrack *bt, struct btrack *c,
+    struct index_store *store)
 {
 	/* the plain fields; the arrays below are c's own */
 	memcpy(c, bt, sizeof *c);
+	c->store = store;
 	c->levels = bt->nlevels ? grow_lines(NULL, 0, bt->nlevels *
 	    sizeof *c->levels) : NULL;
 	for (uint32_t d = 0; d < bt->nlevels; d++) {
@@ -255,30 +354,41 @@ btrack_copy(const struct btrack *bt, struct btrack *c)
 		cl->cap = l->len;
 		cl->s = NULL;
 		cl->w = NULL;
-		if (l->len > 0) {
+		cl->side = NULL;
+		if (l->side != NULL) {
+			cl->side = xcalloc(1, sizeof *cl->side);
+			VEC_COPY(&cl->side->longs, &l->side->longs);
+		}
+		if (l->side != NULL && l->side->ss != NULL) {
+			level_copy_stored(l, cl, store);
+		} else if (l->len > 0) {
 			cl->s = xbig_realloc(NULL, (size_t)l->len *
 			    sizeof *cl->s);
 			memcpy(cl->s, l->s, (size_t)l->len * sizeof *cl->s);
 			cl->w = dup_items(l->w, l->len, sizeof *l->w);
 		}
-		if (l->side != NULL) {
-			cl->side = xcalloc(1, sizeof *cl->side);
-			VEC_COPY(&cl->side->longs, &l->side->longs);
-		}
 	}
 	VEC_COPY(&c->stack, &bt->stack);
-	VEC_COPY(&c->instants, &bt->instants);
-	VEC_COPY(&c->samples, &bt->samples);
+	STORE_VEC_COPY(store, &c->instants, c->instants_sa, &bt->instants,
+	    bt->instants_sa);
+	STORE_VEC_COPY(store, &c->samples, c->samples_sa, &bt->samples,
+	    bt->samples_sa);
 	VEC_COPY(&c->sargs, &bt->sargs);
 }
 
 struct builder *
 builder_copy(const struct builder *b)
 {
-	if (b->store != NULL)
-		return NULL;
+	/* what was stored from other threads is seen (builder_thread_done)
+	 * and this one's own, with the written pages copied or synced */
+	fence_stores();
 	struct builder *c = xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->lock, NULL);
+	if (b->store != NULL)
+	{
+		c->store = index_store_fork(b->store);
+		c->owns_store = true;
+	}
 	c->strings = strtab_copy(b->strings);
 	c->func_map = hashmap_copy(&b->func_map);
 	c->process_map = hashmap_copy(&b->process_map);
@@ -292,11 +402,11 @@ builder_copy(const struct builder *b)
 	c->tracks = b->ntracks ? grow_lines(NULL, 0, b->ntracks *
 	    sizeof *c->tracks) : NULL;
 	for (uint32_t i = 0; i < b->ntracks; i++)
-		btrack_copy(&b->tracks[i], &c->tracks[i]);
+		btrack_copy(&b->tracks[i], &c->tracks[i], c->store);
 	VEC_COPY(&c->markers, &b->markers);
 	VEC_COPY(&c->flows, &b->flows);
 	VEC_COPY(&c->logs, &b->logs);
-	VEC_COPY(&c->args, &b->args);
+	STORE_VEC_COPY(c->store, &c->args, c->args_sa, &b->args, b->args_sa);
 	c->args_start = b->args_start;
 	VEC_COPY(&c->records, &b->records);
 	for (size_t i = 0; i < c->records.len; i++)
@@ -320,6 +430,7 @@ builder_copy(const struct builder *b)
 	c->wall_origin = b->wall_origin;
 	c->complete_until = b->complete_until;
 	c->open_to_now = b->open_to_now;
+	c->store_all = b->store_all;
 	c->now = b->now;
 	return c;
 }
@@ -635,7 +746,8 @@ void
 builder_args_begin(struct builder *b)
 {
 	b->args_start = b->args.len;
-	VEC_PUSH(&b->args, ((struct arg){ .type = ARG_NULL }));
+	STORE_ROOM(vec_store(b), &b->args, b->args_sa, 1);
+	b->args.items[b->args.len++] = (struct arg){ .type = ARG_NULL };
 }
 
 void
@@ -643,7 +755,8 @@ builder_arg(struct builder *b, str_id name, enum arg_type type, uint64_t bits)
 {
 	struct arg a = { .name = name, .type = type };
 	a.v.u = bits;
-	VEC_PUSH(&b->args, a);
+	STORE_ROOM(vec_store(b), &b->args, b->args_sa, 1);
+	b->args.items[b->args.len++] = a;
 }
 
 void
@@ -699,7 +812,7 @@ args_merge(struct builder *b, args_id a, args_id c)
 		return a;
 	size_t na = b->args.items[a].v.u, nc = b->args.items[c].v.u;
 	builder_args_begin(b);
-	VEC_RESERVE(&b->args, na + nc);
+	STORE_ROOM(vec_store(b), &b->args, b->args_sa, na + nc);
 	for (size_t i = 0; i < na; i++)
 		b->args.items[b->args.len++] = b->args.items[a + 1 + i];
 	for (size_t i = 0; i < nc; i++)
@@ -1090,7 +1203,8 @@ builder_instant(struct builder *b, uint32_t track, ttv_ns t, func_id f,
 	if (bt->instants.len > 0 &&
 	    t < bt->instants.items[bt->instants.len - 1].t)
 		bt->instants_unsorted = true;
-	VEC_PUSH(&bt->instants, ((struct instant){ t, f, a }));
+	STORE_ROOM(vec_store(b), &bt->instants, bt->instants_sa, 1);
+	bt->instants.items[bt->instants.len++] = (struct instant){ t, f, a };
 	touch(bt, t);
 }
 
@@ -1101,7 +1215,9 @@ builder_counter(struct builder *b, uint32_t track, ttv_ns t, double v)
 	if (bt->samples.len > 0 &&
 	    t < bt->samples.items[bt->samples.len - 1].t)
 		bt->samples_unsorted = true;
-	VEC_PUSH(&bt->samples, ((struct counter_sample){ t, v }));
+	STORE_ROOM(vec_store(b), &bt->samples, bt->samples_sa, 1);
+	bt->samples.items[bt->samples.len++] =
+	    (struct counter_sample){ t, v };
 	touch(bt, t);
 }
 
@@ -1297,6 +1413,15 @@ cmp_log(const void *a, const void *c)
 	return x->track < y->track ? -1 : x->track > y->track;
 }
 
+/* A vector of store_room's at the end: the slack goes back (a stored
+ * one's to the file system). */
+#define STORE_VEC_END(v, sa) do {                                         \
+	if ((sa) != NULL)                                                     \
+		store_array_seal((sa), (v)->len * sizeof *(v)->items);            \
+	else                                                                  \
+		VEC_SHRINK(v);                                                    \
+} while (0)
+
 static void
 finish_track(struct builder *b, uint32_t t, struct track *out)
 {
@@ -1363,11 +1488,11 @@ finish_track(struct builder *b, uint32_t t, struct track *out)
 		l->s = NULL;
 		l->w = NULL;
 	}
-	VEC_SHRINK(&bt->instants);
+	STORE_VEC_END(&bt->instants, bt->instants_sa);
 	out->instants = bt->instants.items;
 	out->ninstants = bt->instants.len;
 	bt->instants.items = NULL;
-	VEC_SHRINK(&bt->samples);
+	STORE_VEC_END(&bt->samples, bt->samples_sa);
 	out->samples = bt->samples.items;
 	out->nsamples = bt->samples.len;
 	bt->samples.items = NULL;
@@ -1433,7 +1558,12 @@ builder_finish(struct builder *b)
 	MOVE(t->markers, t->nmarkers, b->markers);
 	MOVE(t->flows, t->nflows, b->flows);
 	MOVE(t->logs, t->nlogs, b->logs);
-	MOVE(t->args, t->nargs, b->args);
+	STORE_VEC_END(&b->args, b->args_sa);
+	t->args = b->args.items;
+	t->nargs = b->args.len;
+	b->args.items = NULL;
+	b->args.len = b->args.cap = 0;
+	b->args_sa = NULL;
 	MOVE(t->records, t->nrecords, b->records);
 	MOVE(t->meta_keys, t->nmeta, b->meta_keys);
 	MOVE(t->meta_values, t->nmeta, b->meta_values);
@@ -1444,6 +1574,7 @@ builder_finish(struct builder *b)
 	/* The stored arrays are the store's: it goes with the model. */
 	if (b->store != NULL)
 		t->backing = index_store_backing(b->store);
+	b->owns_store = false;
 
 	strtab_release(b->strings, &t->strings, &t->nstrings, &t->str_chunks,
 	    &t->nstr_chunks);

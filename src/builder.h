@@ -37,14 +37,21 @@ struct index_store;
  * instead of in memory; the model builder_finish returns then owns the
  * store (its backing). Call before anything else. */
 void builder_set_store(struct builder *b, struct index_store *store);
+/* A builder copied as it goes (builder_copy, --follow): its instants,
+ * counter samples and args also grow in the store once large, so that
+ * the copies map them too. After builder_set_store. */
+void builder_store_all(struct builder *b);
 void builder_free(struct builder *b);
 /* A builder with all that b holds, open stacks included, that goes on
  * apart from it: a trace being read as it grows (--follow) is made by
- * finishing a copy, while b goes on with what is appended. NULL when
- * b's large depths grow in an index file (builder_set_store). */
+ * finishing a copy, while b goes on with what is appended. When b's
+ * large depths grow in a file (builder_set_store), the copy maps the
+ * pages written there rather than copying them (index_store_fork): it
+ * costs the part not written yet, and its model's memory is the file's.
+ * The copy owns its store; b must not grow while it is being made. */
 struct builder *builder_copy(const struct builder *b);
 /* The trace b would make if it were finished now (builder_finish of a
- * copy), b left as it was; NULL as builder_copy. */
+ * copy), b left as it was. */
 struct trace *builder_snapshot(const struct builder *b);
 /* Ends any slice still open (flagged unterminated at its track's last time),
  * sorts what needs sorting and returns the model. */

@@ -42,6 +42,14 @@ struct chunk {
 	uint64_t off;
 	size_t len;		/* bytes of address space */
 	size_t bytes;		/* written (from its start) */
+	/* A chunk being filled that a copy of the array was made of
+	 * (store_array_fork): its place in the file, taken early, and the
+	 * bytes of its start already written there. */
+	uint64_t at;		/* 0: none yet */
+	size_t synced;
+	/* In a copy: the bytes of its start that are the file's pages
+	 * (privately mapped), anonymous memory after them. */
+	size_t split;
 };
 
 struct store_array {
@@ -317,6 +325,27 @@ set_error(struct index_store *s, int e)
 	    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/* Writes bytes [from, to) of the chunk at va to the file at off + from;
+ * false (the store's error set) when the file cannot take them. */
+static bool
+write_at(struct index_store *s, const char *va, uint64_t off, size_t from,
+    size_t to)
+{
+	size_t done = from;
+	while (done < to) {
+		ssize_t n = pwrite(s->fd, va + done, to - done,
+		    (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			set_error(s, n < 0 ? errno : ENOSPC);
+			return false;
+		}
+		done += (size_t)n;
+	}
+	return true;
+}
+
 /* Writes the first `bytes` of a filled chunk at va to the file and maps
  * them there; past what is written the chunk's memory goes back. When
  * the file cannot take it, the chunk stays in memory. With `to`, the
@@ -341,19 +370,14 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes,
 		c->off = CHUNK_ANON;
 		return 0;
 	}
-	uint64_t off = __atomic_fetch_add(&s->end, span, __ATOMIC_ACQ_REL);
-	size_t done = 0;
-	while (done < bytes) {
-		ssize_t n = pwrite(s->fd, va + done, bytes - done,
-		    (off_t)(off + done));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			set_error(s, n < 0 ? errno : ENOSPC);
-			c->off = CHUNK_ANON;
-			return 0;
-		}
-		done += (size_t)n;
+	/* A chunk copies were made of has its place already, and the
+	 * start written there. */
+	uint64_t off = c->at != 0 ? c->at :
+	    __atomic_fetch_add(&s->end, span, __ATOMIC_ACQ_REL);
+	size_t from = c->at != 0 && c->synced < bytes ? c->synced : 0;
+	if (!write_at(s, va, off, from, bytes)) {
+		c->off = CHUNK_ANON;
+		return 0;
 	}
 	/* The pages move and the chunk's addresses stay mapped (empty),
 	 * so no other mapping can take them before the file's does. */
@@ -376,7 +400,7 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes,
 		abort();
 	}
 	c->off = off;
-	written(s, off, bytes);
+	written(s, off + from, bytes - from);
 	return moved;
 }
 
@@ -395,16 +419,23 @@ move_array(struct store_array *a, size_t reserve)
 	for (size_t i = 0; i < a->nchunks; i++) {
 		struct chunk *c = &a->chunks[i];
 		void *p;
+		size_t len = c->off == CHUNK_FILLING ? c->len :
+		    round_up(c->bytes, a->s->page);
 		if (c->off < CHUNK_ANON)
-			p = mmap(nva + at, round_up(c->bytes, a->s->page),
-			    PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-			    a->s->fd, (off_t)c->off);
+			p = mmap(nva + at, len, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_FIXED, a->s->fd, (off_t)c->off);
+		else if (c->split > 0 && c->split < len &&
+		    mremap(a->va + at, c->split, c->split, MREMAP_MAYMOVE |
+		    MREMAP_FIXED, nva + at) == MAP_FAILED)
+			p = MAP_FAILED;
 		else
-			p = mremap(a->va + at, c->off == CHUNK_FILLING ? c->len :
-			    round_up(c->bytes, a->s->page),
-			    c->off == CHUNK_FILLING ? c->len :
-			    round_up(c->bytes, a->s->page),
-			    MREMAP_MAYMOVE | MREMAP_FIXED, nva + at);
+			/* a copy's chunk is two mappings: one at a time */
+			p = c->split > 0 && c->split < len ?
+			    mremap(a->va + at + c->split, len - c->split,
+			    len - c->split, MREMAP_MAYMOVE | MREMAP_FIXED,
+			    nva + at + c->split) :
+			    mremap(a->va + at, len, len, MREMAP_MAYMOVE |
+			    MREMAP_FIXED, nva + at);
 		if (p == MAP_FAILED) {
 			fprintf(stderr, "ttv: cannot remap a chunk: %s\n",
 			    strerror(errno));
@@ -478,9 +509,7 @@ store_array_grow(struct store_array *a, size_t need)
 			    sizeof *a->chunks);
 		}
 		struct chunk *c = &a->chunks[a->nchunks];
-		c->len = len;
-		c->bytes = 0;
-		c->off = CHUNK_FILLING;
+		*c = (struct chunk){ .off = CHUNK_FILLING, .len = len };
 		if (present < len && mmap(a->va + a->cap + present,
 		    len - present, PROT_READ | PROT_WRITE, MAP_PRIVATE |
 		    MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED) {
@@ -535,4 +564,135 @@ store_array_extents(const struct store_array *a, size_t *n)
 {
 	*n = a->sealed ? a->next : 0;
 	return *n ? a->ext : NULL;
+}
+
+/* --------------------------------------------------------------- copies */
+
+struct index_store *
+index_store_fork(const struct index_store *parent)
+{
+	struct index_store *s = xcalloc(1, sizeof *s);
+	s->backing.owns = store_owns;
+	s->backing.release = store_release;
+	/* A copy writes nothing to a file: its own chunks stay in
+	 * memory (the parent's pages are mapped from the parent's file). */
+	s->fd = -1;
+	s->page = parent->page;
+	s->end = parent->page;
+	s->err = EROFS;
+	s->window = parent->window;
+	s->chunk_max = parent->chunk_max;
+	pthread_mutex_init(&s->lock, NULL);
+	return s;
+}
+
+/* Writes the whole pages of the chunk being filled that are not in the
+ * file yet to its place there (taken now if it has none): a copy maps
+ * them rather than copying them. */
+static void
+sync_filling(struct store_array *a, char *va, struct chunk *c, size_t used)
+{
+	struct index_store *s = a->s;
+	size_t full = used / s->page * s->page;
+	if (full <= c->synced || index_store_error(s) != 0)
+		return;
+	if (c->at == 0)
+		c->at = __atomic_fetch_add(&s->end, c->len, __ATOMIC_ACQ_REL);
+	if (!write_at(s, va, c->at, c->synced, full))
+		return;
+	written(s, c->at + c->synced, full - c->synced);
+	c->synced = full;
+}
+
+/* Maps len bytes of the file at off privately at va (the copy's own
+ * once written to), or aborts: the addresses are reserved, so only a
+ * lack of memory can refuse it. */
+static void
+map_private(const struct index_store *from, char *va, size_t len,
+    uint64_t off)
+{
+	if (mmap(va, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
+	    from->fd, (off_t)off) == MAP_FAILED) {
+		fprintf(stderr, "ttv: cannot map the index: %s\n",
+		    strerror(errno));
+		abort();
+	}
+}
+
+static void
+map_anon(char *va, size_t len)
+{
+	if (len > 0 && mmap(va, len, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+	    MAP_FIXED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED) {
+		fprintf(stderr, "ttv: out of memory (%zu bytes)\n", len);
+		abort();
+	}
+}
+
+struct store_array *
+store_array_fork(struct index_store *copy, struct store_array *a,
+    size_t used)
+{
+	struct index_store *s = a->s;
+	struct store_array *c = xcalloc(1, sizeof *c);
+	c->s = copy;
+	c->elem = a->elem;
+	/* room for what the copy adds (the calls still open, a reader's
+	 * held events) without moving */
+	c->reserved = round_up(a->cap + (a->cap > RESERVE_MIN ? a->cap :
+	    RESERVE_MIN), s->page);
+	c->va = mmap(NULL, c->reserved, PROT_NONE, MAP_PRIVATE |
+	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (c->va == MAP_FAILED) {
+		fprintf(stderr, "ttv: out of address space\n");
+		abort();
+	}
+	c->chunks = xcalloc(a->nchunks ? a->nchunks : 1, sizeof *c->chunks);
+	c->capchunks = a->nchunks ? a->nchunks : 1;
+	size_t at = 0;
+	for (size_t i = 0; i < a->nchunks; i++) {
+		struct chunk *pc = &a->chunks[i];
+		struct chunk *cc = &c->chunks[c->nchunks++];
+		size_t n = used > at ? used - at : 0;
+		if (n > pc->len)
+			n = pc->len;
+		cc->len = pc->len;
+		if (pc->off < CHUNK_ANON) {
+			/* in the file: its pages, not a copy */
+			cc->off = CHUNK_ANON;
+			cc->bytes = pc->bytes;
+			map_private(s, c->va + at, round_up(pc->bytes, s->page),
+			    pc->off);
+		} else if (pc->off == CHUNK_ANON) {
+			cc->off = CHUNK_ANON;
+			cc->bytes = pc->bytes;
+			map_anon(c->va + at, round_up(pc->bytes, s->page));
+			memcpy(c->va + at, a->va + at, pc->bytes);
+		} else {
+			/* being filled: what is in whole pages goes to the
+			 * file and is mapped from there, the last page is
+			 * copied */
+			sync_filling(a, a->va + at, pc, n);
+			size_t split = pc->at != 0 ? pc->synced : 0;
+			cc->off = CHUNK_FILLING;
+			cc->split = split;
+			if (split > 0)
+				map_private(s, c->va + at, split, pc->at);
+			map_anon(c->va + at + split, pc->len - split);
+			if (n > split)
+				memcpy(c->va + at + split, a->va + at + split,
+				    n - split);
+		}
+		at += pc->len;
+	}
+	c->cap = a->cap;
+	pthread_mutex_lock(&copy->lock);
+	if (copy->narrays == copy->caparrays) {
+		copy->caparrays = copy->caparrays ? copy->caparrays * 2 : 16;
+		copy->arrays = xreallocarray(copy->arrays, copy->caparrays,
+		    sizeof *copy->arrays);
+	}
+	copy->arrays[copy->narrays++] = c;
+	pthread_mutex_unlock(&copy->lock);
+	return c;
 }

@@ -67,6 +67,19 @@ struct store_array *index_store_find(const struct index_store *s,
 const struct idx_extent *store_array_extents(const struct store_array *a,
     size_t *n);
 
+/* A store for a copy of the arrays of s (a builder copied while it
+ * goes on: builder_copy, --follow): it maps the pages s has written to
+ * its file, privately, instead of copying them, so a copy costs what was
+ * not written yet, not the arrays' size. It writes nothing to the file
+ * (what the copy adds stays in memory) and owns its mappings; it needs
+ * s's file only while arrays are copied. */
+struct index_store *index_store_fork(const struct index_store *s);
+/* A copy in `copy` (index_store_fork of a's store) of a's first `used`
+ * bytes, growing apart from a. The whole pages of a's chunk being
+ * filled are written to the file first (a's place there taken early). */
+struct store_array *store_array_fork(struct index_store *copy,
+    struct store_array *a, size_t used);
+
 /* Where the file's free space starts (the tables go there). */
 uint64_t index_store_end(const struct index_store *s);
 /* 0, or the errno of the first failure to extend the file: the model is

@@ -4,7 +4,10 @@
  * builder given the same calls up to then would make, open stacks
  * included, and the builder, gone on after it, makes the same trace as
  * one given all the calls at once; what is done to the copy never shows
- * in the builder.
+ * in the builder. A builder whose large depths grow in a file
+ * (builder_set_store, as --follow's) makes the same traces, its copies
+ * map the file's pages instead of copying them, and a trace made earlier
+ * stays as it was while the builder and later copies go on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +18,7 @@
 #include <cmocka.h>
 
 #include "builder.h"
+#include "index_store.h"
 
 #define STEPS 400
 
@@ -214,6 +218,151 @@ test_copy_apart(void **state)
 	trace_free(want);
 }
 
+/* ------------------------------------------------- depths kept in a file */
+
+#define BIG_STEPS 300000
+
+/* Step k of a busy session: a call at depth 1 on every step, one at
+ * depth 0 open over four steps (so copies find it open), enough calls
+ * for a depth to fill many of the store's chunks. */
+static void
+step_big(struct builder *b, int k)
+{
+	uint32_t proc = builder_process(b, 9);
+	uint32_t th = builder_track(b, TRACK_THREAD, proc, 90 + k % 2);
+	func_id outer = builder_func(b, builder_intern_cstr(b, "outer"), 0, -1);
+	func_id inner = builder_func(b, builder_intern_cstr(b,
+	    k % 1000 == 0 ? "rare" : "inner"), 0, -1);
+	ttv_ns t = (ttv_ns)k * 40;
+	if (k % 8 < 2)
+		builder_push(b, th, t, outer);
+	builder_push(b, th, t + 1, inner);
+	builder_pop(b, th, t + 2 + k % 5, 0);
+	if (k % 8 >= 6)
+		builder_pop(b, th, t + 30, 0);
+	if (k % 4 == 1) {
+		builder_args_begin(b);
+		builder_arg_i64(b, builder_intern_cstr(b, "k"), k);
+		builder_instant(b, th, t + 3, inner, builder_args_end(b));
+	}
+	if (k % 2 == 0)
+		builder_counter(b, builder_track(b, TRACK_COUNTER, proc, 1), t,
+		    (double)k);
+}
+
+static struct trace *
+made_big(int n)
+{
+	struct builder *b = started();
+	for (int k = 0; k < n; k++)
+		step_big(b, k);
+	return builder_finish(b);
+}
+
+static struct builder *
+started_stored(struct index_store **store, FILE **fp)
+{
+	*fp = tmpfile();
+	assert_non_null(*fp);
+	*store = index_store_new(fileno(*fp));
+	struct builder *b = started();
+	builder_set_store(b, *store);
+	builder_store_all(b);
+	return b;
+}
+
+/* Whether the trace's deepest-filled depth lives in its backing (mapped
+ * from the file), not on the heap. */
+static bool
+depth_mapped(const struct trace *t, uint32_t track, uint32_t depth)
+{
+	return t->backing != NULL && t->backing->owns(t->backing,
+	    t->tracks[track].depth[depth].slices);
+}
+
+static void
+test_stored_snapshots(void **state)
+{
+	(void)state;
+	struct index_store *store;
+	FILE *fp;
+	struct builder *b = started_stored(&store, &fp);
+	static const int at[] = { 100, 4097, 16411, 50001, 100000, 131072,
+	    200003, BIG_STEPS };
+	struct trace *kept[8];
+	int k = 0;
+	for (size_t i = 0; i < 8; i++) {
+		for (; k < at[i]; k++)
+			step_big(b, k);
+		kept[i] = builder_snapshot(b);
+		struct trace *want = made_big(at[i]);
+		same_trace(kept[i], want);
+		trace_free(want);
+	}
+	/* large depths, instants, samples and args are the file's pages in
+	 * the copies (tracks: thread 90, the counter, thread 91) */
+	assert_int_equal(kept[7]->tracks[1].kind, TRACK_COUNTER);
+	assert_true(depth_mapped(kept[7], 0, 1));
+	assert_true(depth_mapped(kept[7], 2, 1));
+	assert_true(kept[7]->backing->owns(kept[7]->backing,
+	    kept[7]->tracks[2].instants));
+	assert_true(kept[7]->backing->owns(kept[7]->backing, kept[7]->args));
+	assert_true(kept[7]->backing->owns(kept[7]->backing,
+	    kept[7]->tracks[1].samples));
+	/* the builder went on: what was made earlier did not change */
+	for (size_t i = 0; i < 8; i++) {
+		struct trace *want = made_big(at[i]);
+		same_trace(kept[i], want);
+		trace_free(want);
+		trace_free(kept[i]);
+	}
+	for (; k < BIG_STEPS + 777; k++)
+		step_big(b, k);
+	struct trace *all = builder_snapshot(b);
+	builder_free(b);
+	index_store_free(store);
+	fclose(fp);
+	/* the copy outlives the builder, its store and its file */
+	struct trace *want = made_big(BIG_STEPS + 777);
+	same_trace(all, want);
+	trace_free(want);
+	trace_free(all);
+}
+
+/* A copy of a stored builder that goes on far (past the room its copy
+ * of a depth was given: it moves) stays apart from the builder. */
+static void
+test_stored_copy_apart(void **state)
+{
+	(void)state;
+	struct index_store *store;
+	FILE *fp;
+	struct builder *b = started_stored(&store, &fp);
+	int k = 0;
+	for (; k < 70001; k++)
+		step_big(b, k);
+	struct builder *c = builder_copy(b);
+	for (int j = k; j < 70001 + 9000000; j++)
+		step_big(c, j);
+	for (; k < 90000; k++)
+		step_big(b, k);
+	struct trace *ct = builder_finish(c);
+	struct trace *want = made_big(70001 + 9000000);
+	same_trace(ct, want);
+	trace_free(want);
+	trace_free(ct);
+	struct trace *bt = builder_snapshot(b);
+	want = made_big(90000);
+	same_trace(bt, want);
+	trace_free(want);
+	trace_free(bt);
+	/* a copy given up unfinished frees its store with it */
+	builder_free(builder_copy(b));
+	builder_free(b);
+	index_store_free(store);
+	fclose(fp);
+}
+
 int
 main(void)
 {
@@ -221,6 +370,8 @@ main(void)
 		cmocka_unit_test(test_snapshot_then_go_on),
 		cmocka_unit_test(test_open_stack),
 		cmocka_unit_test(test_copy_apart),
+		cmocka_unit_test(test_stored_snapshots),
+		cmocka_unit_test(test_stored_copy_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
