@@ -29,14 +29,29 @@
 #    100 ms for 30 s, a pan, zoom or G key every 100 ms; from the key to
 #    the end of the frame answering it, median and p99 (target: p99 under
 #    50 ms); then the same keys for 10 s on the finished log, which does
-#    not grow (the yardstick: what the keys cost without the updates).
+#    not grow (the yardstick: what the keys cost without the updates);
+# 6. a sustained rate: `fxtgen --pace` writes an FXT trace as a program
+#    making FOLLOW_RATE calls a second (default 1000000; 32 bytes a
+#    call, a chunk every 100 ms) for FOLLOW_SECONDS (default 600) while
+#    `ttv --follow --search '^rare_'` follows it (one call in 10,000
+#    matches); every FOLLOW_SAMPLE s (default 10) ttv's RssAnon, RssFile,
+#    VmRSS, CPU time, rows so far, the trace's and the index's size
+#    (bench/follow_sustain.py); then whether it kept up (rows against a
+#    whole read of the finished trace, its backlog once the producer
+#    stops, waited for FOLLOW_BOUND s at most, default 120) and whether
+#    RssAnon stayed flat (last third of the run against the first);
+#    then the viewer following the same producer for FOLLOW_VIEW_SECONDS
+#    (default 120) with a key every 100 ms as in part 5 (target: p99
+#    under 50 ms). It wants RATE * SECONDS * 48 bytes free in TMPDIR.
 #
-# Each part stays under a minute; FOLLOW_PARTS="4 5" runs only those
-# (parts 1 3 4 5 and live, the LTTng parts 2 and 3b; 4cp 4fxt 4ctf run
-# one input of part 4; default all). Daemons, programs and files are the
-# script's own, stopped by PID and removed at the end.
+# Each part but 6 stays under a minute; FOLLOW_PARTS="4 5" runs only
+# those (parts 1 3 4 5 6 and live, the LTTng parts 2 and 3b; 4cp 4fxt
+# 4ctf run one input of part 4; default all but 6, which runs for
+# minutes and writes tens of GB: ask for it by name). Daemons, programs
+# and files are the script's own, stopped by PID and removed at the end.
 #   TTV=./ttv CPGEN=tests/gen/cpgen FXTGEN=tests/gen/fxtgen \
 #       CTFGEN=tests/gen/ctfgen sh bench/follow.sh
+#   FOLLOW_PARTS=6 FOLLOW_SECONDS=20 TTV=./ttv ... sh bench/follow.sh
 set -u
 : "${TTV:?set TTV to the ttv binary}" "${CPGEN:?set CPGEN to tests/gen/cpgen}"
 : "${FXTGEN:?set FXTGEN to tests/gen/fxtgen}"
@@ -67,6 +82,25 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 export XDG_CACHE_HOME="$tmp/cache"
+
+# part 6's producer writes tens of GB: refused before anything runs when
+# they do not fit
+if want 6; then
+rate=${FOLLOW_RATE:-1000000}
+secs=${FOLLOW_SECONDS:-600}
+vsecs=${FOLLOW_VIEW_SECONDS:-120}
+# 32 bytes a call of trace and some 16 of index (ttv's, under
+# $XDG_CACHE_HOME), with room to spare; the two runs one after the other,
+# each removed before the next
+longest=$secs
+[ "$vsecs" -gt "$longest" ] && longest=$vsecs
+need=$((rate * longest * 48))
+free=$(($(df -Pk "$tmp" | awk 'NR == 2 { print $4 }') * 1024))
+if [ "$free" -lt "$need" ]; then
+	echo "== 6. not run: $((need / 1000000000)) GB wanted in $(dirname "$tmp") ($((rate)) calls/s for $longest s), $((free / 1000000000)) GB free (set TMPDIR, FOLLOW_RATE or FOLLOW_SECONDS)"
+	exit 1
+fi
+fi
 
 if want 1; then
 echo "== 1. a file written at a set pace"
@@ -204,6 +238,22 @@ XDG_STATE_HOME=$tmp/state python3 "$here/follow_keys.py" "$TTV" \
 rm -f "$tmp/keys.log" "$tmp/keys2.log"
 fi
 rm -f "$tmp/cp.big"
+
+if want 6; then
+echo "== 6a. $rate calls/s for $secs s (an FXT trace written as it runs), ttv --follow --search '^rare_'"
+echo "  (load average before: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+python3 "$here/follow_sustain.py" "$TTV" '^rare_' "$tmp/pace.fxt" \
+    "${FOLLOW_SAMPLE:-10}" "${FOLLOW_BOUND:-120}" -- \
+    "$FXTGEN" --pace "$rate" "$secs" "$tmp/pace.fxt"
+rm -rf "$tmp/pace.fxt" "$tmp/cache"
+echo "== 6b. the viewer following $rate calls/s for $vsecs s, a key every 100 ms"
+echo "  (load average before: $(cut -d ' ' -f 1-3 /proc/loadavg))"
+mkdir -p "$tmp/state"
+XDG_STATE_HOME=$tmp/state python3 "$here/follow_keys.py" --run "$TTV" \
+    "$tmp/pace.fxt" L H + - G -- "$FXTGEN" --pace "$rate" "$vsecs" \
+    "$tmp/pace.fxt"
+rm -rf "$tmp/pace.fxt" "$tmp/cache"
+fi
 want live || exit 0
 
 # LTTng: the daemons as tests/formats/live/live_relay.sh starts them.

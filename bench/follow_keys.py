@@ -3,12 +3,16 @@
 (bench/follow.sh part 5).
 
     follow_keys.py TTV SRC LOG SECONDS CHUNK PERIOD_MS KEYS...
+    follow_keys.py --run TTV LOG KEYS... -- PRODUCER...
 
 SRC (a CoreProfiler log written whole by tests/gen/cpgen) is appended to
 LOG, CHUNK bytes every PERIOD_MS for SECONDS, while `ttv --follow LOG`
 runs in a pseudo-terminal of 200x50; every 100 ms one of KEYS (round
-robin; ttv's key names as bytes: L, H, +, -, G...) is pressed. A key's
-latency is from writing it to the pty to the end of the frame that
+robin; ttv's key names as bytes: L, H, +, -, G...) is pressed. With
+--run, PRODUCER (e.g. tests/gen/fxtgen --pace RATE SECONDS LOG) writes
+LOG as a traced program runs; ttv starts once it has written something,
+and the keys go on until the producer exits (bench/follow.sh part 6).
+A key's latency is from writing it to the pty to the end of the frame that
 answers it: with TTV_TEST_SENTINEL set (as tests/ui/ui_screen runs it)
 ttv ends every frame with an OSC sequence carrying the number of keys it
 has handled, so a frame drawn because the trace grew is not taken for
@@ -24,6 +28,7 @@ import pty
 import re
 import signal
 import struct
+import subprocess
 import sys
 import termios
 import threading
@@ -51,6 +56,8 @@ class Viewer:
             os.execve(args[0], args, env)
         self.pid, self.fd = pid, fd
         self.handled = -1       # keys handled, as the last frame said
+        self.gone = False       # ttv's end of the pty closed
+        self.last_out = b""     # what it wrote last (an error, once gone)
         self.frames = 0
         self.cv = threading.Condition()
         self.t = threading.Thread(target=self.read, daemon=True)
@@ -65,9 +72,11 @@ class Viewer:
                 b = b""
             if not b:
                 with self.cv:
+                    self.gone = True
                     self.handled = 1 << 60      # gone: wake the waiter
                     self.cv.notify_all()
                 return
+            self.last_out = (self.last_out + b)[-400:]
             buf = tail + b
             last = None
             for m in SENTINEL.finditer(buf):
@@ -109,13 +118,30 @@ def status(pid):
 
 
 def main():
-    ttv, src, log = sys.argv[1], sys.argv[2], sys.argv[3]
-    seconds, chunk = float(sys.argv[4]), int(sys.argv[5])
-    period = int(sys.argv[6]) / 1000.0
-    keys = sys.argv[7:]
-    s = open(src, "rb")
-    with open(log, "wb") as f:
-        f.write(s.read(chunk))
+    prod = None
+    if sys.argv[1] == "--run":
+        if "--" not in sys.argv:
+            sys.exit("usage: follow_keys.py --run TTV LOG KEYS... -- "
+                     "PRODUCER...")
+        cut = sys.argv.index("--")
+        ttv, log, keys = sys.argv[2], sys.argv[3], sys.argv[4:cut]
+        seconds = float("inf")
+        prod = subprocess.Popen(sys.argv[cut + 1:], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        t = time.monotonic()
+        # the header records come first, then the first chunk 100 ms on
+        while prod.poll() is None and time.monotonic() - t < 10:
+            if os.path.exists(log) and os.path.getsize(log) > 4096:
+                break
+            time.sleep(0.01)
+    else:
+        ttv, src, log = sys.argv[1], sys.argv[2], sys.argv[3]
+        seconds, chunk = float(sys.argv[4]), int(sys.argv[5])
+        period = int(sys.argv[6]) / 1000.0
+        keys = sys.argv[7:]
+        s = open(src, "rb")
+        with open(log, "wb") as f:
+            f.write(s.read(chunk))
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", TZ="UTC",
                ESCDELAY="25", TTV_TEST_SENTINEL="1")
     v = Viewer([ttv, "--follow", log], env)
@@ -123,6 +149,9 @@ def main():
         print("  ttv drew no frame in 30 s")
         os.kill(v.pid, signal.SIGKILL)
         os.waitpid(v.pid, 0)
+        if prod is not None:
+            prod.kill()
+            prod.wait()
         sys.exit(1)
     time.sleep(0.5)
     stop = threading.Event()
@@ -140,19 +169,28 @@ def main():
         os.close(fd)
 
     w = threading.Thread(target=writer)
-    w.start()
+    if prod is None:
+        w.start()
     lat = {k: [] for k in keys}
     late = 0
     t0 = time.monotonic()
     nxt = t0
     sent = 0
-    while time.monotonic() - t0 < seconds:
+    while time.monotonic() - t0 < seconds and (prod is None or
+                                               prod.poll() is None):
         k = keys[sent % len(keys)]
         t = time.monotonic()
         os.write(v.fd, k.encode())
         sent += 1
         if not v.wait_handled(sent, 10):
             print("  key %d (%s) not answered in 10 s" % (sent, k))
+            break
+        if v.gone:      # not an answer: ttv is gone
+            said = re.sub(rb"\x1b(\[[0-9;?]*[ -/]*[@-~]|\][^\x07]*\x07|.)",
+                          b"", v.last_out).decode(errors="replace")
+            print("  ttv went away at key %d (%s), %.1f s in: %s" %
+                  (sent, k, time.monotonic() - t0,
+                   (said.strip().splitlines() or [""])[-1]))
             break
         lat[k].append(time.monotonic() - t)
         nxt += 0.1
@@ -161,9 +199,16 @@ def main():
             nxt = time.monotonic()
         time.sleep(max(0, nxt - time.monotonic()))
     stop.set()
-    w.join()
+    if prod is None:
+        w.join()
+    elif prod.poll() is None:   # ttv went away first
+        prod.terminate()
+        prod.wait()
     cpu, hwm = status(v.pid)
-    os.write(v.fd, b"q")
+    try:
+        os.write(v.fd, b"q")
+    except OSError:     # gone already
+        pass
     for _ in range(100):
         if os.waitpid(v.pid, os.WNOHANG)[0] != 0:
             break
@@ -183,6 +228,10 @@ def main():
     print("  keys answered after the next was due: %d; frames drawn: %d; "
           "ttv CPU %.1f s, peak RSS %.0f MB; the log: %.0f MB" %
           (late, v.frames, cpu, hwm / 1024, os.path.getsize(log) / 1e6))
+    if prod is not None:
+        print("  producer: %s (exit %d)" % (
+            prod.stdout.read().decode(errors="replace").strip(),
+            prod.returncode))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,10 @@
  *   fxtgen [-A] -D base|new OUT          one run of diffpair.h's program
  *                                        (ttv --diff's tests); -A: its
  *                                        functions named by address
+ *   fxtgen --pace RATE SECONDS OUT       a trace written as it happens:
+ *                                        RATE calls a second for SECONDS,
+ *                                        a chunk every 100 ms (the
+ *                                        benchmark of ttv --follow)
  *
  * The scenario touches every record type (metadata: magic, provider
  * info/section/event, unknown trace info; initialization with three tick
@@ -36,6 +40,8 @@
  * reads the trace back.
  */
 #define _GNU_SOURCE	/* vasprintf */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -43,6 +49,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "diffpair.h"
 
@@ -1047,6 +1055,147 @@ diff_run(const char *path, bool new_run, bool addresses)
 	}
 }
 
+/* ------------------------------------------------------ paced producer */
+
+/*
+ * A program traced as it runs: every 100 ms, the records of the calls
+ * made since the last chunk, written with one write(2) of whole records
+ * to the end of OUT, as a tracer flushing its buffer does. A call is a
+ * begin and an end with indexed thread, category and name (16 bytes
+ * each), so a call costs 32 bytes. Six threads interleave, each running
+ * the same tree of five calls three deep, outer(mid(leaf), side(inner)),
+ * so the threads' calls overlap in time. A record's time is the wall
+ * clock's since the start (1 tick a ns), spread evenly over the chunk's
+ * 100 ms, so the trace's time goes on with the wall clock. One call in
+ * PACE_RARE is named rare_call, for a search whose output stays small.
+ */
+#define PACE_THREADS 6
+#define PACE_RARE 10000
+/* A thread's tree, as (begin?, name index) steps: 5 calls, 10 records. */
+static const struct { bool begin; unsigned name; } pace_tree[] = {
+	{ true, 2 }, { true, 3 }, { true, 4 }, { false, 4 }, { false, 3 },
+	{ true, 5 }, { true, 6 }, { false, 6 }, { false, 5 }, { false, 2 },
+};
+#define PACE_STEPS (sizeof pace_tree / sizeof pace_tree[0])
+/* records a round: every thread one whole tree, so a chunk of whole
+ * rounds leaves no call open across chunks */
+#define PACE_ROUND (PACE_THREADS * PACE_STEPS)
+
+static int64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void
+write_all(int fd, const char *path)
+{
+	size_t off = 0;
+
+	while (off < outlen) {
+		ssize_t n = write(fd, out + off, outlen - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "fxtgen: %s: %s\n", path,
+			    n < 0 ? strerror(errno) : "short write");
+			exit(1);
+		}
+		off += (size_t)n;
+	}
+	outlen = 0;
+}
+
+static void
+pace(const char *path, uint64_t rate, double seconds)
+{
+	static const char *names[] = { "outer", "mid", "leaf", "side",
+	    "inner" };
+	const int64_t period = 100000000;	/* ns between chunks */
+	int64_t t0, last = 0, end_ns = (int64_t)(seconds * 1e9), late = 0;
+	uint64_t calls = 0, records = 0, chunks = 0, rare = 0, k;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+	unsigned i;
+
+	if (fd < 0) {
+		perror(path);
+		exit(1);
+	}
+	magic();
+	provider_info(1, "pace", 1000000000u);
+	string_record(1, "cat");
+	for (i = 0; i < 5; i++)
+		string_record(2 + i, names[i]);
+	string_record(7, "rare_call");
+	for (i = 0; i < PACE_THREADS; i++)
+		thread_record(1 + i, 100, 101 + i);
+	write_all(fd, path);
+	t0 = mono_ns();
+	for (;;) {
+		int64_t due = (int64_t)(chunks + 1) * period, now;
+		uint64_t want, n;
+
+		now = mono_ns() - t0;
+		if (now < due) {
+			struct timespec d = { 0, (long)(due - now) };
+
+			while (nanosleep(&d, &d) != 0 && errno == EINTR)
+				;
+		}
+		now = mono_ns() - t0;
+		if (now > end_ns)
+			now = end_ns;
+		/* the calls the wall clock says are made by now, in whole
+		 * rounds (what falls short of a round goes in the next) */
+		want = (uint64_t)((double)rate * (double)now / 1e9) * 2;
+		n = want > records ? (want - records) / PACE_ROUND * PACE_ROUND :
+		    0;
+		for (k = 0; k < n; k++) {
+			uint64_t r = records + k;
+			unsigned th = (unsigned)(r % PACE_THREADS);
+			unsigned step = (unsigned)(r / PACE_THREADS % PACE_STEPS);
+			unsigned name = pace_tree[step].name;
+			int64_t ts = last + (int64_t)((double)(now - last) *
+			    (double)k / (double)n);
+
+			if (pace_tree[step].begin && ++calls % PACE_RARE == 0) {
+				name = 7;
+				rare++;
+			}
+			/* an event (type 4) of 2 words: duration begin (2) or
+			 * end (3), thread, category 1, name */
+			word(4 | 2 << 4 | (pace_tree[step].begin ? 2u : 3u) << 16 |
+			    (uint64_t)(1 + th) << 24 | 1ULL << 32 |
+			    (uint64_t)name << 48);
+			word((uint64_t)ts);
+			/* flush a big catch-up chunk on the way */
+			if (outlen >= (64u << 20) && (k + 1) % PACE_ROUND == 0)
+				write_all(fd, path);
+		}
+		records += n;
+		write_all(fd, path);
+		/* behind: the chunk written after it was due */
+		if (mono_ns() - t0 - due > late)
+			late = mono_ns() - t0 - due;
+		last = now;
+		chunks++;
+		if (now >= end_ns)
+			break;
+	}
+	if (close(fd) != 0) {
+		perror(path);
+		exit(1);
+	}
+	printf("%" PRIu64 " calls (%" PRIu64 " named rare_call) in %.1f s, "
+	    "%" PRIu64 " bytes; %.0f calls/s asked; at worst %.1f ms behind "
+	    "the wall clock\n", calls, rare, (double)end_ns / 1e9,
+	    records * 16, (double)rate, (double)late / 1e6);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1056,6 +1205,18 @@ main(int argc, char **argv)
 	uint64_t bulk_bytes = 0, rounds = 0;
 	FILE *f;
 
+	if (argc == 5 && strcmp(argv[1], "--pace") == 0) {
+		uint64_t rate = strtoull(argv[2], NULL, 0);
+		double seconds = atof(argv[3]);
+
+		if (rate == 0 || !(seconds > 0 && seconds < 1e6)) {
+			fprintf(stderr, "fxtgen: --pace: a rate above 0 and "
+			    "seconds between 0 and 1e6\n");
+			return 2;
+		}
+		pace(argv[4], rate, seconds);
+		return 0;
+	}
 	while (argc > 1 && argv[1][0] == '-') {
 		if (strcmp(argv[1], "-b") == 0)
 			big = true;
@@ -1097,7 +1258,8 @@ main(int argc, char **argv)
 	if (argc != 4 || strcmp(argv[1], "full") != 0) {
 		fprintf(stderr, "usage: fxtgen [-b] [-t] full OUT EXPECTED\n"
 		    "       fxtgen [-b] [-O] [-L] [-R N] -B BYTES OUT\n"
-		    "       fxtgen [-A] -D base|new OUT\n");
+		    "       fxtgen [-A] -D base|new OUT\n"
+		    "       fxtgen --pace RATE SECONDS OUT\n");
 		return 2;
 	}
 	scenario(truncate);
