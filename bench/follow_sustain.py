@@ -8,7 +8,8 @@ traced program runs; once it has written something, `ttv --follow
 --search REGEX --tsv TRACE` follows it. Every SAMPLE_S seconds: ttv's
 RssAnon, RssFile and VmRSS (/proc/PID/status), its CPU time (user + sys,
 /proc/PID/stat), the rows printed so far, TRACE's size and the size of
-ttv's index (what is under $XDG_CACHE_HOME). Once the producer stops,
+ttv's index and followed model (under $XDG_CACHE_HOME, the nameless file
+ttv holds open there counted too). Once the producer stops,
 ttv is given BOUND_S seconds to print the rows it owes: as many as the
 producer says it wrote calls named rare_call (its last line), or, short
 of that, until it has used no CPU for 5 s. Then: the producer's report,
@@ -61,6 +62,25 @@ def du(path):
                 n += os.path.getsize(os.path.join(root, name))
             except OSError:
                 pass
+    return n
+
+
+def on_disk(path, pid):
+    """bytes under path, and of the files without a name there that pid
+    holds open (the followed model's file: ttv makes it nameless)"""
+    n = du(path)
+    try:
+        fds = os.listdir("/proc/%d/fd" % pid)
+    except OSError:
+        return n
+    for fd in fds:
+        p = "/proc/%d/fd/%s" % (pid, fd)
+        try:
+            link = os.readlink(p)
+            if link.startswith(path) and link.endswith("(deleted)"):
+                n += os.stat(p).st_blocks * 512
+        except OSError:
+            pass
     return n
 
 
@@ -152,7 +172,7 @@ def main():
               "%6.0f MB" % (t, st.get("RssAnon", 0) / 1024,
                             st.get("RssFile", 0) / 1024,
                             st.get("VmRSS", 0) / 1024, cpu_s(f.p.pid), f.rows,
-                            size / 1e6, du(cache) / 1e6 if cache else 0))
+                            size / 1e6, on_disk(cache, f.p.pid) / 1e6 if cache else 0))
         sys.stdout.flush()
 
     nxt = t1 + every

@@ -47,8 +47,9 @@ struct chunk {
 	 * bytes of its start already written there. */
 	uint64_t at;		/* 0: none yet */
 	size_t synced;
-	/* In a copy: the bytes of its start that are the file's pages
-	 * (privately mapped), anonymous memory after them. */
+	/* The bytes of its start that are the file's pages (in a copy,
+	 * privately mapped; in the array copied, those synced), anonymous
+	 * memory after them: two mappings. */
 	size_t split;
 };
 
@@ -382,6 +383,10 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes,
 	/* The pages move and the chunk's addresses stay mapped (empty),
 	 * so no other mapping can take them before the file's does. */
 	size_t moved = span < to_len ? span : to_len;
+	/* only anonymous pages move: a chunk whose start is the file's
+	 * already (split) has its next chunk fault its own */
+	if (c->split > 0)
+		moved = 0;
 #ifdef MREMAP_DONTUNMAP
 	if (to != NULL && moved > 0 && mremap(va, moved, moved,
 	    MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to) ==
@@ -400,6 +405,7 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes,
 		abort();
 	}
 	c->off = off;
+	c->split = 0;	/* one mapping of the file now */
 	written(s, off + from, bytes - from);
 	return moved;
 }
@@ -602,6 +608,16 @@ sync_filling(struct store_array *a, char *va, struct chunk *c, size_t used)
 		return;
 	written(s, c->at + c->synced, full - c->synced);
 	c->synced = full;
+	/* What is written is the file's from now on: the memory goes back
+	 * (a builder followed for hours would otherwise keep up to a chunk
+	 * of every array in it), the chunk is two mappings (see split). */
+	if (mmap(va, full, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+	    s->fd, (off_t)c->at) == MAP_FAILED) {
+		fprintf(stderr, "ttv: cannot map the index: %s\n",
+		    strerror(errno));
+		abort();
+	}
+	c->split = full;
 }
 
 /* Maps len bytes of the file at off privately at va (the copy's own
