@@ -10,7 +10,8 @@
  * An input whose reader can go on from where it stopped (a CoreProfiler
  * TraceLog, an FXT file, a CTF directory or a live session's mirror:
  * load_grow.h) is read as it grows: each read reads what was appended,
- * and makes the trace from a copy of the builder. An XRay directory's
+ * and makes the trace from a copy of the builder, which maps what the
+ * builder wrote to its file. An XRay directory's
  * logs are read whole, each once it is complete. The follower reads
  * again only when the input changed.
  */

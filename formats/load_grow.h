@@ -3,8 +3,11 @@
  * from where they stopped (reader.h, grow_*): the reader's state and
  * the builder are kept from one read to the next, each read reads only
  * the whole records appended since the last one, and the trace of a read
- * is made from a copy of the builder (builder_copy), so the cost of a read
- * is what was appended plus a copy of the model, not a whole load.
+ * is made from a copy of the builder (builder_copy). The builder's large
+ * arrays grow in a nameless file of the cache directory (index_store.h),
+ * and a copy maps the pages written there: the cost of a read is what was
+ * appended plus a page of each array, not a whole load, and the models
+ * are on disk, not in the process's memory.
  *
  * A file that was not only appended to (shorter, another file under the
  * name, or its first or last read bytes changed) is read again from its
