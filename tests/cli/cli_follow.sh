@@ -14,7 +14,7 @@ stop_follower() {
 	[ -n "$follower" ] && kill "$follower" 2>/dev/null && wait "$follower" 2>/dev/null
 	follower=""
 }
-trap 'stop_follower; rm -rf "$tmp"' EXIT
+trap 'stop_follower; umount "$tmp/full" 2>/dev/null; rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
@@ -505,6 +505,21 @@ if [ -x /usr/bin/time ]; then
 	awk -v g="$grown" -v w="$whole" 'BEGIN { exit !(g <= 8 * w + 0.5) }' ||
 	    fail "fxt-grow: $grown s of CPU following 40 pieces, over 8 x $whole + 0.5 s (a whole read each time?)"
 	rm -f "$tmp/fxbig.fxt" "$tmp/growbig.fxt"
+fi
+
+# The followed model's file fills its file system (a tiny one, when this
+# runs as root; a trace large enough for its depths to be kept in the
+# file): the model goes on in memory, nothing is lost or said.
+mkdir -p "$tmp/full"
+if [ "$(id -u)" = 0 ] &&
+    mount -t tmpfs -o size=256k none "$tmp/full" 2>/dev/null; then
+	"$gen/fxtgen" -L -B 20000000 "$tmp/ff.fxt" >/dev/null || fail "fxtgen"
+	: >"$tmp/growf.fxt"
+	XDG_CACHE_HOME=$tmp/full start --search '^[a-m]' --tsv "$tmp/growf.fxt"
+	feed "$tmp/ff.fxt" "$tmp/growf.fxt" $(( $(wc -c <"$tmp/ff.fxt") / 20 ))
+	finish fxt-full-cache "$tmp/ff.fxt" --search '^[a-m]'
+	umount "$tmp/full"
+	rm -f "$tmp/ff.fxt" "$tmp/growf.fxt"
 fi
 
 # A CTF directory is read as it grows, not again from its start at each
