@@ -489,7 +489,11 @@ if [ -x /usr/bin/time ]; then
 	pid=$(pgrep -P $timer)
 	# the model being followed is in the cache directory's file, not in
 	# ttv's memory: what is anonymous in it stays well under the model
-	anon=$(awk '/^RssAnon:/ { print $2 * 1024 }' "/proc/$pid/status" \
+	# (not said under AddressSanitizer: its shadow memory and quarantine
+	# are anonymous too)
+	anon=""
+	[ -n "${ASAN_OPTIONS:-}" ] ||
+	    anon=$(awk '/^RssAnon:/ { print $2 * 1024 }' "/proc/$pid/status" \
 	    2>/dev/null)
 	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
 	wait $timer
