@@ -5,8 +5,8 @@
 #    log and an FXT file written by the project's generators and appended
 #    at a set pace (a chunk every 500 ms), median and p99, and the same
 #    over the last tenth of the file (a read reads what was appended,
-#    but makes the model anew from a copy of the builder: an update
-#    costs more as the file grows);
+#    and its model maps what the builder wrote to its file: an update
+#    should cost no more at the end than at the start);
 # 2. with lttng-sessiond, lttng-relayd and liblttng-ust-cyg-profile: a
 #    live session with a 100 ms live timer, a -finstrument-functions
 #    program calling tick() every 50 ms; latency from tick's return to

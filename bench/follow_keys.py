@@ -34,6 +34,8 @@ import termios
 import threading
 import time
 
+from procstat import await_start, cpu_s, mem_kb
+
 SENTINEL = re.compile(rb"\x1b\]7777;ttv-frame;(\d+)\x07")
 
 
@@ -101,22 +103,6 @@ class Viewer:
         return True
 
 
-def status(pid):
-    cpu = 0.0
-    hwm = 0
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    hwm = int(line.split()[1])
-    except (OSError, IndexError, ValueError):
-        pass
-    return cpu, hwm
-
-
 def main():
     prod = None
     if sys.argv[1] == "--run":
@@ -128,12 +114,7 @@ def main():
         seconds = float("inf")
         prod = subprocess.Popen(sys.argv[cut + 1:], stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
-        t = time.monotonic()
-        # the header records come first, then the first chunk 100 ms on
-        while prod.poll() is None and time.monotonic() - t < 10:
-            if os.path.exists(log) and os.path.getsize(log) > 4096:
-                break
-            time.sleep(0.01)
+        await_start(prod, log)
     else:
         ttv, src, log = sys.argv[1], sys.argv[2], sys.argv[3]
         seconds, chunk = float(sys.argv[4]), int(sys.argv[5])
@@ -204,7 +185,7 @@ def main():
     elif prod.poll() is None:   # ttv went away first
         prod.terminate()
         prod.wait()
-    cpu, hwm = status(v.pid)
+    cpu, hwm = cpu_s(v.pid), mem_kb(v.pid).get("VmHWM", 0)
     try:
         os.write(v.fd, b"q")
     except OSError:     # gone already

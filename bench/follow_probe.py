@@ -46,26 +46,7 @@ import sys
 import threading
 import time
 
-
-def cpu_s(pid):
-    """user + system CPU seconds of a process so far (0 once it is gone)"""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
-
-
-def rss_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+from procstat import cpu_s, mem_kb
 
 
 class Follower:
@@ -92,7 +73,7 @@ class Follower:
 
     def sample(self):
         while self.p.poll() is None:
-            self.rss.append((time.monotonic(), rss_kb(self.p.pid)))
+            self.rss.append((time.monotonic(), mem_kb(self.p.pid).get("VmRSS", 0)))
             time.sleep(1.0)
 
     def stop(self):
@@ -186,7 +167,7 @@ def rate_mode(ttv, url, seconds):
         time.sleep(max(0, t0 + s - time.monotonic()))
         n = len(f.rows)
         print("  %3d s: %9d rows (%8d/s), ttv RSS %7.1f MB, CPU %6.2f s" %
-              (s, n, n - n0, rss_kb(f.p.pid) / 1024, cpu_s(f.p.pid)))
+              (s, n, n - n0, mem_kb(f.p.pid).get("VmRSS", 0) / 1024, cpu_s(f.p.pid)))
         n0 = n
         sys.stdout.flush()
     return f

@@ -28,29 +28,7 @@ import sys
 import threading
 import time
 
-
-def proc_status(pid):
-    """RssAnon, RssFile, VmRSS, VmHWM of a process in kB ({} once gone)"""
-    out = {}
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                k, _, v = line.partition(":")
-                if k in ("RssAnon", "RssFile", "VmRSS", "VmHWM"):
-                    out[k] = int(v.split()[0])
-    except (OSError, ValueError, IndexError):
-        pass
-    return out
-
-
-def cpu_s(pid):
-    """user + system CPU seconds of a process so far (0 once it is gone)"""
-    try:
-        with open("/proc/%d/stat" % pid) as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return 0.0
+from procstat import await_start, cpu_s, mem_kb
 
 
 def du(path):
@@ -147,12 +125,7 @@ def main():
     cache = os.environ.get("XDG_CACHE_HOME", "")
     prod = subprocess.Popen(producer, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT)
-    t0 = time.monotonic()
-    # the header records come first, then the first chunk 100 ms on
-    while prod.poll() is None and time.monotonic() - t0 < 10:
-        if os.path.exists(trace) and os.path.getsize(trace) > 4096:
-            break
-        time.sleep(0.01)
+    await_start(prod, trace)
     f = Follower([ttv, "--follow", "--search", regex, "--tsv", trace])
     t1 = time.monotonic()
     samples = []        # (s, RssAnon kB, VmRSS kB)
@@ -161,7 +134,7 @@ def main():
         "index"))
 
     def sample():
-        st = proc_status(f.p.pid)
+        st = mem_kb(f.p.pid)
         t = time.monotonic() - t1
         try:
             size = os.path.getsize(trace)
@@ -204,7 +177,7 @@ def main():
     if died is None and f.p.poll() is not None:
         died = time.monotonic() - t1
     sample()
-    st = proc_status(f.p.pid)
+    st = mem_kb(f.p.pid)
     ttv_cpu = cpu_s(f.p.pid)
     f.stop()
     print("  producer: %s (exit %d)" % (report, prod.returncode))

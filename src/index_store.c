@@ -454,15 +454,14 @@ move_array(struct store_array *a, size_t reserve)
 	a->reserved = reserve;
 }
 
-struct store_array *
-index_store_array(struct index_store *s, size_t elem, const void *init,
-    size_t bytes)
+/* An empty array of s: `reserve` bytes of addresses, none mapped. */
+static struct store_array *
+new_array(struct index_store *s, size_t elem, size_t reserve)
 {
 	struct store_array *a = xcalloc(1, sizeof *a);
 	a->s = s;
 	a->elem = elem;
-	a->reserved = round_up(bytes * 4 > RESERVE_MIN ? bytes * 4 :
-	    RESERVE_MIN, s->page);
+	a->reserved = round_up(reserve, s->page);
 	a->va = mmap(NULL, a->reserved, PROT_NONE, MAP_PRIVATE |
 	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (a->va == MAP_FAILED) {
@@ -477,6 +476,15 @@ index_store_array(struct index_store *s, size_t elem, const void *init,
 	}
 	s->arrays[s->narrays++] = a;
 	pthread_mutex_unlock(&s->lock);
+	return a;
+}
+
+struct store_array *
+index_store_array(struct index_store *s, size_t elem, const void *init,
+    size_t bytes)
+{
+	struct store_array *a = new_array(s, elem, bytes * 4 > RESERVE_MIN ?
+	    bytes * 4 : RESERVE_MIN);
 	store_array_grow(a, bytes);
 	if (bytes > 0)
 		memcpy(a->va, init, bytes);
@@ -650,19 +658,10 @@ store_array_fork(struct index_store *copy, struct store_array *a,
     size_t used)
 {
 	struct index_store *s = a->s;
-	struct store_array *c = xcalloc(1, sizeof *c);
-	c->s = copy;
-	c->elem = a->elem;
 	/* room for what the copy adds (the calls still open, a reader's
 	 * held events) without moving */
-	c->reserved = round_up(a->cap + (a->cap > RESERVE_MIN ? a->cap :
-	    RESERVE_MIN), s->page);
-	c->va = mmap(NULL, c->reserved, PROT_NONE, MAP_PRIVATE |
-	    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (c->va == MAP_FAILED) {
-		fprintf(stderr, "ttv: out of address space\n");
-		abort();
-	}
+	struct store_array *c = new_array(copy, a->elem, a->cap +
+	    (a->cap > RESERVE_MIN ? a->cap : RESERVE_MIN));
 	c->chunks = xcalloc(a->nchunks ? a->nchunks : 1, sizeof *c->chunks);
 	c->capchunks = a->nchunks ? a->nchunks : 1;
 	size_t at = 0;
@@ -702,13 +701,5 @@ store_array_fork(struct index_store *copy, struct store_array *a,
 		at += pc->len;
 	}
 	c->cap = a->cap;
-	pthread_mutex_lock(&copy->lock);
-	if (copy->narrays == copy->caparrays) {
-		copy->caparrays = copy->caparrays ? copy->caparrays * 2 : 16;
-		copy->arrays = xreallocarray(copy->arrays, copy->caparrays,
-		    sizeof *copy->arrays);
-	}
-	copy->arrays[copy->narrays++] = c;
-	pthread_mutex_unlock(&copy->lock);
 	return c;
 }
