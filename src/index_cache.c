@@ -5,9 +5,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -121,8 +123,24 @@ index_cache_touch(const char *file)
 	(void)utimensat(AT_FDCWD, file, NULL, 0);
 }
 
-int
-index_cache_create(const char *dir, char **tmp, char **err)
+/* Whether fd's file system maps its files shared and writable, as the
+ * index store needs (some network and FUSE file systems do not): a
+ * directory that cannot is one without an index, said, not an abort
+ * halfway through a read. */
+static bool
+mappable(int fd)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, page > 0 ? (size_t)page : 4096, PROT_READ |
+	    PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return false;
+	munmap(p, page > 0 ? (size_t)page : 4096);
+	return true;
+}
+
+static int
+create_file(const char *dir, char **tmp, char **err)
 {
 	*tmp = NULL;
 #ifdef O_TMPFILE
@@ -147,6 +165,25 @@ index_cache_create(const char *dir, char **tmp, char **err)
 	}
 	*tmp = name;
 	return nfd;
+}
+
+int
+index_cache_create(const char *dir, char **tmp, char **err)
+{
+	int fd = create_file(dir, tmp, err);
+	if (fd < 0 || mappable(fd))
+		return fd;
+	int e = errno;
+	*err = xasprintf("%s: its files cannot be mapped (%s)", dir,
+	    strerror(e));
+	close(fd);
+	if (*tmp != NULL) {
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	errno = e;
+	return -1;
 }
 
 int

@@ -32,7 +32,8 @@ void index_cache_touch(const char *file);
 
 /* A new unnamed file in dir to write an index into; -1 with *err set
  * (caller frees) and errno kept when dir cannot take one. *tmp is set
- * (caller frees) when the file had to be named. */
+ * (caller frees) when the file had to be named. A directory whose files
+ * cannot be mapped shared (as the index store maps them) takes none. */
 int index_cache_create(const char *dir, char **tmp, char **err);
 /* Publishes the file written on fd as `file`, atomically: a reader sees
  * the old index or the new one, whole. 0, or -1 with *err set. fd stays
