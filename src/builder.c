@@ -102,8 +102,6 @@ static void
 store_room(struct index_store *store, void **items, size_t *cap, size_t len,
     size_t elem, size_t need, struct store_array **sa)
 {
-	if (len + need <= *cap)
-		return;
 	if (*sa == NULL && (store == NULL ||
 	    (len + need) * elem < INDEX_STORE_MIN)) {
 		size_t nc = *cap ? *cap * 2 : 16;
@@ -121,9 +119,13 @@ store_room(struct index_store *store, void **items, size_t *cap, size_t len,
 	*items = store_array_base(*sa);
 }
 
-#define STORE_ROOM(store, v, sa, need)                                    \
-	store_room((store), (void **)&(v)->items, &(v)->cap, (v)->len,        \
-	    sizeof *(v)->items, (need), &(sa))
+/* (the call only when the vector is full: it is on every instant's and
+ * arg's way) */
+#define STORE_ROOM(store, v, sa, need) do {                               \
+	if ((v)->len + (need) > (v)->cap)                                     \
+		store_room((store), (void **)&(v)->items, &(v)->cap, (v)->len,    \
+		    sizeof *(v)->items, (need), &(sa));                           \
+} while (0)
 
 /* A stored vector is the store's: its memory is not freed. */
 #define STORE_VEC_FREE(v, sa) do {                                        \
@@ -384,8 +386,7 @@ builder_copy(const struct builder *b)
 	fence_stores();
 	struct builder *c = xcalloc(1, sizeof *c);
 	pthread_mutex_init(&c->lock, NULL);
-	if (b->store != NULL)
-	{
+	if (b->store != NULL) {
 		c->store = index_store_fork(b->store);
 		c->owns_store = true;
 	}

@@ -347,6 +347,22 @@ write_at(struct index_store *s, const char *va, uint64_t off, size_t from,
 	return true;
 }
 
+/* Maps len bytes of s's file at off onto va (MAP_SHARED: the store's
+ * own; MAP_PRIVATE: a copy's, its own once written to), or aborts: the
+ * addresses are reserved and the file maps (index_cache_create tried),
+ * so only a lack of memory can refuse it. */
+static void
+map_file(const struct index_store *s, char *va, size_t len, uint64_t off,
+    int share)
+{
+	if (mmap(va, len, PROT_READ | PROT_WRITE, share | MAP_FIXED, s->fd,
+	    (off_t)off) == MAP_FAILED) {
+		fprintf(stderr, "ttv: cannot map the index: %s\n",
+		    strerror(errno));
+		abort();
+	}
+}
+
 /* Writes the first `bytes` of a filled chunk at va to the file and maps
  * them there; past what is written the chunk's memory goes back. When
  * the file cannot take it, the chunk stays in memory. With `to`, the
@@ -398,12 +414,7 @@ flush_chunk(struct store_array *a, char *va, struct chunk *c, size_t bytes,
 #endif
 	if (to == NULL)
 		moved = 0;
-	if (mmap(va, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-	    s->fd, (off_t)off) == MAP_FAILED) {
-		fprintf(stderr, "ttv: cannot map the index: %s\n",
-		    strerror(errno));
-		abort();
-	}
+	map_file(s, va, span, off, MAP_SHARED);
 	c->off = off;
 	c->split = 0;	/* one mapping of the file now */
 	written(s, off + from, bytes - from);
@@ -435,7 +446,7 @@ move_array(struct store_array *a, size_t reserve)
 		    MREMAP_FIXED, nva + at) == MAP_FAILED)
 			p = MAP_FAILED;
 		else
-			/* a copy's chunk is two mappings: one at a time */
+			/* a chunk of two mappings (split): one at a time */
 			p = c->split > 0 && c->split < len ?
 			    mremap(a->va + at + c->split, len - c->split,
 			    len - c->split, MREMAP_MAYMOVE | MREMAP_FIXED,
@@ -619,28 +630,8 @@ sync_filling(struct store_array *a, char *va, struct chunk *c, size_t used)
 	/* What is written is the file's from now on: the memory goes back
 	 * (a builder followed for hours would otherwise keep up to a chunk
 	 * of every array in it), the chunk is two mappings (see split). */
-	if (mmap(va, full, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
-	    s->fd, (off_t)c->at) == MAP_FAILED) {
-		fprintf(stderr, "ttv: cannot map the index: %s\n",
-		    strerror(errno));
-		abort();
-	}
+	map_file(s, va, full, c->at, MAP_SHARED);
 	c->split = full;
-}
-
-/* Maps len bytes of the file at off privately at va (the copy's own
- * once written to), or aborts: the addresses are reserved, so only a
- * lack of memory can refuse it. */
-static void
-map_private(const struct index_store *from, char *va, size_t len,
-    uint64_t off)
-{
-	if (mmap(va, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
-	    from->fd, (off_t)off) == MAP_FAILED) {
-		fprintf(stderr, "ttv: cannot map the index: %s\n",
-		    strerror(errno));
-		abort();
-	}
 }
 
 static void
@@ -676,8 +667,8 @@ store_array_fork(struct index_store *copy, struct store_array *a,
 			/* in the file: its pages, not a copy */
 			cc->off = CHUNK_ANON;
 			cc->bytes = pc->bytes;
-			map_private(s, c->va + at, round_up(pc->bytes, s->page),
-			    pc->off);
+			map_file(s, c->va + at, round_up(pc->bytes, s->page),
+			    pc->off, MAP_PRIVATE);
 		} else if (pc->off == CHUNK_ANON) {
 			cc->off = CHUNK_ANON;
 			cc->bytes = pc->bytes;
@@ -692,7 +683,8 @@ store_array_fork(struct index_store *copy, struct store_array *a,
 			cc->off = CHUNK_FILLING;
 			cc->split = split;
 			if (split > 0)
-				map_private(s, c->va + at, split, pc->at);
+				map_file(s, c->va + at, split, pc->at,
+				    MAP_PRIVATE);
 			map_anon(c->va + at + split, pc->len - split);
 			if (n > split)
 				memcpy(c->va + at + split, a->va + at + split,

@@ -112,6 +112,37 @@ finish() {
 	fi
 }
 
+# follow_pieces BIG GROWN: the CPU time of a whole read of BIG ($whole),
+# then of following GROWN while BIG is appended to it in 40 pieces, each
+# read before the next comes ($grown), and the follower's RssAnon in
+# bytes before it is stopped ($anon; empty when /proc does not say, and
+# under AddressSanitizer, whose shadow memory and quarantine are
+# anonymous too).
+follow_pieces() {
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --search zzzz --tsv \
+	    "$1" >/dev/null 2>&1
+	whole=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	: >"$2"
+	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
+	    zzzz --tsv "$2" >/dev/null 2>&1 &
+	_timer=$!
+	_size=$(wc -c <"$1"); _piece=$((_size / 40 + 1)); _off=0
+	while [ $_off -lt "$_size" ]; do
+		tail -c +$((_off + 1)) "$1" | head -c $_piece >>"$2"
+		_off=$((_off + _piece))
+		sleep 0.3
+	done
+	sleep 1
+	_pid=$(pgrep -P $_timer)
+	anon=""
+	[ -n "${ASAN_OPTIONS:-}" ] || [ -z "$_pid" ] ||
+	    anon=$(awk '/^RssAnon:/ { print $2 * 1024 }' \
+	    "/proc/$_pid/status" 2>/dev/null)
+	if [ -n "$_pid" ]; then kill -INT "$_pid"; else kill $_timer; fi
+	wait $_timer
+	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+}
+
 # CoreProfiler: whole lines only; the log starts empty.
 "$gen/cpgen" --seed 3 --lines 3000 --mode instrumentation \
     --out "$tmp/cp.log" --summary none >/dev/null || fail "cpgen"
@@ -393,26 +424,7 @@ rm -f "$tmp/growr.log" "$tmp/cpn.log" "$tmp/finn"
 if [ -x /usr/bin/time ]; then
 	"$gen/cpgen" --seed 6 --lines 1000000 --threads 8 --summary none \
 	    --out "$tmp/cpbig.log" >/dev/null || fail "cpgen"
-	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --search zzzz --tsv \
-	    "$tmp/cpbig.log" >/dev/null 2>&1
-	whole=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
-	: >"$tmp/growbig.log"
-	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
-	    zzzz --tsv "$tmp/growbig.log" >/dev/null 2>&1 &
-	timer=$!
-	# in 40 pieces, each one read before the next comes
-	size=$(wc -c <"$tmp/cpbig.log"); piece=$((size / 40 + 1)); off=0
-	while [ $off -lt "$size" ]; do
-		tail -c +$((off + 1)) "$tmp/cpbig.log" | head -c $piece \
-		    >>"$tmp/growbig.log"
-		off=$((off + piece))
-		sleep 0.3
-	done
-	sleep 1
-	pid=$(pgrep -P $timer)
-	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
-	wait $timer
-	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
+	follow_pieces "$tmp/cpbig.log" "$tmp/growbig.log"
 	echo "coreprofiler-grow: $grown s of CPU following, $whole s for a whole read"
 	awk -v g="$grown" -v w="$whole" 'BEGIN { exit !(g <= 4 * w + 0.3) }' ||
 	    fail "coreprofiler-grow: $grown s of CPU following 40 pieces, over 4 x $whole + 0.3 s (a whole read each time?)"
@@ -470,39 +482,14 @@ rm -f "$tmp/growr.fxt" "$tmp/dpb.fxt" "$tmp/dpn.fxt" "$tmp/finn"
 if [ -x /usr/bin/time ]; then
 	"$gen/fxtgen" -L -B 60000000 "$tmp/fxbig.fxt" >/dev/null ||
 	    fail "fxtgen"
-	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --search zzzz --tsv \
-	    "$tmp/fxbig.fxt" >/dev/null 2>&1
-	whole=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
-	: >"$tmp/growbig.fxt"
-	/usr/bin/time -f '%U %S' -o "$tmp/usage" "$TTV" --follow --search \
-	    zzzz --tsv "$tmp/growbig.fxt" >/dev/null 2>&1 &
-	timer=$!
-	# in 40 pieces, each one read before the next comes
-	size=$(wc -c <"$tmp/fxbig.fxt"); piece=$((size / 40 + 1)); off=0
-	while [ $off -lt "$size" ]; do
-		tail -c +$((off + 1)) "$tmp/fxbig.fxt" | head -c $piece \
-		    >>"$tmp/growbig.fxt"
-		off=$((off + piece))
-		sleep 0.3
-	done
-	sleep 1
-	pid=$(pgrep -P $timer)
+	follow_pieces "$tmp/fxbig.fxt" "$tmp/growbig.fxt"
 	# the model being followed is in the cache directory's file, not in
 	# ttv's memory: what is anonymous in it stays well under the model
-	# (not said under AddressSanitizer: its shadow memory and quarantine
-	# are anonymous too)
-	anon=""
-	[ -n "${ASAN_OPTIONS:-}" ] ||
-	    anon=$(awk '/^RssAnon:/ { print $2 * 1024 }' "/proc/$pid/status" \
-	    2>/dev/null)
-	if [ -n "$pid" ]; then kill -INT "$pid"; else kill $timer; fi
-	wait $timer
 	model=$(( $("$TTV" --query 'SELECT count(*) FROM slice' --tsv \
 	    "$tmp/fxbig.fxt" | tail -n 1) * 16 ))
 	echo "fxt-grow: RssAnon following ${anon:-?} bytes, calls of the model $model bytes"
 	[ -z "$anon" ] || [ "$anon" -lt $((model / 2)) ] ||
 	    fail "fxt-grow: $anon bytes of anonymous memory following a model of $model (the model in memory?)"
-	grown=$(tail -n 1 "$tmp/usage" | awk '{ printf "%.2f", $1 + $2 }')
 	echo "fxt-grow: $grown s of CPU following, $whole s for a whole read"
 	# (each update reads what was appended and maps the model so far; a
 	# few whole reads' worth at most, where reading again costs about 20)
