@@ -1607,3 +1607,48 @@ builder_finish(struct builder *b)
 	builder_free(b);
 	return t;
 }
+
+/* ------------------------------------------------- counts, for checks */
+
+uint32_t
+builder_nstrings(const struct builder *b)
+{
+	return strtab_count(b->strings);
+}
+
+uint32_t
+builder_nfuncs(const struct builder *b)
+{
+	return (uint32_t)b->funcs.len;
+}
+
+uint32_t
+builder_nprocesses(const struct builder *b)
+{
+	return (uint32_t)b->processes.len;
+}
+
+uint32_t
+builder_ntracks(const struct builder *b)
+{
+	return b->ntracks;
+}
+
+uint32_t
+builder_ndepth(const struct builder *b, uint32_t track)
+{
+	return track < b->ntracks ? b->tracks[track].nlevels : 0;
+}
+
+uint32_t
+builder_depth_len(const struct builder *b, uint32_t track, uint32_t depth)
+{
+	return track < b->ntracks && depth < b->tracks[track].nlevels ?
+	    b->tracks[track].levels[depth].len : 0;
+}
+
+size_t
+builder_nargs(const struct builder *b)
+{
+	return b->args.len;
+}

@@ -201,6 +201,20 @@ void builder_flow(struct builder *b, uint64_t id, struct slice_ref from,
     struct slice_ref to);
 void builder_log(struct builder *b, uint32_t track, ttv_ns t, str_id text);
 
+/* --- a builder kept across runs (reader.h, grow_save/grow_load) --- */
+/* How many of each b holds: a saved state's ids are checked against
+ * them. */
+uint32_t builder_nstrings(const struct builder *b);
+uint32_t builder_nfuncs(const struct builder *b);
+uint32_t builder_nprocesses(const struct builder *b);
+uint32_t builder_ntracks(const struct builder *b);
+/* The depths of track t's levels (the slices at each, for slice_refs a
+ * state keeps). */
+uint32_t builder_ndepth(const struct builder *b, uint32_t track);
+uint32_t builder_depth_len(const struct builder *b, uint32_t track,
+    uint32_t depth);
+size_t builder_nargs(const struct builder *b);
+
 /* The slice most recently closed or added on a track, for flows. */
 bool builder_last_slice(const struct builder *b, uint32_t track,
     struct slice_ref *out);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "blob.h"
 #include "builder.h"
 #include "mapfile.h"
 
@@ -114,6 +115,19 @@ struct reader {
 	 * not walked again. NULL: complete() is asked. */
 	size_t (*complete_from)(const unsigned char *data, size_t len,
 	    size_t from);
+	/* Ready to grow across runs (doc/index-format.md): grow_save
+	 * writes a growing load's state, as it is after a grow_feed and
+	 * before grow_end, to out (blob.h), and says false when it cannot
+	 * (the index then keeps none, and the trace, once appended to, is
+	 * read again from its start). grow_load makes the state again from
+	 * those bytes, for ctx->b a builder made again as it was then
+	 * (builder_load: the same strings, functions, processes, tracks and
+	 * open stacks, so the ids the state holds are the builder's), ready
+	 * for grow_feed from where the saved one stopped; NULL when the
+	 * bytes are damaged (every id it keeps is checked against the
+	 * builder). NULL (both): the reader's state is not kept. */
+	bool (*grow_save)(void *state, struct blob *out);
+	void *(*grow_load)(struct load_ctx *ctx, struct blob_in *in);
 };
 
 /* All readers, NULL-terminated (formats/readers.c). */
