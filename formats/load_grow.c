@@ -33,6 +33,7 @@ struct load_grow {
 	uint64_t dev, ino;
 	uint64_t head, tail;	/* hashes of the edges of what was read */
 	uint64_t restarts;
+	bool reload;		/* load_grow_reload */
 };
 
 const struct reader *
@@ -125,6 +126,35 @@ begin(struct load_grow *g, struct load_ctx *ctx)
 	g->state = g->r->grow_begin(ctx);
 }
 
+/* The reader's state written as bytes and made again from them
+ * (load_grow_reload): false when it could not be. */
+static bool
+reload_state(struct load_grow *g, struct load_ctx *ctx)
+{
+	if (!g->reload || g->r->grow_save == NULL)
+		return true;
+	struct blob w = { 0 };
+	if (!g->r->grow_save(g->state, &w)) {
+		blob_free(&w);
+		return true;	/* not kept: nothing to make again */
+	}
+	struct blob_in in;
+	blob_in_init(&in, w.data, w.len);
+	ctx->b = g->b;
+	void *again = g->r->grow_load(ctx, &in);
+	bool whole = again != NULL && !in.bad && in.p == in.end;
+	blob_free(&w);
+	g->r->grow_free(g->state);
+	g->state = again;
+	if (!whole) {
+		/* forget() frees the state with the builder */
+		if (again == NULL)
+			g->state = g->r->grow_begin(ctx);
+		return false;
+	}
+	return true;
+}
+
 /* The trace of a copy of the builder, with the reader's end said into
  * it (the end of load_grow_read). */
 static struct trace *
@@ -159,6 +189,11 @@ read_dir(struct load_grow *g, char **err)
 	if (g->b == NULL || load_cancelled(&ctx)) {
 		mapfile_record_drop();
 		*err = xstrdup("stopped");
+		return NULL;
+	}
+	if (!reload_state(g, &ctx)) {
+		mapfile_record_drop();
+		*err = xstrdup("the saved state could not be loaded");
 		return NULL;
 	}
 	return finish_copy(g, &ctx, NULL, err);
@@ -246,7 +281,19 @@ load_grow_read(struct load_grow *g, char **err)
 		*err = xstrdup("stopped");
 		return NULL;
 	}
+	if (!reload_state(g, &ctx)) {
+		mapfile_close(&m);
+		mapfile_record_drop();
+		*err = xstrdup("the saved state could not be loaded");
+		return NULL;
+	}
 	return finish_copy(g, &ctx, &m, err);
+}
+
+void
+load_grow_reload(struct load_grow *g, bool on)
+{
+	g->reload = on;
 }
 
 uint64_t

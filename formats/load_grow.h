@@ -38,6 +38,11 @@ struct trace *load_grow_read(struct load_grow *g, char **err);
  * kept, as the caller's until it gives others). */
 void load_grow_beacons(struct load_grow *g, const struct stream_beacon *b,
     size_t n);
+/* After each read, the reader's state saved and made again from the
+ * bytes (reader.h, grow_save and grow_load), as a later run that finds
+ * them in the trace's index does: for tests. A state that cannot be made
+ * again fails the read ("the saved state ..."). */
+void load_grow_reload(struct load_grow *g, bool on);
 /* How many times the file was read from its start (tests, bench). */
 uint64_t load_grow_restarts(const struct load_grow *g);
 void load_grow_free(struct load_grow *g);
