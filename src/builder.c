@@ -10,6 +10,7 @@
  * flows) into that depth.
  */
 #include "builder.h"
+#include "builder_int.h"
 #include "hashmap.h"
 #include "index_store.h"
 #include "strtab.h"
@@ -29,57 +30,6 @@
  * begin may re-parent a whole track. */
 #define POP_SEARCH_MAX 4096
 #define ORPHAN_SHIFT_MAX 64
-
-struct open_frame {
-	ttv_ns start;
-	func_id func;
-	args_id args;
-};
-
-/* One level a depth: 48 bytes, as a stack 10^6 calls deep has 10^6 of
- * them (the README's budget); the rare long durations, and the arrays of
- * a large depth kept in an index file (index_store.h), live apart. */
-typedef VEC(struct long_dur) long_vec;
-struct level_side {
-	long_vec longs;
-	struct store_array *ss, *ws;	/* slices, weights when stored */
-};
-struct blevel {
-	struct slice *s;
-	uint32_t *w;		/* weights, parallel to s, or NULL */
-	struct level_side *side;	/* NULL until needed */
-	ttv_ns last_start;
-	uint32_t len, cap;	/* slice_ref indexes are 32 bits anyway */
-	bool unsorted;
-};
-_Static_assert(sizeof(struct blevel) <= 48, "a level stays small");
-
-/* Tracks are built on several threads at once: each track's state, and
- * its levels, have cache lines of their own (see grow_lines). */
-struct btrack {
-	_Alignas(64) enum track_kind kind;
-	uint32_t process;
-	int64_t tid;
-	str_id name;
-	ttv_ns first, last;
-
-	struct blevel *levels;
-	uint32_t nlevels;
-
-	VEC(struct open_frame) stack;
-	VEC(struct instant) instants;
-	bool instants_unsorted;
-	VEC(struct counter_sample) samples;
-	bool samples_unsorted;
-	/* instants and samples once large, in the store (store_room) */
-	struct store_array *instants_sa, *samples_sa;
-	VEC(struct slice_args) sargs;
-
-	bool has_last;
-	struct slice_ref last_ref;
-	uint32_t orphan_shifts;
-	struct index_store *store;	/* where large depths grow, or NULL */
-};
 
 /* An array moved to whole cache lines of its own (its first old_size
  * bytes kept, the rest zeroed): threads that build different tracks then
@@ -133,44 +83,6 @@ store_room(struct index_store *store, void **items, size_t *cap, size_t len,
 		(v)->items = NULL;                                                \
 	VEC_FREE(v);                                                          \
 } while (0)
-
-struct builder {
-	pthread_mutex_t lock;
-	struct strtab *strings;
-	struct hashmap func_map, process_map, track_map, count_map;
-
-	VEC(struct func) funcs;
-	VEC(struct func_addr) func_addrs;
-	VEC(uint8_t) has_addr;	/* by func: one of func_addrs is its */
-	VEC(struct process) processes;
-	struct btrack *tracks;
-	uint32_t ntracks, captracks;
-
-	VEC(struct marker) markers;
-	VEC(struct flow) flows;
-	VEC(struct log_entry) logs;
-	VEC(struct arg) args;
-	struct store_array *args_sa;	/* store_room */
-	size_t args_start;	/* header of the run being built */
-	VEC(struct record_count) records;
-	VEC(char *) meta_keys;
-	VEC(char *) meta_values;
-	VEC(struct diag_msg) diags;
-	uint64_t ndiags_dropped;
-	bool has_errors;
-
-	char *path, *format, *version, *byte_order;
-	double ticks_per_second;
-	ttv_ns wall_origin;
-	struct index_store *store;
-	bool owns_store;	/* a copy's (builder_copy), until finished */
-	bool store_all;		/* builder_store_all */
-	ttv_ns complete_until;
-	/* a trace being written: calls open at its end run to now, the
-	 * newest time of any thread (set by builder_finish) */
-	bool open_to_now;
-	ttv_ns now;
-};
 
 struct builder *
 builder_new(const char *path)
@@ -949,8 +861,10 @@ append(struct btrack *bt, uint32_t depth, ttv_ns start, ttv_ns dur,
 	struct blevel *l = level(bt, depth);
 	if (l->len == l->cap)
 		level_grow(bt->store, l);
-	if (start < l->last_start)
+	if (start < l->last_start && !l->unsorted) {
 		l->unsorted = true;
+		bt->reorders++;
+	}
 	l->last_start = start;
 	size_t i = l->len++;
 	/* built whole and stored once: setting the bit-fields in place
@@ -1065,6 +979,7 @@ builder_pop_orphan(struct builder *b, uint32_t track, ttv_ns t, func_id f,
 		return;
 	}
 	bt->orphan_shifts++;
+	bt->reorders++;
 	touch(bt, t);
 	/* Everything so far happened inside this frame: it becomes depth 0
 	 * and every existing depth moves one down. */
@@ -1202,8 +1117,11 @@ builder_instant(struct builder *b, uint32_t track, ttv_ns t, func_id f,
 {
 	struct btrack *bt = &b->tracks[track];
 	if (bt->instants.len > 0 &&
-	    t < bt->instants.items[bt->instants.len - 1].t)
+	    t < bt->instants.items[bt->instants.len - 1].t &&
+	    !bt->instants_unsorted) {
 		bt->instants_unsorted = true;
+		bt->reorders++;
+	}
 	STORE_ROOM(vec_store(b), &bt->instants, bt->instants_sa, 1);
 	bt->instants.items[bt->instants.len++] = (struct instant){ t, f, a };
 	touch(bt, t);
@@ -1214,8 +1132,11 @@ builder_counter(struct builder *b, uint32_t track, ttv_ns t, double v)
 {
 	struct btrack *bt = &b->tracks[track];
 	if (bt->samples.len > 0 &&
-	    t < bt->samples.items[bt->samples.len - 1].t)
+	    t < bt->samples.items[bt->samples.len - 1].t &&
+	    !bt->samples_unsorted) {
 		bt->samples_unsorted = true;
+		bt->reorders++;
+	}
 	STORE_ROOM(vec_store(b), &bt->samples, bt->samples_sa, 1);
 	bt->samples.items[bt->samples.len++] =
 	    (struct counter_sample){ t, v };

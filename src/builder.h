@@ -27,6 +27,7 @@
 #define TTV_BUILDER_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include "model.h"
 
 struct builder;
@@ -214,6 +215,25 @@ uint32_t builder_ndepth(const struct builder *b, uint32_t track);
 uint32_t builder_depth_len(const struct builder *b, uint32_t track,
     uint32_t depth);
 size_t builder_nargs(const struct builder *b);
+
+/* Writes b's state to out (blob.h) for builder_load, except its large
+ * arrays (the calls of each depth, instants, counter samples, args), of
+ * which only the lengths: the model b finishes into holds them first.
+ * Returns a mark for builder_save_holds. */
+struct blob;
+struct blob_in;
+uint64_t builder_save(const struct builder *b, struct blob *out);
+/* Whether the model b finishes into (nothing done to b but going on and
+ * finishing) still begins with the arrays saved with mark: false when one
+ * was given out of order since, to be sorted at the end. */
+bool builder_save_holds(const struct builder *b, uint64_t mark);
+/* The builder builder_save wrote, made again, its large arrays the first
+ * items of model's (the trace the saved one finished into, as its index
+ * maps it), with path; the arrays in store (as builder_set_store; and
+ * builder_store_all when store_all) once large. NULL (in->bad set) when
+ * the bytes or the model do not fit. */
+struct builder *builder_load(struct blob_in *in, const struct trace *model,
+    const char *path, struct index_store *store, bool store_all);
 
 /* The slice most recently closed or added on a track, for flows. */
 bool builder_last_slice(const struct builder *b, uint32_t track,

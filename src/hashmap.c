@@ -68,3 +68,20 @@ hashmap_free(struct hashmap *m)
 	m->slots = NULL;
 	m->nslots = m->n = 0;
 }
+
+bool
+hashmap_valid(const struct hashmap *m, uint32_t nvalues)
+{
+	if (m->nslots == 0)
+		return m->n == 0 && m->slots == NULL;
+	if ((m->nslots & (m->nslots - 1)) != 0 || m->n > m->nslots / 2)
+		return false;
+	uint32_t used = 0;
+	for (uint32_t i = 0; i < m->nslots; i++) {
+		if (m->slots[i].used > 1 || (m->slots[i].used &&
+		    m->slots[i].value >= nvalues))
+			return false;
+		used += m->slots[i].used;
+	}
+	return used == m->n;
+}

@@ -25,5 +25,9 @@ bool hashmap_get(const struct hashmap *m, uint64_t k1, uint64_t k2,
     uint32_t *value);
 void hashmap_put(struct hashmap *m, uint64_t k1, uint64_t k2, uint32_t value);
 void hashmap_free(struct hashmap *m);
+/* Whether a map read back from bytes (its slots as they were) is one
+ * that hashmap_get ends on: a power of two of slots, at most half used,
+ * n the used ones, every value below nvalues. */
+bool hashmap_valid(const struct hashmap *m, uint32_t nvalues);
 
 #endif

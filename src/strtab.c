@@ -212,3 +212,9 @@ strtab_free(struct strtab *st)
 	free(st->slots);
 	free(st);
 }
+
+uint32_t
+strtab_len(const struct strtab *st, uint32_t id)
+{
+	return st->lens[id];
+}

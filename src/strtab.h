@@ -23,6 +23,8 @@ uint32_t strtab_intern_held(struct strtab *st, const char *s, size_t len);
 struct strtab *strtab_copy(const struct strtab *st);
 const char *strtab_get(const struct strtab *st, uint32_t id);
 uint32_t strtab_count(const struct strtab *st);
+/* The length of string id (it may hold NULs: strtab_intern_held). */
+uint32_t strtab_len(const struct strtab *st, uint32_t id);
 /* Hands the strings and their chunks to the caller and frees the table. */
 void strtab_release(struct strtab *st, char ***strings, uint32_t *n,
     char ***chunks, size_t *nchunks);

@@ -8,15 +8,22 @@
  * (builder_set_store, as --follow's) makes the same traces, its copies
  * map the file's pages instead of copying them, and a trace made earlier
  * stays as it was while the builder and later copies go on.
+ *
+ * A builder saved (builder_save) and made again from the bytes and the
+ * trace it finished into (builder_load), as a later run that finds them
+ * in the trace's index does, goes on to make the trace the first one
+ * would; a damaged save is refused, never read out of bounds.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "blob.h"
 #include "builder.h"
 #include "index_store.h"
 
@@ -363,6 +370,188 @@ test_stored_copy_apart(void **state)
 	fclose(fp);
 }
 
+/* Odd things the builder must keep across a save: instants given out
+ * of order, weighted slices given whole and out of order, long calls,
+ * a flow, ends without a begin (which shift a track's depths). */
+static void
+step_odd(struct builder *b, int k, bool orphans)
+{
+	step(b, k);
+	uint32_t proc = builder_process(b, 8);
+	uint32_t th = builder_track(b, TRACK_THREAD, proc, 80);
+	uint32_t sampled = builder_track(b, TRACK_THREAD, proc, 81);
+	func_id f = builder_func(b, builder_intern_cstr(b, "odd"), 0, -1);
+	ttv_ns t = (ttv_ns)k * 100;
+	if (k % 9 == 0)
+		builder_instant(b, th, k % 18 ? t : t - 5000, f, 0);
+	builder_slice_weighted(b, sampled, 0, k % 4 == 3 ? t - 250 : t, 10,
+	    f, 0, (uint32_t)k % 5 + 1);
+	if (k % 40 == 0) {
+		builder_push(b, th, t, f);
+		builder_pop(b, th, t + ((ttv_ns)1 << 33), 0);
+		struct slice_ref from, to;
+		if (builder_last_slice(b, th, &from) &&
+		    builder_last_slice(b, sampled, &to))
+			builder_flow(b, (uint64_t)k, from, to);
+	}
+	if (orphans && k % 31 == 0)
+		builder_pop_orphan(b, th, t + 7, f, 0);
+}
+
+static struct trace *
+made_odd(int n, bool orphans)
+{
+	struct builder *b = started();
+	for (int k = 0; k < n; k++)
+		step_odd(b, k, orphans);
+	return builder_finish(b);
+}
+
+/* b saved, finished (a copy, as the read of a trace is) and made again:
+ * the builder that goes on. NULL when the save does not hold. */
+static struct builder *
+saved_and_loaded(struct builder *b, struct index_store *store)
+{
+	struct blob w = { 0 };
+	uint64_t mark = builder_save(b, &w);
+	struct builder *c = builder_copy(b);
+	bool holds = builder_save_holds(c, mark);
+	struct trace *t = builder_finish(c);
+	struct builder *nb = NULL;
+	if (holds) {
+		struct blob_in in;
+		blob_in_init(&in, w.data, w.len);
+		nb = builder_load(&in, t, "snap", store, store != NULL);
+		assert_non_null(nb);
+		assert_false(in.bad);
+		assert_ptr_equal(in.p, in.end);
+	}
+	trace_free(t);
+	blob_free(&w);
+	return nb;
+}
+
+static void
+test_saved_builder(void **state)
+{
+	(void)state;
+	static const int cuts[] = { 0, 1, 37, 200, 399 };
+	for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+		struct builder *b = started();
+		for (int k = 0; k < cuts[i]; k++)
+			step_odd(b, k, false);
+		struct builder *nb = saved_and_loaded(b, NULL);
+		builder_free(b);
+		assert_non_null(nb);
+		/* saved again at once: the same bytes */
+		for (int k = cuts[i]; k < STEPS; k++)
+			step_odd(nb, k, false);
+		struct trace *got = builder_finish(nb);
+		struct trace *want = made_odd(STEPS, false);
+		same_trace(got, want);
+		for (uint32_t t = 0; t < got->ntracks; t++)
+			for (uint32_t d = 0; d < got->tracks[t].ndepth; d++) {
+				const struct depth_level *x =
+				    &got->tracks[t].depth[d];
+				const struct depth_level *y =
+				    &want->tracks[t].depth[d];
+				assert_int_equal(x->nlongs, y->nlongs);
+				assert_int_equal(x->weights != NULL,
+				    y->weights != NULL);
+				if (x->weights != NULL)
+					assert_memory_equal(x->weights,
+					    y->weights, x->len *
+					    sizeof *x->weights);
+			}
+		assert_int_equal(got->nflows, want->nflows);
+		assert_memory_equal(got->flows, want->flows, got->nflows *
+		    sizeof *got->flows);
+		trace_free(got);
+		trace_free(want);
+	}
+	/* ends without a begin after the save shift a track's depths: the
+	 * model no longer begins with what was saved */
+	struct builder *b = started();
+	for (int k = 0; k < 100; k++)
+		step_odd(b, k, true);
+	struct blob w = { 0 };
+	uint64_t mark = builder_save(b, &w);
+	assert_true(builder_save_holds(b, mark));
+	step_odd(b, 124, true);
+	assert_false(builder_save_holds(b, mark));
+	blob_free(&w);
+	builder_free(b);
+}
+
+/* A large builder in a file saved and made again in another file. */
+static void
+test_saved_stored(void **state)
+{
+	(void)state;
+	struct index_store *store, *store2;
+	FILE *fp, *fp2;
+	struct builder *b = started_stored(&store, &fp);
+	int k = 0;
+	for (; k < 150000; k++)
+		step_big(b, k);
+	fp2 = tmpfile();
+	assert_non_null(fp2);
+	store2 = index_store_new(fileno(fp2));
+	struct builder *nb = saved_and_loaded(b, store2);
+	builder_free(b);
+	index_store_free(store);
+	fclose(fp);
+	assert_non_null(nb);
+	for (; k < 250000; k++)
+		step_big(nb, k);
+	struct trace *got = builder_finish(nb);
+	assert_true(depth_mapped(got, 0, 1));
+	struct trace *want = made_big(250000);
+	same_trace(got, want);
+	trace_free(want);
+	trace_free(got);
+	fclose(fp2);
+}
+
+/* A save cut short anywhere, or with a byte changed, is refused or
+ * makes a builder that finishes: never a read out of bounds. */
+static void
+test_saved_damaged(void **state)
+{
+	(void)state;
+	struct builder *b = started();
+	for (int k = 0; k < 120; k++)
+		step_odd(b, k, false);
+	struct blob w = { 0 };
+	(void)builder_save(b, &w);
+	struct trace *t = builder_snapshot(b);
+	builder_free(b);
+	for (size_t n = 0; n < w.len; n++) {
+		struct blob_in in;
+		blob_in_init(&in, w.data, n);
+		struct builder *nb = builder_load(&in, t, "cut", NULL, false);
+		assert_null(nb);
+		assert_true(in.bad);
+	}
+	unsigned char *d = malloc(w.len);
+	assert_non_null(d);
+	for (size_t i = 0; i < w.len; i++) {
+		memcpy(d, w.data, w.len);
+		d[i] ^= (unsigned char)(0x5a + i % 7);
+		struct blob_in in;
+		blob_in_init(&in, d, w.len);
+		struct builder *nb = builder_load(&in, t, "flipped", NULL,
+		    false);
+		if (nb != NULL) {
+			step_odd(nb, 120, false);
+			trace_free(builder_finish(nb));
+		}
+	}
+	free(d);
+	trace_free(t);
+	blob_free(&w);
+}
+
 int
 main(void)
 {
@@ -372,6 +561,9 @@ main(void)
 		cmocka_unit_test(test_copy_apart),
 		cmocka_unit_test(test_stored_snapshots),
 		cmocka_unit_test(test_stored_copy_apart),
+		cmocka_unit_test(test_saved_builder),
+		cmocka_unit_test(test_saved_stored),
+		cmocka_unit_test(test_saved_damaged),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
