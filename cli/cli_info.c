@@ -109,12 +109,17 @@ cli_info_index(const struct index_report *r, FILE *out)
 		return;
 	case INDEX_STATE_USED:
 	case INDEX_STATE_BUILT:
+	case INDEX_STATE_EXTENDED:
 		fprintf(out, "index: %s ", r->state == INDEX_STATE_USED ?
-		    "used" : r->why != NULL ? "rebuilt" : "built");
+		    "used" : r->state == INDEX_STATE_EXTENDED ? "extended" :
+		    r->why != NULL ? "rebuilt" : "built");
 		escape_fputs(r->file ? r->file : "", out);
 		fprintf(out, " (%llu bytes)", (unsigned long long)r->size);
 		if (r->state == INDEX_STATE_BUILT)
 			fprintf(out, ", trace read in %.2f s", r->seconds);
+		else if (r->state == INDEX_STATE_EXTENDED)
+			fprintf(out, ", appended data read in %.2f s",
+			    r->seconds);
 		if (r->why != NULL) {
 			fputs(": ", out);
 			escape_fputs(r->why, out);
@@ -137,10 +142,12 @@ cli_index_messages(const char *path, const struct index_report *r, FILE *err)
 	if (r == NULL)
 		return;
 	if (r->state == INDEX_STATE_UNAVAILABLE ||
+	    r->state == INDEX_STATE_EXTENDED ||
 	    (r->state == INDEX_STATE_BUILT && r->why != NULL)) {
 		fputs("ttv: ", err);
 		escape_fputs(path, err);
 		fputs(r->state == INDEX_STATE_BUILT ? ": index rebuilt: " :
+		    r->state == INDEX_STATE_EXTENDED ? ": index extended: " :
 		    ": warning: read without an index: ", err);
 		escape_fputs(r->why ? r->why : "", err);
 		putc('\n', err);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "index_cache.h"
+#include "blob.h"
 #include "index_store.h"
 #include "load.h"
 #include "load_grow.h"
@@ -126,47 +127,75 @@ begin(struct load_grow *g, struct load_ctx *ctx)
 	g->state = g->r->grow_begin(ctx);
 }
 
-/* The reader's state written as bytes and made again from them
- * (load_grow_reload): false when it could not be. */
-static bool
-reload_state(struct load_grow *g, struct load_ctx *ctx)
-{
-	if (!g->reload || g->r->grow_save == NULL)
-		return true;
-	struct blob w = { 0 };
-	if (!g->r->grow_save(g->state, &w)) {
-		blob_free(&w);
-		return true;	/* not kept: nothing to make again */
-	}
-	struct blob_in in;
-	blob_in_init(&in, w.data, w.len);
-	ctx->b = g->b;
-	void *again = g->r->grow_load(ctx, &in);
-	bool whole = again != NULL && !in.bad && in.p == in.end;
-	blob_free(&w);
-	g->r->grow_free(g->state);
-	g->state = again;
-	if (!whole) {
-		/* forget() frees the state with the builder */
-		if (again == NULL)
-			g->state = g->r->grow_begin(ctx);
-		return false;
-	}
-	return true;
-}
-
 /* The trace of a copy of the builder, with the reader's end said into
- * it (the end of load_grow_read). */
+ * it (the end of load_grow_read). With load_grow_reload, the builder and
+ * the reader's state are saved first, as they are after the read, and
+ * made again from the bytes and the trace once it is made, as a later
+ * run that finds them in the trace's index does (load_resume.c): false
+ * in *lost when they could not be. */
 static struct trace *
 finish_copy(struct load_grow *g, struct load_ctx *ctx, struct mapped_file *m,
-    char **err)
+    bool *lost, char **err)
 {
+	struct blob wb = { 0 }, wr = { 0 };
+	bool reload = g->reload && g->r->grow_save != NULL &&
+	    g->r->grow_save(g->state, &wr);
+	uint64_t mark = reload ? builder_save(g->b, &wb) : 0;
 	struct builder *copy = builder_copy(g->b);
 	ctx->b = copy;
 	int rc = g->r->grow_end(g->state, ctx);
+	bool holds = reload && builder_save_holds(copy, mark);
+	struct trace *t = load_result(builder_finish(copy), g->r, rc, err);
+	*lost = false;
+	if (reload) {
+		struct builder *nb = NULL;
+		struct blob_in in;
+		if (holds && t != NULL) {
+			blob_in_init(&in, wb.data, wb.len);
+			nb = builder_load(&in, t, g->path, NULL, false);
+			*lost = nb == NULL || in.p != in.end;
+		}
+		if (nb != NULL) {
+			builder_free(g->b);
+			index_store_free(g->store);
+			g->store = NULL;
+			if (g->fd >= 0)
+				close(g->fd);
+			g->fd = -1;
+			g->b = nb;
+		}
+		blob_in_init(&in, wr.data, wr.len);
+		ctx->b = g->b;
+		void *again = g->r->grow_load(ctx, &in);
+		if (again == NULL || in.bad || in.p != in.end)
+			*lost = true;
+		if (again != NULL) {
+			g->r->grow_free(g->state);
+			g->state = again;
+		}
+	}
+	blob_free(&wb);
+	blob_free(&wr);
 	if (m != NULL)
 		mapfile_close(m);
-	return load_result(builder_finish(copy), g->r, rc, err);
+	return t;
+}
+
+/* The trace of a read, or NULL with *err when the state the read saved
+ * could not be made again (load_grow_reload). */
+static struct trace *
+finish_read(struct load_grow *g, struct load_ctx *ctx, struct mapped_file *m,
+    char **err)
+{
+	bool lost;
+	struct trace *t = finish_copy(g, ctx, m, &lost, err);
+	if (lost) {
+		trace_free(t);
+		free(*err);
+		*err = xstrdup("the saved state could not be loaded");
+		return NULL;
+	}
+	return t;
 }
 
 /* A directory (a CTF trace's): the reader tells what changed in it, and
@@ -191,12 +220,7 @@ read_dir(struct load_grow *g, char **err)
 		*err = xstrdup("stopped");
 		return NULL;
 	}
-	if (!reload_state(g, &ctx)) {
-		mapfile_record_drop();
-		*err = xstrdup("the saved state could not be loaded");
-		return NULL;
-	}
-	return finish_copy(g, &ctx, NULL, err);
+	return finish_read(g, &ctx, NULL, err);
 }
 
 void
@@ -281,13 +305,7 @@ load_grow_read(struct load_grow *g, char **err)
 		*err = xstrdup("stopped");
 		return NULL;
 	}
-	if (!reload_state(g, &ctx)) {
-		mapfile_close(&m);
-		mapfile_record_drop();
-		*err = xstrdup("the saved state could not be loaded");
-		return NULL;
-	}
-	return finish_copy(g, &ctx, &m, err);
+	return finish_read(g, &ctx, &m, err);
 }
 
 void

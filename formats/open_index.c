@@ -27,6 +27,7 @@
 #include "index_store.h"
 #include "live.h"
 #include "load.h"
+#include "load_resume.h"
 #include "open_index.h"
 #include "xalloc.h"
 
@@ -169,6 +170,24 @@ out:
 	return t;
 }
 
+/* The trace read for its index, with the state to read on from once it
+ * grows in *save where its reader keeps one (load_resume.h); as
+ * load_trace_store otherwise. */
+static struct trace *
+read_for_index(const char *path, const struct open_options *o,
+    const struct load_options *lo, struct index_store *store,
+    struct blob *save, char **err)
+{
+	const struct reader *r = load_resume_reader(path, o->force_format);
+	if (r != NULL) {
+		struct trace *t = load_resume_first(path, r, lo, store, save,
+		    err);
+		if (t != NULL || *err != NULL)
+			return t;
+	}
+	return load_trace_store(path, o->force_format, lo, store, err);
+}
+
 /* A new file for the index, or why there cannot be one (in r). */
 static int
 create(const struct index_ident *id, const char *dir, char **tmp,
@@ -188,6 +207,81 @@ create(const struct index_ident *id, const char *dir, char **tmp,
 	return fd;
 }
 
+/* Whether memory is short for the model of the trace (about its size):
+ * then the index is built straight into its file, and the readers keep
+ * memory bounded. */
+static bool
+memory_short(const struct index_ident *id)
+{
+	return ttv_getenv(TTV_ENV_INDEX_STORE) != NULL ||
+	    id->sources.bytes > index_store_memory() / 2;
+}
+
+/* The index `file`, whose trace was only appended to since (stale says
+ * so), replaced by one of the trace read on from where the old one's
+ * read stopped (load_resume.h): the model, or NULL, nothing done, when
+ * the old one keeps no state to go on from or the state does not fit
+ * (the trace is then read whole). */
+static struct trace *
+extend(const char *path, const struct open_options *o, const char *dir,
+    const char *file, struct index_ident *id, const char *stale,
+    struct index_report *r)
+{
+	const struct reader *rd = load_resume_reader(path, o->force_format);
+	int fd = rd != NULL ? open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK) :
+	    -1;
+	if (fd < 0)
+		return NULL;
+	struct trace *from = NULL;
+	const void *grow;
+	size_t glen;
+	char *why = NULL, *tmp = NULL, *err = NULL;
+	int rc = index_map_grown(fd, id, &from, &grow, &glen, &why);
+	close(fd);
+	free(why);
+	if (rc != 0)
+		return NULL;
+	/* a cache that takes no new file is said by the whole read */
+	struct index_report none = { 0 };
+	int ifd = create(id, dir, &tmp, &none);
+	index_report_clear(&none);
+	if (ifd < 0) {
+		trace_free(from);
+		return NULL;
+	}
+	struct index_store *store = index_store_new(ifd);
+	bool short_memory = memory_short(id);
+	index_store_set_resident(store, !short_memory);
+	struct load_options lo = o->load;
+	lo.bounded = short_memory;
+	struct blob save = { 0 };
+	double t0 = now();
+	struct trace *t = load_resume_on(path, rd, &lo, from, grow, glen,
+	    store, &save, &err);
+	double secs = now() - t0;
+	trace_free(from);
+	free(err);
+	if (t == NULL || (o->load.strict && t->has_errors)) {
+		/* read whole: the same answer, said by that read */
+		index_cache_abandon(ifd, tmp);
+		free(tmp);
+		blob_free(&save);
+		trace_free(t);
+		return NULL;
+	}
+	id->grow = save.len > 0 ? save.data : NULL;
+	id->grow_len = save.len;
+	t = finish(t, ifd, tmp, store, path, o, dir, file, id, xstrdup(stale),
+	    r);
+	id->grow = NULL;
+	id->grow_len = 0;
+	blob_free(&save);
+	if (r->state == INDEX_STATE_BUILT)
+		r->state = INDEX_STATE_EXTENDED;
+	r->seconds = secs;
+	return t;
+}
+
 struct trace *
 open_index_load(const char *path, const struct open_options *o, char **err)
 {
@@ -196,6 +290,7 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 	char *canonical = NULL, *dir = NULL, *file = NULL, *why = NULL;
 	char *stale = NULL;
 	struct index_ident id = { 0 };
+	struct blob save = { 0 };
 	struct trace *t = NULL;
 
 	/* Every way out goes through done: a report nobody asked for is
@@ -246,6 +341,10 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 			report(r, INDEX_STATE_USED, file, NULL);
 			goto done;
 		}
+		/* Only appended to: read on from where it stopped. */
+		if (grew && (t = extend(path, o, dir, file, &id, stale, r)) !=
+		    NULL)
+			goto done;
 		/* Of no use any more, whatever comes next. */
 		unlink(file);
 	}
@@ -262,8 +361,7 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 	 * end. */
 	bool wanted = o->index == OPEN_INDEX_ON || stale != NULL ||
 	    id.sources.bytes >= INDEX_STORE_TRACE_MIN;
-	bool short_memory = ttv_getenv(TTV_ENV_INDEX_STORE) != NULL ||
-	    id.sources.bytes > index_store_memory() / 2;
+	bool short_memory = memory_short(&id);
 	if (wanted && (short_memory ||
 	    id.sources.bytes >= INDEX_STORE_TRACE_MIN)) {
 		char *tmp;
@@ -277,7 +375,7 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		struct load_options lo = o->load;
 		lo.bounded = short_memory;
 		double t0 = now();
-		t = load_trace_store(path, o->force_format, &lo, store, err);
+		t = read_for_index(path, o, &lo, store, &save, err);
 		double secs = now() - t0;
 		if (t == NULL || (o->load.strict && t->has_errors)) {
 			index_cache_abandon(ifd, tmp);
@@ -286,6 +384,8 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 			    "could not be read"));
 			goto done;
 		}
+		id.grow = save.len > 0 ? save.data : NULL;
+		id.grow_len = save.len;
 		t = finish(t, ifd, tmp, store, path, o, dir, file, &id, stale,
 		    r);
 		stale = NULL;
@@ -293,7 +393,7 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		goto done;
 	}
 	double t0 = now();
-	t = load_trace(path, o->force_format, &o->load, err);
+	t = read_for_index(path, o, &o->load, NULL, &save, err);
 	if (t == NULL)
 		goto done;
 	r->seconds = now() - t0;
@@ -305,6 +405,8 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		char *tmp;
 		int ifd = create(&id, dir, &tmp, r);
 		if (ifd >= 0) {
+			id.grow = save.len > 0 ? save.data : NULL;
+			id.grow_len = save.len;
 			t = finish(t, ifd, tmp, NULL, path, o, dir, file, &id,
 			    stale, r);
 			stale = NULL;
@@ -319,6 +421,7 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 plain:
 	t = load_trace(path, o->force_format, &o->load, err);
 done:
+	blob_free(&save);
 	free(stale);
 	free(canonical);
 	free(dir);

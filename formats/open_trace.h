@@ -21,6 +21,9 @@ enum index_state {
 	INDEX_STATE_OFF,	/* --no-index */
 	INDEX_STATE_USED,	/* mapped: the trace was not read */
 	INDEX_STATE_BUILT,	/* written at this open */
+	/* written at this open from the one there, the trace read on from
+	 * where that one's read stopped (only what was appended read) */
+	INDEX_STATE_EXTENDED,
 	INDEX_STATE_SKIPPED,	/* none: the trace loads fast */
 	INDEX_STATE_UNAVAILABLE,	/* none: the cache cannot take one */
 };
@@ -30,9 +33,10 @@ struct index_report {
 	char *file;		/* USED, BUILT: the index file */
 	uint64_t size;		/* its bytes */
 	/* BUILT: why an index there was replaced (NULL: there was none);
+	 * EXTENDED: why it was (the trace grew);
 	 * SKIPPED, UNAVAILABLE: why there is none. */
 	char *why;
-	double seconds;		/* BUILT, SKIPPED: the load's time */
+	double seconds;		/* BUILT, EXTENDED, SKIPPED: the load's time */
 };
 void index_report_clear(struct index_report *r);
 

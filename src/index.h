@@ -22,6 +22,10 @@ struct index_ident {
 	uint64_t program_id;	/* index_program_id() */
 	uint64_t options_hash;	/* index_options_hash() */
 	struct index_sources sources;	/* the trace's files */
+	/* To write (index_write): the state a trace appended to is read on
+	 * from (formats/load_resume.c), grow_len bytes, or NULL. */
+	const void *grow;
+	size_t grow_len;
 };
 
 /* This program's identity: its version and its executable's size and
@@ -56,6 +60,15 @@ enum index_check {
  * NULL) then says the trace's files only grew since. */
 int index_map(int fd, const struct index_ident *id, enum index_check check,
     struct trace **out, char **why, bool *appended);
+
+/* An index whose trace's files were only appended to since it was
+ * written (index_map's *appended), mapped as index_map maps one that
+ * matches (every block checked), to be read on from: 0 and *out, with
+ * *grow and *grow_len (in *out's mapping) the state written with it
+ * (index_ident.grow), or -1 and *why when it holds none or does not
+ * match otherwise. */
+int index_map_grown(int fd, const struct index_ident *id,
+    struct trace **out, const void **grow, size_t *grow_len, char **why);
 
 /* Whether a lazily checked index open in this process met a damaged
  * block (the damaged values were replaced by safe ones). */

@@ -55,6 +55,7 @@ static const size_t table_size[IDX_TABLE_COUNT] = {
 	[IDX_FILES] = sizeof(struct idx_file),
 	[IDX_FUNC_ADDRS] = sizeof(struct func_addr),
 	[IDX_CALLED] = 1,
+	[IDX_GROW] = 1,
 };
 
 static const char *const table_name[IDX_TABLE_COUNT] = {
@@ -74,6 +75,7 @@ static const char *const table_name[IDX_TABLE_COUNT] = {
 	[IDX_SUM_TRACKS] = "track summaries", [IDX_FILES] = "files read",
 	[IDX_FUNC_ADDRS] = "function addresses",
 	[IDX_CALLED] = "functions called",
+	[IDX_GROW] = "state to read on from",
 };
 
 uint64_t

@@ -19,7 +19,7 @@
 
 #define INDEX_MAGIC "TTVINDEX"
 /* The file's layout: raised with any change of the structures below. */
-#define INDEX_FORMAT_VERSION 2u
+#define INDEX_FORMAT_VERSION 3u
 /* What the readers and the builder make: raised when either changes the
  * model a trace gives (an index of an older model is rebuilt). */
 #define INDEX_MODEL_VERSION 2u
@@ -69,6 +69,9 @@ enum idx_table {
 	IDX_FILES,		/* struct idx_file: the files the reader read */
 	IDX_FUNC_ADDRS,		/* struct func_addr, by function */
 	IDX_CALLED,		/* uint8_t per function: summary.h's called */
+	/* bytes: the state a trace appended to is read on from (index.h,
+	 * index_ident.grow), or none */
+	IDX_GROW,
 	IDX_TABLE_COUNT
 };
 

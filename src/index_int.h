@@ -73,6 +73,9 @@ struct map_backing {
 	struct region *regions;	/* sorted by address */
 	size_t nregions, capregions;
 	struct index_guard *guard;
+	/* IDX_GROW's bytes, or NULL */
+	const unsigned char *grow;
+	size_t grow_len;
 };
 
 void index_add_region(struct map_backing *mb, char *lo, size_t len);

@@ -355,9 +355,11 @@ stored_sources(const struct index_view *v, struct index_sources *out)
 	out->cap = out->n;
 }
 
-int
-index_map(int fd, const struct index_ident *id, enum index_check check,
-    struct trace **out, char **why, bool *appended)
+/* index_map, and index_map_grown when grown: files only appended to
+ * are then no reason to refuse. */
+static int
+map_index(int fd, const struct index_ident *id, enum index_check check,
+    bool grown, struct trace **out, char **why, bool *appended)
 {
 	struct stat st;
 	bool grew = false;
@@ -412,9 +414,18 @@ index_map(int fd, const struct index_ident *id, enum index_check check,
 		*why = index_sources_diff(&was, &cur, &grew);
 		index_sources_free(&cur);
 		index_sources_free(&was);
-		if (*why != NULL)
+		if (*why != NULL && !(grown && grew))
 			goto fail;
+		free(*why);
+		*why = NULL;
 	}
+	if (grown && index_count(&v, IDX_GROW) == 0) {
+		*why = xstrdup("it keeps no state to read on from");
+		goto fail;
+	}
+	mb->grow = index_count(&v, IDX_GROW) > 0 ? index_table(&v, IDX_GROW) :
+	    NULL;
+	mb->grow_len = (size_t)index_count(&v, IDX_GROW);
 
 	bool guarded = check == INDEX_CHECK_LAZY && index_guard_usable();
 	if (guarded)
@@ -442,4 +453,26 @@ fail:
 	munmap((void *)mb->map, mb->size);
 	free(mb);
 	return -1;
+}
+
+int
+index_map(int fd, const struct index_ident *id, enum index_check check,
+    struct trace **out, char **why, bool *appended)
+{
+	return map_index(fd, id, check, false, out, why, appended);
+}
+
+int
+index_map_grown(int fd, const struct index_ident *id, struct trace **out,
+    const void **grow, size_t *grow_len, char **why)
+{
+	*grow = NULL;
+	*grow_len = 0;
+	if (map_index(fd, id, INDEX_CHECK_ALL, true, out, why, NULL) != 0)
+		return -1;
+	const struct map_backing *mb = (const struct map_backing *)
+	    (*out)->backing;
+	*grow = mb->grow;
+	*grow_len = mb->grow_len;
+	return 0;
 }

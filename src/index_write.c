@@ -532,6 +532,8 @@ index_write(int fd, const struct trace *t, const struct index_ident *id,
 	tbl_whole(&w, IDX_LOGS, t->logs, t->nlogs, sizeof *t->logs);
 	tbl_whole(&w, IDX_ARGS, t->args, t->nargs, sizeof *t->args);
 	write_frames(&w, t);
+	if (id != NULL && id->grow != NULL)
+		tbl_whole(&w, IDX_GROW, id->grow, id->grow_len, 1);
 	/* The whole trace's function table, as query_stats() gives it
 	 * (exact percentiles): a reopen's --stats is this table. Only for a
 	 * model the index can hold: the query trusts what it reads. */
