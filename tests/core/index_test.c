@@ -875,7 +875,7 @@ test_sources(void **state)
 	fclose(fp);
 
 	struct trace *t = rich_trace(10);
-	struct index_ident id = { NULL, 1, 2, { 0 } };
+	struct index_ident id = { .program_id = 1, .options_hash = 2 };
 	index_sources_add(&id.sources, file);
 	index_sources_add(&id.sources, absent);
 	index_sources_done(&id.sources);
@@ -908,7 +908,7 @@ test_sources(void **state)
 	fp = fopen(file, "a");
 	fputs("more\n", fp);
 	fclose(fp);
-	struct index_ident now = { NULL, 1, 2, { 0 } };
+	struct index_ident now = { .program_id = 1, .options_hash = 2 };
 	index_sources_add(&now.sources, file);
 	index_sources_add(&now.sources, absent);
 	index_sources_done(&now.sources);
