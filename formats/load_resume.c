@@ -163,39 +163,49 @@ load_resume_first(const char *path, const struct reader *r,
 	return t;
 }
 
+struct builder *
+load_resume_builder(const void *state, size_t len, const char *reader,
+    const struct trace *from, const char *path, struct index_store *store,
+    const void **rstate, size_t *rlen, size_t *covered)
+{
+	struct blob_in in;
+	blob_in_init(&in, state, len);
+	char *name = NULL;
+	struct builder *b = NULL;
+	if (blob_get_u64(&in) != RESUME_MAGIC ||
+	    (name = blob_get_str(&in)) == NULL ||
+	    (reader != NULL && strcmp(name, reader) != 0)) {
+		free(name);
+		return NULL;
+	}
+	free(name);
+	*covered = (size_t)blob_get_u64(&in);
+	size_t nb = blob_get_count(&in, 1);
+	const void *pb = blob_take(&in, nb);
+	*rlen = blob_get_count(&in, 1);
+	*rstate = blob_take(&in, *rlen);
+	if (in.bad || in.p != in.end)
+		return NULL;
+	struct blob_in bin;
+	blob_in_init(&bin, pb, nb);
+	b = builder_load(&bin, from, path, store, false);
+	if (b != NULL && bin.p != bin.end) {
+		builder_free(b);
+		b = NULL;
+	}
+	return b;
+}
+
 struct trace *
 load_resume_on(const char *path, const struct reader *r,
     const struct load_options *o, const struct trace *from,
     const void *state, size_t len, struct index_store *store,
     struct blob *save, char **err)
 {
-	struct blob_in in;
-	blob_in_init(&in, state, len);
-	*err = NULL;
-	char *name = NULL;
 	struct start s = { 0 };
-	size_t nb = 0, nr = 0;
-	const void *pb = NULL;
-	if (blob_get_u64(&in) == RESUME_MAGIC &&
-	    (name = blob_get_str(&in)) != NULL &&
-	    strcmp(name, r->name) == 0) {
-		s.covered = (size_t)blob_get_u64(&in);
-		nb = blob_get_count(&in, 1);
-		pb = blob_take(&in, nb);
-		nr = blob_get_count(&in, 1);
-		s.state = blob_take(&in, nr);
-		s.len = nr;
-	}
-	free(name);
-	if (pb != NULL && s.state != NULL && !in.bad && in.p == in.end) {
-		struct blob_in bin;
-		blob_in_init(&bin, pb, nb);
-		s.b = builder_load(&bin, from, path, store, false);
-		if (s.b != NULL && bin.p != bin.end) {
-			builder_free(s.b);
-			s.b = NULL;
-		}
-	}
+	*err = NULL;
+	s.b = load_resume_builder(state, len, r->name, from, path, store,
+	    &s.state, &s.len, &s.covered);
 	struct trace *t = s.b != NULL ? read_from(path, r, o, &s, from, save,
 	    err) : NULL;
 	if (t == NULL)

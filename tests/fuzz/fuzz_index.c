@@ -6,7 +6,8 @@
  * args, strings, functions' addresses, markers, logs, every slice), so a value the checks missed shows as a
  * sanitizer's report. The last byte of the first page picks the checks:
  * every block at open, or each block on first touch (damaged blocks
- * replaced).
+ * replaced). An index that keeps a state to read on from (IDX_GROW) has
+ * its builder made again from it (load_resume_builder), and finished.
  *
  * Seeds: indexes of the test traces, made by the program itself: for
  * each trace T of tests/data, XDG_CACHE_HOME=seeds/c ./ttv --index
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "index.h"
+#include "load_resume.h"
 #include "query.h"
 #include "query_info.h"
 #include "scope.h"
@@ -115,6 +117,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    INDEX_CHECK_LAZY : INDEX_CHECK_ALL;
 	if (index_map(fd, NULL, check, &t, &why, NULL) == 0) {
 		walk(t);
+		trace_free(t);
+	}
+	free(why);
+	why = NULL;
+	const void *grow, *rstate;
+	size_t glen, rlen, covered;
+	if (index_map_grown(fd, NULL, &t, &grow, &glen, &why) == 0) {
+		struct builder *b = load_resume_builder(grow, glen, NULL, t,
+		    "fuzz", NULL, &rstate, &rlen, &covered);
+		if (b != NULL) {
+			struct trace *made = builder_finish(b);
+			walk(made);
+			trace_free(made);
+		}
 		trace_free(t);
 	}
 	free(why);
