@@ -715,6 +715,18 @@ builder_args_end(struct builder *b)
 	return (args_id)b->args_start;
 }
 
+/* The args of run a, bounded by the arena as trace_args does: a run id
+ * kept across runs (builder_load, a reader's grow_load) is checked to
+ * be below the arena's length, not to start a run. */
+static size_t
+run_len(const struct builder *b, args_id a)
+{
+	if (a >= b->args.len)
+		return 0;
+	uint64_t n = b->args.items[a].v.u;
+	return n > b->args.len - a - 1 ? b->args.len - a - 1 : (size_t)n;
+}
+
 /* A new run holding the args of a then those of c. */
 static args_id
 args_merge(struct builder *b, args_id a, args_id c)
@@ -723,7 +735,7 @@ args_merge(struct builder *b, args_id a, args_id c)
 		return c;
 	if (c == 0)
 		return a;
-	size_t na = b->args.items[a].v.u, nc = b->args.items[c].v.u;
+	size_t na = run_len(b, a), nc = run_len(b, c);
 	builder_args_begin(b);
 	STORE_ROOM(vec_store(b), &b->args, b->args_sa, na + nc);
 	for (size_t i = 0; i < na; i++)

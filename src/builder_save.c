@@ -413,6 +413,19 @@ ids_hold(const struct builder *b)
 			return false;
 	if (b->has_addr.len > b->funcs.len)
 		return false;
+	/* args are runs of the arena (read after the tracks) */
+	for (uint32_t t = 0; t < b->ntracks; t++) {
+		const struct btrack *bt = &b->tracks[t];
+		for (size_t i = 0; i < bt->stack.len; i++)
+			if (bt->stack.items[i].args >= b->args.len)
+				return false;
+		for (size_t i = 0; i < bt->instants.len; i++)
+			if (bt->instants.items[i].args >= b->args.len)
+				return false;
+		for (size_t i = 0; i < bt->sargs.len; i++)
+			if (bt->sargs.items[i].args >= b->args.len)
+				return false;
+	}
 	for (size_t i = 0; i < b->markers.len; i++)
 		if (b->markers.items[i].text >= ns)
 			return false;

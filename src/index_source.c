@@ -160,6 +160,14 @@ index_sources_diff(const struct index_sources *was,
 		if (c < 0)
 			return xasprintf("%s is no longer part of the trace",
 			    was->v[i].path);
+		if (c > 0 && cur->v[j].kind == IDX_SOURCE_FILE &&
+		    cur->v[j].size > 0 && was->n > 0) {
+			/* a file not looked for before (a CTF directory's
+			 * new stream): appended data too */
+			j++;
+			any_grew = true;
+			continue;
+		}
 		if (c > 0)
 			return xasprintf("%s is new", cur->v[j].path);
 		const struct index_source *a = &was->v[i++], *b = &cur->v[j++];
