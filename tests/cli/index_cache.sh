@@ -2,8 +2,9 @@
 # The index as a user meets it (doc/index-format.md, ttv(1) THE INDEX):
 # built, reused, rebuilt with one line saying why when it is truncated,
 # damaged, incomplete, of another format version, or when its trace
-# changed or grew; a damaged block met on first touch; two processes
-# building it at once; a cache directory that cannot be written;
+# changed or grew (not read on: an XRay log, a CTF stream added with
+# packets before what was read); a damaged block met on first touch;
+# two processes building it at once; a cache directory that cannot be written;
 # --no-index; one index for every spelling of a trace's path (./t, t,
 # a symbolic link); eviction of the least recently used indexes past
 # TTV_CACHE_MAX and of the indexes of traces that are gone; a trace that
@@ -272,7 +273,7 @@ touch -d '2001-02-03 04:05:06' "$idx"
 expect_rebuilt "CTF index file touched" "$(basename "$idx") was modified"
 cp "$t0/chan_1" "$t0/chan_9"
 answers --no-index >"$tmp/want"
-expect_rebuilt "CTF stream added" "ctf/chan_9 is new"
+expect_rebuilt "CTF stream added" "the trace grew"
 rm "$t0/chan_9"
 answers --no-index >"$tmp/want"
 expect_rebuilt "CTF stream removed" "ctf/chan_9 is gone"
