@@ -16,9 +16,11 @@
  *
  * Made again, every id the state will use as an index is checked against
  * the builder (its strings, functions, processes, tracks, open stacks and
- * args) or against the state's own vectors, and every place in the file
- * against the file's size, so that damaged bytes give NULL, never a state
- * that reads out of bounds.
+ * args) or against the state's own vectors, every place in the file
+ * against the file's size, and every time against the range below, so
+ * that damaged bytes give NULL, never a state that reads out of bounds.
+ * (An args id is only checked to be below the builder's count: the
+ * builder does not say where its runs start.)
  */
 #include <stdlib.h>
 #include <string.h>
