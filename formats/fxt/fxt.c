@@ -1467,4 +1467,6 @@ const struct reader fxt_reader = {
 	.grow_end = fxt_grow_end,
 	.grow_free = fxt_grow_free,
 	.complete_from = fxt_complete_from,
+	.grow_save = fxt_grow_save,
+	.grow_load = fxt_grow_load,
 };

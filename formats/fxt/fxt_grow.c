@@ -4,7 +4,8 @@
  * since the last one through both passes (fxt_int.h), with what the
  * reader keeps from one read to the next (each pass's providers with
  * their string and thread tables, the threads, their stacks and sorted
- * copies, the async, flow and scheduling events). What the end of a load
+ * copies, the async, flow and scheduling events; fxt_save.c writes it as
+ * bytes, for a run that goes on later). What the end of a load
  * does (sorting, closing what is open, naming, counting) goes into a copy
  * of the builder, and what it changes in the reader's state is put back.
  *
@@ -21,26 +22,6 @@
 #include <string.h>
 
 #include "fxt_int.h"
-
-/* The providers of one pass: each pass replays the tables in file order,
- * so each has its own. */
-struct fxt_tables {
-	__typeof__(((struct fxt *)0)->providers) providers;
-	struct fxt_provider *cur;
-};
-
-struct fxt_grow {
-	struct fxt x;			/* the event pass's tables in it */
-	struct fxt_tables scan;		/* the scan pass's */
-	bool started;			/* the first records are read */
-	bool base_known;		/* the tick base is told */
-	bool broken;			/* damage: nothing after it is read */
-	bool stale;			/* a read stopped halfway (cancelled) */
-	/* grow_end's: what it puts back */
-	VEC(uint32_t) depths;
-	VEC(struct fxt_flowev) flows;
-	struct fxt_fcache fcache[1 << FXT_FCACHE_BITS];
-};
 
 static void
 swap_tables(struct fxt *x, struct fxt_tables *t)

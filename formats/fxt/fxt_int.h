@@ -4,7 +4,8 @@
  * kernel objects), fxt_half.c scans the second half on a thread of its
  * own, fxt_event.c turns events into slices, flows, async slices,
  * counters and CPU lanes, fxt_grow.c reads a file being written from
- * where it stopped, fxt_pipe.c replays them on a worker,
+ * where it stopped, fxt_save.c writes that state as bytes and makes it
+ * again, fxt_pipe.c replays them on a worker,
  * fxt_prefault.c maps the pages in ahead of the scan, and fxt_util.c has
  * the small hash and sort helpers.
  *
@@ -451,10 +452,37 @@ void fxt_report(struct fxt *x);
 
 /* fxt_grow.c: a file being written, read from where the last read
  * stopped (reader.h, grow_*). */
+
+/* The providers of one pass: each pass replays the tables in file order,
+ * so each has its own. */
+struct fxt_tables {
+	__typeof__(((struct fxt *)0)->providers) providers;
+	struct fxt_provider *cur;
+};
+
+/* What a growing load keeps from one read to the next (fxt_save.c writes
+ * it as bytes and makes it again). */
+struct fxt_grow {
+	struct fxt x;			/* the event pass's tables in it */
+	struct fxt_tables scan;		/* the scan pass's */
+	bool started;			/* the first records are read */
+	bool base_known;		/* the tick base is told */
+	bool broken;			/* damage: nothing after it is read */
+	bool stale;			/* a read stopped halfway (cancelled) */
+	/* grow_end's: what it puts back */
+	VEC(uint32_t) depths;
+	VEC(struct fxt_flowev) flows;
+	struct fxt_fcache fcache[1 << FXT_FCACHE_BITS];
+};
+
 void *fxt_grow_begin(struct load_ctx *ctx);
 size_t fxt_grow_feed(void *state, struct load_ctx *ctx, size_t from);
 int fxt_grow_end(void *state, struct load_ctx *ctx);
 void fxt_grow_free(void *state);
+/* fxt_save.c: a growing load's state as bytes and made again from them
+ * (reader.h, grow_save and grow_load). */
+bool fxt_grow_save(void *state, struct blob *out);
+void *fxt_grow_load(struct load_ctx *ctx, struct blob_in *in);
 
 /* fxt_event.c */
 void fxt_event(struct fxt *x, const struct fxt_event *ev);

@@ -11,9 +11,12 @@
  * still open run up to now, the newest time of any thread, in both.
  *
  * With -n before a file, it must be read on at every write, never again
- * from its start (its threads' events come in time order).
+ * from its start (its threads' events come in time order). With -r, the
+ * files after it are read with the reader's state written as bytes and
+ * made again after each read (load_grow_reload), as a run that finds it
+ * in the trace's index does: the reads must be the same.
  *
- * Usage: fxt_grow [[-n] FILE]...  (default: full.fxt and full-be.fxt of
+ * Usage: fxt_grow [-r] [[-n] FILE]...  (default: full.fxt and full-be.fxt of
  * $TTV_SRCDIR/tests/data/fxt; fxt_grow.sh gives it the writer's too)
  */
 #include <fcntl.h>
@@ -30,6 +33,7 @@
 static int failures;
 static const char *what;	/* the file and cut, for messages */
 static const char *source;	/* the file written */
+static bool reload;		/* -r */
 
 #define CHECK(cond, ...) do {                                             \
 	if (!(cond)) {                                                        \
@@ -276,7 +280,15 @@ grow(const char *path, const unsigned char *data, size_t n, bool halved,
 		free(ends);
 		return;
 	}
+	if (reload && (rd->grow_save == NULL || rd->grow_load == NULL)) {
+		fprintf(stderr, "FAIL %s: its state is not saved\n", source);
+		failures++;
+		close(fd);
+		free(ends);
+		return;
+	}
 	struct load_grow *g = load_grow_new(path, rd, &o);
+	load_grow_reload(g, reload);
 	for (size_t r = 0; r < nrec; r++) {
 		size_t cut[2] = { done + (ends[r] - done) / 2, ends[r] };
 		for (int c = halved ? 0 : 1; c < 2; c++) {
@@ -309,9 +321,9 @@ grow(const char *path, const unsigned char *data, size_t n, bool halved,
 	if (on && load_grow_restarts(g) != 0 && failures++ < 20)
 		fprintf(stderr, "FAIL %s: read again from its start %" PRIu64
 		    " times\n", source, load_grow_restarts(g));
-	printf("%s%s: %zu records, read again from the start %" PRIu64
-	    " times\n", source, halved ? " (halved)" : "", nrec,
-	    load_grow_restarts(g));
+	printf("%s%s%s: %zu records, read again from the start %" PRIu64
+	    " times\n", source, halved ? " (halved)" : "",
+	    reload ? " (state made again)" : "", nrec, load_grow_restarts(g));
 	load_grow_free(g);
 	close(fd);
 	free(ends);
@@ -369,6 +381,10 @@ main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-n") == 0) {
 			on = true;
+			continue;
+		}
+		if (strcmp(argv[i], "-r") == 0) {
+			reload = true;
 			continue;
 		}
 		file(argv[i], on);

@@ -6,6 +6,9 @@
 # them), and traces whose events come in order, in both byte orders,
 # with a call open on one thread while the others go on (it runs to now),
 # which must be read on at every write, never again from the start.
+# Then the same with the reader's state written as bytes and made again
+# after each read (-r), as a run that finds it in the trace's index does,
+# and that state at every record, made again and damaged (fxt_save).
 set -u
 : "${TTV_SRCDIR:?}" "${TTV_BUILDDIR:?}"
 gen=$TTV_BUILDDIR/tests/gen
@@ -15,8 +18,15 @@ trap 'rm -rf "$tmp"' EXIT
     "$gen/fxtgen" -b -L -R 12 -B 100000 "$tmp/be.fxt" >/dev/null &&
     "$gen/fxtgen" -O -L -R 12 -B 100000 "$tmp/ooo.fxt" >/dev/null ||
     { echo "FAIL: fxtgen"; exit 1; }
-"$TTV_BUILDDIR/tests/formats/fxt/fxt_grow" \
+for reload in "" -r; do
+	"$TTV_BUILDDIR/tests/formats/fxt/fxt_grow" $reload \
+	    "$TTV_SRCDIR/tests/data/fxt/full.fxt" \
+	    "$TTV_SRCDIR/tests/data/fxt/full-be.fxt" "$tmp/ooo.fxt" \
+	    -n "$tmp/le.fxt" -n "$tmp/be.fxt" || exit 1
+done
+# The state as bytes at every record, made again, and damaged (fxt_save.c).
+"$TTV_BUILDDIR/tests/formats/fxt/fxt_save" \
     "$TTV_SRCDIR/tests/data/fxt/full.fxt" \
     "$TTV_SRCDIR/tests/data/fxt/full-be.fxt" "$tmp/ooo.fxt" \
-    -n "$tmp/le.fxt" -n "$tmp/be.fxt" || exit 1
+    "$tmp/le.fxt" "$tmp/be.fxt" || exit 1
 echo "PASS: fxt_grow"
