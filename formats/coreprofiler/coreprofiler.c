@@ -1003,25 +1003,22 @@ static void *
 cp_grow_load(struct load_ctx *ctx, struct blob_in *in)
 {
 	struct cp_load *L = cp_load_new(ctx);
-	bool ok = cp_restore(&L->cp, in);
-	size_t n = 0;
-	uint64_t *counts = ok ? blob_get_array(in, sizeof *counts, &n) : NULL;
-	if (ok && n == R_COUNT)
-		memcpy(L->counts, counts, sizeof L->counts);
-	free(counts);
-	ok = ok && n == R_COUNT;
-	uint64_t *keys = ok ? blob_get_array(in, sizeof *keys, &n) : NULL;
-	if (ok && n <= sizeof L->unk.keys / sizeof L->unk.keys[0]) {
-		if (n > 0)
-			memcpy(L->unk.keys, keys, n * sizeof *keys);
-		L->unk.n = n;
-	} else
-		ok = false;
-	free(keys);
-	if (!ok || in->bad) {
+	const size_t maxunk = sizeof L->unk.keys / sizeof L->unk.keys[0];
+	const void *counts = NULL, *keys = NULL;
+	size_t nunk = 0;
+	if (cp_restore(&L->cp, in) &&
+	    blob_get_count(in, sizeof L->counts[0]) == R_COUNT)
+		counts = blob_take(in, sizeof L->counts);
+	if (counts != NULL && (nunk = blob_get_count(in,
+	    sizeof L->unk.keys[0])) <= maxunk)
+		keys = blob_take(in, nunk * sizeof L->unk.keys[0]);
+	if (keys == NULL || in->bad) {
 		cp_grow_free(L);
 		return NULL;
 	}
+	memcpy(L->counts, counts, sizeof L->counts);
+	memcpy(L->unk.keys, keys, nunk * sizeof L->unk.keys[0]);
+	L->unk.n = nunk;
 	return L;
 }
 
