@@ -825,8 +825,9 @@ struct cp_load {
 	struct unknown_seen unk;
 };
 
-static void *
-cp_begin(struct load_ctx *ctx)
+/* A load's state as a log's first line finds it. */
+static struct cp_load *
+cp_load_new(struct load_ctx *ctx)
 {
 	struct cp_load *L = xcalloc(1, sizeof *L);
 	struct cp *cp = &L->cp;
@@ -845,7 +846,14 @@ cp_begin(struct load_ctx *ctx)
 	idmap_init(&cp->class_by_iid);
 	cp->bufcap = 256;
 	cp->buf = xmalloc(cp->bufcap);
+	return L;
+}
 
+static void *
+cp_begin(struct load_ctx *ctx)
+{
+	struct cp_load *L = cp_load_new(ctx);
+	struct cp *cp = &L->cp;
 	builder_set_format(cp->b, "coreprofiler", "tracelog", NULL);
 	builder_set_tick_rate(cp->b, 1000);
 	return L;
@@ -977,6 +985,43 @@ cp_grow_free(void *state)
 	free(L);
 }
 
+/* The state between two feeds as bytes (reader.h, grow_save): the
+ * reader's (coreprofiler_save.c), then the counts of the line loop. */
+static bool
+cp_grow_save(void *state, struct blob *out)
+{
+	const struct cp_load *L = state;
+	cp_save(&L->cp, out);
+	blob_array(out, L->counts, R_COUNT, sizeof L->counts[0]);
+	blob_array(out, L->unk.keys, L->unk.n, sizeof L->unk.keys[0]);
+	return true;
+}
+
+/* The state made again from cp_grow_save's bytes, for ctx->b the builder
+ * as it was then; NULL when they are damaged. */
+static void *
+cp_grow_load(struct load_ctx *ctx, struct blob_in *in)
+{
+	struct cp_load *L = cp_load_new(ctx);
+	const size_t maxunk = sizeof L->unk.keys / sizeof L->unk.keys[0];
+	const void *counts = NULL, *keys = NULL;
+	size_t nunk = 0;
+	if (cp_restore(&L->cp, in) &&
+	    blob_get_count(in, sizeof L->counts[0]) == R_COUNT)
+		counts = blob_take(in, sizeof L->counts);
+	if (counts != NULL && (nunk = blob_get_count(in,
+	    sizeof L->unk.keys[0])) <= maxunk)
+		keys = blob_take(in, nunk * sizeof L->unk.keys[0]);
+	if (keys == NULL || in->bad) {
+		cp_grow_free(L);
+		return NULL;
+	}
+	memcpy(L->counts, counts, sizeof L->counts);
+	memcpy(L->unk.keys, keys, nunk * sizeof L->unk.keys[0]);
+	L->unk.n = nunk;
+	return L;
+}
+
 static int
 coreprofiler_load(struct load_ctx *ctx)
 {
@@ -1007,4 +1052,6 @@ const struct reader coreprofiler_reader = {
 	.grow_feed = cp_feed,
 	.grow_end = cp_grow_end,
 	.grow_free = cp_grow_free,
+	.grow_save = cp_grow_save,
+	.grow_load = cp_grow_load,
 };

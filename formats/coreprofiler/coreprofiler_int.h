@@ -169,4 +169,10 @@ void cp_pause(struct cp *cp, ttv_ns t, bool resume);
 void cp_finish(struct cp *cp);
 void cp_free(struct cp *cp);
 
+/* coreprofiler_save.c: the state written as bytes (reader.h, grow_save)
+ * and read back into a cp as cp_begin leaves it, for cp->b the builder
+ * made again; false when the bytes are damaged (the caller frees cp). */
+void cp_save(const struct cp *cp, struct blob *w);
+bool cp_restore(struct cp *cp, struct blob_in *in);
+
 #endif
