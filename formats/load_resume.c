@@ -112,7 +112,8 @@ read_from(const char *path, const struct reader *r,
 			r->grow_free(state);
 			state = NULL;
 		}
-	} else if (whole) {
+	} else if (whole && (r->grow_costs_same == NULL ||
+	    r->grow_costs_same(&ctx))) {
 		state = r->grow_begin(&ctx);
 	}
 	if (state != NULL)

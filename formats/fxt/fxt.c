@@ -1456,6 +1456,14 @@ fxt_complete(const unsigned char *data, size_t len)
 	return fxt_complete_from(data, len, 0);
 }
 
+/* A growing load reads on one thread: a load of a file large enough for
+ * two (fxt_pipe.c) is then faster, and a first open keeps no state. */
+static bool
+fxt_grow_costs_same(const struct load_ctx *ctx)
+{
+	return ctx->file == NULL || !fxt_pipe_wanted(ctx->file->size);
+}
+
 const struct reader fxt_reader = {
 	.name = "fxt",
 	.description = "Fuchsia trace format (FXT), either byte order",
@@ -1468,5 +1476,6 @@ const struct reader fxt_reader = {
 	.grow_free = fxt_grow_free,
 	.complete_from = fxt_complete_from,
 	.grow_save = fxt_grow_save,
+	.grow_costs_same = fxt_grow_costs_same,
 	.grow_load = fxt_grow_load,
 };

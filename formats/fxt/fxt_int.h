@@ -502,6 +502,9 @@ void fxt_state_free(struct fxt *x);
 
 /* fxt_pipe.c: the replay worker of the event pass. */
 /* Starts it if the trace is big enough and a second CPU is there. */
+/* Whether a load of a file of size bytes replays its events on a
+ * worker thread (fxt_pipe_start). */
+bool fxt_pipe_wanted(size_t size);
 void fxt_pipe_start(struct fxt *x);
 void fxt_pipe_flush(struct fxt *x, bool now);
 /* fxt_event.c: replays up to max ring entries from e (the worker holds

@@ -172,17 +172,24 @@ pipe_free(struct fxt_pipe *pp)
 	free(pp);
 }
 
+bool
+fxt_pipe_wanted(size_t size)
+{
+	size_t min = PIPE_MIN_BYTES;
+	const char *env = ttv_getenv(TTV_ENV_FXT_PIPE_MIN);
+
+	if (env != NULL && *env != '\0')
+		min = (size_t)strtoull(env, NULL, 10);
+	return size >= min && (env != NULL || ttv_cpus() >= 2);
+}
+
 void
 fxt_pipe_start(struct fxt *x)
 {
 	struct fxt_pipe *pp;
-	size_t min = PIPE_MIN_BYTES;
-	const char *env = ttv_getenv(TTV_ENV_FXT_PIPE_MIN);
 	unsigned i;
 
-	if (env != NULL && *env != '\0')
-		min = (size_t)strtoull(env, NULL, 10);
-	if (x->size < min || (env == NULL && ttv_cpus() < 2))
+	if (!fxt_pipe_wanted(x->size))
 		return;
 	pp = xcalloc(1, sizeof *pp);
 	pp->x = x;
