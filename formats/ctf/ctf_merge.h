@@ -127,4 +127,23 @@ size_t ctf_reader_nstreams(const struct ctf_reader *r);
 uint64_t ctf_reader_bytes_total(const struct ctf_reader *r);
 uint64_t ctf_reader_bytes_done(const struct ctf_reader *r);
 
+/* Where the reader's messages go from here on. */
+void ctf_reader_set_diag(struct ctf_reader *r, ctf_diag_fn diag, void *arg);
+/* A reader that goes on, between two walks (after ctf_reader_next_before
+ * gave NULL), written as bytes: where each stream's walk is (the state
+ * before the packet holding its next item, and how many of that
+ * packet's items were handed out), what its files and the metadata were.
+ * The items held past the horizon are not written: they are decoded
+ * again from those places. False when it cannot be (workers, clamped
+ * timestamps, a reader that cannot go on). */
+struct blob;
+struct blob_in;
+bool ctf_reader_save(const struct ctf_reader *r, struct blob *out);
+/* Makes such a reader again from those bytes: r opened (growing) on the
+ * same directory, resumable, its hooks set, not started, its messages
+ * going nowhere until the caller sets them again. False when the bytes
+ * are damaged or the directory does not hold what they say (the
+ * metadata, the files read so far changed): r is then to be freed. */
+bool ctf_reader_restore(struct ctf_reader *r, struct blob_in *in);
+
 #endif
