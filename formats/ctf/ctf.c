@@ -1115,6 +1115,8 @@ quiet_diag(void *arg, bool error, const char *file, int64_t off,
  * on, ctf_reader_resumable); NULL when there is no trace (said). Again:
  * for a state made again (ctf_loader_again), nothing said, nothing
  * started. */
+static void loader_ready(struct loader *L);
+
 static struct loader *
 loader_open_as(struct load_ctx *ctx, bool resumable, bool again)
 {
@@ -1138,18 +1140,26 @@ loader_open_as(struct load_ctx *ctx, bool resumable, bool again)
 	}
 	L->lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
 	L->s_cpu = builder_intern_cstr(L->b, "cpu_id");
-	if (!again) {
-		describe(L);
-		/* the 2010 RFC's layout, CTF's ancestor (its proposal's
-		 * version) */
-		if (ctf_reader_trace(L->r, 0)->m->rfc != NULL)
-			builder_set_format(L->b, "ctf", "RFC 1.1 (2010)",
-			    ctf_reader_trace(L->r, 0)->m->byte_order ==
-			    CTF_BO_BE ? "big-endian" : "little-endian");
-	}
-	plan_classes(L);
 	ctf_keys_init(&L->thread_keys);
 	ctf_keys_init(&L->func_keys);
+	if (again)
+		return L;
+	describe(L);
+	/* the 2010 RFC's layout, CTF's ancestor (its proposal's version) */
+	if (ctf_reader_trace(L->r, 0)->m->rfc != NULL)
+		builder_set_format(L->b, "ctf", "RFC 1.1 (2010)",
+		    ctf_reader_trace(L->r, 0)->m->byte_order == CTF_BO_BE ?
+		    "big-endian" : "little-endian");
+	loader_ready(L);
+	ctf_reader_start(L->r);
+	return L;
+}
+
+/* The event classes planned and the hooks set: the walk may start. */
+static void
+loader_ready(struct loader *L)
+{
+	plan_classes(L);
 	if (calls_apart(L)) {
 		size_t ns = ctf_reader_nstreams(L->r);
 		L->calls = ctf_calls_new(ns);
@@ -1163,9 +1173,6 @@ loader_open_as(struct load_ctx *ctx, bool resumable, bool again)
 	ctf_reader_set_raw_run(L->r, raw_run);
 	if (L->calls != NULL)
 		ctf_reader_light_walk(L->r);	/* the hook takes the calls */
-	if (!again)
-		ctf_reader_start(L->r);
-	return L;
 }
 
 static struct loader *
@@ -1180,6 +1187,12 @@ ctf_loader_again(struct load_ctx *ctx)
 	if (ctx->opts == NULL || !ctx->opts->follow)
 		return NULL;
 	return loader_open_as(ctx, true, true);
+}
+
+void
+ctf_loader_ready(struct loader *L)
+{
+	loader_ready(L);
 }
 
 void

@@ -131,10 +131,13 @@ struct ctf_grow {
 	bool spent;		/* the loader cannot go on (loader_restore) */
 };
 
-/* A loader for a state made again (ctf_save.c): the trace opened and its
- * classes planned as at the first read, with nothing said into ctx->b
- * and nothing decoded yet; NULL when there is no trace. */
+/* A loader for a state made again (ctf_save.c): the trace opened as at
+ * the first read, with nothing said into ctx->b and nothing decoded yet;
+ * NULL when there is no trace. Then, once its metadata is as it was
+ * (ctf_reader_restore_meta), its event classes planned and the hooks
+ * set (ctf_loader_ready). */
 struct loader *ctf_loader_again(struct load_ctx *ctx);
+void ctf_loader_ready(struct loader *L);
 /* Its messages go into its builder from here on. */
 void ctf_loader_speak(struct loader *L);
 void ctf_loader_free(struct loader *L);

@@ -2481,7 +2481,7 @@ head_ck(const struct ctf_stream_slot *ss, uint64_t head)
 }
 
 bool
-ctf_reader_save(const struct ctf_reader *r, struct blob *w)
+ctf_reader_save_meta(const struct ctf_reader *r, struct blob *w)
 {
 	if (!r->resumable || r->unresumable || !r->started ||
 	    r->last != NULL || r->nworkers > 0 || ctf_reader_clamps(r) > 0)
@@ -2490,11 +2490,6 @@ ctf_reader_save(const struct ctf_reader *r, struct blob *w)
 		if (r->traces[i]->meta_size == 0 ||
 		    r->traces[i]->m->class_of_file != NULL)
 			return false;
-	blob_u8(w, r->any_out);
-	blob_i64(w, r->max_ns);
-	blob_u64(w, r->max_order);
-	blob_u64(w, r->batch_cap);
-	blob_u64(w, r->batch_vals);
 	blob_u64(w, r->nwalk_skipped);
 	blob_u64(w, r->ntraces);
 	for (size_t i = 0; i < r->ntraces; i++) {
@@ -2504,6 +2499,17 @@ ctf_reader_save(const struct ctf_reader *r, struct blob *w)
 		blob_u64(w, t->meta_hash);
 		blob_u64(w, t->nskipped);
 	}
+	return true;
+}
+
+bool
+ctf_reader_save(const struct ctf_reader *r, struct blob *w)
+{
+	blob_u8(w, r->any_out);
+	blob_i64(w, r->max_ns);
+	blob_u64(w, r->max_order);
+	blob_u64(w, r->batch_cap);
+	blob_u64(w, r->batch_vals);
 	blob_u64(w, r->nstreams);
 	for (size_t i = 0; i < r->nstreams; i++) {
 		const struct ctf_stream_slot *ss = r->streams[i];
@@ -2617,6 +2623,62 @@ replay(struct ctf_reader *r, struct ctf_stream_slot *ss, uint64_t head)
 	}
 }
 
+/* The metadata of trace t as it was when saved: its first size bytes,
+ * whose hash was hash. What was appended since is taken, as new event
+ * classes, by the next ctf_reader_grow, as if it had been appended
+ * while the reader went on. */
+static bool
+restore_meta(struct ctf_reader *r, struct ctf_trace *t, uint64_t size,
+    uint64_t hash)
+{
+	if (t->meta_size == 0 || size == 0 || size > t->meta_size)
+		return false;
+	if (size == t->meta_size)
+		return hash == t->meta_hash;
+	char *full = join(r->root, t->metadata_path);
+	uint64_t h;
+	struct ctf_meta *m = NULL;
+	if (file_hash(full, size, &h) && h == hash)
+		m = ctf_metadata_load_first(full, t->metadata_path, r->growing,
+		    (size_t)size, r->diag, r->arg);
+	free(full);
+	if (m == NULL || m->class_of_file != NULL) {
+		ctf_meta_free(m);
+		return false;
+	}
+	ctf_meta_free(t->m);
+	t->m = m;
+	t->hostname = ctf_env_str(m, "hostname");
+	t->meta_size = size;
+	t->meta_hash = hash;
+	/* its time, as the size, no longer the file's: it grew */
+	t->meta_mtime_ns = INT64_MIN;
+	return true;
+}
+
+bool
+ctf_reader_restore_meta(struct ctf_reader *r, struct blob_in *in)
+{
+	uint64_t nwalk_skipped = blob_get_u64(in);
+	uint64_t ntraces = blob_get_u64(in);
+	if (in->bad || nwalk_skipped != r->nwalk_skipped ||
+	    ntraces != r->ntraces || r->unresumable || r->started)
+		return false;
+	for (size_t i = 0; i < r->ntraces; i++) {
+		struct ctf_trace *t = r->traces[i];
+		char *dir = blob_get_str(in);
+		bool same = dir != NULL && strcmp(dir, t->dir) == 0;
+		free(dir);
+		uint64_t size = blob_get_u64(in), hash = blob_get_u64(in);
+		uint64_t nskipped = blob_get_u64(in);
+		/* the metadata is parsed again: its bytes must be the same */
+		if (in->bad || !same || nskipped != t->nskipped ||
+		    !restore_meta(r, t, size, hash))
+			return false;
+	}
+	return true;
+}
+
 bool
 ctf_reader_restore(struct ctf_reader *r, struct blob_in *in)
 {
@@ -2624,26 +2686,9 @@ ctf_reader_restore(struct ctf_reader *r, struct blob_in *in)
 	r->max_ns = blob_get_i64(in);
 	r->max_order = blob_get_u64(in);
 	uint64_t batch_cap = blob_get_u64(in), batch_vals = blob_get_u64(in);
-	uint64_t nwalk_skipped = blob_get_u64(in);
-	uint64_t ntraces = blob_get_u64(in);
-	if (in->bad || nwalk_skipped != r->nwalk_skipped ||
-	    ntraces != r->ntraces || r->unresumable || batch_cap == 0 ||
-	    batch_cap > ((size_t)1 << 20) || batch_vals == 0 ||
-	    batch_vals > BATCH_VALS)
+	if (in->bad || batch_cap == 0 || batch_cap > ((size_t)1 << 20) ||
+	    batch_vals == 0 || batch_vals > BATCH_VALS)
 		return false;
-	for (size_t i = 0; i < r->ntraces; i++) {
-		const struct ctf_trace *t = r->traces[i];
-		char *dir = blob_get_str(in);
-		bool same = dir != NULL && strcmp(dir, t->dir) == 0;
-		free(dir);
-		uint64_t size = blob_get_u64(in), hash = blob_get_u64(in);
-		uint64_t nskipped = blob_get_u64(in);
-		/* the metadata is parsed again: its bytes must be the same */
-		if (in->bad || !same || t->meta_size == 0 ||
-		    size != t->meta_size || hash != t->meta_hash ||
-		    nskipped != t->nskipped)
-			return false;
-	}
 	uint64_t nstreams = blob_get_u64(in);
 	if (in->bad || nstreams > r->nstreams)
 		return false;

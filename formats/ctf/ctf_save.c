@@ -77,6 +77,8 @@ ctf_grow_save(void *state, struct blob *w)
 	if (L->calls != NULL)
 		return false;
 	blob_u32(w, CTF_SAVE_VERSION);
+	if (!ctf_reader_save_meta(L->r, w))
+		return false;
 	blob_u64(w, L->infos.len);
 	for (size_t i = 0; i < L->infos.len; i++) {
 		const struct ev_info *in = L->infos.items[i];
@@ -122,9 +124,7 @@ load_loader(struct loader *L, struct blob_in *in)
 	const struct builder *b = L->b;
 	uint32_t nfuncs = builder_nfuncs(b), ntracks = builder_ntracks(b);
 	uint32_t nstrings = builder_nstrings(b);
-	if (blob_get_u32(in) != CTF_SAVE_VERSION)
-		return false;
-	/* the metadata is the same: so are the classes planned */
+	/* the metadata is as it was: so are the classes planned */
 	if (blob_get_u64(in) != L->infos.len || in->bad)
 		return false;
 	for (size_t i = 0; i < L->infos.len; i++) {
@@ -200,10 +200,16 @@ load_loader(struct loader *L, struct blob_in *in)
 void *
 ctf_grow_load(struct load_ctx *ctx, struct blob_in *in)
 {
+	if (blob_get_u32(in) != CTF_SAVE_VERSION || in->bad)
+		return NULL;
 	struct loader *L = ctf_loader_again(ctx);
 	if (L == NULL)
 		return NULL;
-	if (!load_loader(L, in) || !ctf_reader_restore(L->r, in) || in->bad) {
+	bool ok = ctf_reader_restore_meta(L->r, in);
+	if (ok)
+		ctf_loader_ready(L);
+	if (!ok || !load_loader(L, in) || !ctf_reader_restore(L->r, in) ||
+	    in->bad) {
 		ctf_loader_free(L);
 		return NULL;
 	}

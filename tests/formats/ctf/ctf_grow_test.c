@@ -536,6 +536,47 @@ test_damaged_state(void **state)
 	assert_true(nreads > 3);
 }
 
+/* The state saved, and made again from its bytes now. */
+static void *
+later_load(const char *dir)
+{
+	static struct load_options o = { .follow = true };
+	struct load_ctx ctx = { .path = dir, .opts = &o, .b = lr.b };
+	struct blob_in in;
+	blob_in_init(&in, lr.saved.data, lr.saved.len);
+	return ctf->grow_load(&ctx, &in);
+}
+
+/* What was read changed between the runs (the metadata in its middle, a
+ * stream file rewritten shorter): the state is not made again (the
+ * trace is then read from its start), and is once it is as it was. */
+static void
+test_later_changed(void **state)
+{
+	(void)state;
+	char dir[300];
+	snprintf(dir, sizeof dir, "%s/lc", tmp);
+	run("rm -rf '%s'", dir);
+	run("'%s/tests/gen/ctfgen' -i -t 1 -n 4000 -s 2 '%s' >/dev/null",
+	    getenv("TTV_BUILDDIR"), dir);
+	later_read(dir);
+	assert_true(lr.has);
+	void *st = later_load(dir);
+	assert_non_null(st);
+	ctf->grow_free(st);
+	run("cp '%s/metadata' '%s/m' && sed -i 's/func_entry/func_enter/' "
+	    "'%s/metadata'", dir, dir, dir);
+	assert_null(later_load(dir));
+	run("mv '%s/m' '%s/metadata'", dir, dir);
+	st = later_load(dir);
+	assert_non_null(st);
+	ctf->grow_free(st);
+	run("head -c 8192 '%s/chan_0' >'%s/x' && cat '%s/x' >'%s/chan_0'",
+	    dir, dir, dir, dir);
+	assert_null(later_load(dir));
+	later_end();
+}
+
 static int
 later_on(void **state)
 {
@@ -591,6 +632,8 @@ main(void)
 		cmocka_unit_test(test_one_stream_compact),
 		cmocka_unit_test(test_two_streams),
 		cmocka_unit_test(test_streams_apart),
+		cmocka_unit_test(test_metadata_grows),
+		cmocka_unit_test(test_later_changed),
 	};
 	rc |= cmocka_run_group_tests_name("made again after it grew", on_later,
 	    later_on, NULL);
