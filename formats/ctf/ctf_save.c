@@ -22,6 +22,8 @@
 
 /* Which layout of the bytes: a state of another is not read. */
 #define CTF_SAVE_VERSION 1
+/* Times (ns from the origin) a saved state may hold: 146 years. */
+#define TIME_BOUND ((int64_t)1 << 62)
 
 static void
 put_keys(struct blob *w, const struct ctf_keys *k)
@@ -141,7 +143,11 @@ load_loader(struct loader *L, struct blob_in *in)
 		c.running = blob_get_bool(in);
 		c.since = blob_get_i64(in);
 		c.func = blob_get_u32(in);
-		if (in->bad || (c.running && c.func >= nfuncs))
+		/* a time the walk's times are taken from: within what
+		 * a time of the walk may be, so that the difference
+		 * fits */
+		if (in->bad || (c.running && (c.func >= nfuncs ||
+		    c.since < -TIME_BOUND || c.since > TIME_BOUND)))
 			return false;
 		VEC_PUSH(&L->cpus, c);
 	}

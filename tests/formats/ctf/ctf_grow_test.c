@@ -85,11 +85,10 @@ static void
 try_damaged(struct load_ctx *ctx, const unsigned char *data, size_t len)
 {
 	struct blob_in in;
+	/* cut short: NULL, each time */
 	for (size_t cut = 0; cut < len; cut++) {
 		blob_in_init(&in, data, cut);
-		void *st = ctf->grow_load(ctx, &in);
-		if (st != NULL)
-			use_state(st, ctx);
+		assert_null(ctf->grow_load(ctx, &in));
 	}
 	unsigned char *d = malloc(len);
 	assert_non_null(d);
@@ -534,6 +533,8 @@ test_damaged_state(void **state)
 	follow_copy("-n 400 -s 5 -m 50", 2, (size_t)-1, true);
 	damage_read = SIZE_MAX;
 	assert_true(nreads > 3);
+	/* some flipped bytes are counts or times, not ids: those load */
+	assert_true(ndamaged_loaded > 0);
 }
 
 /* The state saved, and made again from its bytes now. */
