@@ -1971,6 +1971,11 @@ regrow(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	ctf_index_free(old);
 	if (!same)
 		return false;
+	/* the next growth checks the first bytes there are now, when they
+	 * were fewer than HEAD_BYTES */
+	if (old_size < HEAD_BYTES)
+		ss->head_hash = hash_bytes(s->data, s->size < HEAD_BYTES ?
+		    s->size : HEAD_BYTES);
 	r->bytes_total += s->size - old_size;
 	return true;
 }

@@ -10,7 +10,8 @@
  * next read, and metadata that grows by event classes. Streams written
  * one after the other, metadata that changed in its middle and a file
  * rewritten are read again from the start, and are still the whole
- * read's.
+ * read's. Packets smaller than the first bytes hashed to tell a file
+ * rewritten do not make it read again.
  *
  * The same runs again with each read's state saved as bytes and made
  * again (reader.h, grow_save and grow_load; load_grow_reload), every
@@ -457,6 +458,16 @@ test_one_stream(void **state)
 	assert_int_equal(follow_copy("-t 1 -n 30000 -s 4", 7, 40, false), 0);
 }
 
+/* Packets smaller than the bytes whose hash tells a file rewritten:
+ * a stream that grows from one of them still goes on. */
+static void
+test_small_packets(void **state)
+{
+	(void)state;
+	assert_int_equal(follow_copy("-t 1 -n 3000 -P 2048 -s 6", 1,
+	    (size_t)-1, false), 0);
+}
+
 /* The compact header and the metadata in packets. */
 static void
 test_one_stream_compact(void **state)
@@ -608,6 +619,7 @@ main(void)
 		return 1;
 	setenv("TTV_NO_INDEX", "1", 1);
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_small_packets),
 		cmocka_unit_test(test_one_stream),
 		cmocka_unit_test(test_one_stream_compact),
 		cmocka_unit_test(test_two_streams),
@@ -618,6 +630,7 @@ main(void)
 	int rc = cmocka_run_group_tests_name("read on", tests, NULL, NULL);
 	/* the same with each read's state saved and made again */
 	const struct CMUnitTest again[] = {
+		cmocka_unit_test(test_small_packets),
 		cmocka_unit_test(test_one_stream),
 		cmocka_unit_test(test_one_stream_compact),
 		cmocka_unit_test(test_two_streams),
@@ -630,6 +643,7 @@ main(void)
 	    reload_on, NULL);
 	/* and made again only once the directory grew (a later run) */
 	const struct CMUnitTest on_later[] = {
+		cmocka_unit_test(test_small_packets),
 		cmocka_unit_test(test_one_stream_compact),
 		cmocka_unit_test(test_two_streams),
 		cmocka_unit_test(test_streams_apart),
