@@ -589,6 +589,31 @@ test_later_changed(void **state)
 	later_end();
 }
 
+/* LTTng's binaries and the functions named from them (statedump
+ * bin_info, cyg-profile calls) made again: a binary whose symbols were
+ * read (ttv itself), and binaries that cannot be read, said again at
+ * each read's end. */
+static void
+test_later_binaries(void **state)
+{
+	(void)state;
+	const char *src = getenv("TTV_SRCDIR");
+	if (src == NULL)
+		skip();
+	char dir[300];
+	snprintf(dir, sizeof dir, "%s/lb", tmp);
+	for (int k = 0; k < 2; k++) {
+		run("rm -rf '%s' && python3 '%s/tests/gen/hostile_ctf_meta.py' "
+		    "tsdl-bins '%s' 20 %s%s%s", dir, src, dir, k ? "'" : "",
+		    k ? getenv("TTV_BUILDDIR") : "", k ? "/ttv'" : "");
+		for (int i = 0; i < 3; i++) {
+			later_read(dir);
+			assert_true(lr.has);
+		}
+		later_end();
+	}
+}
+
 static int
 later_on(void **state)
 {
@@ -649,6 +674,7 @@ main(void)
 		cmocka_unit_test(test_streams_apart),
 		cmocka_unit_test(test_metadata_grows),
 		cmocka_unit_test(test_later_changed),
+		cmocka_unit_test(test_later_binaries),
 	};
 	rc |= cmocka_run_group_tests_name("made again after it grew", on_later,
 	    later_on, NULL);
