@@ -609,6 +609,13 @@ test_later_binaries(void **state)
 		for (int i = 0; i < 3; i++) {
 			later_read(dir);
 			assert_true(lr.has);
+			if (k == 0 && i == 0) {
+				/* the binaries' part of a state damaged */
+				static struct load_options o = { .follow = true };
+				struct load_ctx ctx = { .path = dir, .opts = &o,
+				    .b = lr.b };
+				try_damaged(&ctx, lr.saved.data, lr.saved.len);
+			}
 		}
 		later_end();
 	}
