@@ -1007,9 +1007,11 @@ calls_apart(struct loader *L)
 		return false;
 	/* Kept apart, every call waits in memory until the walk ends; a
 	 * trace being written is read as it grows, its walk never ends
-	 * (and a whole read of it makes the same model that way). */
-	if (L->ctx->opts != NULL && (L->ctx->opts->bounded ||
-	    L->ctx->opts->follow))
+	 * (and a whole read of it makes the same model that way); nor does
+	 * the walk of a read that keeps its state to go on from (an
+	 * index's, load_resume.h). */
+	if (L->goes_on || (L->ctx->opts != NULL && (L->ctx->opts->bounded ||
+	    L->ctx->opts->follow)))
 		return false;
 	bool any = false;
 	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
@@ -1123,6 +1125,7 @@ loader_open_as(struct load_ctx *ctx, bool resumable, bool again)
 	struct loader *L = xcalloc(1, sizeof *L);
 	L->ctx = ctx;
 	L->b = ctx->b;
+	L->goes_on = resumable;
 	bool growing = ctx->opts != NULL && ctx->opts->follow;
 	L->r = (growing ? ctf_reader_open_growing : ctf_reader_open)(ctx->path,
 	    again ? quiet_diag : on_diag, L,
@@ -1184,8 +1187,6 @@ loader_open(struct load_ctx *ctx, bool resumable)
 struct loader *
 ctf_loader_again(struct load_ctx *ctx)
 {
-	if (ctx->opts == NULL || !ctx->opts->follow)
-		return NULL;
 	return loader_open_as(ctx, true, true);
 }
 

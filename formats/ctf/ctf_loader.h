@@ -120,6 +120,7 @@ struct loader {
 	bool have_origin;
 	uint64_t seq;		/* time of events without a clock */
 	bool stop;		/* --strict and an error was seen */
+	bool goes_on;		/* a reader that goes on (grow_*) */
 	uint64_t nevents, npackets, ndiscarded, nlost, nskipped;
 	str_id s_cpu;
 };

@@ -532,8 +532,9 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	}
 	ss->s.diag = batch_diag;
 	ss->s.diag_arg = ss;
-	if (r->growing)
-		ss->head_hash = hash_bytes(ss->s.data, ss->s.size <
+	/* what tells a file rewritten from one appended to, when a reader
+	 * goes on (ctf_reader_grow) */
+	ss->head_hash = hash_bytes(ss->s.data, ss->s.size <
 		    HEAD_BYTES ? ss->s.size : HEAD_BYTES);
 	r->bytes_total += ss->s.size;
 	if (r->nstreams == r->capstreams) {
@@ -623,8 +624,9 @@ add_trace(struct ctf_reader *r, const char *rel)
 	t->m = m;
 	t->hostname = ctf_env_str(m, "hostname");
 	t->index = (int)r->ntraces;
-	/* a trace being written: what tells its metadata grew */
-	if (r->growing && known &&
+	/* what tells its metadata grew, when a reader goes on (a trace
+	 * being written, or one read again from a state kept) */
+	if (known &&
 	    file_hash(full, (uint64_t)st.st_size, &t->meta_hash)) {
 		t->meta_size = (uint64_t)st.st_size;
 		t->meta_dev = (uint64_t)st.st_dev;
