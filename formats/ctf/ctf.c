@@ -32,6 +32,7 @@
 #include "lttng/ctf_calls.h"
 #include "lttng/ctf_keys.h"
 #include "lttng/ctf_lttng.h"
+#include "ctf_loader.h"
 
 static int
 ctf_probe(const char *path, const unsigned char *head, size_t len,
@@ -44,113 +45,6 @@ ctf_probe(const char *path, const unsigned char *head, size_t len,
 		return 0;
 	return ctf_metadata_probe(head, len) ? 90 : 0;
 }
-
-/* What a stream class's events mean to the model, found once per class. */
-enum ev_kind { EV_PLAIN, EV_ENTRY, EV_EXIT, EV_SCHED_SWITCH, EV_BIN_INFO };
-
-/* Where a named top-level field was last found in a scope's values: it
- * is at the same place while the scope has the same type, unless a
- * variable-size field comes before it (then the check fails and it is
- * looked up by name again). */
-struct fcache {
-	const struct ctf_type *type;
-	const struct ctf_field *f;
-	uint32_t off;
-};
-
-/* A cyg-profile event whose scopes are all fixed structs is read raw:
- * the decoder picks its thread, process and address (ctf_pick), no
- * values are built. */
-enum { PICK_VTID, PICK_VPID, PICK_ADDR };
-
-struct raw_plan {
-	bool has_vpid, has_addr;
-	uint64_t vpid_env;	/* when no vpid field: from the env */
-	bool has_vpid_env;
-	enum ctf_call_kind call;	/* what its calls are kept as */
-};
-
-struct ev_info {
-	struct fcache addr;
-	struct raw_plan raw;
-	func_id func;
-	bool has_func;		/* func made (at the class's first event) */
-	enum ev_kind kind;
-	uint64_t count;
-	const char *name;
-	size_t index;		/* in loader.infos */
-};
-
-/* Keys to model ids (+ 1; 0: not made yet). */
-struct key_map {
-	uint32_t *items;
-	size_t len;
-};
-
-struct cpu_state {
-	bool running;
-	ttv_ns since;
-	func_id func;
-};
-
-struct loader {
-	struct load_ctx *ctx;
-	struct builder *b;
-	struct ctf_reader *r;
-	struct ctf_lttng *lt;
-	char name[1024];	/* arg name being built */
-	VEC(struct ev_info *) infos;
-	VEC(struct cpu_state) cpus;
-	uint32_t kernel_proc;
-	bool has_kernel_proc;
-	VEC(uint8_t) named;	/* per track: name given */
-	VEC(uint8_t) no_addr;	/* per track: exits without an address */
-	/* per stream: the thread tracks its events went to, in order and
-	 * as a set */
-	struct seen {
-		uint32_t *t;
-		size_t n, cap;
-		struct ctf_ids has;
-	} *seen;
-	size_t nseen;
-	VEC(uint32_t) stream_track;	/* per stream index + 1 */
-	VEC(str_id) stream_text;
-	struct fcache c_vtid[2], c_tid[2], c_vpid[2], c_pid[2];
-	/* (vpid, vtid) -> track, direct-mapped: spares the builder's own
-	 * lookups for nearly every event */
-	struct thread_cache {
-		bool valid;
-		bool named;	/* the generic path has named it */
-		uint64_t vtid, vpid;
-		uint32_t track;
-	} tcache[256];
-	/* raw events come with ids of their thread's (vpid, vtid) and their
-	 * function's (vpid, addr), made on the decoding threads; here the
-	 * ids become tracks and functions (+ 1; 0: not yet) */
-	struct ctf_keys thread_keys, func_keys;
-	struct key_map key_track, key_func;
-	/* when every call is raw: the calls, kept apart from the walk and
-	 * built after it (ctf_calls.h), and the events the decoding threads
-	 * took, by class: a row of counts per decoding thread (taken_rows,
-	 * each made at the thread's first event) */
-	struct ctf_calls *calls;
-	pthread_mutex_t taken_lock;
-	VEC(uint64_t *) taken_rows;
-	/* per stream, its decoding thread's: the function keys and the
-	 * event classes it has carried, and the classes met last (+ 1):
-	 * entries and exits take turns */
-	struct fseen {
-		struct ctf_ids funcs, classes;
-		uint32_t recent[2];
-	} *fseen;
-	uint64_t nitems;	/* items the walk handed out */
-	ttv_ns origin;
-	bool have_origin;
-	uint64_t seq;		/* time of events without a clock */
-	bool stop;		/* --strict and an error was seen */
-	uint64_t nevents, npackets, ndiscarded, nlost, nskipped;
-	str_id s_cpu;
-};
 
 static void
 on_diag(void *arg, bool error, const char *file, int64_t off, const char *msg)
@@ -1113,9 +1007,11 @@ calls_apart(struct loader *L)
 		return false;
 	/* Kept apart, every call waits in memory until the walk ends; a
 	 * trace being written is read as it grows, its walk never ends
-	 * (and a whole read of it makes the same model that way). */
-	if (L->ctx->opts != NULL && (L->ctx->opts->bounded ||
-	    L->ctx->opts->follow))
+	 * (and a whole read of it makes the same model that way); nor does
+	 * the walk of a read that keeps its state to go on from (an
+	 * index's, load_resume.h). */
+	if (L->goes_on || (L->ctx->opts != NULL && (L->ctx->opts->bounded ||
+	    L->ctx->opts->follow)))
 		return false;
 	bool any = false;
 	for (size_t ti = 0; ti < ctf_reader_ntraces(L->r); ti++) {
@@ -1204,20 +1100,39 @@ plan_more(void *arg)
 	plan_classes(arg);
 }
 
+/* What is said while a trace is opened again for a state made again
+ * was said into the builder the first time: not again. */
+static void
+quiet_diag(void *arg, bool error, const char *file, int64_t off,
+    const char *msg)
+{
+	(void)arg;
+	(void)error;
+	(void)file;
+	(void)off;
+	(void)msg;
+}
+
 /* Opens the trace and readies the walk (resumable: a reader that goes
- * on, ctf_reader_resumable); NULL when there is no trace (said). */
+ * on, ctf_reader_resumable); NULL when there is no trace (said). Again:
+ * for a state made again (ctf_loader_again), nothing said, nothing
+ * started. */
+static void loader_ready(struct loader *L);
+
 static struct loader *
-loader_open(struct load_ctx *ctx, bool resumable)
+loader_open_as(struct load_ctx *ctx, bool resumable, bool again)
 {
 	struct loader *L = xcalloc(1, sizeof *L);
 	L->ctx = ctx;
 	L->b = ctx->b;
+	L->goes_on = resumable;
 	bool growing = ctx->opts != NULL && ctx->opts->follow;
 	L->r = (growing ? ctf_reader_open_growing : ctf_reader_open)(ctx->path,
-	    on_diag, L, ctx->opts != NULL ? ctx->opts->progress : NULL,
+	    again ? quiet_diag : on_diag, L,
+	    ctx->opts != NULL ? ctx->opts->progress : NULL,
 	    ctx->opts != NULL ? ctx->opts->progress_arg : NULL);
 	if (L->r == NULL) {
-		if (!builder_has_errors(ctx->b))
+		if (!again && !builder_has_errors(ctx->b))
 			builder_note(ctx->b, DIAG_ERROR, "no CTF trace found");
 		free(L);
 		return NULL;
@@ -1228,15 +1143,26 @@ loader_open(struct load_ctx *ctx, bool resumable)
 	}
 	L->lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
 	L->s_cpu = builder_intern_cstr(L->b, "cpu_id");
+	ctf_keys_init(&L->thread_keys);
+	ctf_keys_init(&L->func_keys);
+	if (again)
+		return L;
 	describe(L);
 	/* the 2010 RFC's layout, CTF's ancestor (its proposal's version) */
 	if (ctf_reader_trace(L->r, 0)->m->rfc != NULL)
 		builder_set_format(L->b, "ctf", "RFC 1.1 (2010)",
 		    ctf_reader_trace(L->r, 0)->m->byte_order == CTF_BO_BE ?
 		    "big-endian" : "little-endian");
+	loader_ready(L);
+	ctf_reader_start(L->r);
+	return L;
+}
+
+/* The event classes planned and the hooks set: the walk may start. */
+static void
+loader_ready(struct loader *L)
+{
 	plan_classes(L);
-	ctf_keys_init(&L->thread_keys);
-	ctf_keys_init(&L->func_keys);
 	if (calls_apart(L)) {
 		size_t ns = ctf_reader_nstreams(L->r);
 		L->calls = ctf_calls_new(ns);
@@ -1250,8 +1176,30 @@ loader_open(struct load_ctx *ctx, bool resumable)
 	ctf_reader_set_raw_run(L->r, raw_run);
 	if (L->calls != NULL)
 		ctf_reader_light_walk(L->r);	/* the hook takes the calls */
-	ctf_reader_start(L->r);
-	return L;
+}
+
+static struct loader *
+loader_open(struct load_ctx *ctx, bool resumable)
+{
+	return loader_open_as(ctx, resumable, false);
+}
+
+struct loader *
+ctf_loader_again(struct load_ctx *ctx)
+{
+	return loader_open_as(ctx, true, true);
+}
+
+void
+ctf_loader_ready(struct loader *L)
+{
+	loader_ready(L);
+}
+
+void
+ctf_loader_speak(struct loader *L)
+{
+	ctf_reader_set_diag(L->r, on_diag, L);
 }
 
 /* Walks what the reader has, into L->b: all of it, or (a reader that
@@ -1366,6 +1314,12 @@ loader_free(struct loader *L)
 	free(L->key_track.items);
 	free(L->key_func.items);
 	free(L);
+}
+
+void
+ctf_loader_free(struct loader *L)
+{
+	loader_free(L);
 }
 
 static int
@@ -1507,12 +1461,6 @@ loader_restore(struct loader *L, struct loader_save *s)
  * items held past it into the copy of the builder the read's trace is
  * made from, with the end of the load: the next read walks on from the
  * horizon with what was appended (ctf_reader_grow). */
-struct ctf_grow {
-	struct loader *L;
-	bool opened;
-	bool spent;		/* the loader cannot go on (loader_restore) */
-};
-
 static void *
 ctf_grow_begin(struct load_ctx *ctx)
 {
@@ -1605,4 +1553,6 @@ const struct reader ctf_reader = {
 	.grow_feed = ctf_grow_feed,
 	.grow_end = ctf_grow_end,
 	.grow_free = ctf_grow_free,
+	.grow_save = ctf_grow_save,
+	.grow_load = ctf_grow_load,
 };

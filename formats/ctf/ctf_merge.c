@@ -60,6 +60,23 @@
  * appended to is told there (ctf_reader_grow). */
 #define HEAD_BYTES 4096
 
+/* What a stream's walk carries from one packet to the next, taken just
+ * before a packet opens (a reader that goes on): the walk starts again
+ * from there when its state is made again from bytes (ctf_reader_save).
+ * Values only: at a packet's boundary the decoder holds no pointer that
+ * the next packet's open does not set again. */
+struct ctf_ck {
+	uint64_t item;		/* the stream's items filled before it */
+	uint64_t pkt_off, packets, disc, disc_prev, seq, seq_prev, clock;
+	uint64_t ts_begin, ts_end, cpu_id, prev_ts;
+	uint64_t ts_back, ts_back_off, ts_back_from, ts_back_to;
+	uint64_t skip_off, skip_bytes, idx_next;
+	uint32_t disc_bits;
+	int32_t sc;		/* its index in the metadata's, or -1 */
+	bool has_disc, has_seq, clock_set, done, has_ts_begin, has_ts_end;
+	bool has_cpu_id, has_prev_ts, idx_disagreed;
+};
+
 /* A message met while filling a batch, said when the walk gets there. */
 struct batch_msg {
 	size_t before;		/* the item it comes before */
@@ -84,6 +101,11 @@ struct batch {
 	char *err;		/* why it ended, if by an error */
 	int64_t err_off;
 	VEC(struct batch_msg) msgs;
+	/* a reader that goes on: the stream's items filled before its
+	 * first, and the walk's state before each packet whose items it
+	 * holds (the first: the one it began in) */
+	uint64_t first_item;
+	VEC(struct ctf_ck) cks;
 };
 
 /* A stream file's bytes before it grew, and which mapping they were. */
@@ -148,6 +170,11 @@ struct ctf_stream_slot {
 	VEC(struct old_bytes) old;
 	uint32_t map_gen;	/* mappings made before the one in use */
 	uint32_t pkt_gen;	/* the one the open packet began in */
+	/* a reader that goes on: the items filled so far, the walk's
+	 * state before the open packet (ctf_ck), and the bytes mapped */
+	uint64_t nfilled;
+	struct ctf_ck pkt_ck;
+	size_t data_size;
 };
 
 /* What a filling thread takes along: its scratch for the raw hook, and
@@ -328,13 +355,16 @@ open_data(const char *full, struct ctf_stream_slot *ss, char **err)
 		ss->dev = (uint64_t)st.st_dev;
 		ss->ino = (uint64_t)st.st_ino;
 	}
-	if (read_small(full, ss))
+	if (read_small(full, ss)) {
+		ss->data_size = ss->s.size;
 		return 0;
+	}
 	if (mapfile_open(full, &ss->mf, err) < 0)
 		return -1;
 	mapfile_sequential(&ss->mf);
 	ss->s.data = ss->mf.data;
 	ss->s.size = ss->mf.size;
+	ss->data_size = ss->s.size;
 	return 0;
 }
 
@@ -502,8 +532,9 @@ add_stream(struct ctf_reader *r, struct ctf_trace *t, const char *rel)
 	}
 	ss->s.diag = batch_diag;
 	ss->s.diag_arg = ss;
-	if (r->growing)
-		ss->head_hash = hash_bytes(ss->s.data, ss->s.size <
+	/* what tells a file rewritten from one appended to, when a reader
+	 * goes on (ctf_reader_grow) */
+	ss->head_hash = hash_bytes(ss->s.data, ss->s.size <
 		    HEAD_BYTES ? ss->s.size : HEAD_BYTES);
 	r->bytes_total += ss->s.size;
 	if (r->nstreams == r->capstreams) {
@@ -593,8 +624,9 @@ add_trace(struct ctf_reader *r, const char *rel)
 	t->m = m;
 	t->hostname = ctf_env_str(m, "hostname");
 	t->index = (int)r->ntraces;
-	/* a trace being written: what tells its metadata grew */
-	if (r->growing && known &&
+	/* what tells its metadata grew, when a reader goes on (a trace
+	 * being written, or one read again from a state kept) */
+	if (known &&
 	    file_hash(full, (uint64_t)st.st_size, &t->meta_hash)) {
 		t->meta_size = (uint64_t)st.st_size;
 		t->meta_dev = (uint64_t)st.st_dev;
@@ -717,6 +749,7 @@ batch_free(struct batch *bt)
 	for (size_t i = 0; i < bt->msgs.len; i++)
 		free(bt->msgs.items[i].text);
 	VEC_FREE(&bt->msgs);
+	VEC_FREE(&bt->cks);
 	free(bt);
 }
 
@@ -790,6 +823,95 @@ batch_error(struct batch *bt, const char *msg, uint64_t off)
 	bt->err_off = (int64_t)off;
 }
 
+/* The index of a stream class in its trace's metadata (or in the one it
+ * grew from, whose classes keep their places), -1 if none. */
+static int32_t
+class_index(const struct ctf_trace *t, const struct ctf_stream_class *sc)
+{
+	if (sc == NULL)
+		return -1;
+	for (size_t k = 0; k <= t->nold_m; k++) {
+		const struct ctf_meta *m = k == 0 ? t->m : t->old_m[k - 1];
+		for (size_t i = 0; i < m->nstreams; i++)
+			if (m->streams[i] == sc)
+				return (int32_t)i;
+	}
+	return -1;
+}
+
+static void
+ck_take(const struct ctf_stream_slot *ss, uint64_t item, struct ctf_ck *c)
+{
+	const struct ctf_stream *s = &ss->s;
+	*c = (struct ctf_ck){
+		.item = item, .pkt_off = s->pkt_off, .packets = s->packets,
+		.disc = s->disc, .disc_prev = s->disc_prev, .seq = s->seq,
+		.seq_prev = s->seq_prev, .clock = s->d.clock,
+		.ts_begin = s->ts_begin, .ts_end = s->ts_end,
+		.cpu_id = s->cpu_id, .prev_ts = s->prev_ts,
+		.ts_back = s->ts_back, .ts_back_off = s->ts_back_off,
+		.ts_back_from = s->ts_back_from, .ts_back_to = s->ts_back_to,
+		.skip_off = s->skip_off, .skip_bytes = s->skip_bytes,
+		.idx_next = s->idx != NULL ? s->idx->next : 0,
+		.disc_bits = s->disc_bits, .sc = class_index(s->trace, s->sc),
+		.has_disc = s->has_disc, .has_seq = s->has_seq,
+		.clock_set = s->d.clock_set, .done = s->done,
+		.has_ts_begin = s->has_ts_begin, .has_ts_end = s->has_ts_end,
+		.has_cpu_id = s->has_cpu_id, .has_prev_ts = s->has_prev_ts,
+		.idx_disagreed = s->idx != NULL && s->idx->disagreed,
+	};
+}
+
+/* Puts a stream's walk where c was taken; false when c does not fit
+ * the stream (damaged bytes). */
+static bool
+ck_put(struct ctf_stream_slot *ss, const struct ctf_ck *c)
+{
+	struct ctf_stream *s = &ss->s;
+	const struct ctf_meta *m = s->trace->m;
+	if (c->sc >= 0 && (size_t)c->sc >= m->nstreams)
+		return false;
+	if (s->idx != NULL ? c->idx_next > s->idx->n :
+	    (c->idx_next != 0 || c->idx_disagreed))
+		return false;
+	if (c->pkt_off > s->size || c->skip_off > c->pkt_off ||
+	    c->disc_bits > 64)
+		return false;
+	s->sc = c->sc >= 0 ? m->streams[c->sc] : NULL;
+	s->pkt_off = c->pkt_off;
+	s->packets = c->packets;
+	s->disc = c->disc;
+	s->disc_prev = c->disc_prev;
+	s->seq = c->seq;
+	s->seq_prev = c->seq_prev;
+	s->d.clock = c->clock;
+	s->d.clock_set = c->clock_set;
+	s->ts_begin = c->ts_begin;
+	s->ts_end = c->ts_end;
+	s->cpu_id = c->cpu_id;
+	s->prev_ts = c->prev_ts;
+	s->ts_back = c->ts_back;
+	s->ts_back_off = c->ts_back_off;
+	s->ts_back_from = c->ts_back_from;
+	s->ts_back_to = c->ts_back_to;
+	s->skip_off = c->skip_off;
+	s->skip_bytes = c->skip_bytes;
+	if (s->idx != NULL) {
+		s->idx->next = (size_t)c->idx_next;
+		s->idx->disagreed = c->idx_disagreed;
+	}
+	s->disc_bits = c->disc_bits;
+	s->has_disc = c->has_disc;
+	s->has_seq = c->has_seq;
+	s->done = c->done;
+	s->has_ts_begin = c->has_ts_begin;
+	s->has_ts_end = c->has_ts_end;
+	s->has_cpu_id = c->has_cpu_id;
+	s->has_prev_ts = c->has_prev_ts;
+	ss->nfilled = c->item;
+	return true;
+}
+
 /* Lends the filler's decoding state to stream ss for a batch: its
  * slots, and value arrays holding the open packet's context again. */
 static void
@@ -850,6 +972,10 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	ss->filling = bt;
 	bt->start_off = s->pkt_off;
 	bt->gen = ss->in_packet ? ss->pkt_gen : ss->map_gen;
+	bt->first_item = ss->nfilled;
+	bt->cks.len = 0;
+	if (r->resumable && ss->in_packet)
+		VEC_PUSH(&bt->cks, ss->pkt_ck);
 	ss->pkt_noted = false;
 	lend(fl, ss);
 	/* events the hook takes make no items: a bound of their own keeps
@@ -859,6 +985,9 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	    decoded < 4 * bt->cap) {
 		batch_room(bt);
 		if (!ss->in_packet) {
+			if (r->resumable)
+				ck_take(ss, bt->first_item + bt->n,
+				    &ss->pkt_ck);
 			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
 			if (rc == 0 && r->resumable) {
 				/* the end of what it holds now: a whole read
@@ -882,6 +1011,8 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 			}
 			ss->in_packet = true;
 			ss->pkt_gen = ss->map_gen;
+			if (r->resumable)
+				VEC_PUSH(&bt->cks, ss->pkt_ck);
 			clk = s->sc->clock;
 			uint64_t disc = 0, lost = 0;
 			if (s->has_disc && s->disc != s->disc_prev)
@@ -972,6 +1103,7 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 		}
 	}
 	take_back(fl, ss);
+	ss->nfilled = bt->first_item + bt->n;
 	if (r->hook != NULL)
 		r->hook(r->hook_arg, fl->scratch, NULL, 0);
 	if (bt->end)
@@ -1477,11 +1609,10 @@ worker_count(const struct ctf_reader *r)
 	return n;
 }
 
-void
-ctf_reader_start(struct ctf_reader *r)
+/* ctf_reader_start up to the streams' first items. */
+static void
+start_setup(struct ctf_reader *r)
 {
-	if (r->started)
-		return;
 	r->started = true;
 	/* what decoding would find out lazily, found now: the classes are
 	 * read by several threads from here on */
@@ -1537,6 +1668,14 @@ ctf_reader_start(struct ctf_reader *r)
 			pthread_mutex_destroy(&r->lock);
 		}
 	}
+}
+
+void
+ctf_reader_start(struct ctf_reader *r)
+{
+	if (r->started)
+		return;
+	start_setup(r);
 	for (size_t i = 0; i < r->nstreams; i++) {
 		if (advance(r, r->streams[i]))
 			heap_push(r, r->streams[i]);
@@ -1834,6 +1973,11 @@ regrow(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	ctf_index_free(old);
 	if (!same)
 		return false;
+	/* the next growth checks the first bytes there are now, when they
+	 * were fewer than HEAD_BYTES */
+	if (old_size < HEAD_BYTES)
+		ss->head_hash = hash_bytes(s->data, s->size < HEAD_BYTES ?
+		    s->size : HEAD_BYTES);
 	r->bytes_total += s->size - old_size;
 	return true;
 }
@@ -2275,3 +2419,339 @@ ctf_reader_tail(struct ctf_reader *r,
 	free(cs);
 }
 
+
+/* --- a reader that goes on, as bytes (ctf_reader_save) --- */
+
+void
+ctf_reader_set_diag(struct ctf_reader *r, ctf_diag_fn dfn, void *arg)
+{
+	r->diag = dfn;
+	r->arg = arg;
+}
+
+enum { SAVED_RETIRED, SAVED_PARKED, SAVED_HELD };
+
+static void
+ck_write(struct blob *w, const struct ctf_ck *c)
+{
+	const uint64_t u[] = { c->item, c->pkt_off, c->packets, c->disc,
+	    c->disc_prev, c->seq, c->seq_prev, c->clock, c->ts_begin,
+	    c->ts_end, c->cpu_id, c->prev_ts, c->ts_back, c->ts_back_off,
+	    c->ts_back_from, c->ts_back_to, c->skip_off, c->skip_bytes,
+	    c->idx_next };
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++)
+		blob_u64(w, u[i]);
+	blob_u32(w, c->disc_bits);
+	blob_u32(w, (uint32_t)c->sc);
+	const bool f[] = { c->has_disc, c->has_seq, c->clock_set, c->done,
+	    c->has_ts_begin, c->has_ts_end, c->has_cpu_id, c->has_prev_ts,
+	    c->idx_disagreed };
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		blob_u8(w, f[i]);
+}
+
+static void
+ck_read(struct blob_in *in, struct ctf_ck *c)
+{
+	uint64_t *u[] = { &c->item, &c->pkt_off, &c->packets, &c->disc,
+	    &c->disc_prev, &c->seq, &c->seq_prev, &c->clock, &c->ts_begin,
+	    &c->ts_end, &c->cpu_id, &c->prev_ts, &c->ts_back, &c->ts_back_off,
+	    &c->ts_back_from, &c->ts_back_to, &c->skip_off, &c->skip_bytes,
+	    &c->idx_next };
+	for (size_t i = 0; i < sizeof u / sizeof *u; i++)
+		*u[i] = blob_get_u64(in);
+	c->disc_bits = blob_get_u32(in);
+	c->sc = (int32_t)blob_get_u32(in);
+	bool *f[] = { &c->has_disc, &c->has_seq, &c->clock_set, &c->done,
+	    &c->has_ts_begin, &c->has_ts_end, &c->has_cpu_id, &c->has_prev_ts,
+	    &c->idx_disagreed };
+	for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+		*f[i] = blob_get_bool(in);
+}
+
+static uint64_t
+index_hash(const struct ctf_index *ix, size_t n)
+{
+	return n == 0 ? 0 : hash_bytes(ix->e, n * sizeof *ix->e);
+}
+
+/* The state before the packet holding a held stream's next item. */
+static const struct ctf_ck *
+head_ck(const struct ctf_stream_slot *ss, uint64_t head)
+{
+	const struct batch *bt = ss->cur;
+	const struct ctf_ck *c = NULL;
+	for (size_t i = 0; i < bt->cks.len; i++)
+		if (bt->cks.items[i].item <= head)
+			c = &bt->cks.items[i];
+	return c;
+}
+
+bool
+ctf_reader_save_meta(const struct ctf_reader *r, struct blob *w)
+{
+	if (!r->resumable || r->unresumable || !r->started ||
+	    r->last != NULL || r->nworkers > 0 || ctf_reader_clamps(r) > 0)
+		return false;
+	for (size_t i = 0; i < r->ntraces; i++)
+		if (r->traces[i]->meta_size == 0 ||
+		    r->traces[i]->m->class_of_file != NULL)
+			return false;
+	blob_u64(w, r->nwalk_skipped);
+	blob_u64(w, r->ntraces);
+	for (size_t i = 0; i < r->ntraces; i++) {
+		const struct ctf_trace *t = r->traces[i];
+		blob_str(w, t->dir);
+		blob_u64(w, t->meta_size);
+		blob_u64(w, t->meta_hash);
+		blob_u64(w, t->nskipped);
+	}
+	return true;
+}
+
+bool
+ctf_reader_save(const struct ctf_reader *r, struct blob *w)
+{
+	blob_u8(w, r->any_out);
+	blob_i64(w, r->max_ns);
+	blob_u64(w, r->max_order);
+	blob_u64(w, r->batch_cap);
+	blob_u64(w, r->batch_vals);
+	blob_u64(w, r->nstreams);
+	for (size_t i = 0; i < r->nstreams; i++) {
+		const struct ctf_stream_slot *ss = r->streams[i];
+		const struct ctf_stream *s = &ss->s;
+		uint8_t st = ss->retired ? SAVED_RETIRED : ss->parked ?
+		    SAVED_PARKED : SAVED_HELD;
+		struct ctf_ck ck;
+		uint64_t head = 0;
+		if (st == SAVED_PARKED) {
+			if (ss->in_packet || ss->cur != NULL)
+				return false;
+			ck_take(ss, ss->nfilled, &ck);
+		} else if (st == SAVED_HELD) {
+			if (ss->cur == NULL || ss->pos >= ss->cur->n)
+				return false;
+			head = ss->cur->first_item + ss->pos;
+			const struct ctf_ck *c = head_ck(ss, head);
+			if (c == NULL)
+				return false;
+			ck = *c;
+		}
+		blob_str(w, s->path);
+		blob_u32(w, (uint32_t)s->trace->index);
+		blob_u8(w, st);
+		blob_u64(w, s->size);
+		blob_u64(w, ss->file_size);
+		blob_u64(w, ss->dev);
+		blob_u64(w, ss->ino);
+		blob_u64(w, ss->head_hash);
+		blob_u8(w, ss->has_last);
+		blob_u64(w, ss->last_end);
+		blob_u64(w, ss->last_class);
+		if (st == SAVED_RETIRED)
+			continue;
+		blob_u8(w, s->idx != NULL);
+		blob_u64(w, s->idx != NULL ? s->idx->n : 0);
+		blob_u64(w, s->idx != NULL ? index_hash(s->idx, s->idx->n) : 0);
+		ck_write(w, &ck);
+		if (st == SAVED_HELD)
+			blob_u64(w, head);
+	}
+	return true;
+}
+
+static void
+slot_free(struct ctf_stream_slot *ss)
+{
+	if (!ss->retired)
+		stream_release(ss);
+	free(ss->s.path);
+	free(ss);
+}
+
+/* A stream's files as they were saved (its bytes cut to what was read
+ * then); false when they are not so any more. */
+static bool
+restore_files(struct ctf_reader *r, struct ctf_stream_slot *ss,
+    struct blob_in *in, uint8_t st)
+{
+	struct ctf_stream *s = &ss->s;
+	uint64_t size = blob_get_u64(in);
+	uint64_t file_size = blob_get_u64(in);
+	uint64_t dev = blob_get_u64(in), ino = blob_get_u64(in);
+	uint64_t head_hash = blob_get_u64(in);
+	bool has_last = blob_get_bool(in);
+	uint64_t last_end = blob_get_u64(in), last_class = blob_get_u64(in);
+	if (in->bad || dev != ss->dev || ino != ss->ino)
+		return false;
+	ss->file_size = file_size;
+	ss->has_last = has_last;
+	ss->last_end = last_end;
+	ss->last_class = last_class;
+	if (st == SAVED_RETIRED) {
+		/* its bytes are given back: only its share of the total */
+		r->bytes_total += size - s->size;
+		s->size = (size_t)size;
+		return true;
+	}
+	bool has_idx = blob_get_bool(in);
+	uint64_t nidx = blob_get_u64(in), ihash = blob_get_u64(in);
+	if (in->bad || size > ss->data_size || has_idx != (s->idx != NULL))
+		return false;
+	if (s->idx != NULL && (nidx > s->idx->n ||
+	    index_hash(s->idx, (size_t)nidx) != ihash))
+		return false;
+	if (s->idx != NULL)
+		s->idx->n = (size_t)nidx;
+	if (hash_bytes(s->data, size < HEAD_BYTES ? (size_t)size :
+	    HEAD_BYTES) != head_hash)
+		return false;
+	ss->head_hash = head_hash;
+	r->bytes_total += size - s->size;
+	s->size = (size_t)size;
+	return true;
+}
+
+/* Decodes a held stream again from the state before its head's packet
+ * up to its head, saying nothing: all of that was said before. */
+static bool
+replay(struct ctf_reader *r, struct ctf_stream_slot *ss, uint64_t head)
+{
+	ss->in_packet = ss->ended = ss->dry = false;
+	for (;;) {
+		if (!advance(r, ss))
+			return false;
+		uint64_t at = ss->cur->first_item + ss->pos;
+		if (at == head)
+			return true;
+		if (at > head)
+			return false;
+	}
+}
+
+/* The metadata of trace t as it was when saved: its first size bytes,
+ * whose hash was hash. What was appended since is taken, as new event
+ * classes, by the next ctf_reader_grow, as if it had been appended
+ * while the reader went on. */
+static bool
+restore_meta(struct ctf_reader *r, struct ctf_trace *t, uint64_t size,
+    uint64_t hash)
+{
+	if (t->meta_size == 0 || size == 0 || size > t->meta_size)
+		return false;
+	if (size == t->meta_size)
+		return hash == t->meta_hash;
+	char *full = join(r->root, t->metadata_path);
+	uint64_t h;
+	struct ctf_meta *m = NULL;
+	if (file_hash(full, size, &h) && h == hash)
+		m = ctf_metadata_load_first(full, t->metadata_path, r->growing,
+		    (size_t)size, r->diag, r->arg);
+	free(full);
+	if (m == NULL || m->class_of_file != NULL) {
+		ctf_meta_free(m);
+		return false;
+	}
+	ctf_meta_free(t->m);
+	t->m = m;
+	t->hostname = ctf_env_str(m, "hostname");
+	t->meta_size = size;
+	t->meta_hash = hash;
+	/* its time, as the size, no longer the file's: it grew */
+	t->meta_mtime_ns = INT64_MIN;
+	return true;
+}
+
+bool
+ctf_reader_restore_meta(struct ctf_reader *r, struct blob_in *in)
+{
+	uint64_t nwalk_skipped = blob_get_u64(in);
+	uint64_t ntraces = blob_get_u64(in);
+	if (in->bad || nwalk_skipped != r->nwalk_skipped ||
+	    ntraces != r->ntraces || r->unresumable || r->started)
+		return false;
+	for (size_t i = 0; i < r->ntraces; i++) {
+		struct ctf_trace *t = r->traces[i];
+		char *dir = blob_get_str(in);
+		bool same = dir != NULL && strcmp(dir, t->dir) == 0;
+		free(dir);
+		uint64_t size = blob_get_u64(in), hash = blob_get_u64(in);
+		uint64_t nskipped = blob_get_u64(in);
+		/* the metadata is parsed again: its bytes must be the same */
+		if (in->bad || !same || nskipped != t->nskipped ||
+		    !restore_meta(r, t, size, hash))
+			return false;
+	}
+	return true;
+}
+
+bool
+ctf_reader_restore(struct ctf_reader *r, struct blob_in *in)
+{
+	r->any_out = blob_get_bool(in);
+	r->max_ns = blob_get_i64(in);
+	r->max_order = blob_get_u64(in);
+	uint64_t batch_cap = blob_get_u64(in), batch_vals = blob_get_u64(in);
+	if (in->bad || batch_cap == 0 || batch_cap > ((size_t)1 << 20) ||
+	    batch_vals == 0 || batch_vals > BATCH_VALS)
+		return false;
+	uint64_t nstreams = blob_get_u64(in);
+	if (in->bad || nstreams > r->nstreams)
+		return false;
+	/* streams come after those read then (the directory grew): the
+	 * next ctf_reader_grow takes them as it would have */
+	for (size_t i = (size_t)nstreams; i < r->nstreams; i++) {
+		r->bytes_total -= r->streams[i]->s.size;
+		slot_free(r->streams[i]);
+	}
+	r->nstreams = (size_t)nstreams;
+	uint8_t *state = xcalloc(nstreams ? nstreams : 1, sizeof *state);
+	struct ctf_ck *cks = xcalloc(nstreams ? nstreams : 1, sizeof *cks);
+	uint64_t *heads = xcalloc(nstreams ? nstreams : 1, sizeof *heads);
+	bool ok = true;
+	for (size_t i = 0; ok && i < r->nstreams; i++) {
+		struct ctf_stream_slot *ss = r->streams[i];
+		char *path = blob_get_str(in);
+		uint32_t ti = blob_get_u32(in);
+		state[i] = blob_get_u8(in);
+		ok = !in->bad && path != NULL && strcmp(path, ss->s.path) == 0 &&
+		    ti == (uint32_t)ss->s.trace->index &&
+		    state[i] <= SAVED_HELD &&
+		    restore_files(r, ss, in, state[i]);
+		free(path);
+		if (!ok || state[i] == SAVED_RETIRED)
+			continue;
+		ck_read(in, &cks[i]);
+		if (state[i] == SAVED_HELD)
+			heads[i] = blob_get_u64(in);
+		ok = !in->bad;
+	}
+	if (ok) {
+		start_setup(r);
+		r->batch_cap = (size_t)batch_cap;
+		r->batch_vals = (size_t)batch_vals;
+	}
+	for (size_t i = 0; ok && i < r->nstreams; i++) {
+		struct ctf_stream_slot *ss = r->streams[i];
+		switch (state[i]) {
+		case SAVED_RETIRED:
+			retire(r, ss);
+			break;
+		case SAVED_PARKED:
+			ok = ck_put(ss, &cks[i]);
+			ss->ended = ss->dry = ss->parked = true;
+			break;
+		default:
+			ok = ck_put(ss, &cks[i]) && cks[i].item <= heads[i] &&
+			    replay(r, ss, heads[i]);
+			if (ok)
+				heap_push(r, ss);
+			break;
+		}
+	}
+	free(state);
+	free(cks);
+	free(heads);
+	return ok;
+}

@@ -127,4 +127,30 @@ size_t ctf_reader_nstreams(const struct ctf_reader *r);
 uint64_t ctf_reader_bytes_total(const struct ctf_reader *r);
 uint64_t ctf_reader_bytes_done(const struct ctf_reader *r);
 
+/* Where the reader's messages go from here on. */
+void ctf_reader_set_diag(struct ctf_reader *r, ctf_diag_fn diag, void *arg);
+/* A reader that goes on, between two walks (after ctf_reader_next_before
+ * gave NULL), written as bytes: where each stream's walk is (the state
+ * before the packet holding its next item, and how many of that
+ * packet's items were handed out), what its files and the metadata were.
+ * The items held past the horizon are not written: they are decoded
+ * again from those places. False when it cannot be (workers, clamped
+ * timestamps, a reader that cannot go on). */
+struct blob;
+struct blob_in;
+/* In two parts: what the traces and their metadata were (first), then
+ * the walk. */
+bool ctf_reader_save_meta(const struct ctf_reader *r, struct blob *out);
+bool ctf_reader_save(const struct ctf_reader *r, struct blob *out);
+/* Makes such a reader again from those bytes: r opened (growing) on the
+ * same directory, resumable, its messages going nowhere until the caller
+ * sets them again. ctf_reader_restore_meta first, before the event
+ * classes are planned: each trace's metadata as it was then (its first
+ * bytes, when it grew since: the next ctf_reader_grow takes the rest);
+ * then, the hooks set, ctf_reader_restore. False when the bytes are
+ * damaged or the directory does not hold what they say (the metadata
+ * or the files read so far changed): r is then to be freed. */
+bool ctf_reader_restore_meta(struct ctf_reader *r, struct blob_in *in);
+bool ctf_reader_restore(struct ctf_reader *r, struct blob_in *in);
+
 #endif

@@ -316,6 +316,14 @@ struct ctf_meta *
 ctf_metadata_load(const char *full, const char *mpath, bool growing,
     ctf_diag_fn diag, void *arg)
 {
+	return ctf_metadata_load_first(full, mpath, growing, SIZE_MAX, diag,
+	    arg);
+}
+
+struct ctf_meta *
+ctf_metadata_load_first(const char *full, const char *mpath, bool growing,
+    size_t size, ctf_diag_fn diag, void *arg)
+{
 	struct mapped_file mf;
 	char *err = NULL;
 	if (mapfile_open(full, &mf, &err) < 0) {
@@ -325,14 +333,17 @@ ctf_metadata_load(const char *full, const char *mpath, bool growing,
 	}
 	/* the mapping stays whole: it is unmapped by its own size */
 	struct mapped_file view = mf;
-	if (growing && !ctf_rfc_probe(mf.data, mf.size))
-		view.size = whole_packets(mf.data, mf.size);
+	if (view.size > size)
+		view.size = size;
+	bool rfc = ctf_rfc_probe(mf.data, view.size);
+	if (growing && !rfc)
+		view.size = whole_packets(mf.data, view.size);
 	if (growing && view.size == 0) {
 		/* not one whole packet yet: no trace yet */
 		mapfile_close(&mf);
 		return NULL;
 	}
-	struct ctf_meta *m = ctf_rfc_probe(mf.data, mf.size) ?
+	struct ctf_meta *m = rfc ?
 	    load_rfc(&view, mpath, diag, arg) : load_ctf(&view, mpath, diag,
 	    arg);
 	mapfile_close(&mf);

@@ -31,5 +31,9 @@ bool ctf_metadata_probe(const unsigned char *head, size_t len);
  * last whole one. */
 struct ctf_meta *ctf_metadata_load(const char *full, const char *mpath,
     bool growing, ctf_diag_fn diag, void *arg);
+/* The same, of the file's first size bytes only: the metadata as it was
+ * when a growing load's state was saved (ctf_reader_restore_meta). */
+struct ctf_meta *ctf_metadata_load_first(const char *full, const char *mpath,
+    bool growing, size_t size, ctf_diag_fn diag, void *arg);
 
 #endif

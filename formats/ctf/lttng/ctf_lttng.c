@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "blob.h"
 #include "hashmap.h"
 #include "mapfile.h"
 #include "xalloc.h"
@@ -462,4 +463,148 @@ ctf_lttng_finish(struct ctf_lttng *l, struct builder *b)
 		    im->why ? im->why : "no symbols");
 	}
 	return named;
+}
+
+/* --- as bytes (ctf_lttng_save) --- */
+
+void
+ctf_lttng_save(const struct ctf_lttng *l, struct blob *w)
+{
+	blob_str(w, l->sysroot);
+	blob_u64(w, l->images.len);
+	for (size_t i = 0; i < l->images.len; i++) {
+		const struct image *im = &l->images.items[i];
+		blob_str(w, im->path);
+		blob_u8(w, im->loaded);
+		blob_u8(w, im->ok);
+		blob_str(w, im->why);
+		blob_str(w, im->file);
+		blob_u64(w, im->min_vaddr);
+		blob_u64(w, im->nsyms);
+		for (size_t k = 0; k < im->nsyms; k++) {
+			blob_u64(w, im->syms[k].addr);
+			blob_u64(w, im->syms[k].size);
+			blob_u32(w, im->syms[k].name);
+		}
+		/* the names' block: up to the end of the last name */
+		size_t len = 0;
+		for (size_t k = 0; k < im->nsyms; k++) {
+			size_t e = im->syms[k].name +
+			    strlen(im->strs + im->syms[k].name) + 1;
+			if (e > len)
+				len = e;
+		}
+		blob_array(w, im->strs, len, 1);
+	}
+	blob_u64(w, l->bins.len);
+	for (size_t i = 0; i < l->bins.len; i++) {
+		const struct bin *b = &l->bins.items[i];
+		blob_i64(w, b->vpid);
+		blob_u64(w, b->baddr);
+		blob_u64(w, b->memsz);
+		blob_u32(w, b->image);
+		blob_u8(w, b->is_pic);
+		blob_u8(w, b->used);
+	}
+	/* the table as it is laid out: the end names in its order */
+	blob_u64(w, l->capmap);
+	for (size_t i = 0; i < l->capmap; i++) {
+		const struct addr_func *e = &l->map[i];
+		blob_u32(w, e->f);
+		if (e->f == 0)
+			continue;
+		blob_i64(w, e->vpid);
+		blob_u64(w, e->addr);
+		blob_u8(w, e->named);
+	}
+}
+
+static bool
+load_image_bytes(struct image *im, struct blob_in *in)
+{
+	im->loaded = blob_get_bool(in);
+	im->ok = blob_get_bool(in);
+	im->why = blob_get_str(in);
+	im->file = blob_get_str(in);
+	im->min_vaddr = blob_get_u64(in);
+	im->nsyms = blob_get_count(in, 20);
+	if (im->nsyms > 0)
+		im->syms = xcalloc(im->nsyms, sizeof *im->syms);
+	for (size_t k = 0; k < im->nsyms; k++) {
+		im->syms[k].addr = blob_get_u64(in);
+		im->syms[k].size = blob_get_u64(in);
+		im->syms[k].name = blob_get_u32(in);
+	}
+	size_t len;
+	im->strs = blob_get_array(in, 1, &len);
+	if (in->bad || (im->nsyms > 0 && (len == 0 || im->strs[len - 1])))
+		return false;
+	for (size_t k = 0; k < im->nsyms; k++)
+		if (im->syms[k].name >= len || (k > 0 &&
+		    im->syms[k].addr < im->syms[k - 1].addr))
+			return false;
+	/* symbols only where they were read, and read only once */
+	if (!im->loaded)
+		return !im->ok && im->nsyms == 0 && im->why == NULL &&
+		    im->file == NULL && im->strs == NULL;
+	return im->ok || im->nsyms == 0;
+}
+
+bool
+ctf_lttng_load(struct ctf_lttng *l, const struct builder *b,
+    struct blob_in *in)
+{
+	char *sysroot = blob_get_str(in);
+	bool same = (sysroot == NULL) == (l->sysroot == NULL) &&
+	    (sysroot == NULL || strcmp(sysroot, l->sysroot) == 0);
+	free(sysroot);
+	if (!same || in->bad)
+		return false;
+	size_t nimages = blob_get_count(in, 8);
+	for (size_t i = 0; i < nimages; i++) {
+		char *path = blob_get_str(in);
+		if (path == NULL)
+			return false;
+		uint32_t k = image_of(l, path, strlen(path));
+		free(path);
+		if (k != i || !load_image_bytes(&l->images.items[k], in))
+			return false;
+	}
+	size_t nbins = blob_get_count(in, 8);
+	for (size_t i = 0; i < nbins; i++) {
+		int64_t vpid = blob_get_i64(in);
+		uint64_t baddr = blob_get_u64(in), memsz = blob_get_u64(in);
+		uint32_t image = blob_get_u32(in);
+		bool is_pic = blob_get_bool(in), used = blob_get_bool(in);
+		uint32_t known;
+		if (in->bad || image >= l->images.len || memsz == 0 ||
+		    hashmap_get(&l->bin_of, (uint64_t)vpid, baddr, &known))
+			return false;
+		struct bin nb = { .vpid = vpid, .baddr = baddr, .memsz = memsz,
+		    .image = image, .is_pic = is_pic, .used = used };
+		VEC_PUSH(&l->bins, nb);
+		hashmap_put(&l->bin_of, (uint64_t)vpid, baddr, (uint32_t)i);
+		ctf_spans_add(&l->spans, vpid, baddr, memsz, (uint32_t)i);
+	}
+	size_t cap = blob_get_count(in, 4);
+	if (in->bad || (cap & (cap - 1)) != 0)
+		return false;
+	if (cap > 0)
+		l->map = xcalloc(cap, sizeof *l->map);
+	l->capmap = cap;
+	uint32_t nfuncs = builder_nfuncs(b);
+	for (size_t i = 0; i < cap; i++) {
+		struct addr_func *e = &l->map[i];
+		e->f = blob_get_u32(in);
+		if (e->f == 0)
+			continue;
+		e->vpid = blob_get_i64(in);
+		e->addr = blob_get_u64(in);
+		e->named = blob_get_bool(in);
+		if (in->bad || e->f - 1 >= nfuncs)
+			return false;
+		l->nmap++;
+	}
+	/* room left for the next look-up to end at an empty slot */
+	return !in->bad && (cap == 0 || l->nmap * 2 <= cap);
 }

@@ -27,4 +27,14 @@ size_t ctf_lttng_size(const struct ctf_lttng *l);
 /* Names every function from the binaries; returns how many were named. */
 size_t ctf_lttng_finish(struct ctf_lttng *l, struct builder *b);
 
+/* What it holds written as bytes (reader.h, grow_save): the binaries
+ * met, their symbols if read, and the functions made; and made again,
+ * for the same sysroot, into an empty one (false when the bytes are
+ * damaged or name functions b does not have). */
+struct blob;
+struct blob_in;
+void ctf_lttng_save(const struct ctf_lttng *l, struct blob *w);
+bool ctf_lttng_load(struct ctf_lttng *l, const struct builder *b,
+    struct blob_in *in);
+
 #endif

@@ -10,7 +10,15 @@
  * next read, and metadata that grows by event classes. Streams written
  * one after the other, metadata that changed in its middle and a file
  * rewritten are read again from the start, and are still the whole
- * read's.
+ * read's. Packets smaller than the first bytes hashed to tell a file
+ * rewritten do not make it read again.
+ *
+ * The same runs again with each read's state saved as bytes and made
+ * again (reader.h, grow_save and grow_load; load_grow_reload), every
+ * state kept; and made again only at the next read, once the directory
+ * grew, as a later run that finds it in the trace's index does. A saved
+ * state cut short or with a byte flipped gives NULL or a state that
+ * reads on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,12 +32,105 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "blob.h"
+#include "builder.h"
 #include "load.h"
 #include "load_grow.h"
 #include "model.h"
 #include "reader.h"
 
 static char tmp[256];
+
+/* The runs with each read's state saved and made again (load_grow_reload)
+ * go through a copy of the CTF reader whose grow_save counts what it
+ * was asked and what it kept; its grow_load may first try the bytes
+ * damaged (cut short at every length, each byte flipped), which must
+ * give NULL or a state that reads on. */
+static bool reload;
+static const struct reader *ctf;
+static struct reader wrapped;
+static size_t nsaves, nsaved;
+static bool damage_next;
+static size_t nreads, damage_read = SIZE_MAX;
+static size_t ndamaged_loaded;
+
+static bool
+counted_save(void *state, struct blob *out)
+{
+	nsaves++;
+	bool ok = ctf->grow_save(state, out);
+	nsaved += ok;
+	return ok;
+}
+
+/* A damaged state that loaded: read on with it into copies of the
+ * builder, never into the one kept. */
+static void
+use_state(void *st, struct load_ctx *ctx)
+{
+	struct builder *c = builder_copy(ctx->b);
+	struct load_ctx c1 = *ctx;
+	c1.b = c;
+	ctf->grow_feed(st, &c1, 0);
+	struct builder *c2 = builder_copy(c);
+	struct load_ctx c3 = *ctx;
+	c3.b = c2;
+	ctf->grow_end(st, &c3);
+	trace_free(builder_finish(c2));
+	builder_free(c);
+	ctf->grow_free(st);
+	ndamaged_loaded++;
+}
+
+static void
+try_damaged(struct load_ctx *ctx, const unsigned char *data, size_t len)
+{
+	struct blob_in in;
+	/* cut short: NULL, each time */
+	for (size_t cut = 0; cut < len; cut++) {
+		blob_in_init(&in, data, cut);
+		assert_null(ctf->grow_load(ctx, &in));
+	}
+	unsigned char *d = malloc(len);
+	assert_non_null(d);
+	for (size_t i = 0; i < len; i++) {
+		memcpy(d, data, len);
+		d[i] ^= (unsigned char)(i % 7 == 0 ? 0xff : 1u << (i % 8));
+		blob_in_init(&in, d, len);
+		void *st = ctf->grow_load(ctx, &in);
+		if (st != NULL)
+			use_state(st, ctx);
+	}
+	free(d);
+}
+
+static void *
+damaged_load(struct load_ctx *ctx, struct blob_in *in)
+{
+	if (damage_next) {
+		damage_next = false;
+		try_damaged(ctx, in->p, (size_t)(in->end - in->p));
+	}
+	return ctf->grow_load(ctx, in);
+}
+
+/* The reader of a growing load of dir: the CTF reader, or with reload
+ * its counting copy. */
+static struct load_grow *
+grow_new(const char *dir)
+{
+	struct load_options o = { .follow = true };
+	ctf = load_grow_reader(dir, "ctf");
+	assert_non_null(ctf);
+	if (!reload)
+		return load_grow_new(dir, ctf, &o);
+	wrapped = *ctf;
+	wrapped.grow_save = ctf->grow_save != NULL ? counted_save : NULL;
+	wrapped.grow_load = damaged_load;
+	struct load_grow *g = load_grow_new(dir, &wrapped, &o);
+	load_grow_reload(g, true);
+	return g;
+}
 
 static void
 run(const char *fmt, ...)
@@ -95,14 +196,104 @@ compare(struct load_grow *g, const char *dir)
 	struct load_options o = { .follow = true };
 	char *e1 = NULL, *e2 = NULL;
 	struct trace *whole = load_trace(dir, "ctf", &o, &e1);
+	size_t asked = nsaves, kept = nsaved;
+	damage_next = reload && nreads++ == damage_read;
 	struct trace *grown = load_grow_read(g, &e2);
 	assert_true((whole == NULL) == (grown == NULL));
+	if (reload && whole != NULL) {
+		/* each read's state kept, and made again */
+		assert_int_equal(nsaves, asked + 1);
+		assert_int_equal(nsaved, kept + 1);
+	}
 	if (whole != NULL)
 		same_trace(grown, whole);
 	trace_free(whole);
 	trace_free(grown);
 	free(e1);
 	free(e2);
+}
+
+/* A later run: each read's state saved at its end, and made again from
+ * the bytes only at the next read, once the directory grew, on the
+ * builder kept (as a run that finds both in the trace's index does). */
+static bool later;
+/* a trace's index reads it with its state kept, but not as a trace
+ * being written (load_resume.h): follow unset */
+static bool later_whole;
+static struct later {
+	struct builder *b;
+	struct blob saved;
+	bool has;
+	uint64_t restarts;
+} lr;
+
+static void
+later_begin(struct load_ctx *ctx, const char *dir, void **st)
+{
+	if (lr.b != NULL)
+		builder_free(lr.b);
+	lr.b = builder_new(dir);
+	/* as load_grow does; an index's read ends its slices */
+	if (!later_whole)
+		builder_open_to_now(lr.b);
+	ctx->b = lr.b;
+	*st = ctf->grow_begin(ctx);
+}
+
+static void
+later_read(const char *dir)
+{
+	static struct load_options o;
+	o.follow = !later_whole;
+	struct load_ctx ctx = { .path = dir, .opts = &o };
+	void *st;
+	ctf = load_grow_reader(dir, "ctf");
+	assert_non_null(ctf);
+	assert_non_null(ctf->grow_save);
+	assert_non_null(ctf->grow_load);
+	if (!lr.has) {
+		later_begin(&ctx, dir, &st);
+	} else {
+		ctx.b = lr.b;
+		struct blob_in in;
+		blob_in_init(&in, lr.saved.data, lr.saved.len);
+		st = ctf->grow_load(&ctx, &in);
+		assert_non_null(st);
+		assert_false(in.bad);
+		assert_true(in.p == in.end);
+	}
+	if (ctf->grow_feed(st, &ctx, 0) == SIZE_MAX) {
+		ctf->grow_free(st);
+		later_begin(&ctx, dir, &st);
+		lr.restarts++;
+		assert_int_not_equal(ctf->grow_feed(st, &ctx, 0), SIZE_MAX);
+	}
+	blob_free(&lr.saved);
+	lr.has = ctf->grow_save(st, &lr.saved);
+	struct builder *copy = builder_copy(lr.b);
+	ctx.b = copy;
+	int rc = ctf->grow_end(st, &ctx);
+	ctf->grow_free(st);
+	struct trace *grown = builder_finish(copy);
+	char *e1 = NULL;
+	struct trace *whole = load_trace(dir, "ctf", &o, &e1);
+	assert_true((whole == NULL) == (rc != 0));
+	if (whole != NULL) {
+		assert_true(lr.has);
+		same_trace(grown, whole);
+	}
+	trace_free(whole);
+	trace_free(grown);
+	free(e1);
+}
+
+static void
+later_end(void)
+{
+	if (lr.b != NULL)
+		builder_free(lr.b);
+	blob_free(&lr.saved);
+	lr = (struct later){ 0 };
 }
 
 /* The packets of ctfgen's -L list (stream, offset, bytes), in the order
@@ -204,10 +395,8 @@ follow_copy_meta(const char *args, size_t every, size_t empty_at,
 	}
 	if (in_time)
 		qsort(p, n, sizeof *p, by_begin);
-	struct load_options o = { .follow = true };
-	const struct reader *r = load_grow_reader(dst, "ctf");
-	assert_non_null(r);
-	struct load_grow *g = load_grow_new(dst, r, &o);
+	later_end();	/* a test that failed may have left its own */
+	struct load_grow *g = later ? NULL : grow_new(dst);
 	for (size_t i = 0; i < n; i++) {
 		char f[1024];
 		snprintf(f, sizeof f, "%s/%.31s", dst, p[i].stream);
@@ -229,8 +418,15 @@ follow_copy_meta(const char *args, size_t every, size_t empty_at,
 			run("touch '%s/chan_1' && head -c 16 "
 			    "'%s/index/chan_1.idx' >'%s/index/chan_1.idx'",
 			    dst, src, dst);
-		if (i % every == every - 1 || i + 1 == n)
+		if ((i % every == every - 1 || i + 1 == n) && later)
+			later_read(dst);
+		else if (i % every == every - 1 || i + 1 == n)
 			compare(g, dst);
+	}
+	if (later) {
+		uint64_t restarts = lr.restarts;
+		later_end();
+		return restarts;
 	}
 	uint64_t restarts = load_grow_restarts(g);
 	load_grow_free(g);
@@ -267,6 +463,16 @@ test_one_stream(void **state)
 {
 	(void)state;
 	assert_int_equal(follow_copy("-t 1 -n 30000 -s 4", 7, 40, false), 0);
+}
+
+/* Packets smaller than the bytes whose hash tells a file rewritten:
+ * a stream that grows from one of them still goes on. */
+static void
+test_small_packets(void **state)
+{
+	(void)state;
+	assert_int_equal(follow_copy("-t 1 -n 3000 -P 2048 -s 6", 1,
+	    (size_t)-1, false), 0);
 }
 
 /* The compact header and the metadata in packets. */
@@ -315,9 +521,7 @@ test_rewritten(void **state)
 	run("'%s/tests/gen/ctfgen' -i -t 1 -n 4000 -s 2 '%s' >/dev/null",
 	    getenv("TTV_BUILDDIR"), src);
 	run("cp -r '%s' '%s'", src, dst);
-	struct load_options o = { .follow = true };
-	struct load_grow *g = load_grow_new(dst, load_grow_reader(dst, "ctf"),
-	    &o);
+	struct load_grow *g = grow_new(dst);
 	compare(g, dst);
 	/* metadata grown: no new class, the same, read on */
 	run("printf '\\n' >>'%s/metadata'", dst);
@@ -334,6 +538,123 @@ test_rewritten(void **state)
 	load_grow_free(g);
 }
 
+/* A saved state damaged (cut short at every length, each byte flipped)
+ * gives NULL or a state that reads on, never a crash; the read with the
+ * whole state is still the whole read's. */
+static void
+test_damaged_state(void **state)
+{
+	(void)state;
+	nreads = 0;
+	damage_read = 3;
+	ndamaged_loaded = 0;
+	follow_copy("-n 400 -s 5 -m 50", 2, (size_t)-1, true);
+	damage_read = SIZE_MAX;
+	assert_true(nreads > 3);
+	/* some flipped bytes are counts or times, not ids: those load */
+	assert_true(ndamaged_loaded > 0);
+}
+
+/* The state saved, and made again from its bytes now. */
+static void *
+later_load(const char *dir)
+{
+	static struct load_options o;
+	o.follow = !later_whole;
+	struct load_ctx ctx = { .path = dir, .opts = &o, .b = lr.b };
+	struct blob_in in;
+	blob_in_init(&in, lr.saved.data, lr.saved.len);
+	return ctf->grow_load(&ctx, &in);
+}
+
+/* What was read changed between the runs (the metadata in its middle, a
+ * stream file rewritten shorter): the state is not made again (the
+ * trace is then read from its start), and is once it is as it was. */
+static void
+test_later_changed(void **state)
+{
+	(void)state;
+	char dir[300];
+	snprintf(dir, sizeof dir, "%s/lc", tmp);
+	run("rm -rf '%s'", dir);
+	run("'%s/tests/gen/ctfgen' -i -t 1 -n 4000 -s 2 '%s' >/dev/null",
+	    getenv("TTV_BUILDDIR"), dir);
+	later_read(dir);
+	assert_true(lr.has);
+	void *st = later_load(dir);
+	assert_non_null(st);
+	ctf->grow_free(st);
+	run("cp '%s/metadata' '%s/m' && sed -i 's/func_entry/func_enter/' "
+	    "'%s/metadata'", dir, dir, dir);
+	assert_null(later_load(dir));
+	run("mv '%s/m' '%s/metadata'", dir, dir);
+	st = later_load(dir);
+	assert_non_null(st);
+	ctf->grow_free(st);
+	run("head -c 8192 '%s/chan_0' >'%s/x' && cat '%s/x' >'%s/chan_0'",
+	    dir, dir, dir, dir);
+	assert_null(later_load(dir));
+	later_end();
+}
+
+/* LTTng's binaries and the functions named from them (statedump
+ * bin_info, cyg-profile calls) made again: a binary whose symbols were
+ * read (ttv itself), and binaries that cannot be read, said again at
+ * each read's end. */
+static void
+test_later_binaries(void **state)
+{
+	(void)state;
+	const char *src = getenv("TTV_SRCDIR");
+	if (src == NULL)
+		skip();
+	char dir[300];
+	snprintf(dir, sizeof dir, "%s/lb", tmp);
+	for (int k = 0; k < 2; k++) {
+		run("rm -rf '%s' && python3 '%s/tests/gen/hostile_ctf_meta.py' "
+		    "tsdl-bins '%s' 20 %s%s%s", dir, src, dir, k ? "'" : "",
+		    k ? getenv("TTV_BUILDDIR") : "", k ? "/ttv'" : "");
+		for (int i = 0; i < 3; i++) {
+			later_read(dir);
+			assert_true(lr.has);
+			if (k == 0 && i == 0) {
+				/* the binaries' part of a state damaged */
+				static struct load_options o;
+				o.follow = !later_whole;
+				struct load_ctx ctx = { .path = dir, .opts = &o,
+				    .b = lr.b };
+				try_damaged(&ctx, lr.saved.data, lr.saved.len);
+			}
+		}
+		later_end();
+	}
+}
+
+static int
+later_on(void **state)
+{
+	(void)state;
+	reload = false;
+	later = true;
+	return 0;
+}
+
+static int
+later_whole_on(void **state)
+{
+	(void)state;
+	later = later_whole = true;
+	return 0;
+}
+
+static int
+reload_on(void **state)
+{
+	(void)state;
+	reload = true;
+	return 0;
+}
+
 int
 main(void)
 {
@@ -347,6 +668,7 @@ main(void)
 		return 1;
 	setenv("TTV_NO_INDEX", "1", 1);
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_small_packets),
 		cmocka_unit_test(test_one_stream),
 		cmocka_unit_test(test_one_stream_compact),
 		cmocka_unit_test(test_two_streams),
@@ -354,7 +676,42 @@ main(void)
 		cmocka_unit_test(test_metadata_grows),
 		cmocka_unit_test(test_rewritten),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	int rc = cmocka_run_group_tests_name("read on", tests, NULL, NULL);
+	/* the same with each read's state saved and made again */
+	const struct CMUnitTest again[] = {
+		cmocka_unit_test(test_small_packets),
+		cmocka_unit_test(test_one_stream),
+		cmocka_unit_test(test_one_stream_compact),
+		cmocka_unit_test(test_two_streams),
+		cmocka_unit_test(test_streams_apart),
+		cmocka_unit_test(test_metadata_grows),
+		cmocka_unit_test(test_rewritten),
+		cmocka_unit_test(test_damaged_state),
+	};
+	rc |= cmocka_run_group_tests_name("saved and made again", again,
+	    reload_on, NULL);
+	/* and made again only once the directory grew (a later run) */
+	const struct CMUnitTest on_later[] = {
+		cmocka_unit_test(test_small_packets),
+		cmocka_unit_test(test_one_stream_compact),
+		cmocka_unit_test(test_two_streams),
+		cmocka_unit_test(test_streams_apart),
+		cmocka_unit_test(test_metadata_grows),
+		cmocka_unit_test(test_later_changed),
+		cmocka_unit_test(test_later_binaries),
+	};
+	rc |= cmocka_run_group_tests_name("made again after it grew", on_later,
+	    later_on, NULL);
+	/* the same, read as an index reads it: whole reads, their state
+	 * kept */
+	const struct CMUnitTest on_later_whole[] = {
+		cmocka_unit_test(test_one_stream_compact),
+		cmocka_unit_test(test_two_streams),
+		cmocka_unit_test(test_metadata_grows),
+		cmocka_unit_test(test_later_binaries),
+	};
+	rc |= cmocka_run_group_tests_name("whole reads made again after it "
+	    "grew", on_later_whole, later_whole_on, NULL);
 	char cmd[400];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
