@@ -35,6 +35,7 @@ struct start {
 	const void *state;
 	size_t len;
 	size_t covered;
+	bool finished;		/* the builder (and its store) went to a model */
 };
 
 /* The files a read read, with those the earlier read read and this one
@@ -138,6 +139,7 @@ read_from(const char *path, const struct reader *r,
 	kept = kept && builder_save_holds(s->b, mark);
 	r->grow_free(state);
 	mapfile_close(&m);
+	s->finished = true;
 	struct trace *t = load_result(builder_finish(s->b), r, rc, err);
 	if (t != NULL) {
 		add_files(t, from);
@@ -159,7 +161,7 @@ load_resume_first(const char *path, const struct reader *r,
 	struct trace *t = read_from(path, r, o, &s, NULL, save, err);
 	/* A first read asks for no other (reader.h): the store was not
 	 * written to when the trace is for load_trace_store. */
-	if (t == NULL && *err != NULL)
+	if (t == NULL && *err != NULL && !s.finished)
 		index_store_free(store);
 	return t;
 }
