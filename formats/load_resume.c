@@ -211,7 +211,7 @@ load_resume_on(const char *path, const struct reader *r,
 	    &s.state, &s.len, &s.covered);
 	struct trace *t = s.b != NULL ? read_from(path, r, o, &s, from, save,
 	    err) : NULL;
-	if (t == NULL)
+	if (t == NULL && !s.finished)
 		index_store_free(store);
 	return t;
 }

@@ -1543,6 +1543,17 @@ ctf_grow_free(void *state)
 	free(g);
 }
 
+/* A read that goes on walks the calls in the merge; a whole read keeps
+ * them apart per stream (calls_apart), faster, unless memory is short or
+ * the walk is asked for: only then does a first open keep its state. */
+static bool
+ctf_grow_costs_same(const struct load_ctx *ctx)
+{
+	const char *env = ttv_getenv(TTV_ENV_CTF_CALLS);
+	return (ctx->opts != NULL && (ctx->opts->bounded ||
+	    ctx->opts->follow)) || (env != NULL && strcmp(env, "walk") == 0);
+}
+
 const struct reader ctf_reader = {
 	.name = "ctf",
 	.description = "CTF 1.8 and 2 (LTTng, barectf): a trace directory or "
@@ -1554,5 +1565,6 @@ const struct reader ctf_reader = {
 	.grow_end = ctf_grow_end,
 	.grow_free = ctf_grow_free,
 	.grow_save = ctf_grow_save,
+	.grow_costs_same = ctf_grow_costs_same,
 	.grow_load = ctf_grow_load,
 };

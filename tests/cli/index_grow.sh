@@ -6,7 +6,8 @@
 # said to be extended, with one line on stderr, and every answer equals
 # --no-index's on the trace as it is then; opened once more, the index is
 # used. A trace changed otherwise is rebuilt; a trace whose end is not a
-# whole record keeps no state and is rebuilt once it grows. The traces
+# whole record, or one its reader reads faster whole (a CTF trace that
+# fits in memory), keeps no state and is rebuilt once it grows. The traces
 # come from the project's writers (cpgen, fxtgen, ctfgen).
 set -u
 : "${TTV:?}" "${TTV_BUILDDIR:?}"
@@ -131,6 +132,15 @@ grows fxt "$tmp/b.fxt" \
     'tail -c +$((cut1 + 1)) "$tmp/b.full" | head -c $((cut2 - cut1)) >>"$tmp/b.fxt"' \
     'tail -c +$((cut2 + 1)) "$tmp/b.full" >>"$tmp/b.fxt"'
 cmp -s "$tmp/b.fxt" "$tmp/b.full" || fail "fxt: not the whole file"
+# a file a whole read replays on two threads (from 32 MiB; lowered here)
+# keeps no state: rebuilt once it grows
+rm -rf "$cache"
+head -c "$cut1" "$tmp/b.full" >"$tmp/b2.fxt"
+export TTV_FXT_PIPE_MIN=4096
+opened "fxt on two threads" "$tmp/b2.fxt" built
+tail -c +$((cut1 + 1)) "$tmp/b.full" >>"$tmp/b2.fxt"
+opened "fxt on two threads, grown" "$tmp/b2.fxt" rebuilt
+unset TTV_FXT_PIPE_MIN
 # every record kind (fxtgen full): at two thirds it is extended; at a
 # third, what follows changes how what was read reads: rebuilt
 "$gen/fxtgen" full "$tmp/f.full" "$tmp/f.exp" >/dev/null || fail "fxtgen"
@@ -172,6 +182,17 @@ part() {
 mkdir -p "$tmp/ctf/index"
 cp "$tmp/ctf.full/metadata" "$tmp/ctf/metadata"
 part 1
+# A whole read keeps the calls apart per stream, faster than a read
+# that goes on: the state is kept where memory is short for the model
+# (TTV_INDEX_STORE: as if it were), where a whole read walks them too.
+opened "ctf in memory" "$tmp/ctf" built
+part 2
+opened "ctf in memory, grown" "$tmp/ctf" rebuilt
+rm -rf "$tmp/ctf" "$cache"
+mkdir -p "$tmp/ctf/index"
+cp "$tmp/ctf.full/metadata" "$tmp/ctf/metadata"
+part 1
+export TTV_INDEX_STORE=1
 grows ctf "$tmp/ctf" 'part 2' 'part 3'
 for f in "$tmp/ctf.full"/chan_* "$tmp/ctf.full"/index/*; do
 	cmp -s "$f" "$tmp/ctf/${f#"$tmp/ctf.full/"}" ||
@@ -188,6 +209,7 @@ cp "$tmp/ctf.full/index/$first.idx" "$tmp/ctf/index/"
 opened "ctf one stream" "$tmp/ctf" built
 cp -r "$tmp/ctf.full"/* "$tmp/ctf/"
 opened "ctf streams added" "$tmp/ctf" rebuilt
+unset TTV_INDEX_STORE
 
 [ "$fails" = 0 ] && echo "PASS: index_grow"
 [ "$fails" = 0 ]
