@@ -22,6 +22,16 @@
 #include <string.h>
 
 #define SAVE_MAGIC 0x31564153444c4955ULL	/* "UILDSAV1" */
+/* Times a saved builder may hold (ns; 146 years), besides the "none"
+ * ends of a range: what the builder computes from them stays in range. */
+#define TIME_BOUND ((ttv_ns)1 << 62)
+
+static bool
+time_ok(ttv_ns t)
+{
+	return (t >= -TIME_BOUND && t <= TIME_BOUND) || t == TTV_NS_MIN ||
+	    t == TTV_NS_MAX;
+}
 
 static void
 put_map(struct blob *w, const struct hashmap *m)
@@ -186,7 +196,7 @@ own_items(struct index_store *store, const void *src, size_t n, size_t elem,
  * were written. */
 static bool
 load_level(struct blob_in *r, struct blevel *l, const struct depth_level *md,
-    struct index_store *store)
+    struct index_store *store, size_t nfuncs)
 {
 	uint32_t len = blob_get_u32(r);
 	l->last_start = blob_get_i64(r);
@@ -209,11 +219,18 @@ load_level(struct blob_in *r, struct blevel *l, const struct depth_level *md,
 		s = ok ? md->slices : NULL;
 		wt = ok && weighted ? md->weights : NULL;
 	}
+	/* the calls name functions the builder has (a model's were checked
+	 * against the model's, which may have more) */
+	for (uint32_t i = 0; ok && i < len; i++)
+		ok = s[i].func < nfuncs;
 	/* the longs name slices of the level: checked against len */
 	l->side = xcalloc(1, sizeof *l->side);
 	BLOB_GET_VEC(r, &l->side->longs);
 	for (size_t i = 0; ok && i < l->side->longs.len; i++)
-		ok = l->side->longs.items[i].index < len;
+		ok = l->side->longs.items[i].index < len &&
+		    l->side->longs.items[i].dur >= 0 &&
+		    l->side->longs.items[i].dur <= TIME_BOUND;
+	ok = ok && time_ok(l->last_start);
 	if (!ok || r->bad) {
 		free(own_s);
 		free(own_w);
@@ -302,7 +319,8 @@ load_track(struct blob_in *r, struct builder *b, struct btrack *bt,
 	for (uint32_t d = 0; d < nl; d++) {
 		bt->nlevels = d + 1;
 		if (!load_level(r, &bt->levels[d], mt != NULL &&
-		    d < mt->ndepth ? &mt->depth[d] : NULL, b->store))
+		    d < mt->ndepth ? &mt->depth[d] : NULL, b->store,
+		    b->funcs.len))
 			return false;
 	}
 	struct index_store *vs = b->store_all ? b->store : NULL;
@@ -325,8 +343,13 @@ load_track(struct blob_in *r, struct builder *b, struct btrack *bt,
 	if (r->bad)
 		return false;
 	for (size_t i = 0; i < bt->stack.len; i++)
-		if (bt->stack.items[i].func >= b->funcs.len)
+		if (bt->stack.items[i].func >= b->funcs.len ||
+		    !time_ok(bt->stack.items[i].start) ||
+		    bt->stack.items[i].start == TTV_NS_MIN ||
+		    bt->stack.items[i].start == TTV_NS_MAX)
 			return false;
+	if (!time_ok(bt->first) || !time_ok(bt->last))
+		return false;
 	for (size_t i = 0; i < bt->sargs.len; i++) {
 		const struct slice_args *a = &bt->sargs.items[i];
 		if (a->depth >= nl || a->index >= bt->levels[a->depth].len)
@@ -506,7 +529,8 @@ builder_load(struct blob_in *r, const struct trace *model, const char *path,
 	b->complete_until = blob_get_i64(r);
 	b->open_to_now = blob_get_bool(r);
 	b->now = blob_get_i64(r);
-	if (r->bad || !ids_hold(b))
+	if (r->bad || !ids_hold(b) || !time_ok(b->now) ||
+	    !time_ok(b->complete_until) || !time_ok(b->wall_origin))
 		goto bad;
 	return b;
 bad:

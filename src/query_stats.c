@@ -412,7 +412,8 @@ bucket_start(uint32_t b, unsigned bits, unsigned *shift)
 static unsigned
 hist_bits(const struct func_stats *fs, uint64_t calls)
 {
-	uint64_t range = (uint64_t)(fs->max - fs->min);
+	/* unsigned: a damaged model's durations may span more than int64 */
+	uint64_t range = (uint64_t)fs->max - (uint64_t)fs->min;
 	if (fs->count > UINT32_MAX)
 		return 0;
 	uint64_t cap = fs->count / 8;
