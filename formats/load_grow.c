@@ -34,6 +34,7 @@ struct load_grow {
 	uint64_t dev, ino;
 	uint64_t head, tail;	/* hashes of the edges of what was read */
 	uint64_t restarts;
+	uint64_t unsaved;	/* reads whose state was not kept */
 	bool reload;		/* load_grow_reload */
 };
 
@@ -145,6 +146,8 @@ finish_copy(struct load_grow *g, struct load_ctx *ctx, struct mapped_file *m,
 	ctx->b = copy;
 	int rc = g->r->grow_end(g->state, ctx);
 	bool holds = reload && builder_save_holds(copy, mark);
+	if (g->reload && !holds)
+		g->unsaved++;
 	struct trace *t = load_result(builder_finish(copy), g->r, rc, err);
 	*lost = false;
 	if (reload) {
@@ -318,6 +321,12 @@ uint64_t
 load_grow_restarts(const struct load_grow *g)
 {
 	return g->restarts;
+}
+
+uint64_t
+load_grow_unsaved(const struct load_grow *g)
+{
+	return g->unsaved;
 }
 
 void

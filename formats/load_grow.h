@@ -45,6 +45,9 @@ void load_grow_beacons(struct load_grow *g, const struct stream_beacon *b,
 void load_grow_reload(struct load_grow *g, bool on);
 /* How many times the file was read from its start (tests, bench). */
 uint64_t load_grow_restarts(const struct load_grow *g);
+/* How many reads kept no state under load_grow_reload (the reader or
+ * the builder could not save it): tests. */
+uint64_t load_grow_unsaved(const struct load_grow *g);
 void load_grow_free(struct load_grow *g);
 
 #endif

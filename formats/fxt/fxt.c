@@ -1222,24 +1222,37 @@ walk(struct fxt *x, const bool scan, size_t off, size_t limit, bool *broken)
  * Otherwise the pages are mapped in on the second CPU ahead of this
  * thread (fxt_prefault.c).
  */
+size_t
+fxt_scan_from(struct fxt *x, size_t off, bool *broken)
+{
+	const struct mapped_file *f = x->ctx->file;
+	struct fxt_prefault *pf = NULL;
+	struct fxt_half *hf = NULL;
+	size_t mid;
+
+	*broken = false;
+	/* the halves of a read from the start: a read that goes on has the
+	 * tables of what it read before, which the second half lacks */
+	if (off == 0)
+		hf = fxt_half_start(x, &mid);
+	if (hf != NULL) {
+		off = walk(x, true, 0, mid, broken);
+		fxt_half_merge(x, hf, off == mid && !*broken, &off);
+	} else
+		pf = fxt_prefault_start(x->data + off, f->size - off);
+	if (!*broken)
+		off = walk(x, true, off, SIZE_MAX, broken);
+	fxt_prefault_stop(pf);
+	return off;
+}
+
 static void
 scan_walk(struct fxt *x)
 {
 	const struct mapped_file *f = x->ctx->file;
-	struct fxt_prefault *pf = NULL;
-	struct fxt_half *hf;
-	size_t off = 0, mid;
-	bool broken = false;
+	bool broken;
+	size_t off = fxt_scan_from(x, 0, &broken);
 
-	hf = fxt_half_start(x, &mid);
-	if (hf != NULL) {
-		off = walk(x, true, 0, mid, &broken);
-		fxt_half_merge(x, hf, off == mid && !broken, &off);
-	} else
-		pf = fxt_prefault_start(x->data, f->size);
-	if (!broken)
-		off = walk(x, true, off, SIZE_MAX, &broken);
-	fxt_prefault_stop(pf);
 	if (off < f->size && f->size - off < 8)
 		builder_error(x->b, off, "truncated record (%zu bytes, "
 		    "less than a record header)", f->size - off);
@@ -1252,12 +1265,6 @@ event_walk(struct fxt *x)
 	bool broken;
 
 	walk(x, false, 0, SIZE_MAX, &broken);
-}
-
-size_t
-fxt_scan_from(struct fxt *x, size_t off, bool *broken)
-{
-	return walk(x, true, off, SIZE_MAX, broken);
 }
 
 void
@@ -1400,7 +1407,7 @@ fxt_load(struct load_ctx *ctx)
 	x.scan = false;
 	x.kernel_process = FXT_NONE;
 	fxt_events_start(&x);
-	fxt_pipe_start(&x);
+	fxt_pipe_start(&x, x.size);
 	event_walk(&x);
 	fxt_pipe_finish(&x);
 	fxt_events_finish(&x, false);
@@ -1456,14 +1463,6 @@ fxt_complete(const unsigned char *data, size_t len)
 	return fxt_complete_from(data, len, 0);
 }
 
-/* A growing load reads on one thread: a load of a file large enough for
- * two (fxt_pipe.c) is then faster, and a first open keeps no state. */
-static bool
-fxt_grow_costs_same(const struct load_ctx *ctx)
-{
-	return ctx->file == NULL || !fxt_pipe_wanted(ctx->file->size);
-}
-
 const struct reader fxt_reader = {
 	.name = "fxt",
 	.description = "Fuchsia trace format (FXT), either byte order",
@@ -1476,6 +1475,5 @@ const struct reader fxt_reader = {
 	.grow_free = fxt_grow_free,
 	.complete_from = fxt_complete_from,
 	.grow_save = fxt_grow_save,
-	.grow_costs_same = fxt_grow_costs_same,
 	.grow_load = fxt_grow_load,
 };

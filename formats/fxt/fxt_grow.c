@@ -99,7 +99,12 @@ fxt_grow_feed(void *state, struct load_ctx *ctx, size_t from)
 	G->broken = broken;
 	x->size = end;
 	x->scan = false;
+	/* a big read replays on a second thread, as a whole load does:
+	 * ended before the feed returns, so the state kept is the serial
+	 * pass's */
+	fxt_pipe_start(x, end - from);
 	fxt_events_from(x, from);
+	fxt_pipe_finish(x);
 	if (load_cancelled(ctx))
 		G->stale = true;
 	/* past damage, nothing is read: the bytes after it are no record */

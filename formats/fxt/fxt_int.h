@@ -501,11 +501,12 @@ void fxt_sched_finish(struct fxt *x);
 void fxt_state_free(struct fxt *x);
 
 /* fxt_pipe.c: the replay worker of the event pass. */
-/* Starts it if the trace is big enough and a second CPU is there. */
-/* Whether a load of a file of size bytes replays its events on a
- * worker thread (fxt_pipe_start). */
+/* Whether a read of size bytes replays its events on a worker thread
+ * (fxt_pipe_start): a big enough read, with a second CPU there. */
 bool fxt_pipe_wanted(size_t size);
-void fxt_pipe_start(struct fxt *x);
+/* Starts it for an event pass over bytes bytes, if wanted; each pass
+ * (a whole load, or a read that goes on) ends it (fxt_pipe_finish). */
+void fxt_pipe_start(struct fxt *x, size_t bytes);
 void fxt_pipe_flush(struct fxt *x, bool now);
 /* fxt_event.c: replays up to max ring entries from e (the worker holds
  * the builder lock); returns the next one. */

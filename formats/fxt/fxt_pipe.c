@@ -184,12 +184,12 @@ fxt_pipe_wanted(size_t size)
 }
 
 void
-fxt_pipe_start(struct fxt *x)
+fxt_pipe_start(struct fxt *x, size_t bytes)
 {
 	struct fxt_pipe *pp;
 	unsigned i;
 
-	if (!fxt_pipe_wanted(x->size))
+	if (!fxt_pipe_wanted(bytes))
 		return;
 	pp = xcalloc(1, sizeof *pp);
 	pp->x = x;
@@ -257,6 +257,9 @@ fxt_pipe_finish(struct fxt *x)
 	pipe_free(pp);
 	x->pipe = NULL;
 	x->put = x->put_end = NULL;
+	/* the split is this pass's: a read that goes on splits again */
 	x->split = false;
+	for (size_t t = 0; t < x->threads.len; t++)
+		x->threads.items[t].direct = false;
 	x->lock_depth = 0;
 }

@@ -132,14 +132,16 @@ grows fxt "$tmp/b.fxt" \
     'tail -c +$((cut1 + 1)) "$tmp/b.full" | head -c $((cut2 - cut1)) >>"$tmp/b.fxt"' \
     'tail -c +$((cut2 + 1)) "$tmp/b.full" >>"$tmp/b.fxt"'
 cmp -s "$tmp/b.fxt" "$tmp/b.full" || fail "fxt: not the whole file"
-# a file a whole read replays on two threads (from 32 MiB; lowered here)
-# keeps no state: rebuilt once it grows
+# a file read on two threads (from 32 MiB; lowered here: the scan in
+# halves, the events replayed by a worker), in the first read and in
+# those that go on
 rm -rf "$cache"
 head -c "$cut1" "$tmp/b.full" >"$tmp/b2.fxt"
 export TTV_FXT_PIPE_MIN=4096
-opened "fxt on two threads" "$tmp/b2.fxt" built
-tail -c +$((cut1 + 1)) "$tmp/b.full" >>"$tmp/b2.fxt"
-opened "fxt on two threads, grown" "$tmp/b2.fxt" rebuilt
+grows "fxt on two threads" "$tmp/b2.fxt" \
+    'tail -c +$((cut1 + 1)) "$tmp/b.full" | head -c $((cut2 - cut1)) >>"$tmp/b2.fxt"' \
+    'tail -c +$((cut2 + 1)) "$tmp/b.full" >>"$tmp/b2.fxt"'
+cmp -s "$tmp/b2.fxt" "$tmp/b.full" || fail "fxt on two threads: not whole"
 unset TTV_FXT_PIPE_MIN
 # every record kind (fxtgen full): at two thirds it is extended; at a
 # third, what follows changes how what was read reads: rebuilt

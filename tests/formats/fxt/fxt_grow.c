@@ -321,6 +321,10 @@ grow(const char *path, const unsigned char *data, size_t n, bool halved,
 	if (on && load_grow_restarts(g) != 0 && failures++ < 20)
 		fprintf(stderr, "FAIL %s: read again from its start %" PRIu64
 		    " times\n", source, load_grow_restarts(g));
+	/* a trace in order keeps its state at every read */
+	if (on && reload && load_grow_unsaved(g) != 0 && failures++ < 20)
+		fprintf(stderr, "FAIL %s: no state kept %" PRIu64 " times\n",
+		    source, load_grow_unsaved(g));
 	printf("%s%s%s: %zu records, read again from the start %" PRIu64
 	    " times\n", source, halved ? " (halved)" : "",
 	    reload ? " (state made again)" : "", nrec, load_grow_restarts(g));

@@ -18,11 +18,17 @@ trap 'rm -rf "$tmp"' EXIT
     "$gen/fxtgen" -b -L -R 12 -B 100000 "$tmp/be.fxt" >/dev/null &&
     "$gen/fxtgen" -O -L -R 12 -B 100000 "$tmp/ooo.fxt" >/dev/null ||
     { echo "FAIL: fxtgen"; exit 1; }
-for reload in "" -r; do
-	"$TTV_BUILDDIR/tests/formats/fxt/fxt_grow" $reload \
-	    "$TTV_SRCDIR/tests/data/fxt/full.fxt" \
-	    "$TTV_SRCDIR/tests/data/fxt/full-be.fxt" "$tmp/ooo.fxt" \
-	    -n "$tmp/le.fxt" -n "$tmp/be.fxt" || exit 1
+# Each read also with its events replayed by a worker and its scan in
+# halves from the start (TTV_FXT_PIPE_MIN=0: as on a big trace), the
+# reading thread taking a share of the threads.
+for pipe in "" 0; do
+	for reload in "" -r; do
+		TTV_FXT_PIPE_MIN=$pipe TTV_FXT_READER_SHARE=${pipe:+4} \
+		    "$TTV_BUILDDIR/tests/formats/fxt/fxt_grow" $reload \
+		    "$TTV_SRCDIR/tests/data/fxt/full.fxt" \
+		    "$TTV_SRCDIR/tests/data/fxt/full-be.fxt" "$tmp/ooo.fxt" \
+		    -n "$tmp/le.fxt" -n "$tmp/be.fxt" || exit 1
+	done
 done
 # The state as bytes at every record, made again, and damaged (fxt_save.c).
 "$TTV_BUILDDIR/tests/formats/fxt/fxt_save" \
