@@ -3,8 +3,8 @@
 # (doc/index-format.md, "Ready to grow"): a CoreProfiler log and a CTF
 # directory from the project's writers of about INDEX_GROW_BYTES each
 # (default 400 MB), and an FXT file of INDEX_GROW_FXT_BYTES (default
-# 30 MB: from 32 MiB a whole read is faster on two threads, and the index
-# keeps no state), indexed when 90 % was written,
+# 200 MB: read on two threads, as a whole load does from 32 MiB),
+# indexed when 90 % was written,
 # then the last 10 % appended (each CTF stream file and its packet index
 # grown by its own packets). In the same run, warm page cache:
 #  - the open after the append (`--stats`: the index extended, only the
@@ -30,7 +30,7 @@ RUNS=${INDEX_GROW_RUNS:-3}
 FORMATS=${INDEX_GROW_FORMATS:-coreprofiler fxt ctf}
 wants() { case " $FORMATS " in *" $1 "*) return 0 ;; esac; return 1; }
 BYTES=${INDEX_GROW_BYTES:-400000000}
-FXT_BYTES=${INDEX_GROW_FXT_BYTES:-30000000}
+FXT_BYTES=${INDEX_GROW_FXT_BYTES:-200000000}
 for x in "$TTV" "$CPGEN" "$FXTGEN" "$CTFGEN" /usr/bin/time; do
 	if [ ! -x "$x" ]; then
 		echo "bench/index_grow.sh: $x not found" >&2
@@ -96,6 +96,34 @@ else:
         out.write('%s %d\n' % (idx, 16 + count[ch] * es))
 EOF
 
+# first_read.py TTV OPTION TRACE: seconds until `ttv --follow` has read
+# TRACE as it is (its first round's "rows examined" on stderr,
+# TTV_FOLLOW_STATS), then stops it; and its stderr's first line.
+cat >"$dir/first_read.py" <<'EOF'
+import os, signal, subprocess, sys, time
+ttv, opt, trace = sys.argv[1:4]
+env = dict(os.environ, TTV_FOLLOW_STATS='1')
+err = open(os.path.join(os.path.dirname(trace), 'follow.err'), 'w+')
+t0 = time.monotonic()
+p = subprocess.Popen([ttv, opt, '--follow', '--search', 'x^', trace],
+                     stdout=subprocess.DEVNULL, stderr=err, env=env)
+secs = None
+while time.monotonic() - t0 < 600:
+    err.seek(0)
+    text = err.read()
+    if 'rows examined' in text:
+        secs = time.monotonic() - t0
+        break
+    if p.poll() is not None:
+        break
+    time.sleep(0.005)
+p.send_signal(signal.SIGINT)
+p.wait()
+err.seek(0)
+print('%s %s' % ('%.2f' % secs if secs is not None else 'none',
+                 err.readline().strip()))
+EOF
+
 # prefix TRACE: the files of TRACE.cut cut short; append TRACE: the rest
 # appended, from the whole copies (FILE.whole; a CTF directory's files
 # in TRACE.full).
@@ -120,7 +148,7 @@ bench_trace() {
 	bytes=$(du -cb "$trace" | tail -n 1 | cut -f1)
 	echo "== $label: $bytes bytes, 90 % indexed, 10 % appended"
 	: >"$dir/no"; : >"$dir/ext"; : >"$dir/reb"; : >"$dir/first"
-	: >"$dir/no90"
+	: >"$dir/no90"; : >"$dir/fidx"; : >"$dir/fno"
 	for _ in $(seq "$RUNS"); do
 		run "$dir/no.out" "$TTV" --no-index --stats "$trace" &&
 		    last >>"$dir/no"
@@ -140,7 +168,19 @@ bench_trace() {
 		    echo "  NOT EXTENDED: $(cat "$dir/err")"
 		cmp -s "$dir/no.out" "$dir/ext.out" ||
 		    echo "  DIFFERENT --stats from the extended index"
+		# --follow's first read: from the index's state (the trace
+		# as it was extended: nothing left to read) or whole
+		python3 "$dir/first_read.py" "$TTV" --index "$trace" >"$dir/f1"
+		grep -q "read on from the state" "$dir/f1" ||
+		    echo "  --follow NOT FROM THE INDEX: $(cat "$dir/f1")"
+		cut -d' ' -f1 "$dir/f1" >>"$dir/fidx"
+		python3 "$dir/first_read.py" "$TTV" --no-index "$trace" |
+		    cut -d' ' -f1 >>"$dir/fno"
 	done
+	fi=$(median <"$dir/fidx") fn=$(median <"$dir/fno")
+	echo "  --follow, first read done: ${fi}s from the index's state," \
+	    "${fn}s whole ($(awk -v a="$fn" -v b="$fi" 'BEGIN {
+	    printf "%.1f", b > 0 ? a / b : 0 }') x)"
 	awk -v nw="$(col 1 "$dir/no")" -v nc="$(col 2 "$dir/no")" \
 	    -v nr="$(col 3 "$dir/no")" \
 	    -v ew="$(col 1 "$dir/ext")" -v ec="$(col 2 "$dir/ext")" \

@@ -145,6 +145,15 @@ cli_follow(struct cli_args *c, FILE *out)
 		sigaction(SIGPIPE, &old_pipe, NULL);
 		return TTV_EXIT_BAD_INPUT;
 	}
+	/* what the trace's index read is not read again */
+	char *index = follow_from_index(f, &c->open);
+	if (index != NULL) {
+		char *what = xasprintf("index: read on from the state kept in "
+		    "%s", index);
+		cli_say(c->path, what);
+		free(what);
+		free(index);
+	}
 	struct told *told = told_new();
 	bool header_done = false, errors = false;
 	size_t diags_said = 0;

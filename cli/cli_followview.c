@@ -100,6 +100,8 @@ cli_follow_view(struct cli_args *c)
 		free(err);
 		return TTV_EXIT_BAD_INPUT;
 	}
+	/* what the trace's index read is not read again */
+	free(follow_from_index(f, &c->open));
 	struct trace *t = NULL;
 	if (file) {
 		/* a file's first look is at once: read what is there */

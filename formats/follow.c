@@ -13,6 +13,7 @@
 #include "live.h"
 #include "load.h"
 #include "load_grow.h"
+#include "open_index.h"
 #include "xalloc.h"
 
 /* How often a file or directory is looked at, and a live relay asked
@@ -379,6 +380,33 @@ follow_read(struct follow *f, volatile sig_atomic_t *stop, bool *fresh,
 		return NULL;
 	}
 	return t;
+}
+
+char *
+follow_from_index(struct follow *f, const struct open_options *o)
+{
+	if (f->live != NULL || f->logs || f->grow != NULL)
+		return NULL;
+	const struct reader *r = load_grow_reader(f->path, f->force_format);
+	if (r == NULL || r->grow_load == NULL)
+		return NULL;
+	const void *state;
+	size_t len;
+	char *file = NULL;
+	struct trace *from = open_index_state(f->path, o, &state, &len,
+	    &file);
+	if (from == NULL)
+		return NULL;
+	struct load_grow *g = load_grow_new(f->path, r, &f->o);
+	if (load_grow_resume(g, from, state, len)) {
+		f->grow = g;
+	} else {
+		load_grow_free(g);
+		free(file);
+		file = NULL;
+	}
+	trace_free(from);
+	return file;
 }
 
 static struct trace *

@@ -32,6 +32,15 @@ struct follow;
 struct follow *follow_open(const char *path, const char *force_format,
     const struct load_options *o, char **err);
 
+/* Before the first read of a file or trace directory whose reader goes
+ * on from where it stopped: starts from the state its index keeps
+ * (open_index_state, with o's index options), so that the first read
+ * reads only what the index's read did not. The index's path (caller
+ * frees), or NULL when there is none that fits: the first read reads
+ * the trace whole. */
+struct open_options;
+char *follow_from_index(struct follow *f, const struct open_options *o);
+
 enum follow_wait {
 	FOLLOW_MORE,	/* the input changed: read it */
 	FOLLOW_ENDED,	/* the input ends (a live session was destroyed):

@@ -13,6 +13,7 @@
 #include "index_store.h"
 #include "load.h"
 #include "load_grow.h"
+#include "load_resume.h"
 #include "strtab.h"
 #include "xalloc.h"
 
@@ -224,6 +225,68 @@ read_dir(struct load_grow *g, char **err)
 		return NULL;
 	}
 	return finish_read(g, &ctx, NULL, err);
+}
+
+bool
+load_grow_resume(struct load_grow *g, const struct trace *from,
+    const void *state, size_t len)
+{
+	struct stat st;
+	if (g->b != NULL || stat(g->path, &st) != 0)
+		return false;
+	bool dir = S_ISDIR(st.st_mode);
+	struct mapped_file m = { 0 };
+	char *err = NULL;
+	mapfile_record_begin();
+	if (!dir && mapfile_open(g->path, &m, &err) != 0) {
+		free(err);
+		mapfile_record_drop();
+		return false;
+	}
+	g->fd = scratch_file();
+	if (g->fd >= 0)
+		g->store = index_store_new(g->fd);
+	const void *rstate;
+	size_t rlen, covered;
+	struct builder *b = load_resume_builder(state, len, g->r->name, from,
+	    g->path, g->store, g->store != NULL, &rstate, &rlen, &covered);
+	struct load_ctx ctx = { .path = g->path, .file = dir ? NULL : &m,
+	    .b = b, .opts = &g->o };
+	void *rs = NULL;
+	if (b != NULL && (dir ? covered == 0 : covered > 0 &&
+	    covered <= m.size)) {
+		builder_open_to_now(b);
+		struct blob_in in;
+		blob_in_init(&in, rstate, rlen);
+		rs = g->r->grow_load(&ctx, &in);
+		if (rs != NULL && (in.bad || in.p != in.end)) {
+			g->r->grow_free(rs);
+			rs = NULL;
+		}
+	}
+	if (rs == NULL) {
+		builder_free(b);
+		index_store_free(g->store);
+		g->store = NULL;
+		if (g->fd >= 0)
+			close(g->fd);
+		g->fd = -1;
+		mapfile_close(&m);
+		mapfile_record_drop();
+		return false;
+	}
+	g->b = b;
+	g->state = rs;
+	g->covered = covered;
+	g->dev = (uint64_t)st.st_dev;
+	g->ino = (uint64_t)st.st_ino;
+	if (!dir) {
+		g->head = hash_head(m.data, covered);
+		g->tail = hash_tail(m.data, covered);
+	}
+	mapfile_close(&m);
+	mapfile_record_drop();
+	return true;
 }
 
 void

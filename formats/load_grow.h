@@ -34,6 +34,13 @@ struct load_grow *load_grow_new(const char *path, const struct reader *r,
 /* The trace as the file is now, or NULL with *err (caller frees) when
  * nothing can be read yet (as load_trace). */
 struct trace *load_grow_read(struct load_grow *g, char **err);
+/* Before the first read: goes on from the state a trace's index keeps
+ * (load_resume.h; state, len bytes, in from, the index's model), as the
+ * read that kept it left it, so that the first read reads only what came
+ * after. false, nothing done, when it does not fit (another reader's, or
+ * the file is not what that read read). */
+bool load_grow_resume(struct load_grow *g, const struct trace *from,
+    const void *state, size_t len);
 /* The quiet streams' beacons of the next reads (load_options.beacons;
  * kept, as the caller's until it gives others). */
 void load_grow_beacons(struct load_grow *g, const struct stream_beacon *b,

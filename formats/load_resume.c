@@ -169,7 +169,7 @@ load_resume_first(const char *path, const struct reader *r,
 struct builder *
 load_resume_builder(const void *state, size_t len, const char *reader,
     const struct trace *from, const char *path, struct index_store *store,
-    const void **rstate, size_t *rlen, size_t *covered)
+    bool store_all, const void **rstate, size_t *rlen, size_t *covered)
 {
 	struct blob_in in;
 	blob_in_init(&in, state, len);
@@ -191,7 +191,7 @@ load_resume_builder(const void *state, size_t len, const char *reader,
 		return NULL;
 	struct blob_in bin;
 	blob_in_init(&bin, pb, nb);
-	b = builder_load(&bin, from, path, store, false);
+	b = builder_load(&bin, from, path, store, store_all);
 	if (b != NULL && bin.p != bin.end) {
 		builder_free(b);
 		b = NULL;
@@ -208,7 +208,7 @@ load_resume_on(const char *path, const struct reader *r,
 	struct start s = { 0 };
 	*err = NULL;
 	s.b = load_resume_builder(state, len, r->name, from, path, store,
-	    &s.state, &s.len, &s.covered);
+	    false, &s.state, &s.len, &s.covered);
 	struct trace *t = s.b != NULL ? read_from(path, r, o, &s, from, save,
 	    err) : NULL;
 	if (t == NULL && !s.finished)

@@ -48,13 +48,14 @@ struct trace *load_resume_on(const char *path, const struct reader *r,
     struct blob *save, char **err);
 
 /* The builder a kept state (state, len bytes) makes again over from, the
- * model it finished into, with path and store as load_resume_on's; NULL
- * when the state does not fit, or is of another reader than `reader`
- * (NULL: any). *rstate and *rlen are then the reader's part (in state),
- * *covered the bytes of the file that were read. */
+ * model it finished into, with path and store as load_resume_on's (and
+ * builder_store_all when store_all: --follow's); NULL when the state does
+ * not fit, or is of another reader than `reader` (NULL: any). *rstate
+ * and *rlen are then the reader's part (in state), *covered the bytes of
+ * the file that were read. */
 struct builder *load_resume_builder(const void *state, size_t len,
     const char *reader, const struct trace *from, const char *path,
-    struct index_store *store, const void **rstate, size_t *rlen,
-    size_t *covered);
+    struct index_store *store, bool store_all, const void **rstate,
+    size_t *rlen, size_t *covered);
 
 #endif

@@ -282,6 +282,53 @@ extend(const char *path, const struct open_options *o, const char *dir,
 	return t;
 }
 
+/* What an index of path (canonical) must match: false when the trace
+ * has too many files to list. */
+static bool
+ident_of(const char *path, const char *canonical,
+    const struct open_options *o, struct index_ident *id)
+{
+	id->trace = canonical;
+	id->program_id = index_program_id();
+	id->options_hash = index_options_hash(o->force_format,
+	    o->load.instr_map, o->load.sysroot);
+	return index_sources_of(path, canonical, o, &id->sources);
+}
+
+struct trace *
+open_index_state(const char *path, const struct open_options *o,
+    const void **state, size_t *len, char **file)
+{
+	*file = NULL;
+	if (o->index == OPEN_INDEX_OFF || live_url_is(path))
+		return NULL;
+	char *why = o->index == OPEN_INDEX_AUTO ? env_says_no() : NULL;
+	char *canonical = why == NULL ? realpath(path, NULL) : NULL;
+	char *dir = canonical != NULL ? index_cache_dir(&why) : NULL;
+	struct index_ident id = { 0 };
+	struct trace *t = NULL;
+	if (dir != NULL && ident_of(path, canonical, o, &id)) {
+		*file = index_cache_file(dir, canonical);
+		int fd = open(*file, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		/* unchanged or only appended to: the state is of a read
+		 * the trace still begins with */
+		if (fd >= 0 && index_map_grown(fd, &id, &t, state, len,
+		    &why) == 0)
+			index_cache_touch(*file);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (t == NULL) {
+		free(*file);
+		*file = NULL;
+	}
+	index_sources_free(&id.sources);
+	free(why);
+	free(canonical);
+	free(dir);
+	return t;
+}
+
 struct trace *
 open_index_load(const char *path, const struct open_options *o, char **err)
 {
@@ -316,11 +363,7 @@ open_index_load(const char *path, const struct open_options *o, char **err)
 		report(r, INDEX_STATE_UNAVAILABLE, NULL, why);
 		goto plain;
 	}
-	id.trace = canonical;
-	id.program_id = index_program_id();
-	id.options_hash = index_options_hash(o->force_format,
-	    o->load.instr_map, o->load.sysroot);
-	if (!index_sources_of(path, canonical, o, &id.sources)) {
+	if (!ident_of(path, canonical, o, &id)) {
 		report(r, INDEX_STATE_UNAVAILABLE, NULL, xstrdup("the trace "
 		    "has too many files to follow"));
 		goto plain;

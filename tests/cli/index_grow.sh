@@ -65,11 +65,45 @@ opened() {
 	    fail "$1: answers differ: $(diff "$tmp/want" "$tmp/got" | head -n 4)"
 }
 
+# follow_rows TRACE OPTION: the rows `ttv --follow` prints of TRACE (as
+# it is: the first read's), once none came for half a second; its
+# stderr into $tmp/fol.err.
+follow_rows() {
+	"$TTV" "$2" --follow --search . --tsv "$1" >"$tmp/fol.out" \
+	    2>"$tmp/fol.err" &
+	pid=$! n=-1 i=0
+	while [ $i -lt 120 ]; do
+		sleep 0.5
+		m=$(wc -l <"$tmp/fol.out")
+		[ "$m" -gt 0 ] && [ "$m" = "$n" ] && break
+		n=$m i=$((i + 1))
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	cat "$tmp/fol.out"
+}
+
+# follows NAME TRACE: --follow on TRACE, whose index keeps the state of
+# a read of its first part, starts from that state (one line on stderr
+# says so) and prints the rows --no-index's --follow prints.
+follows() {
+	follow_rows "$2" --no-index >"$tmp/fol.want"
+	follow_rows "$2" --index >"$tmp/fol.got"
+	grep -q ": index: read on from the state kept in $cache/" \
+	    "$tmp/fol.err" || fail "$1: --follow not from the index's state:" \
+	    "$(cat "$tmp/fol.err")"
+	[ -s "$tmp/fol.want" ] || fail "$1: --follow printed nothing"
+	cmp -s "$tmp/fol.want" "$tmp/fol.got" || fail "$1: --follow rows" \
+	    "differ: $(diff "$tmp/fol.want" "$tmp/fol.got" | head -n 4)"
+}
+
 # grows NAME TRACE APPEND1 APPEND2: TRACE indexed, then APPEND1 and
-# APPEND2 (commands that append to it) run between opens.
+# APPEND2 (commands that append to it) run between opens; --follow
+# starts from the index's state once.
 grows() {
 	opened "$1 first" "$2" built
 	eval "$3"
+	follows "$1 followed" "$2"
 	opened "$1 grown once" "$2" extended
 	opened "$1 reopened" "$2" used
 	eval "$4"

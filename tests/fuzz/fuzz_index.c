@@ -125,7 +125,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t glen, rlen, covered;
 	if (index_map_grown(fd, NULL, &t, &grow, &glen, &why) == 0) {
 		struct builder *b = load_resume_builder(grow, glen, NULL, t,
-		    "fuzz", NULL, &rstate, &rlen, &covered);
+		    "fuzz", NULL, false, &rstate, &rlen, &covered);
 		if (b != NULL) {
 			struct trace *made = builder_finish(b);
 			walk(made);
