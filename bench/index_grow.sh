@@ -177,10 +177,11 @@ bench_trace() {
 		python3 "$dir/first_read.py" "$TTV" --no-index "$trace" |
 		    cut -d' ' -f1 >>"$dir/fno"
 	done
-	fi=$(median <"$dir/fidx") fn=$(median <"$dir/fno")
-	echo "  --follow, first read done: ${fi}s from the index's state," \
-	    "${fn}s whole ($(awk -v a="$fn" -v b="$fi" 'BEGIN {
-	    printf "%.1f", b > 0 ? a / b : 0 }') x)"
+	fidx=$(median <"$dir/fidx") fno=$(median <"$dir/fno")
+	ratio=$(awk -v a="$fno" -v b="$fidx" 'BEGIN {
+	    printf "%.1f", b > 0 ? a / b : 0 }')
+	echo "  --follow, first read done: ${fidx}s from the index's" \
+	    "state, ${fno}s whole (${ratio} x)"
 	awk -v nw="$(col 1 "$dir/no")" -v nc="$(col 2 "$dir/no")" \
 	    -v nr="$(col 3 "$dir/no")" \
 	    -v ew="$(col 1 "$dir/ext")" -v ec="$(col 2 "$dir/ext")" \
