@@ -113,8 +113,7 @@ read_from(const char *path, const struct reader *r,
 			r->grow_free(state);
 			state = NULL;
 		}
-	} else if (whole && (r->grow_costs_same == NULL ||
-	    r->grow_costs_same(&ctx))) {
+	} else if (whole) {
 		state = r->grow_begin(&ctx);
 	}
 	if (state != NULL)

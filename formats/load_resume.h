@@ -29,8 +29,7 @@ const struct reader *load_resume_reader(const char *path,
  * the state to read on from, or nothing when there is none to keep.
  * Returns the trace (which owns store), or NULL: with *err set when
  * nothing could be read (store freed), or with *err NULL when this trace
- * is for load_trace_store to read (its end is no whole record, or its
- * reader reads it faster whole: reader.h, grow_costs_same; store
+ * is for load_trace_store to read (its end is no whole record; store
  * untouched, the caller's). */
 struct trace *load_resume_first(const char *path, const struct reader *r,
     const struct load_options *o, struct index_store *store,

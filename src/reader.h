@@ -128,11 +128,6 @@ struct reader {
 	 * builder). NULL (both): the reader's state is not kept. */
 	bool (*grow_save)(void *state, struct blob *out);
 	void *(*grow_load)(struct load_ctx *ctx, struct blob_in *in);
-	/* Whether a read of ctx's input through the grow hooks costs what
-	 * load() does: a read for an index keeps its state only then
-	 * (formats/load_resume.c), as a first open may not cost much more
-	 * than a read without one. NULL: it does. */
-	bool (*grow_costs_same)(const struct load_ctx *ctx);
 };
 
 /* All readers, NULL-terminated (formats/readers.c). */

@@ -532,9 +532,8 @@ bin_info(struct loader *L, const struct ctf_item *it, int64_t vpid)
 
 /* Remembers that a stream carried a thread's calls (for resync). */
 static void
-note_seen_slow(struct loader *L, const struct ctf_stream *s, uint32_t track)
+note_seen_slow(struct loader *L, size_t i, uint32_t track)
 {
-	size_t i = (size_t)s->index;
 	if (i >= L->nseen) {
 		size_t n = i + 16 > 2 * L->nseen ? i + 16 : 2 * L->nseen;
 		L->seen = xreallocarray(L->seen, n, sizeof *L->seen);
@@ -558,7 +557,7 @@ note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
 	/* nearly always a track the stream has carried already */
 	if (i < L->nseen && ctf_ids_has(&L->seen[i].has, track))
 		return;
-	note_seen_slow(L, s, track);
+	note_seen_slow(L, i, track);
 }
 
 /* Events of a stream were lost at t: the -fast cyg-profile exits carry
@@ -568,7 +567,9 @@ note_seen(struct loader *L, const struct ctf_stream *s, uint32_t track)
 static void
 resync(struct loader *L, const struct ctf_stream *s, ttv_ns t)
 {
-	if ((size_t)s->index >= L->nseen)
+	/* calls kept apart are ended by the calls' own record of the loss
+	 * (ctf_calls_resync), in their order */
+	if (L->calls != NULL || (size_t)s->index >= L->nseen)
 		return;
 	struct seen *sn = &L->seen[s->index];
 	for (size_t k = 0; k < sn->n; k++) {
@@ -622,7 +623,9 @@ static uint64_t *
 taken_row(struct loader *L, struct raw_scratch *rs)
 {
 	if (rs->taken == NULL) {
-		rs->taken = xcalloc(L->infos.len + 1, sizeof *rs->taken);
+		/* before keep_until, then from it on */
+		rs->taken = xcalloc(2 * (L->infos.len + 1),
+		    sizeof *rs->taken);
 		pthread_mutex_lock(&L->taken_lock);
 		VEC_PUSH(&L->taken_rows, rs->taken);
 		pthread_mutex_unlock(&L->taken_lock);
@@ -664,7 +667,8 @@ raw_event(const struct raw_ctx *c, struct ctf_item *it)
 		    &rs->threads, vpid, vtid);
 		return false;
 	}
-	c->taken[in->index]++;
+	c->taken[in->index + (it->ns >= L->keep_until ?
+	    L->infos.len + 1 : 0)]++;
 	it->mark = 0;
 	uint32_t ci = (uint32_t)in->index + 1;
 	struct fseen *fs = c->fs;
@@ -1065,6 +1069,90 @@ keys_in_order(const struct ctf_keys *k)
 	return o;
 }
 
+/* The counts of the events the decoding threads took: before keep_until
+ * (late false), or from it on. */
+static void
+count_taken(struct loader *L, bool late)
+{
+	size_t at = late ? L->infos.len + 1 : 0;
+	for (size_t k = 0; k < L->taken_rows.len; k++)
+		for (size_t i = 0; i < L->infos.len; i++) {
+			uint64_t n = L->taken_rows.items[k][at + i];
+			L->infos.items[i]->count += n;
+			L->nevents += n;
+		}
+}
+
+/* A key's model id (+ 1) if it has one yet, else 0. */
+static uint32_t
+key_known(const struct key_map *m, uint32_t key)
+{
+	return key < m->len ? m->items[key] : 0;
+}
+
+struct before_stop {
+	struct loader *L;
+	const uint32_t *track_of;
+	bool any;
+	int64_t last;
+};
+
+/* A (stream, thread) that carried calls: what the walk would have
+ * noted of it had it walked those before the stop. */
+static void
+run_before_stop(void *arg, size_t si, uint32_t tkey, int64_t first_ns,
+    int64_t last_ns)
+{
+	struct before_stop *bs = arg;
+	int64_t until = bs->L->keep_until;
+	if (first_ns >= until || bs->track_of[tkey] == UINT32_MAX)
+		return;
+	note_seen_slow(bs->L, si, bs->track_of[tkey]);
+	/* its last before the stop, or just before it */
+	int64_t v = last_ns < until ? last_ns : until - 1;
+	if (!bs->any || v > bs->last)
+		bs->last = v;
+	bs->any = true;
+}
+
+/* A whole read that keeps its state, its walk stopped at keep_until:
+ * the calls kept apart before it become slices, as the walk would have
+ * made them (what it notes of streams, threads and losses too), so that
+ * the state is a walk's at that time. Only threads the walk met have
+ * tracks yet, and only they have calls before the stop. */
+static void
+build_calls_before_stop(struct loader *L)
+{
+	uint32_t nt = L->thread_keys.n, nf = L->func_keys.n;
+	uint32_t *track_of = xcalloc(nt ? nt : 1, sizeof *track_of);
+	func_id *func_of = xcalloc(nf ? nf : 1, sizeof *func_of);
+	for (uint32_t i = 0; i < nt; i++) {
+		uint32_t v = key_known(&L->key_track, i);
+		track_of[i] = v ? v - 1 : UINT32_MAX;
+	}
+	for (uint32_t i = 0; i < nf; i++) {
+		uint32_t v = key_known(&L->key_func, i);
+		func_of[i] = v ? v - 1 : UINT32_MAX;
+	}
+	uint32_t n = ctf_calls_nthreads(L->calls);
+	L->no_addr_of = xcalloc(n ? n : 1, sizeof *L->no_addr_of);
+	ctf_calls_build_until(L->calls, L->b, L->have_origin ? L->origin : 0,
+	    track_of, func_of, L->keep_until, L->no_addr_of);
+	for (uint32_t k = 0; k < n && k < nt; k++)
+		if (L->no_addr_of[k] && track_of[k] != UINT32_MAX) {
+			while (L->no_addr.len <= track_of[k])
+				VEC_PUSH(&L->no_addr, 0);
+			L->no_addr.items[track_of[k]] = 1;
+		}
+	struct before_stop bs = { L, track_of, false, 0 };
+	ctf_calls_each_run(L->calls, run_before_stop, &bs);
+	if (bs.any)
+		ctf_reader_note_out(L->r, bs.last);
+	count_taken(L, false);
+	free(track_of);
+	free(func_of);
+}
+
 /* After the walk: the calls kept apart become slices. */
 static void
 build_calls(struct loader *L)
@@ -1081,16 +1169,14 @@ build_calls(struct loader *L)
 	for (uint32_t i = 0; i < L->func_keys.n; i++)
 		func_of[o[i]] = key_func(L, o[i]);
 	free(o);
-	ctf_calls_build(L->calls, L->b, L->have_origin ? L->origin : 0,
-	    track_of, func_of);
+	ctf_calls_build_until(L->calls, L->b, L->have_origin ? L->origin : 0,
+	    track_of, func_of, INT64_MAX, L->no_addr_of);
 	free(track_of);
 	free(func_of);
-	for (size_t k = 0; k < L->taken_rows.len; k++)
-		for (size_t i = 0; i < L->infos.len; i++) {
-			uint64_t n = L->taken_rows.items[k][i];
-			L->infos.items[i]->count += n;
-			L->nevents += n;
-		}
+	/* a read that kept its state counted those before the stop then */
+	if (!L->keeps)
+		count_taken(L, false);
+	count_taken(L, true);
 }
 
 /* Metadata that grew while read on: its new event classes planned. */
@@ -1120,12 +1206,13 @@ quiet_diag(void *arg, bool error, const char *file, int64_t off,
 static void loader_ready(struct loader *L);
 
 static struct loader *
-loader_open_as(struct load_ctx *ctx, bool resumable, bool again)
+loader_open_as(struct load_ctx *ctx, bool resumable, bool again, bool keep)
 {
 	struct loader *L = xcalloc(1, sizeof *L);
 	L->ctx = ctx;
 	L->b = ctx->b;
 	L->goes_on = resumable;
+	L->keep_until = INT64_MAX;
 	bool growing = ctx->opts != NULL && ctx->opts->follow;
 	L->r = (growing ? ctf_reader_open_growing : ctf_reader_open)(ctx->path,
 	    again ? quiet_diag : on_diag, L,
@@ -1140,6 +1227,14 @@ loader_open_as(struct load_ctx *ctx, bool resumable, bool again)
 	if (resumable) {
 		ctf_reader_resumable(L->r);
 		ctf_reader_set_meta_hook(L->r, plan_more, L);
+	} else if (keep) {
+		/* stopped at the horizon as a read that goes on would be,
+		 * else at the end */
+		int64_t h;
+		L->keeps = true;
+		if (ctf_reader_horizon(L->r, NULL, 0, &h))
+			L->keep_until = h;
+		ctf_reader_keep_state(L->r, L->keep_until);
 	}
 	L->lt = ctf_lttng_new(ctx->opts ? ctx->opts->sysroot : NULL);
 	L->s_cpu = builder_intern_cstr(L->b, "cpu_id");
@@ -1181,13 +1276,13 @@ loader_ready(struct loader *L)
 static struct loader *
 loader_open(struct load_ctx *ctx, bool resumable)
 {
-	return loader_open_as(ctx, resumable, false);
+	return loader_open_as(ctx, resumable, false, false);
 }
 
 struct loader *
 ctf_loader_again(struct load_ctx *ctx)
 {
-	return loader_open_as(ctx, true, true);
+	return loader_open_as(ctx, true, true, false);
 }
 
 void
@@ -1200,6 +1295,37 @@ void
 ctf_loader_speak(struct loader *L)
 {
 	ctf_reader_set_diag(L->r, on_diag, L);
+}
+
+/* The walk over: the calls kept apart become slices, and what kept them
+ * goes. */
+static void
+end_calls(struct loader *L, bool build)
+{
+	/* no decoding thread may be adding calls any more */
+	ctf_reader_stop(L->r);
+	if (build)
+		build_calls(L);
+	ctf_calls_free(L->calls);
+	L->calls = NULL;
+	for (size_t k = 0; k < L->taken_rows.len; k++)
+		free(L->taken_rows.items[k]);
+	VEC_FREE(&L->taken_rows);
+	pthread_mutex_destroy(&L->taken_lock);
+	for (size_t i = 0; i < ctf_reader_nstreams(L->r); i++) {
+		ctf_ids_free(&L->fseen[i].funcs);
+		ctf_ids_free(&L->fseen[i].classes);
+	}
+	free(L->fseen);
+	L->fseen = NULL;
+	free(L->no_addr_of);
+	L->no_addr_of = NULL;
+}
+
+static void
+finish_calls(struct loader *L)
+{
+	end_calls(L, true);
 }
 
 /* Walks what the reader has, into L->b: all of it, or (a reader that
@@ -1229,23 +1355,9 @@ loader_walk(struct loader *L, bool all, int64_t until)
 				break;
 		}
 	}
-	if (L->calls != NULL) {
-		/* no decoding thread may be adding calls any more */
-		ctf_reader_stop(L->r);
-		build_calls(L);
-		ctf_calls_free(L->calls);
-		L->calls = NULL;
-		for (size_t k = 0; k < L->taken_rows.len; k++)
-			free(L->taken_rows.items[k]);
-		VEC_FREE(&L->taken_rows);
-		pthread_mutex_destroy(&L->taken_lock);
-		for (size_t i = 0; i < ctf_reader_nstreams(L->r); i++) {
-			ctf_ids_free(&L->fseen[i].funcs);
-			ctf_ids_free(&L->fseen[i].classes);
-		}
-		free(L->fseen);
-		L->fseen = NULL;
-	}
+	/* a read that keeps its state builds them once it is kept */
+	if (L->calls != NULL && !L->keeps)
+		finish_calls(L);
 }
 
 /* What the end of a load says, into L->b: the walk's state is only
@@ -1306,6 +1418,10 @@ loader_free(struct loader *L)
 	}
 	free(L->seen);
 	VEC_FREE(&L->no_addr);
+	/* kept for a build that did not come (a read that kept its state
+	 * and was not ended) */
+	if (L->calls != NULL)
+		end_calls(L, false);
 	ctf_lttng_free(L->lt);
 	/* the workers use the key tables until they are stopped */
 	ctf_reader_free(L->r);
@@ -1468,6 +1584,19 @@ ctf_grow_begin(struct load_ctx *ctx)
 	return xcalloc(1, sizeof(struct ctf_grow));
 }
 
+/* Is a first read the whole read a load makes (its streams decoded on
+ * other threads, the calls kept apart), its state kept where its walk
+ * stops (ctf_reader_keep_state)? Not for --follow's reads, which go on,
+ * nor where memory is short (the calls walked, not kept), nor when the
+ * walk is asked for. */
+static bool
+whole_keeps(const struct load_ctx *ctx)
+{
+	const char *env = ttv_getenv(TTV_ENV_CTF_CALLS);
+	return ctx->opts == NULL || (!ctx->opts->bounded &&
+	    !ctx->opts->follow && (env == NULL || strcmp(env, "walk") != 0));
+}
+
 /* Up to where the builder kept may be walked: the horizon, or all when
  * there is none (then going on needs nothing new before what was
  * walked, which ctf_reader_grow checks). */
@@ -1488,8 +1617,18 @@ ctf_grow_feed(void *state, struct load_ctx *ctx, size_t from)
 	(void)from;
 	if (!g->opened) {
 		g->opened = true;
-		g->L = loader_open(ctx, true);
-	} else if (g->L == NULL || g->spent) {
+		g->L = loader_open_as(ctx, !whole_keeps(ctx), false,
+		    whole_keeps(ctx));
+		if (g->L != NULL && g->L->keeps) {
+			/* a whole read, its walk stopped where a read that
+			 * goes on would stop it: the state kept there */
+			loader_walk(g->L, false, g->L->keep_until);
+			ctf_reader_settle(g->L->r);
+			if (g->L->calls != NULL)
+				build_calls_before_stop(g->L);
+			return 0;
+		}
+	} else if (g->L == NULL || g->spent || g->L->keeps) {
 		return SIZE_MAX;
 	} else {
 		g->L->ctx = ctx;
@@ -1526,6 +1665,8 @@ ctf_grow_end(void *state, struct load_ctx *ctx)
 	struct loader_save sv;
 	loader_save(g->L, &sv);
 	ctf_reader_tail(g->L->r, tail_item, g->L);
+	if (g->L->calls != NULL)
+		finish_calls(g->L);
 	int rc = loader_end(g->L);
 	if (!loader_restore(g->L, &sv))
 		g->spent = true;
@@ -1543,17 +1684,6 @@ ctf_grow_free(void *state)
 	free(g);
 }
 
-/* A read that goes on walks the calls in the merge; a whole read keeps
- * them apart per stream (calls_apart), faster, unless memory is short or
- * the walk is asked for: only then does a first open keep its state. */
-static bool
-ctf_grow_costs_same(const struct load_ctx *ctx)
-{
-	const char *env = ttv_getenv(TTV_ENV_CTF_CALLS);
-	return (ctx->opts != NULL && (ctx->opts->bounded ||
-	    ctx->opts->follow)) || (env != NULL && strcmp(env, "walk") == 0);
-}
-
 const struct reader ctf_reader = {
 	.name = "ctf",
 	.description = "CTF 1.8 and 2 (LTTng, barectf): a trace directory or "
@@ -1565,6 +1695,5 @@ const struct reader ctf_reader = {
 	.grow_end = ctf_grow_end,
 	.grow_free = ctf_grow_free,
 	.grow_save = ctf_grow_save,
-	.grow_costs_same = ctf_grow_costs_same,
 	.grow_load = ctf_grow_load,
 };

@@ -121,6 +121,15 @@ struct loader {
 	uint64_t seq;		/* time of events without a clock */
 	bool stop;		/* --strict and an error was seen */
 	bool goes_on;		/* a reader that goes on (grow_*) */
+	/* a whole read that keeps the state of its walk stopped at
+	 * keep_until (ctf_reader_keep_state): with the calls kept apart,
+	 * those before it are built there (the rest after the walk's end),
+	 * the counts of what the decoding threads took split there too
+	 * (each row: before it, then from it on), and by thread key those
+	 * whose exits had no address (kept from one build to the next) */
+	bool keeps;
+	int64_t keep_until;
+	bool *no_addr_of;
 	uint64_t nevents, npackets, ndiscarded, nlost, nskipped;
 	str_id s_cpu;
 };

@@ -175,6 +175,14 @@ struct ctf_stream_slot {
 	uint64_t nfilled;
 	struct ctf_ck pkt_ck;
 	size_t data_size;
+	/* a whole read that keeps its state (ctf_reader_keep_state): the
+	 * walk's state before its last packet that starts before the time
+	 * it stops at (unsure: a packet without a time), and its packet
+	 * index as it was read, kept when the stream ends */
+	struct ctf_ck cut_ck;
+	bool has_cut, cut_unsure;
+	bool kept_idx;
+	uint64_t kept_nidx, kept_ihash;
 };
 
 /* What a filling thread takes along: its scratch for the raw hook, and
@@ -200,6 +208,11 @@ struct ctf_reader {
 	 * unresumable: something was said or seen that a read going on
 	 * could not say as a whole read would (read again from the start) */
 	bool resumable, unresumable;
+	/* a whole read that keeps the state of its walk stopped at
+	 * keep_until (ctf_reader_keep_state); settled: its workers
+	 * stopped, what they decoded ahead pending (ctf_reader_settle) */
+	bool keep, settled;
+	int64_t keep_until;
 	/* the greatest (time, order) the walk handed out */
 	bool any_out;
 	int64_t max_ns;
@@ -950,6 +963,21 @@ take_back(struct filler *fl, struct ctf_stream_slot *ss)
 	ctf_slots_return(&fl->share, &s->d);
 }
 
+/* A packet opened (it its item) in a whole read that keeps its state:
+ * the state before it is where a read that goes on starts this stream
+ * again, if it starts before the walk stops (or is the first). */
+static void
+keep_cut(const struct ctf_reader *r, struct ctf_stream_slot *ss,
+    const struct ctf_item *it)
+{
+	if (!it->has_ts)
+		ss->cut_unsure = true;
+	else if (!ss->has_cut || it->ns < r->keep_until) {
+		ss->cut_ck = ss->pkt_ck;
+		ss->has_cut = true;
+	}
+}
+
 /* Decodes the stream's next items into bt, until it is full or the
  * stream ends. */
 static void
@@ -985,7 +1013,7 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 	    decoded < 4 * bt->cap) {
 		batch_room(bt);
 		if (!ss->in_packet) {
-			if (r->resumable)
+			if (r->resumable || r->keep)
 				ck_take(ss, bt->first_item + bt->n,
 				    &ss->pkt_ck);
 			int rc = ctf_packet_open(s, msg, sizeof msg, &off);
@@ -998,6 +1026,11 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				ctf_stream_end(s);
 				bt->end = bt->dry = true;
 				break;
+			}
+			if (rc == 0 && r->keep && !ss->has_cut) {
+				/* no packet: read on from its start */
+				ss->cut_ck = ss->pkt_ck;
+				ss->has_cut = true;
 			}
 			if (rc <= 0)
 				ctf_stream_end(s);
@@ -1036,6 +1069,8 @@ fill(struct filler *fl, struct ctf_stream_slot *ss, struct batch *bt)
 				    s->d.clock);
 			} else
 				it->ns = INT64_MIN;
+			if (r->keep)
+				keep_cut(r, ss, it);
 			if (r->hook != NULL && r->hook(r->hook_arg,
 			    fl->scratch, it, 1) == 0)
 				bt->n--;
@@ -1228,7 +1263,7 @@ worker_main(void *arg)
 static struct batch *
 next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 {
-	if (r->resumable) {
+	if (r->resumable || r->settled) {
 		/* decoded ahead, else now */
 		if (ss->pend.len > 0) {
 			struct batch *bt = ss->pend.items[0];
@@ -1289,7 +1324,7 @@ next_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 static void
 give_back(struct ctf_reader *r, struct ctf_stream_slot *ss, struct batch *bt)
 {
-	if (r->resumable) {
+	if (r->resumable || r->settled) {
 		batch_free(bt);
 		return;
 	}
@@ -1371,6 +1406,8 @@ advance_batch(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	return more;
 }
 
+static uint64_t index_hash(const struct ctf_index *ix, size_t n);
+
 /* A stream that has ended gives back what it held: with many streams,
  * what the walk holds is what the streams still going hold. */
 static void
@@ -1379,6 +1416,11 @@ retire(struct ctf_reader *r, struct ctf_stream_slot *ss)
 	if (r->nworkers > 0)
 		pthread_mutex_lock(&r->lock);
 	queue_out(r, ss);
+	if (r->keep && ss->s.idx != NULL) {
+		ss->kept_idx = true;
+		ss->kept_nidx = ss->s.idx->n;
+		ss->kept_ihash = index_hash(ss->s.idx, ss->s.idx->n);
+	}
 	stream_release(ss);
 	ss->retired = true;
 	if (r->nworkers > 0)
@@ -1730,7 +1772,8 @@ ctf_reader_next(struct ctf_reader *r)
 		ss = heap_pop(r);
 	}
 	r->last = ss;
-	if (r->resumable && (!r->any_out || ss->head_ns > r->max_ns ||
+	if ((r->resumable || r->keep) && (!r->any_out ||
+	    ss->head_ns > r->max_ns ||
 	    (ss->head_ns == r->max_ns && ss->order > r->max_order))) {
 		r->any_out = true;
 		r->max_ns = ss->head_ns;
@@ -1760,6 +1803,41 @@ void
 ctf_reader_stop(struct ctf_reader *r)
 {
 	stop_workers(r);
+}
+
+void
+ctf_reader_keep_state(struct ctf_reader *r, int64_t until)
+{
+	if (r->resumable || r->started)
+		return;
+	r->keep = true;
+	r->keep_until = until;
+}
+
+void
+ctf_reader_settle(struct ctf_reader *r)
+{
+	stop_workers(r);
+	/* the batches they decoded ahead, in order, before what the
+	 * caller decodes itself from now on (next_batch, ctf_reader_tail) */
+	for (size_t i = 0; i < r->nstreams; i++) {
+		struct ctf_stream_slot *ss = r->streams[i];
+		for (size_t k = 0; k < ss->nready; k++)
+			VEC_PUSH(&ss->pend,
+			    ss->ring[(ss->ready_head + k) % NBATCH]);
+		ss->nready = 0;
+	}
+	r->settled = true;
+}
+
+void
+ctf_reader_note_out(struct ctf_reader *r, int64_t ns)
+{
+	if (!r->any_out || ns > r->max_ns) {
+		r->any_out = true;
+		r->max_ns = ns;
+		r->max_order = UINT64_MAX;
+	}
 }
 
 void
@@ -2429,7 +2507,10 @@ ctf_reader_set_diag(struct ctf_reader *r, ctf_diag_fn dfn, void *arg)
 	r->arg = arg;
 }
 
-enum { SAVED_RETIRED, SAVED_PARKED, SAVED_HELD };
+/* SAVED_FROM: a whole read's stream (ctf_reader_keep_state), decoded
+ * again from the state before a packet up to its first item at or after
+ * the time its walk stopped at. */
+enum { SAVED_RETIRED, SAVED_PARKED, SAVED_HELD, SAVED_FROM };
 
 static void
 ck_write(struct blob *w, const struct ctf_ck *c)
@@ -2490,7 +2571,7 @@ head_ck(const struct ctf_stream_slot *ss, uint64_t head)
 bool
 ctf_reader_save_meta(const struct ctf_reader *r, struct blob *w)
 {
-	if (!r->resumable || r->unresumable || !r->started ||
+	if (!(r->resumable || r->settled) || r->unresumable || !r->started ||
 	    r->last != NULL || r->nworkers > 0 || ctf_reader_clamps(r) > 0)
 		return false;
 	for (size_t i = 0; i < r->ntraces; i++)
@@ -2525,7 +2606,22 @@ ctf_reader_save(const struct ctf_reader *r, struct blob *w)
 		    SAVED_PARKED : SAVED_HELD;
 		struct ctf_ck ck;
 		uint64_t head = 0;
-		if (st == SAVED_PARKED) {
+		bool has_idx = s->idx != NULL;
+		uint64_t nidx = has_idx ? s->idx->n : 0;
+		uint64_t ihash = has_idx ? index_hash(s->idx, s->idx->n) : 0;
+		if (r->keep) {
+			/* times that went back: what comes before the
+			 * stop cannot be told by its time */
+			if (!ss->has_cut || ss->cut_unsure || s->ts_back > 0)
+				return false;
+			if (ss->retired) {
+				has_idx = ss->kept_idx;
+				nidx = ss->kept_nidx;
+				ihash = ss->kept_ihash;
+			}
+			st = SAVED_FROM;
+			ck = ss->cut_ck;
+		} else if (st == SAVED_PARKED) {
 			if (ss->in_packet || ss->cur != NULL)
 				return false;
 			ck_take(ss, ss->nfilled, &ck);
@@ -2551,12 +2647,14 @@ ctf_reader_save(const struct ctf_reader *r, struct blob *w)
 		blob_u64(w, ss->last_class);
 		if (st == SAVED_RETIRED)
 			continue;
-		blob_u8(w, s->idx != NULL);
-		blob_u64(w, s->idx != NULL ? s->idx->n : 0);
-		blob_u64(w, s->idx != NULL ? index_hash(s->idx, s->idx->n) : 0);
+		blob_u8(w, has_idx);
+		blob_u64(w, nidx);
+		blob_u64(w, ihash);
 		ck_write(w, &ck);
 		if (st == SAVED_HELD)
 			blob_u64(w, head);
+		if (st == SAVED_FROM)
+			blob_i64(w, r->keep_until);
 	}
 	return true;
 }
@@ -2627,6 +2725,30 @@ replay(struct ctf_reader *r, struct ctf_stream_slot *ss, uint64_t head)
 			return true;
 		if (at > head)
 			return false;
+	}
+}
+
+/* Decodes a whole read's stream again from the state before a packet up
+ * to its first item at or after `from`, saying nothing: its walk stopped
+ * there, what came before was walked (ctf_reader_keep_state). *held:
+ * there is one; else the stream read all it holds now, at a packet's end
+ * (false when it ended otherwise). */
+static bool
+replay_from(struct ctf_reader *r, struct ctf_stream_slot *ss, int64_t from,
+    bool *held)
+{
+	ss->in_packet = ss->ended = ss->dry = false;
+	for (;;) {
+		if (!advance(r, ss)) {
+			*held = false;
+			return ss->dry;
+		}
+		/* a stream's items come in time order (one that went back
+		 * keeps no state) */
+		if (ss->head_ns >= from) {
+			*held = true;
+			return true;
+		}
 	}
 }
 
@@ -2717,13 +2839,13 @@ ctf_reader_restore(struct ctf_reader *r, struct blob_in *in)
 		state[i] = blob_get_u8(in);
 		ok = !in->bad && path != NULL && strcmp(path, ss->s.path) == 0 &&
 		    ti == (uint32_t)ss->s.trace->index &&
-		    state[i] <= SAVED_HELD &&
+		    state[i] <= SAVED_FROM &&
 		    restore_files(r, ss, in, state[i]);
 		free(path);
 		if (!ok || state[i] == SAVED_RETIRED)
 			continue;
 		ck_read(in, &cks[i]);
-		if (state[i] == SAVED_HELD)
+		if (state[i] == SAVED_HELD || state[i] == SAVED_FROM)
 			heads[i] = blob_get_u64(in);
 		ok = !in->bad;
 	}
@@ -2742,6 +2864,16 @@ ctf_reader_restore(struct ctf_reader *r, struct blob_in *in)
 			ok = ck_put(ss, &cks[i]);
 			ss->ended = ss->dry = ss->parked = true;
 			break;
+		case SAVED_FROM: {
+			bool held = false;
+			ok = ck_put(ss, &cks[i]) && replay_from(r, ss,
+			    (int64_t)heads[i], &held);
+			if (ok && held)
+				heap_push(r, ss);
+			else if (ok)
+				stream_done(r, ss);
+			break;
+		}
 		default:
 			ok = ck_put(ss, &cks[i]) && cks[i].item <= heads[i] &&
 			    replay(r, ss, heads[i]);

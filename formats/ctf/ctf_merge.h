@@ -79,6 +79,23 @@ void ctf_reader_tail(struct ctf_reader *r,
 /* Stops the workers (they finish the batch they are filling): nothing is
  * decoded, nor the raw hook called, after it returns. */
 void ctf_reader_stop(struct ctf_reader *r);
+/* A whole read (its streams decoded on other threads, the raw hook
+ * taking what it takes) that can keep the state of its walk stopped at
+ * until (ctf_reader_next_before; INT64_MAX: its end) for a later read
+ * that goes on from there (ctf_reader_save, then a resumable reader's
+ * ctf_reader_restore): each stream's walk state before its last packet
+ * that starts before until is kept as it is decoded, and the read that
+ * goes on decodes that packet again from there, up to its first item at
+ * or after until. Before ctf_reader_start. */
+void ctf_reader_keep_state(struct ctf_reader *r, int64_t until);
+/* Once that walk stopped at until: the workers stopped, what they
+ * decoded ahead pending for the rest of the walk (ctf_reader_tail). The
+ * state may then be saved. */
+void ctf_reader_settle(struct ctf_reader *r);
+/* Something the walk did not hand out but its caller took (the raw
+ * hook's calls) came at ns: what a read going on takes must not come
+ * before it (ctf_reader_grow). */
+void ctf_reader_note_out(struct ctf_reader *r, int64_t ns);
 /* Is there a trace (a `metadata` file) in this directory or below? */
 bool ctf_dir_has_trace(const char *path);
 /* What the reader's user makes of raw events (ctf_item.u.picked) or a

@@ -75,8 +75,10 @@ ctf_grow_save(void *state, struct blob *w)
 		return false;
 	const struct loader *L = g->L;
 	/* the calls kept apart wait in memory for the walk's end, which
-	 * a growing load never reaches: they are not kept so */
-	if (L->calls != NULL)
+	 * a growing load never reaches: they are not kept so; a whole read
+	 * that keeps its state built those before its stop, and what it
+	 * keeps is a walk's there */
+	if (L->calls != NULL && !L->keeps)
 		return false;
 	blob_u32(w, CTF_SAVE_VERSION);
 	if (!ctf_reader_save_meta(L->r, w))

@@ -5,9 +5,9 @@
 # while ttv is not running, and opened again. Each time the index is
 # said to be extended, with one line on stderr, and every answer equals
 # --no-index's on the trace as it is then; opened once more, the index is
-# used. A trace changed otherwise is rebuilt; a trace whose end is not a
-# whole record, or one its reader reads faster whole (a CTF trace that
-# fits in memory), keeps no state and is rebuilt once it grows. The traces
+# used, and --follow starts from its state. A trace changed otherwise is
+# rebuilt; a trace whose end is not a whole record keeps no state and is
+# rebuilt once it grows. The traces
 # come from the project's writers (cpgen, fxtgen, ctfgen).
 set -u
 : "${TTV:?}" "${TTV_BUILDDIR:?}"
@@ -215,25 +215,36 @@ part() {
 		    head -c $(( (to - from) * es )) >>"$tmp/ctf/index/$ch.idx"
 	done
 }
-mkdir -p "$tmp/ctf/index"
-cp "$tmp/ctf.full/metadata" "$tmp/ctf/metadata"
-part 1
-# A whole read keeps the calls apart per stream, faster than a read
-# that goes on: the state is kept where memory is short for the model
-# (TTV_INDEX_STORE: as if it were), where a whole read walks them too.
-opened "ctf in memory" "$tmp/ctf" built
-part 2
-opened "ctf in memory, grown" "$tmp/ctf" rebuilt
-rm -rf "$tmp/ctf" "$cache"
-mkdir -p "$tmp/ctf/index"
-cp "$tmp/ctf.full/metadata" "$tmp/ctf/metadata"
-part 1
+# ctf_grows NAME: the CTF directory indexed at its first third, then
+# grown by the others.
+ctf_grows() {
+	rm -rf "$tmp/ctf" "$cache"
+	mkdir -p "$tmp/ctf/index"
+	cp "$tmp/ctf.full/metadata" "$tmp/ctf/metadata"
+	part 1
+	grows "$1" "$tmp/ctf" 'part 2' 'part 3'
+	for f in "$tmp/ctf.full"/chan_* "$tmp/ctf.full"/index/*; do
+		cmp -s "$f" "$tmp/ctf/${f#"$tmp/ctf.full/"}" ||
+		    fail "$1: $f not whole"
+	done
+}
+# A whole read in memory: its calls kept apart per stream, its walk
+# stopped at the horizon, the state kept there; its streams decoded by
+# worker threads (TTV_CTF_PIPE_MIN=0: as on a big trace) and in batches
+# of a few events (TTV_CTF_BATCH), so that the stop finds batches
+# decoded ahead and calls kept after it.
+ctf_grows "ctf in memory"
+TTV_CTF_PIPE_MIN=0 TTV_CTF_BATCH=7
+export TTV_CTF_PIPE_MIN TTV_CTF_BATCH
+ctf_grows "ctf on worker threads"
+unset TTV_CTF_PIPE_MIN
+TTV_CTF_BATCH=3
+ctf_grows "ctf in small batches"
+unset TTV_CTF_BATCH
+# Where memory is short for the model (TTV_INDEX_STORE: as if it were),
+# a read that goes on, its calls walked.
 export TTV_INDEX_STORE=1
-grows ctf "$tmp/ctf" 'part 2' 'part 3'
-for f in "$tmp/ctf.full"/chan_* "$tmp/ctf.full"/index/*; do
-	cmp -s "$f" "$tmp/ctf/${f#"$tmp/ctf.full/"}" ||
-	    fail "ctf: $f not whole"
-done
+ctf_grows ctf
 # a stream that starts late, its first packets earlier than what the
 # others' read ones ended with: what was read changes, rebuilt
 rm -rf "$tmp/ctf" "$cache"

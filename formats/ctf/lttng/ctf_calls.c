@@ -216,6 +216,8 @@ struct build_job {
 	struct ctf_run **runs_of;
 	uint32_t *order;	/* thread keys, largest first */
 	uint32_t next;		/* the next of order to take (atomic) */
+	int64_t until;		/* calls from this time on wait */
+	bool *no_addr_of;	/* by thread key, or NULL */
 };
 
 /* Calls on their way to the builder, given in batches (builder_calls). */
@@ -229,7 +231,8 @@ struct call_batch {
 static void
 flush(const struct build_job *j, uint32_t track, struct call_batch *cb)
 {
-	builder_calls(j->b, track, cb->c, cb->n);
+	if (cb->n > 0)
+		builder_calls(j->b, track, cb->c, cb->n);
 	cb->n = 0;
 }
 
@@ -262,14 +265,65 @@ apply(const struct build_job *j, uint32_t track, const struct cursor *k,
 		flush(j, track, cb);
 }
 
-/* The rest of one run, the current call first. */
-static void
+/* The rest of one run before the job's time, the current call first:
+ * false when it stopped at a call from that time on. */
+static bool
 apply_run(const struct build_job *j, uint32_t track, struct cursor *k,
     struct call_batch *cb)
 {
-	do
+	do {
+		if (k->ns >= j->until)
+			return false;
 		apply(j, track, k, cb);
-	while (cursor_next(k));
+	} while (cursor_next(k));
+	return true;
+}
+
+/* A run's cursor left at its current call (pending: not built yet), for
+ * the next build. */
+static void
+cursor_keep(struct cursor *k, bool pending)
+{
+	struct ctf_run *r = k->r;
+	r->stopped = true;
+	r->at_pending = pending;
+	r->at_chunk = k->chunk;
+	r->at_off = (uint32_t)(k->rp - r->chunks[k->chunk]);
+	r->at_used = r->n - k->left;
+	r->at_ns = k->ns;
+	r->at_fk = k->fk;
+}
+
+/* A run whose calls were all built: given back, unless the build stopped
+ * at a time (calls may still come to it, for the next build). */
+static void
+run_built(const struct build_job *j, struct cursor *k)
+{
+	if (j->until != INT64_MAX) {
+		cursor_keep(k, false);
+		return;
+	}
+	k->r->built = true;
+	k->r->stopped = false;
+	run_free(k->r);
+}
+
+/* A run's cursor at its current call: where the last build stopped, or
+ * its first call; false when it has none left. */
+static bool
+cursor_start(struct ctf_run *r, struct cursor *k)
+{
+	if (r->built)
+		return false;
+	if (!r->stopped) {
+		*k = (struct cursor){ .r = r, .left = r->n, .ns = r->first_ns };
+		return cursor_next(k);
+	}
+	*k = (struct cursor){ .r = r, .chunk = r->at_chunk,
+	    .rp = r->chunks[r->at_chunk] + r->at_off,
+	    .rend = r->chunks[r->at_chunk] + chunk_len(r, r->at_chunk),
+	    .left = r->n - r->at_used, .ns = r->at_ns, .fk = r->at_fk };
+	return r->at_pending || cursor_next(k);
 }
 
 /* Is the call at cursor a before the one at b (ties: the stream read
@@ -313,16 +367,22 @@ merge_many(const struct build_job *j, uint32_t track, struct cursor *ks,
 	uint32_t n = live;
 	while (n > 1) {
 		struct cursor *k = &ks[h[0]];
+		if (k->ns >= j->until)
+			break;
 		apply(j, track, k, cb);
 		if (!cursor_next(k)) {
 			/* what is built is given back */
-			run_free(k->r);
+			run_built(j, k);
 			h[0] = h[--n];
 		}
 		sift_down(ks, h, n, 0);
 	}
-	apply_run(j, track, &ks[h[0]], cb);
-	run_free(ks[h[0]].r);
+	if (n == 1 && apply_run(j, track, &ks[h[0]], cb)) {
+		run_built(j, &ks[h[0]]);
+		n = 0;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		cursor_keep(&ks[h[i]], true);
 	free(h);
 }
 
@@ -335,15 +395,19 @@ build_thread(const struct build_job *j, uint32_t tkey)
 	struct cursor one[8], *ks = nr <= 8 ? one :
 	    xcalloc(nr, sizeof *ks);
 	uint32_t live = 0;
+	bool any = false;
 	for (uint32_t i = 0; i < nr; i++) {
-		struct cursor k = { .r = runs[i], .left = runs[i]->n,
-		    .ns = runs[i]->first_ns };
-		if (cursor_next(&k))
+		struct cursor k;
+		if (cursor_start(runs[i], &k)) {
+			any |= k.ns < j->until;
 			ks[live++] = k;
+		}
 	}
 	struct call_batch cb;
 	cb.n = 0;
-	cb.no_addr = false;
+	cb.no_addr = j->no_addr_of != NULL && j->no_addr_of[tkey];
+	if (!any)
+		live = 0;	/* nothing yet: the cursors stay where they are */
 	if (live > 8) {
 		merge_many(j, track, ks, live, &cb);
 		live = 0;
@@ -357,22 +421,32 @@ build_thread(const struct build_job *j, uint32_t tkey)
 				m = i;
 		/* a thread seen in one stream, or its last: no choice left */
 		if (live == 1) {
-			apply_run(j, track, &ks[0], &cb);
-			run_free(ks[0].r);
+			if (apply_run(j, track, &ks[0], &cb))
+				run_built(j, &ks[0]);
+			else
+				cursor_keep(&ks[0], true);
 			break;
 		}
 		struct cursor *k = &ks[m];
+		if (k->ns >= j->until) {
+			for (uint32_t i = 0; i < live; i++)
+				cursor_keep(&ks[i], true);
+			break;
+		}
 		apply(j, track, k, &cb);
 		if (!cursor_next(k)) {
 			/* what is built is given back; the others keep their
 			 * stream order */
-			run_free(k->r);
+			run_built(j, k);
 			memmove(&ks[m], &ks[m + 1],
 			    (live - m - 1) * sizeof *ks);
 			live--;
 		}
 	}
-	flush(j, track, &cb);
+	if (any)
+		flush(j, track, &cb);
+	if (j->no_addr_of != NULL)
+		j->no_addr_of[tkey] = cb.no_addr;
 	if (ks != one)
 		free(ks);
 }
@@ -393,14 +467,37 @@ build_main(void *arg)
 }
 
 void
+ctf_calls_each_run(const struct ctf_calls *c,
+    void (*fn)(void *arg, size_t si, uint32_t tkey, int64_t first_ns,
+    int64_t last_ns), void *arg)
+{
+	for (size_t i = 0; i < c->nstreams; i++)
+		for (size_t k = 0; k < c->streams[i].nruns; k++) {
+			const struct ctf_run *r = c->streams[i].runs[k];
+			if (r->n > 0)
+				fn(arg, i, r->tkey, r->first_ns, r->last_ns);
+		}
+}
+
+void
 ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
     const uint32_t *track_of, const func_id *func_of)
+{
+	ctf_calls_build_until(c, b, origin, track_of, func_of, INT64_MAX,
+	    NULL);
+}
+
+void
+ctf_calls_build_until(struct ctf_calls *c, struct builder *b,
+    int64_t origin, const uint32_t *track_of, const func_id *func_of,
+    int64_t until, bool *no_addr_of)
 {
 	uint32_t n = ctf_calls_nthreads(c);
 	if (n == 0)
 		return;
 	struct build_job j = { .c = c, .b = b, .origin = origin,
-	    .track_of = track_of, .func_of = func_of };
+	    .track_of = track_of, .func_of = func_of, .until = until,
+	    .no_addr_of = no_addr_of };
 	j.first = xcalloc((size_t)n + 1, sizeof *j.first);
 	uint64_t *size = xcalloc(n, sizeof *size);
 	size_t total = 0;

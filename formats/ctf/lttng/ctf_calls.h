@@ -64,6 +64,14 @@ struct ctf_run {
 	uint32_t *wp, *wend;	/* where the next word goes, the chunk's end */
 	int64_t first_ns, last_ns;
 	uint64_t n;		/* words */
+	/* a build stopped at a time (ctf_calls_build_until): where the
+	 * next goes on (the run may have grown since), words used, and the
+	 * call it stopped at, read already (pending) or built */
+	bool built, stopped, at_pending;
+	uint32_t at_chunk, at_off;
+	uint64_t at_used;
+	int64_t at_ns;
+	uint32_t at_fk;
 };
 
 struct ctf_calls *ctf_calls_new(size_t nstreams);
@@ -133,5 +141,19 @@ uint32_t ctf_calls_nthreads(const struct ctf_calls *c);
  * kept is freed as it is built. */
 void ctf_calls_build(struct ctf_calls *c, struct builder *b, int64_t origin,
     const uint32_t *track_of, const func_id *func_of);
+/* The same for the calls before until only (a walk stopped there, whose
+ * state is kept to be read on from): a later build goes on with those
+ * at or after it. no_addr_of (by thread key, may be NULL) tells, and
+ * keeps from one build to the next, the threads whose exits were met
+ * without an address. A thread with no call before until is left
+ * alone: its track need not be made yet. */
+void ctf_calls_build_until(struct ctf_calls *c, struct builder *b,
+    int64_t origin, const uint32_t *track_of, const func_id *func_of,
+    int64_t until, bool *no_addr_of);
+/* Each (stream si, thread key) that carried calls, with the time of its
+ * first and last: fn(arg, si, tkey, first_ns, last_ns). */
+void ctf_calls_each_run(const struct ctf_calls *c,
+    void (*fn)(void *arg, size_t si, uint32_t tkey, int64_t first_ns,
+    int64_t last_ns), void *arg);
 
 #endif

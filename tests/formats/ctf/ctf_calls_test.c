@@ -6,7 +6,8 @@
  * records) and a clock going back, function keys past 10 and 16 bits, a thread's
  * calls in two streams merged in time order (ties to the first stream),
  * exits that match an outer call, exits without an address, and lost
- * events ending open calls.
+ * events ending open calls; and calls built in two steps, stopped at a
+ * time and gone on from there.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -255,6 +256,117 @@ test_many(void **state)
 	done(&f, t);
 }
 
+/* Calls of 4 threads spread over 10 streams (a thread in more than 8
+ * merged by a heap), nested, with exits without an address and losses,
+ * in time order: ops[i] at time ops[i].ns, the same for a given seed. */
+struct op {
+	int64_t ns;
+	size_t si;
+	int k;			/* thread key, -1: a loss in stream si */
+	enum ctf_call_kind kind;
+	uint32_t fk;
+};
+#define NOPS 20000
+
+static void
+random_calls(struct op *ops, uint64_t x)
+{
+	int64_t now = 0;
+	int depth[4] = { 0, 0, 0, 0 };
+	for (uint32_t i = 0; i < NOPS; i++) {
+		x = x * 6364136223846793005u + 1442695040888963407u;
+		int k = (int)(x >> 62);
+		now += (int64_t)(x >> 40) % 100 + ((x >> 20) & 1);
+		struct op o = { now, (size_t)(x >> 33) % 10, k, CALL_ENTRY,
+		    (uint32_t)(x >> 21) % 40 };
+		unsigned what = (unsigned)(x >> 50) % 16;
+		if (what == 0) {
+			o.k = -1;
+		} else if (depth[k] > 0 && what < 7) {
+			o.kind = k == 3 ? CALL_EXIT_ANY : CALL_EXIT;
+			depth[k]--;
+		} else {
+			depth[k]++;
+		}
+		ops[i] = o;
+	}
+}
+
+static void
+add_ops(struct fixture *f, const struct op *ops, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++) {
+		if (ops[i].k < 0)
+			ctf_calls_resync(f->c, ops[i].si, ops[i].ns);
+		else
+			ctf_calls_add(f->c, ops[i].si, (uint32_t)ops[i].k,
+			    ops[i].ns, ops[i].kind, ops[i].fk);
+	}
+	ctf_calls_fence();
+}
+
+/* Built in two steps, stopped at a time and gone on from there (a walk
+ * whose state is kept at its horizon, ctf.c), the calls make the model
+ * one build makes, at any time (before them all, among them, after),
+ * with the calls decoded after the first step (all from its time on)
+ * added between the two. */
+static void
+test_two_builds(void **state)
+{
+	(void)state;
+	static struct op ops[NOPS];
+	random_calls(ops, 99);
+	const int64_t untils[] = { INT64_MIN, 0, 1, 977, 50000, 263000,
+	    400000, INT64_MAX };
+	for (size_t u = 0; u < sizeof untils / sizeof *untils; u++) {
+		int64_t until = untils[u];
+		/* the calls there before the first step: those before its
+		 * time and some after */
+		size_t cut = 0;
+		while (cut < NOPS && ops[cut].ns < until)
+			cut++;
+		cut += (NOPS - cut) / 3;
+		struct fixture one, two;
+		setup(&one, 10);
+		setup(&two, 10);
+		add_ops(&one, ops, 0, NOPS);
+		struct trace *want = build(&one, 0);
+		bool no_addr[4] = { false, false, false, false };
+		add_ops(&two, ops, 0, cut);
+		ctf_calls_build_until(two.c, two.b, 0, two.track_of,
+		    two.func_of, until, no_addr);
+		add_ops(&two, ops, cut, NOPS);
+		ctf_calls_build_until(two.c, two.b, 0, two.track_of,
+		    two.func_of, INT64_MAX, no_addr);
+		assert_true(no_addr[3]);
+		assert_false(no_addr[0]);
+		ctf_calls_free(two.c);
+		struct trace *got = builder_finish(two.b);
+		for (int k = 0; k < 4; k++) {
+			const struct track *a = &want->tracks[one.track_of[k]];
+			const struct track *b = &got->tracks[two.track_of[k]];
+			assert_int_equal(a->ndepth, b->ndepth);
+			for (uint32_t d = 0; d < a->ndepth; d++) {
+				assert_int_equal(a->depth[d].len,
+				    b->depth[d].len);
+				for (size_t i = 0; i < a->depth[d].len; i++) {
+					const struct slice *p =
+					    &a->depth[d].slices[i];
+					const struct slice *q =
+					    &b->depth[d].slices[i];
+					assert_int_equal(p->start, q->start);
+					assert_int_equal(p->func, q->func);
+					assert_int_equal(p->flags, q->flags);
+					assert_int_equal(dur_at(want, &one, k,
+					    d, i), dur_at(got, &two, k, d, i));
+				}
+			}
+		}
+		done(&one, want);
+		done(&two, got);
+	}
+}
+
 int
 main(void)
 {
@@ -264,6 +376,7 @@ main(void)
 		cmocka_unit_test(test_two_streams),
 		cmocka_unit_test(test_unwind_and_resync),
 		cmocka_unit_test(test_many),
+		cmocka_unit_test(test_two_builds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
