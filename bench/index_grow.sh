@@ -181,7 +181,7 @@ bench_trace() {
 	done
 	fidx=$(median <"$dir/fidx") fno=$(median <"$dir/fno")
 	ratio=$(awk -v a="$fno" -v b="$fidx" 'BEGIN {
-	    printf "%.1f", b > 0 ? a / b : 0 }')
+	    printf "%.1f", (b > 0 ? a / b : 0) }')
 	echo "  --follow, first read done: ${fidx}s from the index's" \
 	    "state, ${fno}s whole (${ratio} x)"
 	awk -v nw="$(col 1 "$dir/no")" -v nc="$(col 2 "$dir/no")" \
