@@ -131,7 +131,8 @@ read_from(const char *path, const struct reader *r,
 	}
 	struct blob wb = { 0 }, wr = { 0 };
 	bool kept = r->grow_save(state, &wr);
-	uint64_t mark = builder_save(s->b, &wb);
+	/* nothing to keep without the reader's part */
+	uint64_t mark = kept ? builder_save(s->b, &wb) : 0;
 	/* the end of the read into the builder itself: nothing goes on
 	 * after it in this run */
 	int rc = r->grow_end(state, &ctx);

@@ -18,7 +18,9 @@
  * state kept; and made again only at the next read, once the directory
  * grew, as a later run that finds it in the trace's index does. A saved
  * state cut short or with a byte flipped gives NULL or a state that
- * reads on.
+ * reads on. A whole read (an index's: its streams decoded on worker
+ * threads, its calls kept apart) keeps the state of its walk stopped at
+ * the horizon, which a later run goes on from the same way.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -712,6 +714,15 @@ main(void)
 	};
 	rc |= cmocka_run_group_tests_name("whole reads made again after it "
 	    "grew", on_later_whole, later_whole_on, NULL);
+	/* and with the whole reads' streams decoded by worker threads, in
+	 * small batches: what they decoded ahead of the horizon is kept
+	 * for the rest of the walk */
+	setenv("TTV_CTF_PIPE_MIN", "0", 1);
+	setenv("TTV_CTF_BATCH", "5", 1);
+	rc |= cmocka_run_group_tests_name("whole reads on worker threads "
+	    "made again after it grew", on_later_whole, later_whole_on, NULL);
+	unsetenv("TTV_CTF_PIPE_MIN");
+	unsetenv("TTV_CTF_BATCH");
 	char cmd[400];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
 	if (system(cmd) != 0)
