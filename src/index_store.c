@@ -496,9 +496,18 @@ index_store_array(struct index_store *s, size_t elem, const void *init,
 {
 	struct store_array *a = new_array(s, elem, bytes * 4 > RESERVE_MIN ?
 	    bytes * 4 : RESERVE_MIN);
-	store_array_grow(a, bytes);
-	if (bytes > 0)
-		memcpy(a->va, init, bytes);
+	/* a chunk at a time, each filled before the next is made (which
+	 * writes it to the file): grown whole first, the full chunks would
+	 * go to the file empty and their bytes then be copied into its
+	 * pages through faults */
+	const char *src = init;
+	size_t done = 0;
+	while (done < bytes) {
+		size_t cap = store_array_grow(a, done + 1);
+		size_t n = (cap < bytes ? cap : bytes) - done;
+		memcpy(a->va + done, src + done, n);
+		done += n;
+	}
 	return a;
 }
 
