@@ -8,11 +8,12 @@
  * thread, how far it has been told).
  *
  * An input whose reader can go on from where it stopped (a CoreProfiler
- * TraceLog, an FXT file, a CTF directory or a live session's mirror:
- * load_grow.h) is read as it grows: each read reads what was appended,
- * and makes the trace from a copy of the builder, which maps what the
- * builder wrote to its file. An XRay directory's
- * logs are read whole, each once it is complete. The follower reads
+ * TraceLog, an XRay basic-mode log, an FXT file, a CTF directory or a
+ * live session's mirror: load_grow.h) is read as it grows: each read
+ * reads what was appended, and makes the trace from a copy of the
+ * builder, which maps what the builder wrote to its file. An XRay FDR
+ * log is read whole at each change; an XRay directory's logs are read
+ * whole, each once it is complete. The follower reads
  * again only when the input changed.
  */
 #ifndef TTV_FOLLOW_H

@@ -1,8 +1,10 @@
 /* Opening a trace: probe, map, read, build (see load.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "index_store.h"
 #include "live.h"
@@ -54,6 +56,25 @@ load_probe(const char *path)
 	const struct reader *r = probe(path, &m, false);
 	mapfile_close(&m);
 	return r;
+}
+
+bool
+load_file_grows(const struct reader *r, const char *path)
+{
+	struct stat st;
+	if (r->grows == NULL)
+		return true;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return false;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	unsigned char head[64];
+	ssize_t n = read(fd, head, sizeof head);
+	close(fd);
+	/* a head not written yet: too soon to tell, read whole until it
+	 * is */
+	return n > 0 && r->grows(head, (size_t)n);
 }
 
 struct trace *

@@ -33,5 +33,8 @@ struct trace *load_result(struct trace *t, const struct reader *r, int rc,
 const struct reader *load_reader_named(const char *name);
 /* The reader for a path, by probing (NULL if none recognises it). */
 const struct reader *load_probe(const char *path);
+/* Whether the file at path may be read as it grows by r (reader.h,
+ * grows): r's kind of file, as its head says. */
+bool load_file_grows(const struct reader *r, const char *path);
 
 #endif

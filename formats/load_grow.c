@@ -47,7 +47,8 @@ load_grow_reader(const char *path, const char *force_format)
 	struct stat st;
 	bool dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 	return r != NULL && r->grow_begin != NULL &&
-	    (r->complete != NULL || dir) ? r : NULL;
+	    (dir ? true : r->complete != NULL && load_file_grows(r, path)) ?
+	    r : NULL;
 }
 
 struct load_grow *

@@ -24,8 +24,9 @@ load_resume_reader(const char *path, const char *force_format)
 	if (r == NULL || r->grow_begin == NULL || r->grow_save == NULL ||
 	    stat(path, &st) != 0)
 		return NULL;
-	/* a file: the reader must tell its whole records */
-	return S_ISDIR(st.st_mode) || r->complete != NULL ? r : NULL;
+	/* a file: the reader must tell its whole records, and read it so */
+	return S_ISDIR(st.st_mode) || (r->complete != NULL &&
+	    load_file_grows(r, path)) ? r : NULL;
 }
 
 /* What a read goes on with: a builder, the reader's state (NULL: begun

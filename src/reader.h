@@ -92,6 +92,10 @@ struct reader {
 	 * first len bytes are whole records, which is what load() is then
 	 * given. NULL: the reader takes what is there as it is. */
 	size_t (*complete)(const unsigned char *data, size_t len);
+	/* Whether a file beginning with head (its first len bytes, at
+	 * most 64) may be read as it grows (grow_*): a format with kinds
+	 * written whole (XRay's FDR logs). NULL: every file may. */
+	bool (*grows)(const unsigned char *head, size_t len);
 	/* A file being written, read as it grows (--follow) instead of
 	 * whole each time: grow_begin starts a load that goes on (its state
 	 * is handed back to the others); grow_feed reads ctx->file's whole

@@ -363,17 +363,21 @@ xray_probe(const char *path, const unsigned char *head, size_t len,
 	return score;
 }
 
+/* The tick -> ns conversion of x->freq; said into the builder unless
+ * quiet (a state made again: said by the first read). */
 static void
-setup_time(struct xray *x)
+setup_time(struct xray *x, bool quiet)
 {
 	uint64_t f = x->freq;
 
 	if (f == 0) {
-		builder_note(x->b, DIAG_WARNING, "cycle_frequency is 0 "
-		    "(unknown): times are raw ticks, shown as ns");
+		if (!quiet) {
+			builder_note(x->b, DIAG_WARNING, "cycle_frequency is 0 "
+			    "(unknown): times are raw ticks, shown as ns");
+			builder_set_tick_rate(x->b, 0);
+		}
 		x->mul = 1;
 		x->shift = 0;
-		builder_set_tick_rate(x->b, 0);
 		return;
 	}
 	/* The largest shift (at most 64) that keeps the multiplier in 64
@@ -385,7 +389,8 @@ setup_time(struct xray *x)
 		s--;
 	x->shift = s;
 	x->mul = (uint64_t)(((unsigned __int128)1000000000u << s) / f);
-	builder_set_tick_rate(x->b, (double)f);
+	if (!quiet)
+		builder_set_tick_rate(x->b, (double)f);
 }
 
 void
@@ -407,7 +412,7 @@ xray_time_base(struct xray *x, uint64_t first)
 }
 
 static void
-load_map(struct xray *x)
+load_map(struct xray *x, bool quiet)
 {
 	const char *given = x->ctx->opts ? x->ctx->opts->instr_map : NULL;
 	char *found = NULL;
@@ -420,13 +425,16 @@ load_map(struct xray *x)
 		return;
 	x->map = xray_instrmap_load(path, &err);
 	if (x->map == NULL) {
-		builder_note(x->b, DIAG_WARNING, "instrumentation map %s: %s; "
-		    "functions are shown by id", path, err ? err : "unreadable");
+		if (!quiet)
+			builder_note(x->b, DIAG_WARNING, "instrumentation map "
+			    "%s: %s; functions are shown by id", path,
+			    err ? err : "unreadable");
 	} else {
-		builder_meta(x->b, "instr_map", path);
 		x->map_path = xstrdup(path);
 		size_t n = xray_instrmap_nwarnings(x->map);
-		for (size_t i = 0; i < n; i++)
+		if (!quiet)
+			builder_meta(x->b, "instr_map", path);
+		for (size_t i = 0; i < n && !quiet; i++)
 			builder_note(x->b, DIAG_WARNING, "instrumentation map "
 			    "%s: %s", path, xray_instrmap_warning(x->map, i));
 	}
@@ -434,91 +442,126 @@ load_map(struct xray *x)
 	free(found);
 }
 
-static int
-xray_load(struct load_ctx *ctx)
+int
+xray_open(struct xray *x, struct load_ctx *ctx, bool quiet)
 {
-	struct xray x;
 	char buf[64];
-	int rc;
 
-	memset(&x, 0, sizeof x);
-	x.ctx = ctx;
-	x.b = ctx->b;
+	memset(x, 0, sizeof *x);
+	x->ctx = ctx;
+	x->b = ctx->b;
 	if (ctx->file == NULL) {
 		builder_note(ctx->b, DIAG_ERROR, "not an XRay log (a directory)");
 		return -1;
 	}
-	x.data = ctx->file->data;
-	x.size = ctx->file->size;
-	if (x.size < 32 || x.data == NULL) {
+	x->data = ctx->file->data;
+	x->size = ctx->file->size;
+	if (x->size < 32 || x->data == NULL) {
 		builder_error(ctx->b, 0, "file of %zu bytes is shorter than the "
-		    "32-byte XRay header", x.size);
+		    "32-byte XRay header", x->size);
 		return -1;
 	}
-	if (!header_order(x.data, &x.be)) {
+	if (!header_order(x->data, &x->be)) {
 		builder_error(ctx->b, 0, "not an XRay log: version %u, type %u",
-		    (unsigned)(x.data[0] | x.data[1] << 8),
-		    (unsigned)(x.data[2] | x.data[3] << 8));
+		    (unsigned)(x->data[0] | x->data[1] << 8),
+		    (unsigned)(x->data[2] | x->data[3] << 8));
 		return -1;
 	}
-	x.version = xr16(&x, x.data);
-	x.type = xr16(&x, x.data + 2);
-	x.flags = xr32(&x, x.data + 4) & 3;	/* other bits are garbage */
-	x.freq = xr64(&x, x.data + 8);
-	x.buffer_size = xr64(&x, x.data + 16);
-
-	snprintf(buf, sizeof buf, "%u", x.version);
-	builder_set_format(x.b, x.type == 1 ? "xray-fdr" : "xray-basic", buf,
-	    x.be ? "big-endian" : "little-endian");
-	snprintf(buf, sizeof buf, "%" PRIu64, x.freq);
-	builder_meta(x.b, "cycle_frequency", buf);
-	builder_meta(x.b, "constant_tsc", x.flags & 1 ? "yes" : "no");
-	builder_meta(x.b, "nonstop_tsc", x.flags & 2 ? "yes" : "no");
-	if (x.type == 1) {
-		snprintf(buf, sizeof buf, "%" PRIu64, x.buffer_size);
-		builder_meta(x.b, "buffer_size", buf);
+	x->version = xr16(x, x->data);
+	x->type = xr16(x, x->data + 2);
+	x->flags = xr32(x, x->data + 4) & 3;	/* other bits are garbage */
+	x->freq = xr64(x, x->data + 8);
+	x->buffer_size = xr64(x, x->data + 16);
+	x->fcache = xcalloc(XRAY_FCACHE_SIZE, sizeof *x->fcache);
+	if (quiet) {
+		setup_time(x, true);
+		load_map(x, true);
+		return 0;
 	}
-	setup_time(&x);
-	load_map(&x);
-	x.fcache = xcalloc(XRAY_FCACHE_SIZE, sizeof *x.fcache);
+	snprintf(buf, sizeof buf, "%u", x->version);
+	builder_set_format(x->b, x->type == 1 ? "xray-fdr" : "xray-basic", buf,
+	    x->be ? "big-endian" : "little-endian");
+	snprintf(buf, sizeof buf, "%" PRIu64, x->freq);
+	builder_meta(x->b, "cycle_frequency", buf);
+	builder_meta(x->b, "constant_tsc", x->flags & 1 ? "yes" : "no");
+	builder_meta(x->b, "nonstop_tsc", x->flags & 2 ? "yes" : "no");
+	if (x->type == 1) {
+		snprintf(buf, sizeof buf, "%" PRIu64, x->buffer_size);
+		builder_meta(x->b, "buffer_size", buf);
+	}
+	setup_time(x, false);
+	load_map(x, false);
+	return 0;
+}
 
-	mapfile_sequential(ctx->file);
-	rc = x.type == 1 ? xray_load_fdr(&x) : xray_load_basic(&x);
+void
+xray_report(const struct xray *x, uint64_t dropped)
+{
+	uint64_t clamped = 0, counts[XC_COUNT];
 
-	uint64_t clamped = 0;
-	for (uint32_t i = 0; i < x.nthreads; i++) {
-		struct xray_thread *th = &x.threads[i];
+	memcpy(counts, x->counts, sizeof counts);
+	for (uint32_t i = 0; i < x->nthreads; i++) {
+		const struct xray_thread *th = &x->threads[i];
 		clamped += th->clamped;
 		for (int k = 0; k < XC_COUNT; k++)
-			x.counts[k] += th->counts[k];
-		free(th->bufs);
+			counts[k] += th->counts[k];
 	}
 	if (clamped != 0)
-		builder_note(x.b, DIAG_WARNING, "%" PRIu64 " timestamps went "
+		builder_note(x->b, DIAG_WARNING, "%" PRIu64 " timestamps went "
 		    "backwards within their thread and were moved up to the "
 		    "previous one", clamped);
-	if (x.clamped != 0)
-		builder_note(x.b, DIAG_WARNING, "%" PRIu64 " timestamps beyond "
-		    "2^63 ns from the first were clamped", x.clamped);
+	if (x->clamped != 0)
+		builder_note(x->b, DIAG_WARNING, "%" PRIu64 " timestamps beyond "
+		    "2^63 ns from the first were clamped", x->clamped);
 	for (int i = 0; i < XC_COUNT; i++)
-		if (x.counts[i] != 0)
-			builder_count(x.b, count_names[i], x.counts[i]);
-	if (x.nmsgs_dropped != 0)
-		builder_note(x.b, DIAG_WARNING, "%" PRIu64 " more problems in "
-		    "the log were not listed", x.nmsgs_dropped);
+		if (counts[i] != 0)
+			builder_count(x->b, count_names[i], counts[i]);
+	if (x->nmsgs_dropped + dropped != 0)
+		builder_note(x->b, DIAG_WARNING, "%" PRIu64 " more problems in "
+		    "the log were not listed", x->nmsgs_dropped + dropped);
 	/* Emulated TSC: ticks are CLOCK_REALTIME ns, so time 0 is the epoch. */
-	if (x.freq == 1000000000ULL && x.nthreads > 0 &&
-	    builder_track_first(x.b, x.threads[0].track) > 1000000000000000000LL)
-		builder_set_wall_origin(x.b, 0);
+	if (x->freq == 1000000000ULL && x->nthreads > 0 &&
+	    builder_track_first(x->b, x->threads[0].track) > 1000000000000000000LL)
+		builder_set_wall_origin(x->b, 0);
+}
 
-	free(x.threads);
-	xray_map_free(&x.thread_index);
-	xray_map_free(&x.bigids);
-	free(x.fcache);
-	if (x.map != NULL)
-		xray_instrmap_free(x.map);
-	free(x.map_path);
+void
+xray_free(struct xray *x)
+{
+	for (uint32_t i = 0; i < x->nthreads; i++)
+		free(x->threads[i].bufs);
+	free(x->threads);
+	xray_map_free(&x->thread_index);
+	xray_map_free(&x->bigids);
+	free(x->fcache);
+	if (x->map != NULL)
+		xray_instrmap_free(x->map);
+	free(x->map_path);
+	memset(x, 0, sizeof *x);
+}
+
+static int
+xray_load(struct load_ctx *ctx)
+{
+	struct xray x;
+	int rc = xray_open(&x, ctx, false);
+
+	if (rc == 0) {
+		mapfile_sequential(ctx->file);
+		rc = x.type == 1 ? xray_load_fdr(&x) : xray_load_basic(&x);
+		xray_report(&x, 0);
+	}
+	xray_free(&x);
 	return rc;
+}
+
+bool
+xray_grows(const unsigned char *head, size_t len)
+{
+	struct xray x = { 0 };
+
+	return len >= 32 && header_order(head, &x.be) &&
+	    xr16(&x, head + 2) == 0;
 }
 
 const struct reader xray_reader = {
@@ -526,4 +569,12 @@ const struct reader xray_reader = {
 	.description = "LLVM XRay logs (FDR v1-5, basic v1-3, either byte order)",
 	.probe = xray_probe,
 	.load = xray_load,
+	.complete = xray_complete,
+	.grows = xray_grows,
+	.grow_begin = xray_grow_begin,
+	.grow_feed = xray_grow_feed,
+	.grow_end = xray_grow_end,
+	.grow_free = xray_grow_free,
+	.grow_save = xray_grow_save,
+	.grow_load = xray_grow_load,
 };

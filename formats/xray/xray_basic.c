@@ -33,20 +33,18 @@ arg_payload(struct xray *x, size_t off, const struct xray_thread *prev)
 	xray_arg(x, th, v, off);
 }
 
-int
-xray_load_basic(struct xray *x)
+/* The records from byte from to byte to (whole ones), into the builder;
+ * *prev (a thread index + 1, 0: none) is the thread whose entry an
+ * argument payload may follow, carried from one call to the next. */
+void
+xray_basic_records(struct xray *x, size_t from, size_t to, uint32_t *prev_i)
 {
-	size_t n = (x->size - 32) / 32;
-	size_t tail = (x->size - 32) % 32;
-	struct xray_thread *prev = NULL;
-	uint64_t progress_at = 0;
+	struct xray_thread *prev = *prev_i ? &x->threads[*prev_i - 1] : NULL;
+	uint64_t progress_at = from;
 
-	if (n == 0)
-		builder_warn(x->b, 32, "no records in the log");
-	else if (xr16(x, x->data + 32) == 0)
+	if (from == 32 && to > 32 && xr16(x, x->data + 32) == 0)
 		xray_time_base(x, xr64(x, x->data + 32 + 8));
-	for (size_t i = 0; i < n && !x->stop; i++) {
-		size_t off = 32 + i * 32;
+	for (size_t off = from; off + 32 <= to && !x->stop; off += 32) {
 		const unsigned char *p = x->data + off;
 		uint16_t rt = xr16(x, p);
 
@@ -111,13 +109,33 @@ xray_load_basic(struct xray *x)
 		th->last = t;
 		th->have_last = true;
 	}
-	if (tail != 0)
-		xray_error(x, 32 + n * 32, "%zu bytes at the end of the file "
-		    "are not a whole 32-byte record (truncated log)", tail);
-	load_progress(x->ctx, x->size, x->size);
+	*prev_i = prev != NULL ? xray_thread_index(x, prev) + 1 : 0;
+}
 
+/* What the end of a read of the first `to` bytes says, into x->b (the
+ * reader's state is only read: a problem past the cap of messages is
+ * counted in *dropped). */
+void
+xray_basic_end(const struct xray *x, size_t to, uint64_t *dropped)
+{
+	size_t tail = (to - 32) % 32;
+
+	*dropped = 0;
+	if ((to - 32) / 32 == 0)
+		builder_warn(x->b, 32, "no records in the log");
+	if (tail != 0) {
+		/* as xray_error: past the cap, one error is still said */
+		bool room = x->nmsgs < XRAY_MAX_MSGS;
+		if (!room)
+			*dropped = 1;
+		if (room || !builder_has_errors(x->b))
+			builder_error(x->b, to - tail, "%zu bytes at the end "
+			    "of the file are not a whole 32-byte record "
+			    "(truncated log)", tail);
+	}
+	load_progress(x->ctx, x->size, x->size);
 	for (uint32_t i = 0; i < x->nthreads; i++) {
-		struct xray_thread *th = &x->threads[i];
+		const struct xray_thread *th = &x->threads[i];
 		if (th->orphans != 0)
 			builder_marker(x->b, MARKER_DROPPED, th->track,
 			    builder_track_first(x->b, th->track),
@@ -125,5 +143,18 @@ xray_load_basic(struct xray *x)
 			    "exits without entry: the start of this thread "
 			    "is missing"));
 	}
+}
+
+int
+xray_load_basic(struct xray *x)
+{
+	uint32_t prev = 0;
+	uint64_t dropped;
+
+	xray_basic_records(x, 32, x->size, &prev);
+	xray_basic_end(x, x->size, &dropped);
+	x->nmsgs_dropped += dropped;
+	if (dropped && x->ctx->opts != NULL && x->ctx->opts->strict)
+		x->stop = true;
 	return 0;
 }

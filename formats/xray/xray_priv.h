@@ -233,8 +233,31 @@ xray_exit(struct xray *x, struct xray_thread *th, ttv_ns t, func_id f,
 		xray_exit_unmatched(x, th, t, f, flags);
 }
 
+/* The header read and the time and names set up (said into the builder
+ * unless quiet: a state made again); -1 when it is no XRay log (said). */
+int xray_open(struct xray *x, struct load_ctx *ctx, bool quiet);
+/* The end of a load said into x->b: counts, clamped times, problems not
+ * listed (dropped more than x's); x is only read. */
+void xray_report(const struct xray *x, uint64_t dropped);
+void xray_free(struct xray *x);
+
 int xray_load_fdr(struct xray *x);
 int xray_load_basic(struct xray *x);
+/* Whether a log with this head can be read as it grows: basic mode (the
+ * runtime appends buffers to it), not FDR (written whole at flush). */
+bool xray_grows(const unsigned char *head, size_t len);
+/* xray_grow.c: a basic-mode log read as it grows (reader.h, grow_*). */
+size_t xray_complete(const unsigned char *data, size_t len);
+void *xray_grow_begin(struct load_ctx *ctx);
+size_t xray_grow_feed(void *state, struct load_ctx *ctx, size_t from);
+int xray_grow_end(void *state, struct load_ctx *ctx);
+void xray_grow_free(void *state);
+bool xray_grow_save(void *state, struct blob *out);
+void *xray_grow_load(struct load_ctx *ctx, struct blob_in *in);
+/* Basic mode in pieces (a log read as it grows, xray_grow.c). */
+void xray_basic_records(struct xray *x, size_t from, size_t to,
+    uint32_t *prev);
+void xray_basic_end(const struct xray *x, size_t to, uint64_t *dropped);
 
 uint32_t xray_map_get(const struct xray_map *m, uint64_t k1, uint64_t k2);
 void xray_map_put(struct xray_map *m, uint64_t k1, uint64_t k2, uint32_t v);

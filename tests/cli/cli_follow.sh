@@ -183,6 +183,19 @@ start --search '^[a-m]' --tsv "$tmp/grow.fxt"
 feed "$tmp/big.fxt" "$tmp/grow.fxt" 20000
 finish fxt-big "$tmp/big.fxt" --search '^[a-m]'
 
+# An XRay basic-mode log, as the runtime appends each thread's buffer:
+# whole 32-byte records only, read on from the last (formats/xray/
+# xray_grow.c), in both byte orders.
+for endian in "" -b; do
+	"$gen/xraygen" -v 3 $endian basic "$tmp/x.xray" >/dev/null ||
+	    fail "xraygen"
+	: >"$tmp/grow.xray"
+	start --search . --tsv "$tmp/grow.xray"
+	feed "$tmp/x.xray" "$tmp/grow.xray" 700
+	finish "xray-basic$endian" "$tmp/x.xray" --search .
+	rm -f "$tmp/grow.xray"
+done
+
 # CTF as LTTng writes it: an empty metadata file (not yet, not damage),
 # metadata in pieces (plain and packetized), packets and index entries in
 # pieces, the second stream appearing later.

@@ -1,14 +1,15 @@
 #!/bin/sh
 # An index whose trace was only appended to is extended, not rebuilt
-# (doc/index-format.md, "Ready to grow"): a CoreProfiler log, an FXT file
-# and a CTF directory are indexed at a record's end, appended to twice
+# (doc/index-format.md, "Ready to grow"): a CoreProfiler log, an XRay
+# basic-mode log, an FXT file and a CTF directory are indexed at a
+# record's end, appended to twice
 # while ttv is not running, and opened again. Each time the index is
 # said to be extended, with one line on stderr, and every answer equals
 # --no-index's on the trace as it is then; opened once more, the index is
 # used, and --follow starts from its state. A trace changed otherwise is
 # rebuilt; a trace whose end is not a whole record keeps no state and is
 # rebuilt once it grows. The traces
-# come from the project's writers (cpgen, fxtgen, ctfgen).
+# come from the project's writers (cpgen, xraygen, fxtgen, ctfgen).
 set -u
 : "${TTV:?}" "${TTV_BUILDDIR:?}"
 gen=$TTV_BUILDDIR/tests/gen
@@ -140,6 +141,24 @@ d=$(dd if="$tmp/cp.log" bs=1 skip="$at" count=1 2>/dev/null)
 printf '%s' $(( (d + 1) % 10 )) |
     dd of="$tmp/cp.log" bs=1 seek="$at" conv=notrunc 2>/dev/null
 opened "coreprofiler changed" "$tmp/cp.log" rebuilt
+
+# XRay basic mode: whole 32-byte records after the 32-byte header (the
+# runtime appends each thread's buffer as it fills). An FDR log is
+# written whole at flush: indexed, it keeps no state.
+"$gen/xraygen" -v 3 basic "$tmp/x.full" >/dev/null || fail "xraygen"
+xsize=$(wc -c <"$tmp/x.full")
+xcut1=$(( 32 + (xsize - 32) / 32 / 3 * 32 ))
+xcut2=$(( 32 + (xsize - 32) / 32 * 2 / 3 * 32 ))
+head -c "$xcut1" "$tmp/x.full" >"$tmp/x.xray"
+grows "xray basic" "$tmp/x.xray" \
+    'tail -c +$((xcut1 + 1)) "$tmp/x.full" | head -c $((xcut2 - xcut1)) >>"$tmp/x.xray"' \
+    'tail -c +$((xcut2 + 1)) "$tmp/x.full" >>"$tmp/x.xray"'
+cmp -s "$tmp/x.xray" "$tmp/x.full" || fail "xray basic: not the whole log"
+# a record cut in two at the end: no state kept, rebuilt once it grows
+head -c $((xcut1 + 17)) "$tmp/x.full" >"$tmp/xc.xray"
+opened "xray basic cut" "$tmp/xc.xray" built
+tail -c +$((xcut1 + 18)) "$tmp/x.full" >>"$tmp/xc.xray"
+opened "xray basic cut, grown" "$tmp/xc.xray" rebuilt
 
 # FXT: whole records (a record's size is in its header's bits 4-15, in
 # 8-byte words). cuts FILE: the ends of the records at a third and two

@@ -891,6 +891,10 @@ write_basic(void)
 		count("function-tail-exit", nfunc[OP_TAIL]);
 		count("function-enter-args", nfunc[OP_ENTER_ARGS]);
 		count("arg-payload", npay);
+	} else {
+		/* what finish_thread frees */
+		for (int ti = 0; ti < nthreads; ti++)
+			free(xs[ti].done);
 	}
 	return o;
 }
