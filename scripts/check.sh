@@ -32,7 +32,8 @@ UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 # call queries' workers and threads_run (core_test, calls_test,
 # cli_calls.sh), SQL stopped from another thread and from a signal
 # handler (sql_test, sql_cli.sh), the viewer's worker (the screen scripts
-# that use it), the CTF and FXT readers' pipelines. gcc's
+# that use it), the CTF and FXT readers' pipelines, and the reads for an
+# index that keep their state on those pipelines (index_grow.sh). gcc's
 # maybe-uninitialized guesses go wrong at -O1 with -fsanitize=thread.
 tsan="$top/build-tsan"
 mkdir -p "$tsan"
@@ -43,7 +44,8 @@ UI_SCRIPTS="async sql follow follow_async follow_diff follow_live follow_sql" \
     make -C "$tsan" -j"$jobs" check TESTS="tests/core/core_test \
     tests/core/calls_test tests/core/sql_test tests/cli/cli_calls.sh \
     tests/cli/sql_cli.sh tests/ui/ui_screen.sh \
-    tests/formats/ctf/ctf_threads.sh tests/formats/fxt/fxt_fixtures.sh" ||
+    tests/formats/ctf/ctf_threads.sh tests/formats/fxt/fxt_fixtures.sh \
+    tests/cli/index_grow.sh" ||
     status=1
 
 dist_tests="tests/cli/cli_contract.sh tests/cli/sql_man.sh tests/ui/ui_man.sh"
