@@ -64,11 +64,10 @@ load_grow_new(const char *path, const struct reader *r,
 	return g;
 }
 
+/* What a read keeps, let go of (all may be there or not yet). */
 static void
 forget(struct load_grow *g)
 {
-	if (g->b == NULL)
-		return;
 	g->r->grow_free(g->state);
 	builder_free(g->b);
 	index_store_free(g->store);
@@ -114,15 +113,23 @@ scratch_file(void)
 	return fd;
 }
 
+/* The file the builder's large arrays grow in, if it can be made. */
+static void
+make_store(struct load_grow *g)
+{
+	g->fd = scratch_file();
+	if (g->fd >= 0)
+		g->store = index_store_new(g->fd);
+}
+
 /* A read from the start: a new builder, the reader's state begun on it. */
 static void
 begin(struct load_grow *g, struct load_ctx *ctx)
 {
 	g->b = builder_new(g->path);
 	builder_open_to_now(g->b);
-	g->fd = scratch_file();
-	if (g->fd >= 0) {
-		g->store = index_store_new(g->fd);
+	make_store(g);
+	if (g->store != NULL) {
 		builder_set_store(g->b, g->store);
 		builder_store_all(g->b);
 	}
@@ -244,9 +251,7 @@ load_grow_resume(struct load_grow *g, const struct trace *from,
 		mapfile_record_drop();
 		return false;
 	}
-	g->fd = scratch_file();
-	if (g->fd >= 0)
-		g->store = index_store_new(g->fd);
+	make_store(g);
 	const void *rstate;
 	size_t rlen, covered;
 	struct builder *b = load_resume_builder(state, len, g->r->name, from,
@@ -266,12 +271,8 @@ load_grow_resume(struct load_grow *g, const struct trace *from,
 		}
 	}
 	if (rs == NULL) {
-		builder_free(b);
-		index_store_free(g->store);
-		g->store = NULL;
-		if (g->fd >= 0)
-			close(g->fd);
-		g->fd = -1;
+		g->b = b;
+		forget(g);
 		mapfile_close(&m);
 		mapfile_record_drop();
 		return false;

@@ -1322,12 +1322,6 @@ end_calls(struct loader *L, bool build)
 	L->no_addr_of = NULL;
 }
 
-static void
-finish_calls(struct loader *L)
-{
-	end_calls(L, true);
-}
-
 /* Walks what the reader has, into L->b: all of it, or (a reader that
  * goes on) what comes before until. */
 static void
@@ -1357,7 +1351,7 @@ loader_walk(struct loader *L, bool all, int64_t until)
 	}
 	/* a read that keeps its state builds them once it is kept */
 	if (L->calls != NULL && !L->keeps)
-		finish_calls(L);
+		end_calls(L, true);
 }
 
 /* What the end of a load says, into L->b: the walk's state is only
@@ -1616,9 +1610,9 @@ ctf_grow_feed(void *state, struct load_ctx *ctx, size_t from)
 	struct ctf_grow *g = state;
 	(void)from;
 	if (!g->opened) {
+		bool whole = whole_keeps(ctx);
 		g->opened = true;
-		g->L = loader_open_as(ctx, !whole_keeps(ctx), false,
-		    whole_keeps(ctx));
+		g->L = loader_open_as(ctx, !whole, false, whole);
 		if (g->L != NULL && g->L->keeps) {
 			/* a whole read, its walk stopped where a read that
 			 * goes on would stop it: the state kept there */
@@ -1666,7 +1660,7 @@ ctf_grow_end(void *state, struct load_ctx *ctx)
 	loader_save(g->L, &sv);
 	ctf_reader_tail(g->L->r, tail_item, g->L);
 	if (g->L->calls != NULL)
-		finish_calls(g->L);
+		end_calls(g->L, true);
 	int rc = loader_end(g->L);
 	if (!loader_restore(g->L, &sv))
 		g->spent = true;
