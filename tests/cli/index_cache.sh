@@ -2,7 +2,7 @@
 # The index as a user meets it (doc/index-format.md, ttv(1) THE INDEX):
 # built, reused, rebuilt with one line saying why when it is truncated,
 # damaged, incomplete, of another format version, or when its trace
-# changed or grew (not read on: an XRay log, a CTF stream added with
+# changed or grew (not read on: an XRay FDR log, a CTF stream added with
 # packets before what was read); a damaged block met on first touch;
 # two processes building it at once; a cache directory that cannot be written;
 # --no-index; one index for every spelling of a trace's path (./t, t,
